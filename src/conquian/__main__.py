@@ -1,0 +1,5 @@
+"""``python -m conquian``: the command line."""
+
+from conquian.cli import run
+
+run()

@@ -1,0 +1,166 @@
+"""Actions and their one-line notation (RECORDS.md, "Actions").
+
+An action is a small frozen value; ``str()`` gives the canonical notation and
+:func:`parse_action` reads it back (also the relaxed input forms: any case,
+``10``, suit symbols, cards and combinations in any order).
+
+>>> a = parse_action("P2 USE 8h 6h 7h | 5h 5d 5c")
+>>> str(a)
+'p2 use 5c 5d 5h | 6h 7h 8h'
+>>> parse_action(str(a)) == a
+True
+>>> str(parse_action("p1 force 10♠"))
+'p1 force Ts'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conquian.cards import card_str, cards_of, mask_of, parse_card, parse_cards, sort_key
+from conquian.errors import NotationError
+
+
+def meld_text(mask: int) -> str:
+    """A combination in canonical notation: low to high, sets by suit; an ace above a king goes last."""
+    cards = sorted(cards_of(mask), key=sort_key)
+    ranks = {c & 15 for c in cards}
+    if 1 in ranks and 13 in ranks and len(ranks) > 1:
+        cards = [c for c in cards if c & 15 != 1] + [c for c in cards if c & 15 == 1]
+    return " ".join(card_str(c) for c in cards)
+
+
+def _meld_order(mask: int) -> tuple[int, int]:
+    return min(sort_key(c) for c in cards_of(mask))
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class of actions: ``seat`` is the acting seat, numbered from 1 (``p1``)."""
+
+    seat: int
+
+    @property
+    def verb(self) -> str:
+        """The action's verb in the notation."""
+        raise NotImplementedError
+
+    def args(self) -> str:
+        """The text after the verb (empty if none)."""
+        return ""
+
+    def __str__(self) -> str:
+        a = self.args()
+        return f"p{self.seat} {self.verb}" + (f" {a}" if a else "")
+
+
+@dataclass(frozen=True, init=False)
+class Use(Action):
+    """Use the card in play (R3.4): ``melds`` are the new or changed combinations."""
+
+    melds: tuple[int, ...]
+
+    def __init__(self, seat: int, melds: tuple[int, ...] | list[int]) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "melds", tuple(sorted(melds, key=_meld_order)))
+
+    @property
+    def verb(self) -> str:
+        return "use"
+
+    def args(self) -> str:
+        return " | ".join(meld_text(m) for m in self.melds)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Pass the card in play (R3.3)."""
+
+    @property
+    def verb(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Force(Action):
+    """Force a card on the adversary (R3.6): the card in play, or a discard from the hand."""
+
+    card: int
+
+    @property
+    def verb(self) -> str:
+        return "force"
+
+    def args(self) -> str:
+        return card_str(self.card)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Discard(Action):
+    """Discard a hand card face up (R3.5)."""
+
+    card: int
+
+    @property
+    def verb(self) -> str:
+        return "discard"
+
+    def args(self) -> str:
+        return card_str(self.card)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+def parse_seat(text: str) -> int:
+    """Parse a seat ``p1``, ``p2``, ... into its number."""
+    t = text.strip().lower()
+    if len(t) >= 2 and t[0] == "p" and t[1:].isdigit() and int(t[1:]) >= 1:
+        return int(t[1:])
+    raise NotationError(f"{text!r} is not a seat (seats are p1, p2, ...)")
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action line (RECORDS.md).  Raises :class:`NotationError` if it cannot."""
+    words = text.split(None, 2)
+    if len(words) < 2:
+        raise NotationError(f"{text!r} is not an action: expected a seat, a verb and arguments")
+    seat = parse_seat(words[0])
+    verb = words[1].lower()
+    rest = words[2] if len(words) > 2 else ""
+    if verb == "pass":
+        if rest.strip():
+            raise NotationError(f"{text!r}: pass takes no arguments")
+        return Pass(seat)
+    if verb in ("force", "discard"):
+        cards = parse_cards(rest)
+        if len(cards) != 1:
+            raise NotationError(f"{text!r}: {verb} takes exactly one card")
+        return Force(seat, cards[0]) if verb == "force" else Discard(seat, cards[0])
+    if verb == "use":
+        melds = []
+        for part in rest.split("|"):
+            cards = parse_cards(part)
+            if not cards:
+                raise NotationError(f"{text!r}: an empty combination in use")
+            m = mask_of(cards)
+            if m.bit_count() != len(cards):
+                raise NotationError(f"{text!r}: a card is written twice in one combination")
+            melds.append(m)
+        return Use(seat, melds)
+    raise NotationError(f"{text!r}: unknown verb {words[1]!r} (conquian verbs: use, pass, force, discard)")
+
+
+__all__ = [
+    "Action", "Use", "Pass", "Force", "Discard", "parse_action", "parse_seat", "meld_text",
+    "parse_card",
+]

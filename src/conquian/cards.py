@@ -1,0 +1,198 @@
+"""Cards and card sets (RULES R2.1).
+
+A card is a small int: ``suit * 16 + rank`` with ranks ``A=1 .. K=13`` and suits
+``c d h s`` numbered 0-3, so every single pack fits one int bitmask and a
+sequence is a run of adjacent bits.  Users see :class:`CardSet`, a set API
+over such a mask, and the notation of RULES R2.1 (``Th``, ``7s``, ``Ac``).
+
+>>> parse_card("10h") == parse_card("Th") == parse_card("t♥")
+True
+>>> card_str(parse_card("10h"))
+'Th'
+>>> CardSet.parse("7h 8h 9h")
+CardSet.parse('7h 8h 9h')
+>>> str(CardSet.parse("9h 7h 8h"))
+'7h 8h 9h'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from conquian.errors import NotationError
+
+RANK_CHARS = "A23456789TJQK"
+SUIT_CHARS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+
+#: The joker's card number (R2.3).  It is outside every suit's bits.
+JOKER = 63
+
+
+def make_card(rank: int, suit: int) -> int:
+    """Return the card number of ``rank`` (1-13) in ``suit`` (0-3)."""
+    return suit * 16 + rank
+
+
+def rank_of(card: int) -> int:
+    """The rank of a card: 1 (ace) to 13 (king); 0 for the joker."""
+    return 0 if card == JOKER else card & 15
+
+
+def suit_of(card: int) -> int:
+    """The suit of a card: 0-3 for ``c d h s``; -1 for the joker."""
+    return -1 if card == JOKER else card >> 4
+
+
+def card_str(card: int) -> str:
+    """The canonical notation of one card (R2.1).
+
+    >>> card_str(make_card(10, 2))
+    'Th'
+    """
+    if card == JOKER:
+        return "X"
+    rank, suit = card & 15, card >> 4
+    if not 1 <= rank <= 13 or not 0 <= suit <= 3:
+        raise ValueError(f"{card} is not a card number")
+    return RANK_CHARS[rank - 1] + SUIT_CHARS[suit]
+
+
+def card_name(card: int) -> str:
+    """A card in words, for logs and messages: ``the 7 of hearts``."""
+    if card == JOKER:
+        return "the joker"
+    return f"the {RANK_NAMES[(card & 15) - 1]} of {SUIT_NAMES[card >> 4]}"
+
+
+_SYMBOL_TO_SUIT = {sym: SUIT_CHARS[i] for i, sym in enumerate(SUIT_SYMBOLS)}
+
+
+def parse_card(text: str) -> int:
+    """Parse one card in the notation of R2.1 (case-insensitive, ``10`` and suit symbols accepted).
+
+    >>> card_str(parse_card("10♠"))
+    'Ts'
+    >>> parse_card("Zz")
+    Traceback (most recent call last):
+    ...
+    conquian.errors.NotationError: 'Zz' is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)
+    """
+    raw = text.strip()
+    t = "".join(_SYMBOL_TO_SUIT.get(ch, ch) for ch in raw).upper()
+    if t == "X":
+        return JOKER
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) == 2 and t[0] in RANK_CHARS and t[1].lower() in SUIT_CHARS:
+        return make_card(RANK_CHARS.index(t[0]) + 1, SUIT_CHARS.index(t[1].lower()))
+    raise NotationError(f"{raw!r} is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)")
+
+
+def parse_cards(text: str) -> list[int]:
+    """Parse a space-separated list of cards, keeping order and repeats."""
+    return [parse_card(tok) for tok in text.split()]
+
+
+def bit(card: int) -> int:
+    """The one-bit mask of a card."""
+    return 1 << card
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of some cards (repeats collapse)."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def iter_mask(mask: int) -> Iterator[int]:
+    """The card numbers of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card numbers of a mask as a list, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def sort_key(card: int) -> tuple[int, int]:
+    """Canonical order for writing cards: by rank, then suit ``c d h s``."""
+    return (card & 15, card >> 4)
+
+
+def mask_str(mask: int) -> str:
+    """Canonical text of a set of cards: rank order, then suit order."""
+    return " ".join(card_str(c) for c in sorted(cards_of(mask), key=sort_key))
+
+
+class CardSet:
+    """An immutable set of cards over an int bitmask (like python-chess's ``SquareSet``).
+
+    >>> s = CardSet.parse("Ac 2c 3c")
+    >>> parse_card("2c") in s, len(s)
+    (True, 3)
+    >>> str(s | CardSet.parse("Kd"))
+    'Ac 2c 3c Kd'
+    >>> [card_str(c) for c in s]
+    ['Ac', '2c', '3c']
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: int | Iterable[int] = 0) -> None:
+        self.mask: int = mask if isinstance(mask, int) else mask_of(mask)
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Parse a space-separated list of cards (R2.1)."""
+        return cls(mask_of(parse_cards(text)))
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < 64 and bool(self.mask >> card & 1)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted(cards_of(self.mask), key=sort_key))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def __xor__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask ^ other.mask)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __str__(self) -> str:
+        return mask_str(self.mask)
+
+    def __repr__(self) -> str:
+        return f"CardSet.parse({str(self)!r})"

@@ -1,0 +1,63 @@
+"""Decks: the canonical pack order and a seeded shuffle that never changes (R3.1).
+
+The generator is SplitMix64 with an unbiased bounded draw and a Fisher-Yates
+shuffle, all written out here, so a seed gives the same deck in every version
+of the project and on every platform (the standard library's ``random`` makes
+no such promise for ``shuffle``).
+
+>>> from conquian.rules import get_rules
+>>> from conquian.cards import card_str
+>>> deck = seeded_deck(get_rules("conquian"), 1)
+>>> len(deck), len(set(deck))
+(40, 40)
+>>> deck == seeded_deck(get_rules("conquian"), 1)
+True
+"""
+
+from __future__ import annotations
+
+from conquian.cards import make_card
+from conquian.rules import Rules
+
+_MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """A tiny, fixed pseudo-random generator (Steele, Lea and Flood's SplitMix64)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+
+def pack_order(rules: Rules) -> list[int]:
+    """The pack in canonical order: suits ``c d h s``, each in the pack's rank order."""
+    return [make_card(rank, suit) for suit in range(4) for rank in rules.ranks for _ in range(rules.copies)]
+
+
+def seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
+    """The deck (top card first) that ``seed`` gives for this pack."""
+    rng = SplitMix64(seed)
+    cards = pack_order(rules)
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)

@@ -1,0 +1,158 @@
+"""Combinations (melds) of a single pack as bitmasks (RULES R2.2).
+
+A :class:`MeldTable` is built once per rules object: every valid set and
+sequence as an int mask, indexed by card, so that checking a combination is a
+set lookup and splitting a side of the table into combinations is a short
+memoised search.
+
+>>> from conquian.rules import get_rules
+>>> from conquian.cards import CardSet
+>>> t = meld_table(get_rules("conquian"))
+>>> t.is_meld(CardSet.parse("5h 6h 7h").mask), t.is_meld(CardSet.parse("9h Th Jh").mask)
+(True, False)
+>>> [t.meld_str(m) for m in t.partition(CardSet.parse("5c 5d 5h 6h 7h 8h").mask) or ()]
+['5c 5d 5h', '6h 7h 8h']
+>>> s = meld_table(get_rules("conquian-spanish"))
+>>> s.is_meld(CardSet.parse("6s 7s Js").mask), s.is_meld(CardSet.parse("Qs Ks As").mask)
+(True, False)
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+from conquian.cards import card_str, cards_of, make_card
+from conquian.rules import Rules
+
+
+class MeldTable:
+    """Every valid combination of one pack, and searches over them."""
+
+    def __init__(self, ranks: tuple[int, ...]) -> None:
+        self.ranks = ranks
+        self.rank_pos = {r: i for i, r in enumerate(ranks)}
+        sets: list[int] = []
+        runs: list[int] = []
+        for rank in ranks:
+            for size in (3, 4):
+                for suits in combinations(range(4), size):
+                    m = 0
+                    for s in suits:
+                        m |= 1 << make_card(rank, s)
+                    sets.append(m)
+        n = len(ranks)
+        for suit in range(4):
+            for start in range(n):
+                for end in range(start + 3, n + 1):
+                    m = 0
+                    for r in ranks[start:end]:
+                        m |= 1 << make_card(r, suit)
+                    runs.append(m)
+        self.sets = frozenset(sets)
+        self.runs = frozenset(runs)
+        self.valid: frozenset[int] = self.sets | self.runs
+        self.pack_mask = 0
+        for rank in ranks:
+            for suit in range(4):
+                self.pack_mask |= 1 << make_card(rank, suit)
+        by_card: dict[int, list[int]] = {c: [] for c in cards_of(self.pack_mask)}
+        for m in sorted(self.valid):
+            for c in cards_of(m):
+                by_card[c].append(m)
+        #: melds holding a card, for the searches
+        self.by_card: dict[int, tuple[int, ...]] = {c: tuple(v) for c, v in by_card.items()}
+        #: the three-card melds holding a card: every meld holding it contains one
+        self.threes_by_card: dict[int, tuple[int, ...]] = {
+            c: tuple(m for m in v if m.bit_count() == 3) for c, v in by_card.items()
+        }
+        #: melds indexed by their lowest card, for partitioning
+        self.by_low: dict[int, tuple[int, ...]] = {
+            c: tuple(m for m in v if (m & -m).bit_length() - 1 == c) for c, v in by_card.items()
+        }
+        self._partition_memo: dict[int, tuple[int, ...] | None] = {0: ()}
+        self._cover_memo: dict[tuple[int, int], tuple[int, ...] | None] = {}
+
+    def is_meld(self, mask: int) -> bool:
+        """Whether ``mask`` is one valid combination (R2.2)."""
+        return mask in self.valid
+
+    def is_run(self, mask: int) -> bool:
+        """Whether ``mask`` is a valid sequence."""
+        return mask in self.runs
+
+    def fits(self, meld: int, card: int) -> bool:
+        """Whether ``card`` fits ``meld`` as it lies (R3.6): adding it keeps it valid."""
+        return (meld | 1 << card) in self.valid
+
+    def partition(self, mask: int) -> tuple[int, ...] | None:
+        """One partition of ``mask`` into valid combinations, or ``None``.
+
+        Deterministic: the lowest card is placed first, in the first meld (by
+        mask order) that lets the rest be partitioned.
+        """
+        memo = self._partition_memo
+        if mask in memo:
+            return memo[mask]
+        low = (mask & -mask).bit_length() - 1
+        result: tuple[int, ...] | None = None
+        for m in self.by_low.get(low, ()):
+            if m & mask == m:
+                rest = self.partition(mask ^ m)
+                if rest is not None:
+                    result = (m, *rest)
+                    break
+        if len(memo) > 500_000:
+            memo.clear()
+            memo[0] = ()
+        memo[mask] = result
+        return result
+
+    def cover(self, required: int, optional: int) -> tuple[int, ...] | None:
+        """Partition ``required`` plus some cards of ``optional`` into combinations.
+
+        Returns the combinations (``None`` if impossible).  This answers "can this
+        card be used at all" for R3.4 with any borrowing and any extra hand cards.
+        """
+        if required == 0:
+            return ()
+        key = (required, optional)
+        memo = self._cover_memo
+        if key in memo:
+            return memo[key]
+        low = (required & -required).bit_length() - 1
+        avail = required | optional
+        result: tuple[int, ...] | None = None
+        for m in self.by_card.get(low, ()):
+            if m & avail == m:
+                rest = self.cover(required & ~m, optional & ~m)
+                if rest is not None:
+                    result = (m, *rest)
+                    break
+        if len(memo) > 200_000:
+            memo.clear()
+        memo[key] = result
+        return result
+
+    def sort_key(self, card: int) -> tuple[int, int]:
+        """Order of writing: by the pack's rank order, then suit."""
+        return (self.rank_pos.get(card & 15, 99), card >> 4)
+
+    def meld_str(self, mask: int) -> str:
+        """A combination in canonical notation: sequences low to high, sets by suit."""
+        return " ".join(card_str(c) for c in sorted(cards_of(mask), key=self.sort_key))
+
+    def meld_key(self, mask: int) -> tuple[int, int]:
+        """Order of combinations when several are written: by their first card."""
+        return min(self.sort_key(c) for c in cards_of(mask))
+
+
+@cache
+def meld_table(rules: Rules) -> MeldTable:
+    """The meld table of a rules object's pack (built once per distinct pack)."""
+    return _table_for_ranks(rules.ranks)
+
+
+@cache
+def _table_for_ranks(ranks: tuple[int, ...]) -> MeldTable:
+    return MeldTable(ranks)

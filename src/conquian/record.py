@@ -1,0 +1,295 @@
+"""The record file (RECORDS.md): read, write and replay TOML records.
+
+A record is read with the standard library's ``tomllib`` and written by hand
+(no dependency).  :func:`replay` plays every deal through the public engine
+API, so a record round-trip is exact and a bad record fails with the deal and
+action that broke.
+
+>>> from conquian import Match, get_rules
+>>> m = Match(get_rules("conquian"))
+>>> d = m.new_deal(seed=5)
+>>> while not d.over:
+...     _ = d.play(d.legal_actions()[-1])
+>>> text = write_record(record_from_match(m))
+>>> read_record(text) == record_from_match(m)
+True
+>>> replay(read_record(text)).totals == (m.settle() or m.totals)
+True
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from conquian.actions import parse_action
+from conquian.cards import card_str, parse_cards
+from conquian.errors import IllegalActionError, NotationError, RecordError
+from conquian.match import Match
+from conquian.rules import PRESETS, Rules, get_rules
+from conquian.twohand import ConquianDeal
+
+FORMAT = "conquian-record/1"
+
+
+@dataclass
+class DealRecord:
+    """One deal of a record: its dealer, deck (or seed), actions and, once over, result."""
+
+    dealer: int
+    deck: tuple[int, ...] | None = None
+    seed: int | None = None
+    actions: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+
+@dataclass
+class Record:
+    """A whole record: variant, players, options and deals (RECORDS.md)."""
+
+    variant: str
+    players: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    deals: list[DealRecord] = field(default_factory=list)
+
+    def rules(self) -> Rules:
+        """The rules object of this record."""
+        return get_rules(self.variant, players=len(self.players), **self.options)
+
+
+class ReplayError(RecordError):
+    """A record whose replay fails: ``deal`` and ``action`` are numbered from 1."""
+
+    def __init__(self, message: str, *, deal: int | None = None, action: int | None = None,
+                 text: str | None = None, rule: str | None = None) -> None:
+        self.deal = deal
+        self.action = action
+        self.text = text
+        self.rule = rule
+        self.message = message
+        where = ""
+        if deal is not None:
+            where = f"deal {deal}" + (f", action {action} ({text!r})" if action is not None else "") + ": "
+        super().__init__(where + message)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``error`` object of the replay contract."""
+        return {"deal": self.deal, "action": self.action, "text": self.text, "rule": self.rule,
+                "message": self.message}
+
+
+# ------------------------------------------------------------------ reading
+def _need(cond: bool, message: str, deal: int | None = None) -> None:
+    if not cond:
+        raise ReplayError(message, deal=deal)
+
+
+def read_record(text: str) -> Record:
+    """Parse a record's TOML text; raise :class:`ReplayError` (rule ``None``) if it is not a record."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ReplayError(f"not a TOML document: {e}") from None
+    fmt = doc.get("format")
+    _need(fmt == FORMAT, f"format must be {FORMAT!r}, not {fmt!r}")
+    variant = doc.get("variant")
+    _need(isinstance(variant, str) and variant in PRESETS,
+          f"variant must be one of {', '.join(PRESETS)}, not {variant!r}")
+    players = doc.get("players")
+    _need(isinstance(players, list) and all(isinstance(p, str) for p in players),
+          "players must be a list of names")
+    options = doc.get("options", {})
+    _need(isinstance(options, dict), "options must be a table")
+    rec = Record(variant=variant, players=list(players), options=dict(options))
+    try:
+        rec.rules()
+    except NotationError as e:
+        raise ReplayError(str(e)) from None
+    deals = doc.get("deals", [])
+    _need(isinstance(deals, list), "deals must be an array of tables")
+    for i, d in enumerate(deals, 1):
+        _need(isinstance(d, dict), "a deal must be a table", i)
+        dealer = d.get("dealer")
+        _need(isinstance(dealer, int) and not isinstance(dealer, bool) and 1 <= dealer <= len(players),
+              f"dealer must be a seat number from 1 to {len(players)}, not {dealer!r}", i)
+        deck = None
+        seed = None
+        if "deck" in d:
+            _need(isinstance(d["deck"], str), "deck must be a string of cards", i)
+            try:
+                deck = tuple(parse_cards(d["deck"]))
+            except NotationError as e:
+                raise ReplayError(f"deck: {e}", deal=i) from None
+        elif "seed" in d:
+            _need(isinstance(d["seed"], int) and not isinstance(d["seed"], bool), "seed must be an integer", i)
+            seed = d["seed"]
+        else:
+            raise ReplayError("a deal needs a deck or a seed", deal=i)
+        actions = d.get("actions", [])
+        _need(isinstance(actions, list) and all(isinstance(a, str) for a in actions),
+              "actions must be a list of strings", i)
+        result = d.get("result")
+        _need(result is None or isinstance(result, dict), "result must be a table", i)
+        rec.deals.append(DealRecord(dealer=dealer, deck=deck, seed=seed, actions=list(actions), result=result))
+    return rec
+
+
+def read_record_file(path: str) -> Record:
+    """Read a record from a file (errors as :class:`ReplayError`)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ReplayError(f"cannot read {path}: {e.strerror if isinstance(e, OSError) else e}") from None
+    return read_record(text)
+
+
+# ------------------------------------------------------------------ writing
+def _toml_str(s: str) -> str:
+    out = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{out}"'
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return _toml_str(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {v!r} in a record")
+
+
+def write_record(rec: Record) -> str:
+    """The TOML text of a record (RECORDS.md layout)."""
+    lines = [
+        f"format = {_toml_str(FORMAT)}",
+        f"variant = {_toml_str(rec.variant)}",
+        f"players = {_toml_value(rec.players)}",
+    ]
+    if rec.options:
+        lines.append(f"options = {_toml_value(rec.options)}")
+    for d in rec.deals:
+        lines += ["", "[[deals]]", f"dealer = {d.dealer}"]
+        if d.deck is not None:
+            lines.append(f"deck = {_toml_str(' '.join(card_str(c) for c in d.deck))}")
+        else:
+            lines.append(f"seed = {d.seed}")
+        if d.actions:
+            lines.append("actions = [")
+            lines += [f"  {_toml_str(a)}," for a in d.actions]
+            lines.append("]")
+        else:
+            lines.append("actions = []")
+        if d.result is not None:
+            lines.append(f"result = {_toml_value(d.result)}")
+    return "\n".join(lines) + "\n"
+
+
+def deal_result(deal: ConquianDeal, scores: list[int]) -> dict[str, Any]:
+    """The ``result`` table of a finished deal (no ``winner`` key on a tableau: TOML has no null)."""
+    out: dict[str, Any] = {}
+    if deal.winner_seat is not None:
+        out["winner"] = deal.winner_seat
+    out["scores"] = scores
+    out["tableau"] = deal.tableau
+    return out
+
+
+def record_from_match(match: Match) -> Record:
+    """The record of a match so far (results written for finished deals)."""
+    rules = match.rules
+    rec = Record(variant=rules.name, players=list(match.players), options=rules.options_diff())
+    if match.deals and match.deals[-1].over:
+        match.settle()
+    for i, deal in enumerate(match.deals):
+        result = deal_result(deal, match.results[i]) if i < len(match.results) else None
+        rec.deals.append(DealRecord(dealer=deal.dealer, deck=deal.deck,
+                                    actions=[str(a) for a in deal.actions()], result=result))
+    return rec
+
+
+# ------------------------------------------------------------------ replay
+@dataclass
+class ReplayedDeal:
+    """One deal after replay: the final state and its scores (``None`` if unfinished)."""
+
+    deal: ConquianDeal
+    scores: list[int] | None
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a record."""
+
+    record: Record
+    deals: list[ReplayedDeal]
+
+    @property
+    def totals(self) -> list[int] | None:
+        """Per-seat sums when every deal is over, else ``None``."""
+        if not self.deals or any(d.scores is None for d in self.deals):
+            return None
+        n = len(self.record.players)
+        out = [0] * n
+        for d in self.deals:
+            assert d.scores is not None
+            for i, s in enumerate(d.scores):
+                out[i] += s
+        return out
+
+
+def replay(rec: Record) -> Replay:
+    """Replay every deal of a record through the engine, verifying each ``result``."""
+    try:
+        rules = rec.rules()
+    except NotationError as e:
+        raise ReplayError(str(e)) from None
+    match = Match(rules, rec.players)
+    out: list[ReplayedDeal] = []
+    for i, d in enumerate(rec.deals, 1):
+        if match.deals and not match.deals[-1].over:
+            raise ReplayError("the previous deal is not over, so no later deal can follow", deal=i)
+        try:
+            deal = match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)
+        except ValueError as e:
+            raise ReplayError(str(e), deal=i) from None
+        for j, text in enumerate(d.actions, 1):
+            try:
+                deal.play(text)
+            except IllegalActionError as e:
+                raise ReplayError(e.cause, deal=i, action=j, text=text, rule=e.rule) from None
+            except NotationError as e:
+                raise ReplayError(str(e), deal=i, action=j, text=text) from None
+        scores = None
+        if deal.over:
+            match.settle()
+            scores = match.results[-1]
+        if d.result is not None:
+            _verify_result(d.result, deal, scores, i)
+        out.append(ReplayedDeal(deal, scores))
+    return Replay(rec, out)
+
+
+def _verify_result(result: dict[str, Any], deal: ConquianDeal, scores: list[int] | None, i: int) -> None:
+    if scores is None:
+        raise ReplayError("the record gives a result but the deal is not over after its actions", deal=i)
+    want = deal_result(deal, scores)
+    for key, value in result.items():
+        if key in ("splash", "void"):
+            if value is not False:
+                raise ReplayError(f"result {key} = {value!r}, but conquian has no {key}", deal=i)
+            continue
+        if key not in want:
+            if key == "winner":
+                raise ReplayError(f"result says p{value} won, but the deal is a tableau", deal=i)
+            raise ReplayError(f"unknown result key {key!r}", deal=i)
+        if want[key] != value:
+            raise ReplayError(f"result {key} = {value!r}, but the replay gives {want[key]!r}", deal=i)
+    if "winner" in want and "winner" not in result:
+        raise ReplayError(f"result gives no winner, but p{want['winner']} won", deal=i)

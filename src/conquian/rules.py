@@ -1,0 +1,149 @@
+"""Rules objects: the presets of RULES R1 as data.
+
+A :class:`Rules` value says everything that differs between the forms of the
+game; the engine reads it and has no per-variant code paths beyond the two
+families (two-hand conquian, R3; Cooncan, R4).
+
+>>> r = get_rules("conquian")
+>>> r.players, r.hand_size, len(r.ranks)
+(2, 10, 10)
+>>> r.with_options(scoring="pips").options_diff()
+{'scoring': 'pips'}
+>>> get_rules("conquian", scoring="tricks")
+Traceback (most recent call last):
+...
+conquian.errors.NotationError: R1: option scoring must be one of 'games', 'pips', not 'tricks'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from conquian.errors import NotationError
+
+CONQUIAN = "conquian"
+COONCAN = "cooncan"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One form of the game with its options (R1).  Frozen and hashable."""
+
+    name: str
+    """The preset's name (``conquian``, ``conquian-spanish``, ``cooncan``, ``cooncan-double``)."""
+    family: str
+    """``conquian`` (R3: pass-and-say, eleven down) or ``cooncan`` (R4: draw, meld, go out)."""
+    ranks: tuple[int, ...]
+    """The ranks in the pack, in sequence order (R2.2); 1 is the ace, 11-13 J Q K."""
+    ace_high: bool
+    """Whether an ace may also follow the king in a sequence (Cooncan, R2.2)."""
+    copies: int
+    """Copies of each card: 1, or 2 for the double pack."""
+    hand_size: int
+    """Cards dealt to each player."""
+    deal_batch: int
+    """Cards dealt at a time (two in conquian, one in Cooncan)."""
+    min_players: int
+    max_players: int
+    players: int
+    """Players seated at the table (for conquian, 3 means the dealer sits out, R6.3)."""
+    jokers: int = 0
+    stock: str = "say"
+    """``say`` (conquian), ``closed`` or ``open`` (R4.2)."""
+    scoring: str = "games"
+    """Conquian: ``games`` (R5.1) or ``pips`` (R5.2).  Cooncan always scores pips."""
+    splash_bonus: int = 0
+    max_pack_turns: int = 3
+
+    # ------------------------------------------------------------------ options
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with options changed, each checked against R1."""
+        if not options:
+            return self
+        allowed = _OPTIONS[self.family]
+        for key, value in options.items():
+            if key not in allowed:
+                raise NotationError(
+                    f"R1: {key!r} is not an option of {self.name} "
+                    f"(options: {', '.join(sorted(allowed))})"
+                )
+        new = dataclasses.replace(self, **options)
+        new.check()
+        return new
+
+    def check(self) -> None:
+        """Raise :class:`NotationError` naming R1 if an option is out of range."""
+
+        def bad(key: str, choices: tuple[Any, ...]) -> None:
+            value = getattr(self, key)
+            if value not in choices:
+                raise NotationError(
+                    f"R1: option {key} must be one of {', '.join(map(repr, choices))}, not {value!r}"
+                )
+
+        if self.family == CONQUIAN:
+            bad("scoring", ("games", "pips"))
+        else:
+            bad("splash_bonus", (0, 25, 50))
+            if self.name == "cooncan":
+                bad("jokers", (0, 1))
+                bad("stock", ("closed", "open"))
+        if not isinstance(self.players, int) or not self.min_players <= self.players <= self.max_players:
+            raise NotationError(
+                f"R1: {self.name} is played by {self.min_players} to {self.max_players} "
+                f"players, not {self.players!r}"
+            )
+        if not isinstance(self.max_pack_turns, int) or self.max_pack_turns < 0:
+            raise NotationError(f"R1: max_pack_turns must be a whole number >= 0, not {self.max_pack_turns!r}")
+
+    def options_diff(self) -> dict[str, Any]:
+        """The options that differ from the preset (what a record stores, RECORDS.md)."""
+        base = PRESETS[self.name]
+        return {
+            key: getattr(self, key)
+            for key in sorted(_OPTIONS[self.family])
+            if key != "players" and getattr(self, key) != getattr(base, key)
+        }
+
+    @property
+    def pack_size(self) -> int:
+        """Cards in the pack, jokers included."""
+        return 4 * len(self.ranks) * self.copies + self.jokers
+
+    @property
+    def active_players(self) -> int:
+        """Players who hold cards in a deal (R6.3: a third conquian player sits out)."""
+        return 2 if self.family == CONQUIAN else self.players
+
+
+_OPTIONS = {
+    CONQUIAN: frozenset({"scoring", "players"}),
+    COONCAN: frozenset({"splash_bonus", "max_pack_turns", "players", "jokers", "stock"}),
+}
+
+_A10 = tuple(range(1, 11))
+_SPANISH = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)
+
+PRESETS: dict[str, Rules] = {
+    "conquian": Rules(
+        name="conquian", family=CONQUIAN, ranks=_A10, ace_high=False, copies=1,
+        hand_size=10, deal_batch=2, min_players=2, max_players=3, players=2,
+    ),
+    "conquian-spanish": Rules(
+        name="conquian-spanish", family=CONQUIAN, ranks=_SPANISH, ace_high=False, copies=1,
+        hand_size=10, deal_batch=2, min_players=2, max_players=3, players=2,
+    ),
+}
+
+
+def get_rules(name: str, **options: Any) -> Rules:
+    """The preset called ``name`` with ``options`` applied (R1)."""
+    try:
+        base = PRESETS[name]
+    except KeyError:
+        raise NotationError(
+            f"R1: unknown variant {name!r} (variants: {', '.join(PRESETS)})"
+        ) from None
+    return base.with_options(**options)

@@ -1,0 +1,109 @@
+"""Random legal play, for measurement and for finding bugs (``conquian simulate``).
+
+Every decision picks uniformly among the listed legal actions
+(:meth:`~conquian.twohand.ConquianDeal.legal_raw`).  The run is reproducible:
+deal ``i`` uses a deck seed drawn from ``SplitMix64(seed)`` and the choices a
+``random.Random(seed)``.
+
+>>> from conquian import get_rules
+>>> s = simulate(get_rules("conquian"), deals=20, seed=1)
+>>> s.deals, sum(s.wins) + s.tableaux
+(20, 20)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from conquian.deck import SplitMix64
+from conquian.match import Match
+from conquian.rules import Rules
+from conquian.twohand import OVER
+
+
+@dataclass
+class SimulationResult:
+    """Figures of a simulation run."""
+
+    variant: str
+    deals: int
+    seconds: float
+    decisions: int
+    wins: list[int]
+    tableaux: int
+    match: Match | None = field(default=None, repr=False)
+
+    @property
+    def deals_per_second(self) -> float:
+        """Deals played per second."""
+        return self.deals / self.seconds if self.seconds else 0.0
+
+    @property
+    def decisions_per_second(self) -> float:
+        """Decisions (actions) per second."""
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+    @property
+    def mean_decisions_per_deal(self) -> float:
+        """Mean number of decisions in a deal."""
+        return self.decisions / self.deals if self.deals else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The object printed by ``conquian simulate --json``."""
+        return {
+            "variant": self.variant,
+            "deals": self.deals,
+            "seconds": round(self.seconds, 6),
+            "deals_per_second": round(self.deals_per_second, 2),
+            "decisions_per_second": round(self.decisions_per_second, 2),
+            "mean_decisions_per_deal": round(self.mean_decisions_per_deal, 3),
+            "wins": self.wins,
+            "tableaux": self.tableaux,
+        }
+
+    def text(self) -> str:
+        """The human-readable report."""
+        wins = ", ".join(f"p{i + 1} {w}" for i, w in enumerate(self.wins))
+        return "\n".join([
+            f"variant:            {self.variant}",
+            f"deals:              {self.deals} in {self.seconds:.3f} s",
+            f"deals/s:            {self.deals_per_second:,.0f}",
+            f"decisions/s:        {self.decisions_per_second:,.0f}",
+            f"decisions per deal: {self.mean_decisions_per_deal:.2f}",
+            f"wins:               {wins}",
+            f"tableaux:           {self.tableaux}",
+        ])
+
+
+def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False) -> SimulationResult:
+    """Play ``deals`` deals of random legal play in one match; ``keep`` keeps the match for a record."""
+    seeds = SplitMix64(seed)
+    rng = random.Random(seed)
+    randbelow = rng.randrange
+    match = Match(rules)
+    decisions = 0
+    wins = [0] * rules.players
+    tableaux = 0
+    start = time.perf_counter()
+    for _ in range(deals):
+        deal = match.new_deal(seed=seeds.next64())
+        while deal.stage != OVER:
+            legal = deal.legal_raw()
+            kind, arg = legal[randbelow(len(legal))]
+            deal.apply_raw(kind, arg)
+            decisions += 1
+        if deal.winner < 0:
+            tableaux += 1
+        else:
+            wins[deal.seats[deal.winner] - 1] += 1
+        if not keep:
+            match.settle()
+            match.deals.clear()
+            match.deals.append(deal)
+    if match.deals:
+        match.settle()
+    seconds = time.perf_counter() - start
+    return SimulationResult(rules.name, deals, seconds, decisions, wins, tableaux, match if keep else None)

@@ -1,0 +1,650 @@
+"""The two-hand game, conquian (RULES R3): the state of one deal.
+
+A :class:`ConquianDeal` holds one deal from the deal to the win or tableau.
+Every public method checks the rules (R7): an illegal action raises
+:class:`~conquian.errors.IllegalActionError` naming the R-number and leaves
+the state exactly as it was.
+
+Internally the two hands are *players* 0 (the pone, first to act, R3.1) and 1
+(the other hand, normally the dealer); the public API speaks of *seats*
+``p1, p2, ...`` as in the records.  Card sets are int bitmasks, a side of the
+table is a tuple of combination masks, the deck is shared between copies and
+the public history is a persistent linked list, so :meth:`ConquianDeal.copy`
+costs a handful of attribute copies.
+
+>>> from conquian import ConquianDeal, get_rules, parse_action
+>>> deal = ConquianDeal(get_rules("conquian"), seed=7, dealer=2)
+>>> deal.to_act, deal.phase, str(deal.card_in_play) in str(deal.view(1).card_in_play)
+(1, 'say', True)
+>>> before = deal.copy()
+>>> deal.play("p2 pass")
+Traceback (most recent call last):
+...
+conquian.errors.IllegalActionError: R3.3: it is p1's say, not p2's
+>>> deal == before
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Union
+
+from conquian.actions import Action, Discard, Force, Pass, Use, meld_text, parse_action
+from conquian.cards import CardSet, card_name, card_str, cards_of, mask_str
+from conquian.deck import seeded_deck
+from conquian.errors import IllegalActionError
+from conquian.melds import MeldTable, meld_table
+from conquian.rules import CONQUIAN, Rules
+from conquian.scoring import pip_value
+
+if TYPE_CHECKING:
+    from conquian.view import ConquianView
+
+# Phases of a deal.  The say phases differ only in what a pass does (R3.3).
+SAY_TURNED: Final = 0  # the turner's first say to a turned card
+SAY_PASSED: Final = 1  # the adversary's say to a turned card the turner passed
+SAY_DISCARD: Final = 2  # the adversary's say to a card discarded face up
+FORCED: Final = 3  # a card was forced on the actor: he must use it (R3.6)
+DISCARD: Final = 4  # the actor used a card and must discard (R3.5)
+OVER: Final = 5
+
+PHASE_NAMES: Final = ("say", "say", "say", "forced", "discard", "over")
+
+# Raw actions (the fast path used by the legal listing and simulations).
+K_USE: Final = 0
+K_PASS: Final = 1
+K_FORCE: Final = 2
+K_DISCARD: Final = 3
+
+RawAction = tuple[int, Any]  # (kind, melds tuple | card | -1)
+
+# A persistent singly linked list of public events: (previous node, event).
+_Node = Union[tuple["_Node", tuple[Any, ...]], None]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One public event of a deal: what every seat at the table saw.
+
+    ``kind`` is one of ``turn`` (a card turned from the pack), ``pass``,
+    ``bury`` (a card refused by both and turned down), ``use`` (``melds`` are
+    the combinations laid or changed), ``force``, ``discard``, ``win``,
+    ``tableau``.  ``seat`` is the seat who did it (for ``bury``, the seat
+    that buried it).
+    """
+
+    kind: str
+    seat: int
+    card: int | None = None
+    melds: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        who = f"p{self.seat}"
+        c = card_name(self.card) if self.card is not None else ""
+        if self.kind == "turn":
+            return f"{who} turned {c}"
+        if self.kind == "pass":
+            return f"{who} passed {c}"
+        if self.kind == "bury":
+            return f"{who} buried {c}"
+        if self.kind == "use":
+            return f"{who} used {c}: " + " | ".join(meld_text(m) for m in self.melds)
+        if self.kind == "force":
+            return f"{who} forced {c}"
+        if self.kind == "discard":
+            return f"{who} discarded {c}"
+        if self.kind == "win":
+            return f"{who} is eleven down and wins"
+        return "the pack is exhausted: tableau"
+
+
+def use_forms(
+    tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int
+) -> list[tuple[int, ...]]:
+    """The listed ways to use ``card`` (RECORDS.md: the engine's documented choice).
+
+    Listed, without duplicates:
+
+    1. the card added to one existing combination as it lies;
+    2. a new three-card combination of the card and two hand cards;
+    3. a three-card combination of the card with cards borrowed from the
+       player's own combinations (and hand cards), the rest of the touched
+       combinations laid again as valid combinations, with hand cards only if
+       they are needed for that;
+    4. if none of these exists, one use found by a complete search over every
+       rearrangement (R3.4), so that a use is listed whenever one is legal.
+
+    Every other legal form is accepted by :meth:`ConquianDeal.play` too.
+    """
+    cb = 1 << card
+    avail = down | hand
+    threes = tbl.threes_by_card.get(card, ())
+    for t in threes:
+        if t & ~cb & ~avail == 0:
+            break
+    else:
+        # Every combination holding the card holds a three-card one: none can be made.
+        return []
+    valid = tbl.valid
+    forms: list[tuple[int, ...]] = []
+    for m in side:
+        if m | cb in valid:
+            forms.append((m | cb,))
+    for t in threes:
+        rest = t & ~cb
+        if rest & ~hand == 0:
+            forms.append((t,))
+        elif rest & ~avail == 0:
+            touched = 0
+            for m in side:
+                if m & t:
+                    touched |= m
+            left = touched & ~t
+            part = tbl.partition(left) if left else ()
+            if part is None:
+                part = tbl.cover(left, hand & ~t)
+            if part is not None:
+                forms.append((t, *part))
+    if not forms:
+        sol = tbl.cover(down | cb, hand)
+        if sol is not None:
+            forms.append(tuple(m for m in sol if m not in side))
+    return forms
+
+
+def legal_raw(
+    tbl: MeldTable,
+    phase: int,
+    card: int,
+    hand: int,
+    side: tuple[int, ...],
+    down: int,
+    other_side: tuple[int, ...],
+) -> list[RawAction]:
+    """The listed legal actions of the player to act, from what he can see."""
+    out: list[RawAction] = []
+    if phase <= FORCED:
+        for f in use_forms(tbl, side, down, hand, card):
+            out.append((K_USE, f))
+        if phase == FORCED:
+            return out
+        out.append((K_PASS, -1))
+        valid = tbl.valid
+        cb = 1 << card
+        for m in other_side:
+            if m | cb in valid:
+                out.append((K_FORCE, card))
+                break
+        return out
+    if phase == DISCARD:
+        valid = tbl.valid
+        h = hand
+        while h:
+            low = h & -h
+            c = low.bit_length() - 1
+            h ^= low
+            out.append((K_DISCARD, c))
+            for m in other_side:
+                if m | low in valid:
+                    out.append((K_FORCE, c))
+                    break
+    return out
+
+
+class ConquianDeal:
+    """One deal of conquian (R3) between two hands.
+
+    ``deck`` is the whole pack, top card first (R3.1); without it ``seed``
+    gives the deck (:func:`~conquian.deck.seeded_deck`).  ``dealer`` is the
+    dealer's seat number; with three at the table (R6.3) he sits out and the
+    next two seats play.
+    """
+
+    __slots__ = (
+        "rules", "tbl", "dealer", "seats", "n_seats", "deck", "pos", "hands", "sides", "downs",
+        "card", "stage", "actor", "buried", "winner", "events", "n_actions",
+    )
+
+    rules: Rules
+    tbl: MeldTable
+    dealer: int
+    seats: tuple[int, int]
+    n_seats: int
+    deck: tuple[int, ...]
+    pos: int
+    hands: list[int]
+    sides: list[tuple[int, ...]]
+    downs: list[int]
+    card: int
+    stage: int
+    actor: int
+    buried: int
+    winner: int
+    events: _Node
+    n_actions: int
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Sequence[int] | None = None,
+        *,
+        seed: int | None = None,
+        dealer: int = 1,
+    ) -> None:
+        if rules.family != CONQUIAN:
+            raise ValueError(f"{rules.name} is not a two-hand conquian variant")
+        self.rules = rules
+        self.tbl = tbl = meld_table(rules)
+        if deck is None:
+            if seed is None:
+                raise ValueError("give a deck or a seed")
+            deck = seeded_deck(rules, seed)
+        deck = tuple(deck)
+        if len(deck) != 40 or len(set(deck)) != 40 or any(tbl.pack_mask >> c & 1 == 0 for c in deck):
+            raise ValueError(f"a {rules.name} deck is the 40 cards of its pack, each once (R1, R3.1)")
+        n = rules.players
+        if not 1 <= dealer <= n:
+            raise ValueError(f"dealer must be a seat from 1 to {n}")
+        self.n_seats = n
+        self.dealer = dealer
+        pone = dealer % n + 1
+        other = dealer if n == 2 else pone % n + 1
+        self.seats = (pone, other)
+        self.deck = deck
+        hands = [0, 0]
+        # R3.1: two at a time, the pone first: cards 1-2 pone, 3-4 dealer, ...
+        for i in range(20):
+            hands[(i >> 1) & 1] |= 1 << deck[i]
+        self.hands = hands
+        self.sides = [(), ()]
+        self.downs = [0, 0]
+        self.buried = 0
+        self.winner = -1
+        self.events = None
+        self.n_actions = 0
+        self.pos = 20
+        self.card = -1
+        self.stage = SAY_TURNED
+        self.actor = 0
+        self._turn(0)
+
+    # ----------------------------------------------------------------- copying
+    def copy(self) -> ConquianDeal:
+        """An independent copy (cheap: the deck and history are shared, immutable)."""
+        new = object.__new__(ConquianDeal)
+        new.rules = self.rules
+        new.tbl = self.tbl
+        new.dealer = self.dealer
+        new.seats = self.seats
+        new.n_seats = self.n_seats
+        new.deck = self.deck
+        new.pos = self.pos
+        new.hands = self.hands[:]
+        new.sides = self.sides[:]
+        new.downs = self.downs[:]
+        new.card = self.card
+        new.stage = self.stage
+        new.actor = self.actor
+        new.buried = self.buried
+        new.winner = self.winner
+        new.events = self.events
+        new.n_actions = self.n_actions
+        return new
+
+    __copy__ = copy
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules, self.dealer, self.seats, self.deck, self.pos, tuple(self.hands),
+            tuple(self.sides), self.card, self.stage, self.actor, self.buried, self.winner,
+            self.n_actions, self.events,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ConquianDeal):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------- properties
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended (a win or a tableau)."""
+        return self.stage == OVER
+
+    @property
+    def phase(self) -> str:
+        """``say`` (use, pass or force the card in play), ``forced``, ``discard`` or ``over``."""
+        return PHASE_NAMES[self.stage]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` when the deal is over."""
+        return None if self.stage == OVER else self.seats[self.actor]
+
+    @property
+    def card_in_play(self) -> int | None:
+        """The face-up card in play (turned, passed, discarded or forced), if any."""
+        return None if self.card < 0 else self.card
+
+    @property
+    def tableau(self) -> bool:
+        """Whether the deal ended in a tableau (R3.7)."""
+        return self.stage == OVER and self.winner < 0
+
+    @property
+    def winner_seat(self) -> int | None:
+        """The winning seat, or ``None``."""
+        return None if self.winner < 0 else self.seats[self.winner]
+
+    @property
+    def pack_count(self) -> int:
+        """Cards left face down in the pack."""
+        return len(self.deck) - self.pos
+
+    def player_of(self, seat: int) -> int:
+        """The internal player index (0 pone, 1 other) of a seat; ValueError if it has no hand."""
+        if seat == self.seats[0]:
+            return 0
+        if seat == self.seats[1]:
+            return 1
+        raise IllegalActionError("R6.3", f"p{seat} holds no cards in this deal")
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards in a seat's hand (not for bots: they get :meth:`view`)."""
+        return CardSet(self.hands[self.player_of(seat)])
+
+    def side(self, seat: int) -> tuple[CardSet, ...]:
+        """A seat's combinations on the table."""
+        return tuple(CardSet(m) for m in self.sides[self.player_of(seat)])
+
+    def history(self) -> list[Event]:
+        """Every public event so far, oldest first."""
+        out = []
+        node = self.events
+        while node is not None:
+            node, ev = node
+            out.append(Event(ev[0], self.seats[ev[1]], ev[2], ev[3]))
+        out.reverse()
+        return out
+
+    def actions(self) -> list[Action]:
+        """The actions played so far (what a record stores), oldest first."""
+        return [
+            _event_action(e)
+            for e in self.history()
+            if e.kind in ("use", "pass", "force", "discard")
+        ]
+
+    # ------------------------------------------------------------- internals
+    def _log(self, kind: str, player: int, card: int | None = None, melds: tuple[int, ...] = ()) -> None:
+        self.events = (self.events, (kind, player, card, melds))
+
+    def _turn(self, player: int) -> None:
+        """``player`` turns the next card of the pack, or the deal is a tableau (R3.7)."""
+        if self.pos >= len(self.deck):
+            self.stage = OVER
+            self.card = -1
+            self._log("tableau", player)
+            return
+        self.card = c = self.deck[self.pos]
+        self.pos += 1
+        self.stage = SAY_TURNED
+        self.actor = player
+        self._log("turn", player, c)
+
+    def apply_raw(self, kind: int, arg: Any) -> None:
+        """Apply a raw action from :meth:`legal_raw` without checking it (fast path)."""
+        p = self.actor
+        self.n_actions += 1
+        if kind == K_USE:
+            melds: tuple[int, ...] = arg
+            u = 0
+            for m in melds:
+                u |= m
+            c = self.card
+            self._log("use", p, c, melds)
+            self.sides[p] = tuple(m for m in self.sides[p] if not m & u) + melds
+            self.downs[p] |= u
+            self.hands[p] &= ~u
+            self.card = -1
+            if self.hands[p] == 0:
+                # R3.7: eleven down.
+                self.winner = p
+                self.stage = OVER
+                self._log("win", p)
+            else:
+                self.stage = DISCARD
+        elif kind == K_PASS:
+            c = self.card
+            self._log("pass", p, c)
+            if self.stage == SAY_TURNED:
+                self.stage = SAY_PASSED
+                self.actor = 1 - p
+            else:
+                # R3.3: refused by both, the card is buried and the passer turns next.
+                self.buried |= 1 << c
+                self._log("bury", p, c)
+                self._turn(p)
+        elif kind == K_FORCE:
+            c = arg
+            if self.stage == DISCARD:
+                self.hands[p] &= ~(1 << c)
+                self.card = c
+            self._log("force", p, c)
+            self.stage = FORCED
+            self.actor = 1 - p
+        else:  # K_DISCARD
+            c = arg
+            self.hands[p] &= ~(1 << c)
+            self.card = c
+            self._log("discard", p, c)
+            self.stage = SAY_DISCARD
+            self.actor = 1 - p
+
+    def legal_raw(self) -> list[RawAction]:
+        """The listed legal actions as raw tuples (fast path for search and simulation)."""
+        p = self.actor
+        return legal_raw(
+            self.tbl, self.stage, self.card, self.hands[p], self.sides[p], self.downs[p],
+            self.sides[1 - p],
+        )
+
+    def to_action(self, raw: RawAction) -> Action:
+        """The :class:`~conquian.actions.Action` of a raw action of the player to act."""
+        return raw_to_action(self.seats[self.actor], raw)
+
+    # ------------------------------------------------------------ public play
+    def legal_actions(self) -> list[Action]:
+        """The listed legal actions of the seat to act, sorted by notation (RECORDS.md).
+
+        Every legal pass, force and discard is listed; for ``use`` the forms of
+        :func:`use_forms`.  Empty when the deal is over.
+        """
+        seen: dict[str, Action] = {}
+        for raw in self.legal_raw():
+            a = self.to_action(raw)
+            seen.setdefault(str(a), a)
+        return [seen[k] for k in sorted(seen)]
+
+    def verify(self, action: Action | str) -> RawAction:
+        """Check one action without playing it: return its raw form or raise (R7).
+
+        Cheap: it checks the given action directly, never enumerating the
+        rearrangements (python-chess's ``move in legal_moves``).
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        if self.stage == OVER:
+            raise IllegalActionError("R3.7", "the deal is over")
+        seat = self.seats[self.actor]
+        if action.seat != seat:
+            if action.seat not in self.seats:
+                raise IllegalActionError("R6.3", f"p{action.seat} holds no cards in this deal")
+            rule = "R3.3" if self.stage < FORCED else ("R3.6" if self.stage == FORCED else "R3.5")
+            what = "say" if self.stage < FORCED else "turn to use the forced card" if self.stage == FORCED else "discard"
+            raise IllegalActionError(rule, f"it is p{seat}'s {what}, not p{action.seat}'s")
+        p = self.actor
+        phase = self.stage
+        tbl = self.tbl
+        if isinstance(action, Use):
+            if phase == DISCARD:
+                raise IllegalActionError("R3.5", f"p{seat} has used a card and must now discard")
+            return (K_USE, self._check_use(p, action.melds))
+        if isinstance(action, Pass):
+            if phase == FORCED:
+                raise IllegalActionError("R3.6", f"p{seat} cannot refuse a forced card: he must use {card_name(self.card)}")
+            if phase == DISCARD:
+                raise IllegalActionError("R3.5", f"p{seat} has used a card and must discard, not pass")
+            return (K_PASS, -1)
+        if isinstance(action, Force):
+            c = action.card
+            other = self.sides[1 - p]
+            adv = self.seats[1 - p]
+            if phase == FORCED:
+                raise IllegalActionError("R3.6", f"p{seat} must use the card forced on him before anything else")
+            if phase == DISCARD:
+                if not self.hands[p] >> c & 1:
+                    raise IllegalActionError("R3.5", f"p{seat} does not hold {card_name(c)}")
+            elif c != self.card:
+                raise IllegalActionError("R3.6", f"only the card in play, {card_name(self.card)}, can be forced now, not {card_name(c)}")
+            if not other:
+                raise IllegalActionError("R3.6", f"p{adv} has nothing on the table and cannot be forced")
+            if not any(tbl.fits(m, c) for m in other):
+                raise IllegalActionError("R3.6", f"{card_name(c)} fits none of p{adv}'s combinations ({self._side_text(1 - p)})")
+            return (K_FORCE, c)
+        if isinstance(action, Discard):
+            if phase != DISCARD:
+                if phase == FORCED:
+                    raise IllegalActionError("R3.6", f"p{seat} must first use the card forced on him")
+                raise IllegalActionError("R3.5", "a player discards only after using a card")
+            c = action.card
+            if not self.hands[p] >> c & 1:
+                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_name(c)}")
+            return (K_DISCARD, c)
+        raise IllegalActionError("R3.3", f"{action} is not a conquian action")
+
+    def _side_text(self, p: int) -> str:
+        return " | ".join(meld_text(m) for m in self.sides[p]) or "nothing"
+
+    def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
+        tbl = self.tbl
+        seat = self.seats[p]
+        c = self.card
+        cb = 1 << c
+        u = 0
+        for m in melds:
+            if not tbl.is_meld(m):
+                raise IllegalActionError("R2.2", f"{meld_text(m)} is not a valid combination")
+            if u & m:
+                raise IllegalActionError("R3.4", f"{mask_str(u & m)} is in two combinations at once")
+            u |= m
+        if not u & cb:
+            raise IllegalActionError("R3.4", f"the combinations must hold the card in play, {card_name(c)}")
+        down = self.downs[p]
+        for m in self.sides[p]:
+            if m & u and m & ~u:
+                raise IllegalActionError(
+                    "R3.4",
+                    f"borrowing from {meld_text(m)} would leave {mask_str(m & ~u)} out of any combination",
+                )
+        extra = u & ~cb & ~down
+        hand = self.hands[p]
+        if extra & ~hand:
+            missing = extra & ~hand
+            if missing & self.downs[1 - p]:
+                raise IllegalActionError(
+                    "R3.4", f"{mask_str(missing & self.downs[1 - p])} belongs to the adversary: a player may not touch his combinations"
+                )
+            raise IllegalActionError("R3.4", f"p{seat} does not hold {mask_str(missing)}")
+        return melds
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether an action is legal now (never raises for an illegal one)."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def play(self, action: Action | str) -> Action:
+        """Check and play one action (an :class:`Action` or its notation); return it.
+
+        Raises :class:`~conquian.errors.IllegalActionError` (state unchanged) if illegal,
+        :class:`~conquian.errors.NotationError` if the text cannot be parsed.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        kind, arg = self.verify(action)
+        self.apply_raw(kind, arg)
+        return action
+
+    # ----------------------------------------------------------------- results
+    def scores(self, pool: int = 0) -> list[int] | None:
+        """Scores per seat once the deal is over (R5.1, R5.2), else ``None``.
+
+        ``games``: +1 / -1 for the win, plus ``pool`` (the tableaux carried, R5.1);
+        a tableau scores 0.  ``pips``: the loser pays the pip value of his hand (R2.4).
+        The dealer who sat out (R6.3) scores 0.
+        """
+        if self.stage != OVER:
+            return None
+        out = [0] * self.n_seats
+        if self.winner < 0:
+            return out
+        w = self.winner
+        if self.rules.scoring == "pips":
+            amount = sum(pip_value(c) for c in cards_of(self.hands[1 - w]))
+        else:
+            amount = 1 + pool
+        out[self.seats[w] - 1] = amount
+        out[self.seats[1 - w] - 1] = -amount
+        return out
+
+    # ---------------------------------------------------------------- the view
+    def view(self, seat: int) -> ConquianView:
+        """What ``seat`` may know (hands hidden, pack order hidden).  Bots get only this."""
+        from conquian.view import ConquianView
+
+        return ConquianView.from_deal(self, seat)
+
+    def __str__(self) -> str:
+        lines = []
+        for p in (0, 1):
+            role = "pone" if p == 0 else ("dealer" if self.seats[1] == self.dealer else "second")
+            lines.append(f"p{self.seats[p]} ({role}) hand: {mask_str(self.hands[p])}")
+            lines.append(f"p{self.seats[p]} table: {self._side_text(p)}")
+        if self.stage == OVER:
+            lines.append("over: " + (f"p{self.winner_seat} wins" if self.winner >= 0 else "tableau"))
+        else:
+            card = card_str(self.card) if self.card >= 0 else "-"
+            lines.append(f"in play: {card}; p{self.to_act} to {self.phase}; pack {self.pack_count}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<ConquianDeal {self.rules.name} dealer=p{self.dealer} actions={self.n_actions} {self.phase}>"
+
+def raw_to_action(seat: int, raw: RawAction) -> Action:
+    """The :class:`Action` of a raw action for ``seat``."""
+    kind, arg = raw
+    if kind == K_USE:
+        return Use(seat, arg)
+    if kind == K_PASS:
+        return Pass(seat)
+    if kind == K_FORCE:
+        return Force(seat, arg)
+    return Discard(seat, arg)
+
+
+def _event_action(e: Event) -> Action:
+    if e.kind == "use":
+        return Use(e.seat, e.melds)
+    if e.kind == "pass":
+        return Pass(e.seat)
+    assert e.card is not None
+    if e.kind == "force":
+        return Force(e.seat, e.card)
+    return Discard(e.seat, e.card)

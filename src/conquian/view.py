@@ -1,0 +1,171 @@
+"""A seat's view of a conquian deal: exactly what that seat may know.
+
+Bots and interfaces only ever receive a :class:`ConquianView`.  It is built by
+copying the public facts and the seat's own hand out of the deal; it holds no
+reference to the deal, so the adversary's hand and the order of the pack are
+not reachable from it (tested in ``tests/test_view.py``).
+
+>>> from conquian import ConquianDeal, get_rules
+>>> deal = ConquianDeal(get_rules("conquian"), seed=3, dealer=2)
+>>> v = deal.view(1)
+>>> len(v.hand), v.pack_count, v.adversary_hand_count, v.to_act
+(10, 19, 10, 1)
+>>> [str(a) for a in v.legal_actions()] == [str(a) for a in deal.legal_actions()]
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from conquian.actions import Action
+from conquian.cards import CardSet
+from conquian.melds import MeldTable, meld_table
+from conquian.rules import Rules
+from conquian.twohand import DISCARD, FORCED, OVER, PHASE_NAMES, Event, RawAction, legal_raw, raw_to_action
+
+if TYPE_CHECKING:
+    from conquian.twohand import ConquianDeal
+
+
+@dataclass(frozen=True)
+class ConquianView:
+    """What one seat knows of a conquian deal (R3): nothing hidden from it is here."""
+
+    rules: Rules
+    seat: int
+    """The seat whose view this is."""
+    dealer: int
+    seats: tuple[int, int]
+    """The two seats holding cards: (pone, other)."""
+    hand_mask: int
+    """This seat's own hand."""
+    side_masks: tuple[tuple[int, ...], tuple[int, ...]]
+    """Both sides of the table, in the order of ``seats``."""
+    card: int
+    """The card in play, or -1."""
+    stage: int
+    actor_seat: int | None
+    """The seat to act, or None when the deal is over."""
+    pack_count: int
+    adversary_hand_count: int
+    buried_mask: int
+    """Every card buried so far (seen by both before being turned down)."""
+    events: tuple[Event, ...]
+    """The public history: every card turned, passed, buried, used, forced, discarded."""
+    winner_seat: int | None
+
+    @classmethod
+    def from_deal(cls, deal: ConquianDeal, seat: int) -> ConquianView:
+        """Copy out of ``deal`` what ``seat`` may know."""
+        p = deal.player_of(seat)
+        return cls(
+            rules=deal.rules,
+            seat=seat,
+            dealer=deal.dealer,
+            seats=deal.seats,
+            hand_mask=deal.hands[p],
+            side_masks=(deal.sides[0], deal.sides[1]),
+            card=deal.card,
+            stage=deal.stage,
+            actor_seat=deal.to_act,
+            pack_count=deal.pack_count,
+            adversary_hand_count=deal.hands[1 - p].bit_count(),
+            buried_mask=deal.buried,
+            events=tuple(deal.history()),
+            winner_seat=deal.winner_seat,
+        )
+
+    # -------------------------------------------------------------- accessors
+    @property
+    def player(self) -> int:
+        """This seat's index in ``seats`` (0 for the pone)."""
+        return 0 if self.seat == self.seats[0] else 1
+
+    @property
+    def adversary(self) -> int:
+        """The adversary's seat."""
+        return self.seats[1 - self.player]
+
+    @property
+    def hand(self) -> CardSet:
+        """This seat's hand."""
+        return CardSet(self.hand_mask)
+
+    @property
+    def my_side(self) -> tuple[int, ...]:
+        """This seat's combinations (masks)."""
+        return self.side_masks[self.player]
+
+    @property
+    def adversary_side(self) -> tuple[int, ...]:
+        """The adversary's combinations (masks)."""
+        return self.side_masks[1 - self.player]
+
+    @property
+    def card_in_play(self) -> int | None:
+        """The face-up card in play, if any."""
+        return None if self.card < 0 else self.card
+
+    @property
+    def phase(self) -> str:
+        """``say``, ``forced``, ``discard`` or ``over``."""
+        return PHASE_NAMES[self.stage]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act."""
+        return self.actor_seat
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal is over."""
+        return self.stage == OVER
+
+    @property
+    def table(self) -> MeldTable:
+        """The meld table of the pack."""
+        return meld_table(self.rules)
+
+    def down_mask(self, player: int) -> int:
+        """All cards on one side of the table."""
+        m = 0
+        for x in self.side_masks[player]:
+            m |= x
+        return m
+
+    def unseen_mask(self) -> int:
+        """Cards this seat has not seen: in the adversary's hand or in the pack."""
+        seen = self.hand_mask | self.down_mask(0) | self.down_mask(1) | self.buried_mask
+        if self.card >= 0:
+            seen |= 1 << self.card
+        return self.table.pack_mask & ~seen
+
+    def legal_raw(self) -> list[RawAction]:
+        """The listed legal actions as raw tuples, when this seat is to act."""
+        if self.actor_seat != self.seat:
+            return []
+        p = self.player
+        return legal_raw(
+            self.table, self.stage, self.card, self.hand_mask, self.side_masks[p],
+            self.down_mask(p), self.side_masks[1 - p],
+        )
+
+    def legal_actions(self) -> list[Action]:
+        """The listed legal actions when this seat is to act (as the deal lists them)."""
+        seen: dict[str, Action] = {}
+        for raw in self.legal_raw():
+            a = raw_to_action(self.seat, raw)
+            seen.setdefault(str(a), a)
+        return [seen[k] for k in sorted(seen)]
+
+    @property
+    def must_discard(self) -> bool:
+        """Whether this seat must discard now."""
+        return self.stage == DISCARD and self.actor_seat == self.seat
+
+    @property
+    def forced(self) -> bool:
+        """Whether a card has been forced on this seat."""
+        return self.stage == FORCED and self.actor_seat == self.seat
