@@ -84,6 +84,9 @@ def parse_card(text: str) -> int:
     t = "".join(_SYMBOL_TO_SUIT.get(ch, ch) for ch in raw).upper()
     if t == "X":
         return JOKER
+    if len(t) >= 2 and t[0] in "CDHS":
+        # a suit written first, as with symbols ("♦7"): no suit letter is also a rank
+        t = t[1:] + t[0]
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) == 2 and t[0] in RANK_CHARS and t[1].lower() in SUIT_CHARS:

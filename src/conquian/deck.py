@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from conquian.cards import make_card
 from conquian.rules import Rules
 
@@ -61,3 +63,36 @@ def seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
+
+
+def arrange_deck(rules: Rules, hands: Sequence[Iterable[int]], pack: Iterable[int] = ()) -> tuple[int, ...]:
+    """Build a conquian deck (top card first, R3.1) that deals the given hands.
+
+    ``hands[0]`` is the pone's ten cards, ``hands[1]`` the other hand's; ``pack``
+    lists the top of the pack, the first being the card turned up.  The rest
+    of the pack follows in canonical order.  For tests and bug reports.
+
+    >>> from conquian.rules import get_rules
+    >>> from conquian.cards import parse_cards, card_str
+    >>> r = get_rules("conquian")
+    >>> deck = arrange_deck(r, [parse_cards("Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc"),
+    ...                         parse_cards("Ad 2d 3d 4d 5d 6d 7d 8d 9d Td")], parse_cards("Ah"))
+    >>> " ".join(card_str(c) for c in deck[:5]), card_str(deck[20])
+    ('Ac 2c Ad 2d 3c', 'Ah')
+    """
+    pone, other = (list(h) for h in hands)
+    top = list(pack)
+    if len(pone) != rules.hand_size or len(other) != rules.hand_size:
+        raise ValueError(f"each hand holds {rules.hand_size} cards")
+    used = pone + other + top
+    if len(set(used)) != len(used):
+        raise ValueError("a card is given twice")
+    full = pack_order(rules)
+    if any(c not in full for c in used):
+        raise ValueError(f"a card is not in the {rules.name} pack")
+    deck: list[int] = []
+    for i in range(0, rules.hand_size, 2):
+        deck += pone[i:i + 2] + other[i:i + 2]
+    deck += top
+    deck += [c for c in full if c not in set(used)]
+    return tuple(deck)
