@@ -27,7 +27,7 @@ def test_r2_1_input_forms(text: str, canonical: str) -> None:
 
 @pytest.mark.parametrize("text", ["", "1h", "11c", "Tx", "Z", "7", "hh", "7hh", "joker"])
 def test_r2_1_bad_cards_are_notation_errors(text: str) -> None:
-    with pytest.raises(NotationError, match="R2.1"):
+    with pytest.raises(NotationError, match=r"R2\.1"):
         parse_card(text)
 
 

@@ -161,6 +161,13 @@ def parse_action(text: str) -> Action:
 
 
 __all__ = [
-    "Action", "Use", "Pass", "Force", "Discard", "parse_action", "parse_seat", "meld_text",
+    "Action",
+    "Discard",
+    "Force",
+    "Pass",
+    "Use",
+    "meld_text",
+    "parse_action",
     "parse_card",
+    "parse_seat",
 ]

@@ -92,21 +92,24 @@ def _replay(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         out = {
-            "deals": [_deal_json(d.deal, len(rd.actions), d.scores) for d, rd in zip(result.deals, rec.deals)],
+            "deals": [
+                _deal_json(d.deal, len(rd.actions), d.scores)
+                for d, rd in zip(result.deals, rec.deals, strict=True)
+            ],
             "totals": result.totals,
         }
         print(json.dumps(out))
         return 0
     names = rec.players
     print(f"{rec.variant}: {', '.join(f'p{i + 1} {n}' for i, n in enumerate(names))}")
-    for i, (d, rd) in enumerate(zip(result.deals, rec.deals), 1):
+    for i, d in enumerate(result.deals, 1):
         deal = d.deal
         print(f"\nDeal {i}: p{deal.dealer} deals; p{deal.seats[0]} is the pone.")
         for seat in deal.seats:
             start = ConquianDeal(deal.rules, deal.deck, dealer=deal.dealer)
             print(f"  p{seat} was dealt {mask_str(start.hands[start.player_of(seat)])}")
-        for e in deal.history():
-            print(f"  {e}")
+        for event in deal.history():
+            print(f"  {event}")
         if deal.over:
             sc = ", ".join(f"p{k + 1} {s:+d}" for k, s in enumerate(d.scores or []))
             print(f"  scores: {sc}")

@@ -51,7 +51,9 @@ class Match:
             return self.first_dealer
         return self.deals[-1].dealer % self.rules.players + 1
 
-    def new_deal(self, deck: Sequence[int] | None = None, *, seed: int | None = None, dealer: int | None = None) -> ConquianDeal:
+    def new_deal(
+        self, deck: Sequence[int] | None = None, *, seed: int | None = None, dealer: int | None = None
+    ) -> ConquianDeal:
         """Settle the current deal (it must be over) and start the next one."""
         if self.deals:
             self.settle()

@@ -23,7 +23,6 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from conquian.actions import parse_action
 from conquian.cards import card_str, parse_cards
 from conquian.errors import IllegalActionError, NotationError, RecordError
 from conquian.match import Match
@@ -101,7 +100,8 @@ def read_record(text: str) -> Record:
           "players must be a list of names")
     options = doc.get("options", {})
     _need(isinstance(options, dict), "options must be a table")
-    rec = Record(variant=variant, players=list(players), options=dict(options))
+    assert isinstance(variant, str) and isinstance(players, list)
+    rec = Record(variant=variant, players=[str(p) for p in players], options=dict(options))
     try:
         rec.rules()
     except NotationError as e:

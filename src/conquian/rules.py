@@ -63,7 +63,7 @@ class Rules:
         if not options:
             return self
         allowed = _OPTIONS[self.family]
-        for key, value in options.items():
+        for key, _value in options.items():
             if key not in allowed:
                 raise NotationError(
                     f"R1: {key!r} is not an option of {self.name} "

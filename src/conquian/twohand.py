@@ -61,7 +61,7 @@ K_DISCARD: Final = 3
 RawAction = tuple[int, Any]  # (kind, melds tuple | card | -1)
 
 # A persistent singly linked list of public events: (previous node, event).
-_Node = Union[tuple["_Node", tuple[Any, ...]], None]
+_Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,8 @@ class Event:
     seat: int
     card: int | None = None
     melds: tuple[int, ...] = ()
+    target: int | None = None
+    """For ``force``: the seat the card was forced on."""
 
     def __str__(self) -> str:
         who = f"p{self.seat}"
@@ -92,7 +94,7 @@ class Event:
         if self.kind == "use":
             return f"{who} used {c}: " + " | ".join(meld_text(m) for m in self.melds)
         if self.kind == "force":
-            return f"{who} forced {c}"
+            return f"{who} forced {c} on p{self.target}"
         if self.kind == "discard":
             return f"{who} discarded {c}"
         if self.kind == "win":
@@ -203,8 +205,23 @@ class ConquianDeal:
     """
 
     __slots__ = (
-        "rules", "tbl", "dealer", "seats", "n_seats", "deck", "pos", "hands", "sides", "downs",
-        "card", "stage", "actor", "buried", "winner", "events", "n_actions",
+        "actor",
+        "buried",
+        "card",
+        "dealer",
+        "deck",
+        "downs",
+        "events",
+        "hands",
+        "n_actions",
+        "n_seats",
+        "pos",
+        "rules",
+        "seats",
+        "sides",
+        "stage",
+        "tbl",
+        "winner",
     )
 
     rules: Rules
@@ -367,7 +384,8 @@ class ConquianDeal:
         node = self.events
         while node is not None:
             node, ev = node
-            out.append(Event(ev[0], self.seats[ev[1]], ev[2], ev[3]))
+            target = self.seats[1 - ev[1]] if ev[0] == "force" else None
+            out.append(Event(ev[0], self.seats[ev[1]], ev[2], ev[3], target))
         out.reverse()
         return out
 
@@ -485,7 +503,7 @@ class ConquianDeal:
             if action.seat not in self.seats:
                 raise IllegalActionError("R6.3", f"p{action.seat} holds no cards in this deal")
             rule = "R3.3" if self.stage < FORCED else ("R3.6" if self.stage == FORCED else "R3.5")
-            what = "say" if self.stage < FORCED else "turn to use the forced card" if self.stage == FORCED else "discard"
+            what = ("say", "say", "say", "turn to use the forced card", "discard")[self.stage]
             raise IllegalActionError(rule, f"it is p{seat}'s {what}, not p{action.seat}'s")
         p = self.actor
         phase = self.stage
@@ -496,7 +514,9 @@ class ConquianDeal:
             return (K_USE, self._check_use(p, action.melds))
         if isinstance(action, Pass):
             if phase == FORCED:
-                raise IllegalActionError("R3.6", f"p{seat} cannot refuse a forced card: he must use {card_name(self.card)}")
+                raise IllegalActionError(
+                    "R3.6", f"p{seat} cannot refuse a forced card: he must use {card_name(self.card)}"
+                )
             if phase == DISCARD:
                 raise IllegalActionError("R3.5", f"p{seat} has used a card and must discard, not pass")
             return (K_PASS, -1)
@@ -510,11 +530,15 @@ class ConquianDeal:
                 if not self.hands[p] >> c & 1:
                     raise IllegalActionError("R3.5", f"p{seat} does not hold {card_name(c)}")
             elif c != self.card:
-                raise IllegalActionError("R3.6", f"only the card in play, {card_name(self.card)}, can be forced now, not {card_name(c)}")
+                raise IllegalActionError(
+                    "R3.6", f"only the card in play, {card_name(self.card)}, can be forced now, not {card_name(c)}"
+                )
             if not other:
                 raise IllegalActionError("R3.6", f"p{adv} has nothing on the table and cannot be forced")
             if not any(tbl.fits(m, c) for m in other):
-                raise IllegalActionError("R3.6", f"{card_name(c)} fits none of p{adv}'s combinations ({self._side_text(1 - p)})")
+                raise IllegalActionError(
+                    "R3.6", f"{card_name(c)} fits none of p{adv}'s combinations ({self._side_text(1 - p)})"
+                )
             return (K_FORCE, c)
         if isinstance(action, Discard):
             if phase != DISCARD:
@@ -557,7 +581,9 @@ class ConquianDeal:
             missing = extra & ~hand
             if missing & self.downs[1 - p]:
                 raise IllegalActionError(
-                    "R3.4", f"{mask_str(missing & self.downs[1 - p])} belongs to the adversary: a player may not touch his combinations"
+                    "R3.4",
+                    f"{mask_str(missing & self.downs[1 - p])} belongs to the adversary: "
+                    "a player may not touch his combinations",
                 )
             raise IllegalActionError("R3.4", f"p{seat} does not hold {mask_str(missing)}")
         return melds
@@ -596,10 +622,7 @@ class ConquianDeal:
         if self.winner < 0:
             return out
         w = self.winner
-        if self.rules.scoring == "pips":
-            amount = sum(pip_value(c) for c in cards_of(self.hands[1 - w]))
-        else:
-            amount = 1 + pool
+        amount = sum(pip_value(c) for c in cards_of(self.hands[1 - w])) if self.rules.scoring == "pips" else 1 + pool
         out[self.seats[w] - 1] = amount
         out[self.seats[1 - w] - 1] = -amount
         return out

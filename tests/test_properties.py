@@ -1,0 +1,121 @@
+"""Property tests over random play (hypothesis): the engine never breaks an invariant."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conquian import ConquianDeal, IllegalActionError, Match, NotationError, get_rules
+from conquian.cards import card_str, mask_of
+from conquian.record import read_record, record_from_match, replay, write_record
+
+VARIANTS = st.sampled_from(["conquian", "conquian-spanish"])
+
+
+def check_invariants(deal: ConquianDeal) -> None:
+    tbl = deal.tbl
+    # no card created or lost: hands, sides, buried, the card in play and the pack are the pack
+    parts = [deal.hands[0], deal.hands[1], deal.downs[0], deal.downs[1], deal.buried,
+             (1 << deal.card) if deal.card >= 0 else 0, mask_of(deal.deck[deal.pos:])]
+    assert sum(m.bit_count() for m in parts) == 40
+    union = 0
+    for m in parts:
+        assert union & m == 0
+        union |= m
+    assert union == tbl.pack_mask
+    for p in (0, 1):
+        # R3.2: hand + own table is ten, eleven while the used card awaits its discard, or at the win
+        n = deal.hands[p].bit_count() + deal.downs[p].bit_count()
+        waiting = deal.stage == 4 and deal.actor == p
+        assert n == 10 or (n == 11 and (waiting or deal.winner == p))
+        # every combination on the table is valid and the side is their disjoint union
+        side_union = 0
+        for m in deal.sides[p]:
+            assert tbl.is_meld(m)
+            assert side_union & m == 0
+            side_union |= m
+        assert side_union == deal.downs[p]
+
+
+def random_action_text(rng: random.Random, deal: ConquianDeal) -> str:
+    cards = [card_str(c) for c in deal.deck]
+    seat = rng.choice([1, 2, 3])
+    verb = rng.choice(["use", "pass", "force", "discard"])
+    if verb == "use":
+        parts = [" ".join(rng.sample(cards, rng.randint(1, 5))) for _ in range(rng.randint(1, 2))]
+        return f"p{seat} use " + " | ".join(parts)
+    if verb == "pass":
+        return f"p{seat} pass"
+    return f"p{seat} {verb} {rng.choice(cards)}"
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**32), VARIANTS)
+def test_random_play_keeps_every_invariant(deck_seed: int, choice_seed: int, variant: str) -> None:
+    rng = random.Random(choice_seed)
+    deal = ConquianDeal(get_rules(variant), seed=deck_seed, dealer=rng.choice([1, 2]))
+    steps = 0
+    while not deal.over:
+        check_invariants(deal)
+        legal = deal.legal_actions()
+        assert legal, "a seat to act always has a legal action"
+        for a in legal:  # every listed action is accepted
+            assert deal.is_legal(a), a
+            assert deal.is_legal(str(a))
+        for _ in range(3):  # every refused action leaves the state unchanged
+            text = random_action_text(rng, deal)
+            trial = deal.copy()
+            try:
+                trial.play(text)
+            except IllegalActionError as e:
+                assert e.rule.startswith("R") and trial == deal
+            except NotationError:
+                assert trial == deal
+        deal.play(rng.choice(legal))
+        steps += 1
+        assert steps < 200
+    check_invariants(deal)
+    scores = deal.scores()
+    assert scores is not None and sum(scores) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 4), VARIANTS, st.sampled_from(["games", "pips"]), st.integers(2, 3))
+def test_record_round_trip_is_identity(seed: int, n_deals: int, variant: str, scoring: str, players: int) -> None:
+    rng = random.Random(seed)
+    m = Match(get_rules(variant, scoring=scoring, players=players))
+    for i in range(n_deals):
+        d = m.new_deal(seed=seed + i)
+        stop = None if i < n_deals - 1 else rng.randint(0, 60)  # the last deal may be unfinished
+        k = 0
+        while not d.over and (stop is None or k < stop):
+            d.play(rng.choice(d.legal_actions()))
+            k += 1
+    rec = record_from_match(m)
+    text = write_record(rec)
+    again = read_record(text)
+    assert again == rec
+    assert write_record(again) == text
+    result = replay(again)
+    for original, replayed in zip(m.deals, result.deals, strict=False):
+        assert replayed.deal == original
+    if all(d.over for d in m.deals):
+        m.settle()
+        assert result.totals == m.totals and sum(m.totals) == 0
+    else:
+        assert result.totals is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32))
+def test_copy_is_independent(seed: int) -> None:
+    rng = random.Random(seed)
+    deal = ConquianDeal(get_rules("conquian"), seed=seed)
+    snapshots = []
+    while not deal.over:
+        snapshots.append((deal.copy(), deal.copy()))
+        deal.play(rng.choice(deal.legal_actions()))
+    for a, b in snapshots:
+        assert a == b  # playing on the original never touched its copies
