@@ -515,7 +515,7 @@ class ConquianDeal:
         if isinstance(action, Pass):
             if phase == FORCED:
                 raise IllegalActionError(
-                    "R3.6", f"p{seat} cannot refuse a forced card: he must use {card_name(self.card)}"
+                    "R3.6", f"p{seat} cannot refuse a forced card: he must use {card_str(self.card)}"
                 )
             if phase == DISCARD:
                 raise IllegalActionError("R3.5", f"p{seat} has used a card and must discard, not pass")
@@ -528,16 +528,16 @@ class ConquianDeal:
                 raise IllegalActionError("R3.6", f"p{seat} must use the card forced on him before anything else")
             if phase == DISCARD:
                 if not self.hands[p] >> c & 1:
-                    raise IllegalActionError("R3.5", f"p{seat} does not hold {card_name(c)}")
+                    raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(c)}")
             elif c != self.card:
                 raise IllegalActionError(
-                    "R3.6", f"only the card in play, {card_name(self.card)}, can be forced now, not {card_name(c)}"
+                    "R3.6", f"only the card in play, {card_str(self.card)}, can be forced now, not {card_str(c)}"
                 )
             if not other:
                 raise IllegalActionError("R3.6", f"p{adv} has nothing on the table and cannot be forced")
             if not any(tbl.fits(m, c) for m in other):
                 raise IllegalActionError(
-                    "R3.6", f"{card_name(c)} fits none of p{adv}'s combinations ({self._side_text(1 - p)})"
+                    "R3.6", f"{card_str(c)} fits none of p{adv}'s combinations ({self._side_text(1 - p)})"
                 )
             return (K_FORCE, c)
         if isinstance(action, Discard):
@@ -547,7 +547,7 @@ class ConquianDeal:
                 raise IllegalActionError("R3.5", "a player discards only after using a card")
             c = action.card
             if not self.hands[p] >> c & 1:
-                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_name(c)}")
+                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(c)}")
             return (K_DISCARD, c)
         raise IllegalActionError("R3.3", f"{action} is not a conquian action")
 
@@ -567,7 +567,7 @@ class ConquianDeal:
                 raise IllegalActionError("R3.4", f"{mask_str(u & m)} is in two combinations at once")
             u |= m
         if not u & cb:
-            raise IllegalActionError("R3.4", f"the combinations must hold the card in play, {card_name(c)}")
+            raise IllegalActionError("R3.4", f"the combinations must hold the card in play, {card_str(c)}")
         down = self.downs[p]
         for m in self.sides[p]:
             if m & u and m & ~u:

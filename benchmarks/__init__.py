@@ -1,0 +1,1 @@
+"""Benchmark scripts: figures printed, never asserted."""
