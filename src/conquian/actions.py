@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conquian.cards import card_str, cards_of, mask_of, parse_card, parse_cards, sort_key
+from conquian.cards import JOKER, card_str, cards_of, mask_of, parse_card, parse_cards, sort_key
 from conquian.errors import NotationError
 
 
@@ -121,6 +121,109 @@ class Discard(Action):
         return f"parse_action({str(self)!r})"
 
 
+@dataclass(frozen=True)
+class Draw(Action):
+    """Cooncan: draw the top card of the pack (R4.3)."""
+
+    @property
+    def verb(self) -> str:
+        return "draw"
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Take(Action):
+    """Cooncan: take a card from the stock (R4.2); ``card`` None means the top of a closed stock."""
+
+    card: int | None = None
+
+    @property
+    def verb(self) -> str:
+        return "take"
+
+    def args(self) -> str:
+        return "" if self.card is None else card_str(self.card)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Meld(Action):
+    """Cooncan: lay out one new combination (R4.3); ``cards`` as written (``X`` or ``X=9h`` for jokers)."""
+
+    cards: tuple[str, ...]
+
+    @property
+    def verb(self) -> str:
+        return "meld"
+
+    def args(self) -> str:
+        return " ".join(self.cards)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Add(Action):
+    """Cooncan: add hand cards to combination number ``combo`` (numbered from 1, R4.4)."""
+
+    combo: int
+    cards: tuple[str, ...]
+
+    @property
+    def verb(self) -> str:
+        return "add"
+
+    def args(self) -> str:
+        return f"{self.combo} " + " ".join(self.cards)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Shift(Action):
+    """Cooncan: move the joker of a sequence to its other end and add cards (R2.3)."""
+
+    combo: int
+    which: str | None
+    cards: tuple[str, ...]
+
+    @property
+    def verb(self) -> str:
+        return "shift"
+
+    def args(self) -> str:
+        which = f"{self.which} " if self.which else ""
+        return f"{self.combo} {which}" + " ".join(self.cards)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+def _card_tokens(text: str, what: str) -> tuple[str, ...]:
+    """Normalise cards as written, keeping joker names: ``x=10h`` -> ``X=Th``."""
+    out = []
+    for tok in text.split():
+        if "=" in tok:
+            left, _, right = tok.partition("=")
+            if parse_card(left) != JOKER:
+                raise NotationError(f"{tok!r}: only the joker X is named (X=9h)")
+            name = parse_card(right)
+            if name == JOKER:
+                raise NotationError(f"{tok!r}: a joker is named as a natural card")
+            out.append(f"X={card_str(name)}")
+        else:
+            out.append(card_str(parse_card(tok)))
+    if not out:
+        raise NotationError(f"{what} needs at least one card")
+    return tuple(out)
+
+
 def parse_seat(text: str) -> int:
     """Parse a seat ``p1``, ``p2``, ... into its number."""
     t = text.strip().lower()
@@ -157,7 +260,35 @@ def parse_action(text: str) -> Action:
                 raise NotationError(f"{text!r}: a card is written twice in one combination")
             melds.append(m)
         return Use(seat, melds)
-    raise NotationError(f"{text!r}: unknown verb {words[1]!r} (conquian verbs: use, pass, force, discard)")
+    if verb == "draw":
+        if rest.strip():
+            raise NotationError(f"{text!r}: draw takes no arguments")
+        return Draw(seat)
+    if verb == "take":
+        cards = parse_cards(rest)
+        if len(cards) > 1:
+            raise NotationError(f"{text!r}: take names at most one card")
+        return Take(seat, cards[0] if cards else None)
+    if verb == "meld":
+        return Meld(seat, _card_tokens(rest, "meld"))
+    if verb in ("add", "shift"):
+        parts = rest.split(None, 1)
+        if not parts or not parts[0].isdigit() or int(parts[0]) < 1:
+            raise NotationError(f"{text!r}: {verb} needs a combination number (1, 2, ...) and cards")
+        number = int(parts[0])
+        tail = parts[1] if len(parts) > 1 else ""
+        if verb == "add":
+            return Add(seat, number, _card_tokens(tail, "add"))
+        which = None
+        first = tail.split(None, 1)
+        if first and first[0].lower() in ("low", "high"):
+            which = first[0].lower()
+            tail = first[1] if len(first) > 1 else ""
+        return Shift(seat, number, which, _card_tokens(tail, "shift"))
+    raise NotationError(
+        f"{text!r}: unknown verb {words[1]!r} (conquian: use, pass, force, discard; "
+        "cooncan: draw, take, meld, add, shift, discard)"
+    )
 
 
 __all__ = [

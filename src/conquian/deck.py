@@ -17,8 +17,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
-from conquian.cards import make_card
+from conquian.cards import JOKER, make_card
 from conquian.rules import Rules
 
 _MASK64 = (1 << 64) - 1
@@ -51,18 +52,50 @@ class SplitMix64:
 
 
 def pack_order(rules: Rules) -> list[int]:
-    """The pack in canonical order: suits ``c d h s``, each in the pack's rank order."""
-    return [make_card(rank, suit) for suit in range(4) for rank in rules.ranks for _ in range(rules.copies)]
+    """The pack in canonical order: suits ``c d h s``, each in the pack's rank order (each
+    card twice in a double pack), then the jokers."""
+    cards = [make_card(rank, suit) for suit in range(4) for rank in rules.ranks for _ in range(rules.copies)]
+    return cards + [JOKER] * rules.jokers
 
 
 def seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
-    """The deck (top card first) that ``seed`` gives for this pack."""
+    """The deck (top card first) that ``seed`` gives for this pack.
+
+    Fisher-Yates from the last card down, each swap index drawn with
+    :meth:`SplitMix64.below` (written out inline here for speed: same numbers).
+    """
+    cards = pack_order(rules)
+    state = seed & _MASK64
+    two64 = 1 << 64
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        limit = two64 - two64 % n
+        while True:
+            state = z = (state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
+
+
+def _reference_seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
+    """The same shuffle through :class:`SplitMix64` (kept to test the inline version)."""
     rng = SplitMix64(seed)
     cards = pack_order(rules)
     for i in range(len(cards) - 1, 0, -1):
         j = rng.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
+
+
+@cache
+def sorted_pack(rules: Rules) -> list[int]:
+    """The pack's cards sorted (to check a given deck quickly)."""
+    return sorted(pack_order(rules))
 
 
 def arrange_deck(rules: Rules, hands: Sequence[Iterable[int]], pack: Iterable[int] = ()) -> tuple[int, ...]:

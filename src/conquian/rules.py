@@ -87,9 +87,12 @@ class Rules:
             bad("scoring", ("games", "pips"))
         else:
             bad("splash_bonus", (0, 25, 50))
-            if self.name == "cooncan":
+            if self.copies == 1:
                 bad("jokers", (0, 1))
                 bad("stock", ("closed", "open"))
+            else:  # the double pack: two jokers, closed stock (R1, R4.2)
+                bad("jokers", (2,))
+                bad("stock", ("closed",))
         if not isinstance(self.players, int) or not self.min_players <= self.players <= self.max_players:
             raise NotationError(
                 f"R1: {self.name} is played by {self.min_players} to {self.max_players} "
@@ -125,6 +128,7 @@ _OPTIONS = {
 
 _A10 = tuple(range(1, 11))
 _SPANISH = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)
+_FULL = tuple(range(1, 14))
 
 PRESETS: dict[str, Rules] = {
     "conquian": Rules(
@@ -134,6 +138,16 @@ PRESETS: dict[str, Rules] = {
     "conquian-spanish": Rules(
         name="conquian-spanish", family=CONQUIAN, ranks=_SPANISH, ace_high=False, copies=1,
         hand_size=10, deal_batch=2, min_players=2, max_players=3, players=2,
+    ),
+    "cooncan": Rules(
+        name="cooncan", family=COONCAN, ranks=_FULL, ace_high=True, copies=1,
+        hand_size=7, deal_batch=1, min_players=2, max_players=3, players=3,
+        jokers=1, stock="closed", scoring="pips",
+    ),
+    "cooncan-double": Rules(
+        name="cooncan-double", family=COONCAN, ranks=_FULL, ace_high=True, copies=2,
+        hand_size=10, deal_batch=1, min_players=2, max_players=6, players=5,
+        jokers=2, stock="closed", scoring="pips",
     ),
 }
 

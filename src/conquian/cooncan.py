@@ -1,0 +1,815 @@
+"""Cooncan (RULES R4): three hands with one pack, four or five with the double pack.
+
+A :class:`CooncanDeal` holds one deal: the deal one card at a time (R4.1),
+turns of draw / lay out / discard (R4.3), a closed or open stock (R4.2), the
+pack turned over from the stock (R4.5), going out (R4.6), pips and the splash
+(R5.2, R5.3).  Every illegal action raises
+:class:`~conquian.errors.IllegalActionError` naming its rule, with the state
+unchanged.
+
+A hand is three ints: the cards held at least once (a bitmask), the cards held
+twice (the double pack) and the number of jokers, so copying a deal is cheap.
+
+>>> from conquian import get_rules
+>>> deal = CooncanDeal(get_rules("cooncan-double"), seed=4, dealer=5)
+>>> deal.to_act, deal.phase, [len(deal.hand(s)) for s in range(1, 6)]
+(1, 'draw', [10, 10, 10, 10, 10])
+>>> deal.play("p1 meld 5c 5d 5s")
+Traceback (most recent call last):
+...
+conquian.errors.IllegalActionError: R4.3: p1 must draw (draw, or take from the stock) before laying anything down
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Union
+
+from conquian.actions import Action, Add, Discard, Draw, Meld, Shift, Take, parse_action
+from conquian.cards import JOKER, card_name, card_str, cards_of, make_card, parse_card, sort_key
+from conquian.combos import RUN, SET, Combo, build_combo, card_at, parse_token
+from conquian.deck import seeded_deck, sorted_pack
+from conquian.errors import IllegalActionError
+from conquian.rules import COONCAN, Rules
+from conquian.scoring import pip_value
+
+if TYPE_CHECKING:
+    from conquian.cooncan_view import CooncanView
+
+DRAW: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+STAGE_NAMES: Final = ("draw", "play", "over")
+
+K_DRAW: Final = 10
+K_TAKE: Final = 11
+K_MELD: Final = 12
+K_ADD: Final = 13
+K_SHIFT: Final = 14
+K_DISCARD: Final = 15
+K_MELD3: Final = 16  # listing forms, built lazily
+K_ADD1: Final = 17
+K_SHIFT1: Final = 18
+
+RawAction = tuple[int, Any]
+_DRAW_RAW: Final = (K_DRAW, None)
+_DISCARD_RAW: Final = tuple((K_DISCARD, c) for c in range(64))
+_Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
+
+SUIT_ROW = 0x3FFE  # bits 1..13 of a suit's 16
+ACE_BITS = sum(1 << (16 * s + 1) for s in range(4))
+RANK_MASK = [sum(1 << make_card(r, s) for s in range(4)) if 1 <= r <= 13 else 0 for r in range(14)]
+
+
+@dataclass(frozen=True)
+class CooncanEvent:
+    """One event of a Cooncan deal.  ``card`` of a ``draw`` is known only to the drawer: views of
+    other seats hold ``None`` there."""
+
+    kind: str  # draw, take, meld, add, shift, discard, turnover, win, void
+    seat: int
+    card: int | None = None
+    combo: int | None = None  # the combination number (meld, add, shift)
+    cards: tuple[str, ...] = ()
+    text: str = ""  # the combination after the action
+    which: str | None = None  # shift: the joker moved, when both ends held one
+
+    def __str__(self) -> str:
+        who = f"p{self.seat}"
+        if self.kind == "draw":
+            return f"{who} drew " + (card_name(self.card) if self.card is not None else "from the pack")
+        if self.kind == "take":
+            return f"{who} took {card_name(self.card or 0)} from the stock"
+        if self.kind == "meld":
+            return f"{who} laid out {self.text} (combination {self.combo})"
+        if self.kind == "add":
+            return f"{who} added {' '.join(self.cards)} to combination {self.combo}: {self.text}"
+        if self.kind == "shift":
+            return f"{who} moved the joker of combination {self.combo} and added {' '.join(self.cards)}: {self.text}"
+        if self.kind == "discard":
+            return f"{who} discarded {card_name(self.card or 0)}"
+        if self.kind == "turnover":
+            return "the pack is exhausted: the stock is turned over to make a new pack"
+        if self.kind == "win":
+            return f"{who} is out and wins"
+        return "the pack ran out too often: the deal is void"
+
+
+class CooncanDeal:
+    """One deal of Cooncan (R4) for ``rules.players`` seats; ``dealer`` is a seat number."""
+
+    __slots__ = (
+        "combos", "dealer", "double", "events", "h1", "h2", "hj", "laid", "laid_before", "n", "n_actions",
+        "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "turn", "void", "winner",
+    )
+
+    rules: Rules
+    double: bool
+    n: int
+    dealer: int
+    h1: list[int]
+    h2: list[int]
+    hj: list[int]
+    pack: tuple[int, ...]
+    pos: int
+    stock: tuple[int, ...]
+    combos: tuple[Combo, ...]
+    turn: int
+    stage: int
+    pack_turns: int
+    laid: int
+    laid_before: bool
+    winner: int
+    void: bool
+    splash: bool
+    events: _Node
+    n_actions: int
+
+    def __init__(self, rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None,
+                 dealer: int = 1) -> None:
+        if rules.family != COONCAN:
+            raise ValueError(f"{rules.name} is not a Cooncan variant")
+        self.rules = rules
+        self.double = rules.copies == 2
+        n = self.n = rules.players
+        if deck is None:
+            if seed is None:
+                raise ValueError("give a deck or a seed")
+            deck = seeded_deck(rules, seed)
+        deck = tuple(deck)
+        if sorted(deck) != sorted_pack(rules):
+            raise ValueError(
+                f"a {rules.name} deck is its pack of {rules.pack_size} cards, each as often as the pack has it "
+                f"(R1, R4.1)"
+            )
+        if not 1 <= dealer <= n:
+            raise ValueError(f"dealer must be a seat from 1 to {n}")
+        self.dealer = dealer
+        self.h1 = [0] * n
+        self.h2 = [0] * n
+        self.hj = [0] * n
+        # R4.1: one at a time from the dealer's left; the next card starts the stock.
+        dealt = n * rules.hand_size
+        for k in range(dealt):
+            self._give((dealer + k) % n, deck[k])
+        self.stock = (deck[dealt],)
+        self.pack = deck[dealt + 1:]
+        self.pos = 0
+        self.combos = ()
+        self.pack_turns = 0
+        self.laid = 0
+        self.laid_before = False
+        self.winner = -1
+        self.void = False
+        self.splash = False
+        self.events = None
+        self.n_actions = 0
+        self.stage = DRAW
+        self.turn = dealer % n
+        self._start_turn(dealer % n)
+
+    # ---------------------------------------------------------------- hands
+    def _give(self, p: int, c: int) -> None:
+        if c == JOKER:
+            self.hj[p] += 1
+        elif self.h1[p] >> c & 1:
+            self.h2[p] |= 1 << c
+        else:
+            self.h1[p] |= 1 << c
+
+    def _take_from_hand(self, p: int, c: int) -> None:
+        if c == JOKER:
+            self.hj[p] -= 1
+        elif self.h2[p] >> c & 1:
+            self.h2[p] &= ~(1 << c)
+        else:
+            self.h1[p] &= ~(1 << c)
+
+    def count_in_hand(self, seat: int, card: int) -> int:
+        """How many of ``card`` a seat holds."""
+        p = seat - 1
+        if card == JOKER:
+            return self.hj[p]
+        return (self.h1[p] >> card & 1) + (self.h2[p] >> card & 1)
+
+    def hand(self, seat: int) -> list[int]:
+        """A seat's hand, sorted (duplicates repeated, jokers last).  Not for bots: use :meth:`view`."""
+        p = seat - 1
+        cards = cards_of(self.h1[p]) + cards_of(self.h2[p])
+        return sorted(cards, key=sort_key) + [JOKER] * self.hj[p]
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards a seat holds."""
+        p = seat - 1
+        return self.h1[p].bit_count() + self.h2[p].bit_count() + self.hj[p]
+
+    # ------------------------------------------------------------- copying
+    def copy(self) -> CooncanDeal:
+        """An independent copy (the pack, stock, combinations and history are immutable, shared)."""
+        new = object.__new__(CooncanDeal)
+        for name in CooncanDeal.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.h1 = self.h1[:]
+        new.h2 = self.h2[:]
+        new.hj = self.hj[:]
+        return new
+
+    __copy__ = copy
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(
+            tuple(v) if isinstance(v, list) else v for v in (getattr(self, s) for s in CooncanDeal.__slots__)
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CooncanDeal):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---------------------------------------------------------- properties
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended (a player out, or void)."""
+        return self.stage == OVER
+
+    @property
+    def phase(self) -> str:
+        """``draw`` (draw or take), ``play`` (lay out, add, shift, discard) or ``over``."""
+        return STAGE_NAMES[self.stage]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None."""
+        return None if self.stage == OVER else self.turn + 1
+
+    @property
+    def winner_seat(self) -> int | None:
+        """The seat that went out, or None."""
+        return None if self.winner < 0 else self.winner + 1
+
+    @property
+    def pack_count(self) -> int:
+        """Cards face down in the pack."""
+        return len(self.pack) - self.pos
+
+    @property
+    def stock_top(self) -> int | None:
+        """The top card of the stock (the last discard), if any."""
+        return self.stock[-1] if self.stock else None
+
+    @property
+    def tableau(self) -> bool:
+        """Conquian's tie does not exist in Cooncan (a void deal is :attr:`void`)."""
+        return False
+
+    def history(self, seat: int | None = None) -> list[CooncanEvent]:
+        """The events so far, oldest first; with ``seat``, other seats' draws are hidden."""
+        out = []
+        node = self.events
+        while node is not None:
+            node, ev = node
+            kind, p = ev[0], ev[1]
+            card = ev[2]
+            if kind == "draw" and seat is not None and seat != p + 1:
+                card = None
+            out.append(CooncanEvent(kind, p + 1, card, ev[3], ev[4], ev[5], ev[6]))
+        out.reverse()
+        return out
+
+    def actions(self) -> list[Action]:
+        """The actions played so far (what a record stores)."""
+        out: list[Action] = []
+        open_stock = self.rules.stock == "open"
+        for e in self.history():
+            if e.kind == "draw":
+                out.append(Draw(e.seat))
+            elif e.kind == "take":
+                out.append(Take(e.seat, e.card if open_stock else None))
+            elif e.kind == "meld":
+                out.append(Meld(e.seat, e.cards))
+            elif e.kind == "add":
+                assert e.combo is not None
+                out.append(Add(e.seat, e.combo, e.cards))
+            elif e.kind == "shift":
+                assert e.combo is not None
+                out.append(Shift(e.seat, e.combo, e.which, e.cards))
+            elif e.kind == "discard":
+                assert e.card is not None
+                out.append(Discard(e.seat, e.card))
+        return out
+
+    # -------------------------------------------------------------- internals
+    def _log(self, kind: str, p: int, card: int | None = None, combo: int | None = None,
+             cards: tuple[str, ...] = (), text: str = "", which: str | None = None) -> None:
+        self.events = (self.events, (kind, p, card, combo, cards, text, which))
+
+    def _start_turn(self, p: int) -> None:
+        """R4.5: an empty pack is remade from the stock, up to ``max_pack_turns`` times."""
+        self.turn = p
+        self.stage = DRAW
+        self.laid_before = self.laid >> p & 1 == 1
+        if self.pos >= len(self.pack):
+            if self.pack_turns >= self.rules.max_pack_turns or not self.stock:
+                self.stage = OVER
+                self.void = True
+                self._log("void", p)
+                return
+            self.pack = self.stock  # face down, the oldest card on top
+            self.pos = 0
+            self.stock = ()
+            self.pack_turns += 1
+            self._log("turnover", p)
+
+    def _out(self, p: int) -> None:
+        """R4.6: the player has no card left: he wins and play stops."""
+        self.winner = p
+        self.stage = OVER
+        self.splash = not self.laid_before
+        self._log("win", p)
+
+    def apply_raw(self, kind: int, arg: Any) -> None:
+        """Apply a raw action from :meth:`legal_raw` or :meth:`verify` without checking it."""
+        p = self.turn
+        self.n_actions += 1
+        if kind == K_DRAW:
+            c = self.pack[self.pos]
+            self.pos += 1
+            if c == JOKER:
+                self.hj[p] += 1
+            elif self.h1[p] >> c & 1:
+                self.h2[p] |= 1 << c
+            else:
+                self.h1[p] |= 1 << c
+            self.stage = PLAY
+            self.events = (self.events, ("draw", p, c, None, (), "", None))
+        elif kind == K_TAKE:
+            c = arg
+            st = self.stock
+            i = len(st) - 1 - st[::-1].index(c)
+            self.stock = st[:i] + st[i + 1:]
+            self._give(p, c)
+            self.stage = PLAY
+            self._log("take", p, c)
+        elif kind == K_DISCARD:
+            c = arg
+            if c == JOKER:
+                self.hj[p] -= 1
+            elif self.h2[p] >> c & 1:
+                self.h2[p] &= ~(1 << c)
+            else:
+                self.h1[p] &= ~(1 << c)
+            self.stock = (*self.stock, c)
+            self.events = (self.events, ("discard", p, c, None, (), "", None))
+            if self.h1[p] == 0 and self.hj[p] == 0:
+                self._out(p)
+            else:
+                self._start_turn((p + 1) % self.n)
+        else:
+            if kind == K_MELD3:
+                combo = _new_combo(arg, p + 1, 0 if self.double else 4)
+                index, removed, tokens, which, kind = len(self.combos), arg, tuple(str(combo).split()), None, K_MELD
+            elif kind == K_ADD1:
+                index, card, pos, named = arg
+                combo = self.combos[index].add_at(card, pos)
+                removed, tokens, which, kind = (card,), (_token(card, pos, named),), None, K_ADD
+            elif kind == K_SHIFT1:
+                index, which, card, pos, named = arg
+                base = self.combos[index]
+                combo = base.shift(which or base.movable_jokers()[0]).add_at(card, pos)
+                removed, tokens, kind = (card,), (_token(card, pos, named),), K_SHIFT
+            else:
+                index, combo, removed, tokens, which = arg
+            for c in removed:
+                self._take_from_hand(p, c)
+            self.laid |= 1 << p
+            if kind == K_MELD:
+                self.combos = (*self.combos, combo)
+                self._log("meld", p, None, len(self.combos), tokens, str(combo))
+            else:
+                combos = list(self.combos)
+                combos[index] = combo
+                self.combos = tuple(combos)
+                self._log("add" if kind == K_ADD else "shift", p, None, index + 1, tokens, str(combo), which)
+            if self.h1[p] == 0 and self.hj[p] == 0:
+                self._out(p)
+
+    # --------------------------------------------------------------- listing
+    def legal_raw(self) -> list[RawAction]:
+        """The listed legal actions as raw tuples (see :meth:`legal_actions`)."""
+        stage = self.stage
+        if stage == DRAW:
+            stock = self.stock
+            if not stock:
+                return [(K_DRAW, None)]
+            if self.rules.stock == "open":
+                return draw_options(stock, True)
+            return [(K_DRAW, None), (K_TAKE, stock[-1])]
+        if stage == OVER:
+            return []
+        p = self.turn
+        return play_options(self.h1[p], self.h2[p], self.hj[p], self.combos, self.double, p + 1)
+
+    def random_raw(self, rnd: Callable[[], float]) -> RawAction:
+        """A listed legal action drawn uniformly (``rnd`` gives floats in [0, 1)), for simulations:
+        the same distribution as choosing from :meth:`legal_raw`, without building the draw list."""
+        if self.stage == DRAW and self.rules.stock != "open":
+            if self.stock and rnd() < 0.5:
+                return (K_TAKE, self.stock[-1])
+            return _DRAW_RAW
+        legal = self.legal_raw()
+        return legal[int(rnd() * len(legal))]
+
+    def to_action(self, raw: RawAction) -> Action:
+        """The Action of a raw action for the seat to act."""
+        return raw_to_action(self.turn + 1, raw, self.rules.stock == "open")
+
+    def legal_actions(self) -> list[Action]:
+        """The listed legal actions, sorted by notation (RECORDS.md).
+
+        Every draw, take and discard is listed.  Of ``meld``: every three-card
+        combination of the hand (naturals; a pair with one joker; one natural with
+        two jokers, as a set).  Of ``add``: each single hand card that fits a
+        combination, and a joker at each open place.  Of ``shift``: each movable
+        joker with each single hand card that fits after the move.  Longer forms
+        are accepted too.
+        """
+        seen: dict[str, Action] = {}
+        for raw in self.legal_raw():
+            a = self.to_action(raw)
+            seen.setdefault(str(a), a)
+        return [seen[k] for k in sorted(seen)]
+
+    # --------------------------------------------------------------- checking
+    def verify(self, action: Action | str) -> RawAction:
+        """Check one action without playing it: its raw form, or IllegalActionError (R7)."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if self.stage == OVER:
+            raise IllegalActionError("R4.6", "the deal is over")
+        p = self.turn
+        seat = p + 1
+        if action.seat != seat:
+            if not 1 <= action.seat <= self.n:
+                raise IllegalActionError("R4.3", f"there is no seat p{action.seat} at this table")
+            raise IllegalActionError("R4.3", f"it is p{seat}'s turn, not p{action.seat}'s")
+        if isinstance(action, Draw | Take):
+            if self.stage != DRAW:
+                raise IllegalActionError("R4.3", f"p{seat} has drawn already this turn")
+            if isinstance(action, Draw):
+                return (K_DRAW, None)
+            if not self.stock:
+                raise IllegalActionError("R4.2", "the stock is empty")
+            top = self.stock[-1]
+            if self.rules.stock == "open":
+                if action.card is None:
+                    return (K_TAKE, top)
+                if action.card not in self.stock:
+                    raise IllegalActionError("R4.2", f"{card_str(action.card)} is not in the stock")
+                return (K_TAKE, action.card)
+            if action.card is not None and action.card != top:
+                raise IllegalActionError(
+                    "R4.2", f"only the top card of a closed stock can be taken ({card_str(top)}), "
+                    f"not {card_str(action.card)}"
+                )
+            return (K_TAKE, top)
+        if self.stage == DRAW:
+            if isinstance(action, Discard):
+                raise IllegalActionError("R4.3", f"p{seat} must draw before discarding")
+            raise IllegalActionError(
+                "R4.3", f"p{seat} must draw (draw, or take from the stock) before laying anything down"
+            )
+        if isinstance(action, Discard):
+            self._need_cards(p, [action.card])
+            return (K_DISCARD, action.card)
+        if isinstance(action, Meld):
+            tokens = [parse_token(t) for t in action.cards]
+            combo = build_combo(tokens, self.double, seat)
+            self._need_cards(p, list(combo.cells))
+            canon = tuple(str(combo).split())
+            return (K_MELD, (len(self.combos), combo, combo.cells, canon, None))
+        if isinstance(action, Add | Shift):
+            k = action.combo - 1
+            if not 0 <= k < len(self.combos):
+                raise IllegalActionError("R4.4", f"there is no combination {action.combo} on the table")
+            combo = self.combos[k]
+            which = None
+            if isinstance(action, Shift):
+                two = len(combo.movable_jokers()) > 1
+                combo = combo.shift(action.which)
+                which = action.which if two else None
+            combo, removed, canon = self._add_cards(combo, action.cards, isinstance(action, Shift))
+            self._need_cards(p, removed)
+            return (K_ADD if isinstance(action, Add) else K_SHIFT, (k, combo, tuple(removed), canon, which))
+        raise IllegalActionError("R4.3", f"{action} is not a Cooncan action")
+
+    def _need_cards(self, p: int, cards: list[int]) -> None:
+        need: dict[int, int] = {}
+        for c in cards:
+            need[c] = need.get(c, 0) + 1
+        for c, k in need.items():
+            have = self.count_in_hand(p + 1, c)
+            if have < k:
+                what = card_str(c) if k == 1 else f"{k} x {card_str(c)}"
+                raise IllegalActionError("R4.3", f"p{p + 1} does not hold {what}")
+
+    def _add_cards(self, combo: Combo, tokens: tuple[str, ...], shifting: bool) -> tuple[Combo, list[int], tuple[str, ...]]:
+        """Add written cards to a combination in turn, each where it fits (R4.4, R2.3)."""
+        pending = [parse_token(t) for t in tokens]
+        removed: list[int] = []
+        canon: list[str] = []
+        before = str(combo)
+        while pending:
+            progress = False
+            for i, (text, name) in enumerate(pending):
+                c = parse_card(text)
+                if c == JOKER:
+                    pos = combo.joker_fits(parse_card(name) if name else None)
+                else:
+                    if name is not None:
+                        raise IllegalActionError("R2.3", f"only a joker is named: {text}={name}")
+                    pos = combo.fit_position(c)
+                if pos is not None:
+                    combo = combo.add_at(c, pos)
+                    removed.append(c)
+                    if c == JOKER and combo.kind == RUN:
+                        canon.append("X=" + card_str(card_at(combo.key, pos)))
+                    else:
+                        canon.append(card_str(c))
+                    del pending[i]
+                    progress = True
+                    break
+            if not progress:
+                text, name = pending[0]
+                shown = text if name is None else f"{text}={name}"
+                rule = "R2.3" if shifting else "R4.4"
+                if shifting and not removed:
+                    raise IllegalActionError(
+                        rule, f"after moving the joker ({combo}), {shown} does not fit: the player must at once "
+                        "play a card that fits the sequence"
+                    )
+                raise IllegalActionError(rule, f"{shown} does not fit {before if not removed else combo}")
+        return combo, removed, tuple(canon)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether an action is legal now."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def play(self, action: Action | str) -> Action:
+        """Check and play one action; IllegalActionError (state unchanged) if illegal."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        kind, arg = self.verify(action)
+        self.apply_raw(kind, arg)
+        return action
+
+    # ----------------------------------------------------------------- scores
+    def pips(self, seat: int) -> int:
+        """The pip value of a seat's hand (R2.4)."""
+        return sum(pip_value(c) for c in self.hand(seat))
+
+    def scores(self, pool: int = 0) -> list[int] | None:
+        """Scores per seat once over (R5.2, R5.3): each loser pays the winner his pips, plus the
+        splash bonus; a void deal scores nothing.  ``pool`` is unused (conquian's tableaux)."""
+        if self.stage != OVER:
+            return None
+        out = [0] * self.n
+        if self.winner < 0:
+            return out
+        bonus = self.rules.splash_bonus if self.splash else 0
+        for p in range(self.n):
+            if p != self.winner:
+                pay = self.pips(p + 1) + bonus
+                out[p] = -pay
+                out[self.winner] += pay
+        return out
+
+    def view(self, seat: int) -> CooncanView:
+        """What ``seat`` may know.  Bots get only this."""
+        from conquian.cooncan_view import CooncanView
+
+        return CooncanView.from_deal(self, seat)
+
+    def __str__(self) -> str:
+        lines = []
+        for s in range(1, self.n + 1):
+            lines.append(f"p{s} hand: {' '.join(card_str(c) for c in self.hand(s))}")
+        for i, c in enumerate(self.combos, 1):
+            lines.append(f"{i}. {c.display()} (p{c.owner})")
+        stock = " ".join(card_str(c) for c in self.stock) or "-"
+        lines.append(f"stock: {stock}; pack {self.pack_count}; turned over {self.pack_turns}")
+        if self.stage == OVER:
+            lines.append("over: " + ("void" if self.void else f"p{self.winner_seat} is out"))
+        else:
+            lines.append(f"p{self.to_act} to {self.phase}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<CooncanDeal {self.rules.name} {self.n} hands dealer=p{self.dealer} {self.phase}>"
+
+
+def draw_options(stock: tuple[int, ...], open_stock: bool) -> list[RawAction]:
+    """Draw from the pack, or take from the stock (R4.2, R4.3).  (The pack is never empty here.)"""
+    out: list[RawAction] = [(K_DRAW, None)]
+    if stock:
+        if open_stock:
+            for c in sorted(set(stock)):
+                out.append((K_TAKE, c))
+        else:
+            out.append((K_TAKE, stock[-1]))
+    return out
+
+
+def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: bool, seat: int) -> list[RawAction]:
+    """The listed lay-out, add, shift and discard actions of a hand (see CooncanDeal.legal_actions).
+
+    Raw forms are lazy (a combination is built only when the action is played):
+    ``(K_MELD3, cells)``, ``(K_ADD1, (k, card, position))``, ``(K_SHIFT1, (k, which, card, position))``.
+    """
+    out: list[RawAction] = [(K_MELD3, cells) for cells in _threes(h1, h2, hj)]
+    app = out.append
+    k = -1
+    for cb in combos:
+        k += 1
+        m = h1 & cb.add_mask
+        if m:
+            if cb.kind == SET:
+                while m:
+                    low = m & -m
+                    app((K_ADD1, (k, low.bit_length() - 1, 0, 0)))
+                    m ^= low
+            else:
+                for pos, c, natural_ok in cb.adds:
+                    if natural_ok and h1 >> c & 1:
+                        app((K_ADD1, (k, c, pos, c)))
+        if hj:
+            for pos, c in cb.joker_adds:
+                app((K_ADD1, (k, JOKER, pos, c)))
+        if cb.shifts:
+            for tag, adds in cb.shifts:
+                for pos, c, natural_ok in adds:
+                    if natural_ok and h1 >> c & 1:
+                        app((K_SHIFT1, (k, tag, c, pos, c)))
+                    if hj:
+                        app((K_SHIFT1, (k, tag, JOKER, pos, c)))
+    m = h1
+    discard = _DISCARD_RAW
+    while m:
+        low = m & -m
+        app(discard[low.bit_length() - 1])
+        m ^= low
+    if hj:
+        app(discard[JOKER])
+    return out
+
+
+def _new_combo(cells: tuple[int, ...], seat: int, limit: int) -> Combo:
+    """The combination of listed cells (sets by rank; sequences in position order)."""
+    naturals = [c for c in cells if c != JOKER]
+    if len(naturals) == 1 or naturals[0] & 15 == naturals[1] & 15:
+        return Combo(SET, naturals[0] & 15, 0, tuple(sorted(cells)), 0, seat, limit)
+    first = 0 if cells[0] != JOKER else 1
+    c0 = cells[first]  # the listing never puts an ace above a king first
+    return Combo(RUN, c0 >> 4, (c0 & 15) - first, cells, 0, seat, limit)
+
+
+_SET_MEMO: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+_RUN_MEMO: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _set_threes(row1: int, row2: int, hj: int) -> tuple[tuple[int, ...], ...]:
+    """Three-card sets from one rank's cards (``row1`` held, ``row2`` held twice) and ``hj`` jokers."""
+    cards = sorted(cards_of(row1) + cards_of(row2))
+    n = len(cards)
+    out: list[tuple[int, ...]] = []
+    if n >= 3:
+        seen: set[tuple[int, ...]] = set()
+        for i in range(n):
+            for j in range(i + 1, n):
+                for k in range(j + 1, n):
+                    t = (cards[i], cards[j], cards[k])
+                    if t not in seen:
+                        seen.add(t)
+                        out.append(t)
+    if hj and n >= 2:
+        pairs = sorted({(cards[i], cards[j]) for i in range(n) for j in range(i + 1, n)})
+        out += [(a, b, JOKER) for a, b in pairs]
+    if hj >= 2:
+        out += [(c, JOKER, JOKER) for c in sorted(set(cards))]
+    return tuple(out)
+
+
+def _run_threes(suit: int, row: int, joker: bool) -> tuple[tuple[int, ...], ...]:
+    """Three-card sequences in one suit's row of positions (bit 14: the ace above the king)."""
+    out: list[tuple[int, ...]] = []
+    base = suit << 4
+    ext = row | ((row & 2) << 13)
+    starts = ext & (ext >> 1) & (ext >> 2)
+    while starts:
+        low = starts & -starts
+        p = low.bit_length() - 1
+        starts ^= low
+        out.append((base + p, base + p + 1, base + (1 if p + 2 == 14 else p + 2)))
+    if joker:
+        pairs = ext & (ext >> 1)
+        while pairs:
+            low = pairs & -pairs
+            p = low.bit_length() - 1
+            pairs ^= low
+            a, b = base + p, base + (1 if p + 1 == 14 else p + 1)
+            if p >= 2 and not (p == 2 and p + 1 == 14):
+                out.append((JOKER, a, b))
+            if p + 2 <= 14 and not (p == 1 and p + 2 == 14):
+                out.append((a, b, JOKER))
+        gaps = ext & ~(ext >> 1) & (ext >> 2)
+        while gaps:
+            low = gaps & -gaps
+            p = low.bit_length() - 1
+            gaps ^= low
+            out.append((base + p, JOKER, base + (1 if p + 2 == 14 else p + 2)))
+    return tuple(out)
+
+
+def _threes(h1: int, h2: int, hj: int) -> list[tuple[int, ...]]:
+    """Every three-card combination a hand can lay out (the documented listing choice)."""
+    out: list[tuple[int, ...]] = []
+    # sets: a bit-sliced count of each rank over the suit rows (and the second copies)
+    b0 = b1 = b2 = 0
+    for h in (h1, h2) if h2 else (h1,):
+        while h:
+            x = h & 0xFFFF
+            h >>= 16
+            carry = b0 & x
+            b0 ^= x
+            b2 |= b1 & carry
+            b1 ^= carry
+    # ranks held at least three times, or twice / once with jokers to help
+    ranks = (b2 | (b1 & b0)) if hj == 0 else ((b2 | b1) if hj == 1 else (b0 | b1 | b2))
+    j2 = hj if hj < 2 else 2
+    while ranks:
+        low = ranks & -ranks
+        r = low.bit_length() - 1
+        ranks ^= low
+        rm = RANK_MASK[r]
+        key = (h1 & rm, h2 & rm, j2)
+        got = _SET_MEMO.get(key)
+        if got is None:
+            got = _SET_MEMO[key] = _set_threes(key[0], key[1], j2)
+        out += got
+    # sequences: one test over the whole hand first (most hands have none), then suit by
+    # suit, memoised on the suit's row.  Bit 14 of a suit stands for its ace above the king.
+    ext = h1 | ((h1 & ACE_BITS) << 13)
+    cand = ext & (ext >> 1)
+    cand = cand & (ext >> 2) if not hj else cand | (ext & (ext >> 2))
+    joker = 1 if hj else 0
+    while cand:
+        low = cand & -cand
+        suit = (low.bit_length() - 1) >> 4
+        cand &= ~(0xFFFF << (16 * suit))
+        row = (h1 >> (16 * suit)) & SUIT_ROW
+        rkey = row << 3 | suit << 1 | joker
+        rgot = _RUN_MEMO.get(rkey)
+        if rgot is None:
+            rgot = _RUN_MEMO[rkey] = _run_threes(suit, row, bool(joker))
+        out += rgot
+    return out
+
+
+def _token(card: int, pos: int, named: int) -> str:
+    """A card as written in add/shift: a joker in a sequence names its card (``X=9h``)."""
+    if card != JOKER:
+        return card_str(card)
+    return "X" if pos == 0 else "X=" + card_str(named)
+
+
+def raw_to_action(seat: int, raw: RawAction, open_stock: bool) -> Action:
+    """The Action of a raw Cooncan action."""
+    kind, arg = raw
+    if kind == K_DRAW:
+        return Draw(seat)
+    if kind == K_TAKE:
+        return Take(seat, arg if open_stock else None)
+    if kind == K_DISCARD:
+        return Discard(seat, arg)
+    if kind == K_MELD3:
+        return Meld(seat, tuple(str(_new_combo(arg, seat, 0)).split()))
+    if kind == K_ADD1:
+        k, card, pos, named = arg
+        return Add(seat, k + 1, (_token(card, pos, named),))
+    if kind == K_SHIFT1:
+        k, which, card, pos, named = arg
+        return Shift(seat, k + 1, which, (_token(card, pos, named),))
+    index, _combo, _removed, tokens, which = arg
+    if kind == K_MELD:
+        return Meld(seat, tokens)
+    if kind == K_ADD:
+        return Add(seat, index + 1, tokens)
+    return Shift(seat, index + 1, which, tokens)
+
+

@@ -1,0 +1,127 @@
+"""A seat's view of a Cooncan deal: its own hand and everything public, nothing else.
+
+Every public event is here (draws from the stock with their card, combinations,
+jokers and their names, discards, the pack turned over); another seat's draw from
+the pack shows only that it happened.  Other hands are counts; the pack is a count.
+
+>>> from conquian import get_rules
+>>> from conquian.cooncan import CooncanDeal
+>>> deal = CooncanDeal(get_rules("cooncan"), seed=2, dealer=3)
+>>> v = deal.view(1)
+>>> len(v.hand), v.hand_counts, v.pack_count, v.to_act
+(7, (7, 7, 7), 31, 1)
+>>> [str(a) for a in v.legal_actions()] == [str(a) for a in deal.legal_actions()]
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from conquian.actions import Action
+from conquian.cards import JOKER
+from conquian.combos import Combo
+from conquian.cooncan import DRAW, OVER, STAGE_NAMES, CooncanEvent, RawAction, draw_options, play_options, raw_to_action
+from conquian.rules import Rules
+
+if TYPE_CHECKING:
+    from conquian.cooncan import CooncanDeal
+
+
+@dataclass(frozen=True)
+class CooncanView:
+    """What one seat knows of a Cooncan deal."""
+
+    rules: Rules
+    seat: int
+    dealer: int
+    hand: tuple[int, ...]
+    """This seat's cards, sorted, duplicates repeated, jokers (``JOKER``) last."""
+    h1: int
+    h2: int
+    jokers: int
+    combos: tuple[Combo, ...]
+    """Every combination on the table, numbered from 1 in this order."""
+    stock: tuple[int, ...]
+    """The stock, oldest first (every card in it was discarded face up)."""
+    pack_count: int
+    pack_turns: int
+    hand_counts: tuple[int, ...]
+    """Cards held by each seat."""
+    stage: int
+    actor_seat: int | None
+    events: tuple[CooncanEvent, ...]
+    winner_seat: int | None
+    void: bool
+    laid: tuple[bool, ...]
+    """Whether each seat has laid anything this deal (splash, R5.3)."""
+
+    @classmethod
+    def from_deal(cls, deal: CooncanDeal, seat: int) -> CooncanView:
+        """Copy out of ``deal`` what ``seat`` may know."""
+        if not 1 <= seat <= deal.n:
+            raise ValueError(f"there is no seat p{seat}")
+        p = seat - 1
+        return cls(
+            rules=deal.rules,
+            seat=seat,
+            dealer=deal.dealer,
+            hand=tuple(deal.hand(seat)),
+            h1=deal.h1[p],
+            h2=deal.h2[p],
+            jokers=deal.hj[p],
+            combos=deal.combos,
+            stock=deal.stock,
+            pack_count=deal.pack_count,
+            pack_turns=deal.pack_turns,
+            hand_counts=tuple(deal.hand_size(s) for s in range(1, deal.n + 1)),
+            stage=deal.stage,
+            actor_seat=deal.to_act,
+            events=tuple(deal.history(seat)),
+            winner_seat=deal.winner_seat,
+            void=deal.void,
+            laid=tuple(bool(deal.laid >> q & 1) for q in range(deal.n)),
+        )
+
+    @property
+    def phase(self) -> str:
+        """``draw``, ``play`` or ``over``."""
+        return STAGE_NAMES[self.stage]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act."""
+        return self.actor_seat
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal is over."""
+        return self.stage == OVER
+
+    @property
+    def stock_top(self) -> int | None:
+        """The top of the stock."""
+        return self.stock[-1] if self.stock else None
+
+    def legal_raw(self) -> list[RawAction]:
+        """The listed legal actions as raw tuples, when this seat is to act."""
+        if self.actor_seat != self.seat:
+            return []
+        if self.stage == DRAW:
+            return draw_options(self.stock, self.rules.stock == "open")
+        return play_options(self.h1, self.h2, self.jokers, self.combos, self.rules.copies == 2, self.seat)
+
+    def legal_actions(self) -> list[Action]:
+        """The listed legal actions when this seat is to act."""
+        seen: dict[str, Action] = {}
+        for raw in self.legal_raw():
+            a = raw_to_action(self.seat, raw, self.rules.stock == "open")
+            seen.setdefault(str(a), a)
+        return [seen[k] for k in sorted(seen)]
+
+    def count(self, card: int) -> int:
+        """How many of a card this seat holds."""
+        if card == JOKER:
+            return self.jokers
+        return (self.h1 >> card & 1) + (self.h2 >> card & 1)
