@@ -15,8 +15,9 @@ from typing import Any, NoReturn
 
 from conquian.cards import card_str, mask_str
 from conquian.errors import ConquianError
+from conquian.match import Deal, new_deal
 from conquian.record import ReplayError, read_record_file, record_from_match, replay, write_record
-from conquian.rules import PRESETS, get_rules
+from conquian.rules import PRESETS, Rules, get_rules
 from conquian.simulate import simulate
 from conquian.twohand import ConquianDeal
 
@@ -45,7 +46,7 @@ def _integer(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``conquian`` command."""
-    p = _Parser(prog="conquian", description="Conquian, the original Rummy: replay records, simulate play.")
+    p = _Parser(prog="conquian", description="Conquian and Cooncan, the original Rummy: replay records, simulate play.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     r = sub.add_parser("replay", help="replay a record file through the engine (RECORDS.md)")
@@ -53,18 +54,37 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print one JSON object (the replay contract)")
 
     s = sub.add_parser("simulate", help="random legal play: speed and outcome figures")
-    conquian_variants = [n for n, r_ in PRESETS.items() if r_.family == "conquian"]
-    s.add_argument("--variant", default="conquian", choices=conquian_variants)
+    s.add_argument("--variant", default="conquian", choices=list(PRESETS))
     s.add_argument("--deals", type=_positive, default=1000, help="deals to play (default 1000)")
     s.add_argument("--seed", type=_integer, default=0, help="seed of decks and choices (default 0)")
-    s.add_argument("--players", type=_positive, default=None, help="players at the table (R1, R6.3)")
-    s.add_argument("--scoring", choices=("games", "pips"), default=None, help="conquian scoring (R5)")
+    _rules_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--record", metavar="FILE", help="write every deal to FILE as a record")
     return p
 
 
-def _deal_json(deal: ConquianDeal, n_actions: int, scores: list[int] | None) -> dict[str, Any]:
+def _rules_options(p: argparse.ArgumentParser) -> None:
+    """The options of R1, for any command that sets up a game."""
+    p.add_argument("--players", type=_positive, default=None, help="players at the table (R1, R6.3)")
+    p.add_argument("--scoring", choices=("games", "pips"), default=None, help="conquian scoring (R5.1, R5.2)")
+    p.add_argument("--stock", choices=("closed", "open"), default=None, help="cooncan stock (R4.2)")
+    p.add_argument("--jokers", type=_integer, default=None, help="cooncan jokers: 0 or 1 (R1)")
+    p.add_argument("--splash-bonus", type=_integer, default=None, help="cooncan splash bonus: 0, 25 or 50 (R5.3)")
+    p.add_argument("--max-pack-turns", type=_integer, default=None,
+                   help="times the stock may become the pack before a deal is void (R4.5)")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The rules object of ``--variant`` and the R1 options given."""
+    options: dict[str, Any] = {}
+    for key in ("players", "scoring", "stock", "jokers", "splash_bonus", "max_pack_turns"):
+        value = getattr(args, key, None)
+        if value is not None:
+            options[key] = value
+    return get_rules(args.variant, **options)
+
+
+def _deal_json(deal: Deal, n_actions: int, scores: list[int] | None) -> dict[str, Any]:
     over = deal.over
     return {
         "dealer": deal.dealer,
@@ -75,8 +95,8 @@ def _deal_json(deal: ConquianDeal, n_actions: int, scores: list[int] | None) -> 
         "winner": deal.winner_seat,
         "scores": scores,
         "tableau": deal.tableau,
-        "splash": False,
-        "void": False,
+        "splash": bool(getattr(deal, "splash", False)),
+        "void": bool(getattr(deal, "void", False)),
     }
 
 
@@ -104,18 +124,23 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"{rec.variant}: {', '.join(f'p{i + 1} {n}' for i, n in enumerate(names))}")
     for i, d in enumerate(result.deals, 1):
         deal = d.deal
-        print(f"\nDeal {i}: p{deal.dealer} deals; p{deal.seats[0]} is the pone.")
-        for seat in deal.seats:
-            start = ConquianDeal(deal.rules, deal.deck, dealer=deal.dealer)
-            print(f"  p{seat} was dealt {mask_str(start.hands[start.player_of(seat)])}")
+        start = new_deal(deal.rules, deal.deck, dealer=deal.dealer)
+        if isinstance(start, ConquianDeal):
+            print(f"\nDeal {i}: p{deal.dealer} deals; p{start.seats[0]} is the pone.")
+            for seat in start.seats:
+                print(f"  p{seat} was dealt {mask_str(start.hands[start.player_of(seat)])}")
+        else:
+            print(f"\nDeal {i}: p{deal.dealer} deals.")
+            for seat in range(1, start.n + 1):
+                print(f"  p{seat} was dealt {' '.join(card_str(c) for c in start.hand(seat))}")
+            print(f"  the stock starts with {card_str(start.stock[0])}")
         for event in deal.history():
             print(f"  {event}")
         if deal.over:
             sc = ", ".join(f"p{k + 1} {s:+d}" for k, s in enumerate(d.scores or []))
-            print(f"  scores: {sc}")
+            print(f"  scores: {sc}" + ("  (a splash)" if getattr(deal, "splash", False) else ""))
         else:
-            card = card_str(deal.card) if deal.card >= 0 else "-"
-            print(f"  not over: p{deal.to_act} to {deal.phase} (card in play {card}); legal:")
+            print(f"  not over: p{deal.to_act} to {deal.phase}; legal:")
             for a in deal.legal_actions():
                 print(f"    {a}")
     if result.totals is not None:
@@ -124,13 +149,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    options: dict[str, Any] = {}
-    if args.players is not None:
-        options["players"] = args.players
-    if args.scoring is not None:
-        options["scoring"] = args.scoring
     try:
-        rules = get_rules(args.variant, **options)
+        rules = rules_from_args(args)
     except ConquianError as e:
         print(f"conquian simulate: {e}", file=sys.stderr)
         return 2

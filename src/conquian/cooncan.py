@@ -100,7 +100,7 @@ class CooncanDeal:
     """One deal of Cooncan (R4) for ``rules.players`` seats; ``dealer`` is a seat number."""
 
     __slots__ = (
-        "combos", "dealer", "double", "events", "h1", "h2", "hj", "laid", "laid_before", "n", "n_actions",
+        "combos", "dealer", "deck", "double", "events", "h1", "h2", "hj", "laid", "laid_before", "n", "n_actions",
         "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "turn", "void", "winner",
     )
 
@@ -108,6 +108,8 @@ class CooncanDeal:
     double: bool
     n: int
     dealer: int
+    deck: tuple[int, ...]
+    """The deck as dealt, top card first (what a record stores)."""
     h1: list[int]
     h2: list[int]
     hj: list[int]
@@ -146,6 +148,7 @@ class CooncanDeal:
         if not 1 <= dealer <= n:
             raise ValueError(f"dealer must be a seat from 1 to {n}")
         self.dealer = dealer
+        self.deck = deck
         self.h1 = [0] * n
         self.h2 = [0] * n
         self.hj = [0] * n

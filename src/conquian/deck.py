@@ -129,3 +129,29 @@ def arrange_deck(rules: Rules, hands: Sequence[Iterable[int]], pack: Iterable[in
     deck += top
     deck += [c for c in full if c not in set(used)]
     return tuple(deck)
+
+
+def arrange_cooncan_deck(rules: Rules, dealer: int, hands: Sequence[Iterable[int]], stock: int,
+                         pack: Iterable[int] = ()) -> tuple[int, ...]:
+    """Build a Cooncan deck (top card first, R4.1) that deals the given hands.
+
+    ``hands[i]`` is seat ``p(i+1)``'s cards; dealing goes one at a time from the
+    dealer's left; ``stock`` is the card that starts the stock and ``pack`` the top
+    of the pack.  The rest follows in canonical order.  For tests and bug reports.
+    """
+    n = rules.players
+    hand_lists = [list(h) for h in hands]
+    if len(hand_lists) != n or any(len(h) != rules.hand_size for h in hand_lists):
+        raise ValueError(f"give {n} hands of {rules.hand_size} cards")
+    top = list(pack)
+    used = [c for h in hand_lists for c in h] + [stock] + top
+    remaining = pack_order(rules)
+    for c in used:
+        if c not in remaining:
+            raise ValueError(f"the pack has no more {c} to give")
+        remaining.remove(c)
+    deck: list[int] = []
+    for k in range(n * rules.hand_size):
+        seat_index = (dealer + k) % n
+        deck.append(hand_lists[seat_index][k // n])
+    return (*deck, stock, *top, *remaining)

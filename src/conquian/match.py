@@ -1,4 +1,8 @@
-"""A match of conquian deals: the deal in turn, totals and the tableau pool (R3.8, R5.1, R6.3).
+"""A match: deals in turn, totals, the tableau pool and the washbook (R3.8, R5, R6.3).
+
+Conquian matches go on deal after deal, the deal alternating (R3.8), a tableau's
+point carried to the next winner (R5.1).  A Cooncan match is one round of deals,
+every player dealing once, the deal passing to the left (R5.4).
 
 >>> from conquian import Match, get_rules
 >>> m = Match(get_rules("conquian"), ["Ann", "Bob"])
@@ -17,20 +21,34 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Union
 
-from conquian.rules import Rules
+from conquian.cooncan import CooncanDeal
+from conquian.rules import CONQUIAN, Rules
+from conquian.scoring import Washbook
 from conquian.twohand import ConquianDeal
+
+Deal = Union[ConquianDeal, CooncanDeal]  # noqa: UP007 (a runtime alias)
+
+
+def new_deal(rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None, dealer: int = 1) -> Deal:
+    """A deal of the rules' family: :class:`ConquianDeal` or :class:`CooncanDeal`."""
+    if rules.family == CONQUIAN:
+        return ConquianDeal(rules, deck, seed=seed, dealer=dealer)
+    return CooncanDeal(rules, deck, seed=seed, dealer=dealer)
 
 
 class Match:
     """Deals played in turn at one table, with running totals per seat.
 
-    ``players`` names the seats ``p1..pN`` (two, or three with the dealer sitting
-    out, R6.3).  ``first_dealer`` is the first dealer's seat (by default the last
-    seat, so that ``p1`` is the first pone).
+    ``players`` names the seats ``p1..pN``.  ``first_dealer`` is the first
+    dealer's seat (by default the last seat, so that ``p1`` plays first).
+    ``rounds``: how many rounds of deals make the match (Cooncan: 1, R5.4;
+    conquian: ``None``, no limit).
     """
 
-    def __init__(self, rules: Rules, players: Sequence[str] | None = None, first_dealer: int | None = None) -> None:
+    def __init__(self, rules: Rules, players: Sequence[str] | None = None, first_dealer: int | None = None,
+                 rounds: int | None | str = "default") -> None:
         self.rules = rules
         n = rules.players
         self.players = list(players) if players is not None else [f"p{i + 1}" for i in range(n)]
@@ -39,25 +57,36 @@ class Match:
         self.first_dealer = first_dealer if first_dealer is not None else n
         if not 1 <= self.first_dealer <= n:
             raise ValueError(f"first_dealer must be a seat from 1 to {n}")
-        self.deals: list[ConquianDeal] = []
+        self.rounds: int | None = (None if rules.family == CONQUIAN else 1) if rounds == "default" else (
+            rounds if isinstance(rounds, int) else None)
+        self.deals: list[Deal] = []
         self.results: list[list[int]] = []
+        self.washbook = Washbook(self.players)
         self.pool = 0
-        """Points of tableaux waiting for the next winner (R5.1)."""
+        """Points of conquian tableaux waiting for the next winner (R5.1)."""
 
     @property
     def next_dealer(self) -> int:
-        """The dealer of the next deal: the deal passes to the left (R3.8)."""
+        """The dealer of the next deal: the deal passes to the left (R3.8, R4.1)."""
         if not self.deals:
             return self.first_dealer
         return self.deals[-1].dealer % self.rules.players + 1
 
-    def new_deal(
-        self, deck: Sequence[int] | None = None, *, seed: int | None = None, dealer: int | None = None
-    ) -> ConquianDeal:
+    @property
+    def complete(self) -> bool:
+        """Whether the match is over (Cooncan: every player has dealt ``rounds`` times)."""
+        if self.rounds is None:
+            return False
+        return len(self.results) >= self.rounds * self.rules.players
+
+    def new_deal(self, deck: Sequence[int] | None = None, *, seed: int | None = None,
+                 dealer: int | None = None) -> Deal:
         """Settle the current deal (it must be over) and start the next one."""
         if self.deals:
             self.settle()
-        d = ConquianDeal(self.rules, deck, seed=seed, dealer=self.next_dealer if dealer is None else dealer)
+        if self.complete:
+            raise ValueError("the match is over: every player has dealt (R5.4)")
+        d = new_deal(self.rules, deck, seed=seed, dealer=self.next_dealer if dealer is None else dealer)
         self.deals.append(d)
         return d
 
@@ -68,23 +97,18 @@ class Match:
         deal = self.deals[-1]
         if not deal.over:
             raise ValueError("the current deal is not over")
-        self.results.append(self.score_deal(deal))
+        scores = self.score_deal(deal)
+        self.results.append(scores)
+        self.washbook.add(scores)
 
-    def score_deal(self, deal: ConquianDeal) -> list[int]:
-        """The scores of a finished deal with the pool applied, and update the pool (R5.1)."""
+    def score_deal(self, deal: Deal) -> list[int]:
+        """The scores of a finished deal with the pool applied; updates the pool (R5.1)."""
         scores = deal.scores(self.pool) or [0] * self.rules.players
-        if self.rules.scoring == "games":
-            if deal.tableau:
-                self.pool += 1
-            else:
-                self.pool = 0
+        if self.rules.family == CONQUIAN and self.rules.scoring == "games":
+            self.pool = self.pool + 1 if deal.tableau else 0
         return scores
 
     @property
     def totals(self) -> list[int]:
         """Per-seat sums of the settled deals' scores."""
-        out = [0] * self.rules.players
-        for r in self.results:
-            for i, s in enumerate(r):
-                out[i] += s
-        return out
+        return self.washbook.totals

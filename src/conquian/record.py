@@ -15,6 +15,11 @@ action that broke.
 True
 >>> replay(read_record(text)).totals == (m.settle() or m.totals)
 True
+>>> from conquian.simulate import simulate
+>>> sim = simulate(get_rules("cooncan-double"), deals=3, seed=2, keep=True)
+>>> assert sim.match is not None
+>>> replay(read_record(write_record(record_from_match(sim.match)))).totals == sim.match.totals
+True
 """
 
 from __future__ import annotations
@@ -25,9 +30,8 @@ from typing import Any
 
 from conquian.cards import card_str, parse_cards
 from conquian.errors import IllegalActionError, NotationError, RecordError
-from conquian.match import Match
-from conquian.rules import PRESETS, Rules, get_rules
-from conquian.twohand import ConquianDeal
+from conquian.match import Deal, Match
+from conquian.rules import CONQUIAN, PRESETS, Rules, get_rules
 
 FORMAT = "conquian-record/1"
 
@@ -191,13 +195,18 @@ def write_record(rec: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def deal_result(deal: ConquianDeal, scores: list[int]) -> dict[str, Any]:
-    """The ``result`` table of a finished deal (no ``winner`` key on a tableau: TOML has no null)."""
+def deal_result(deal: Deal, scores: list[int]) -> dict[str, Any]:
+    """The ``result`` table of a finished deal (no ``winner`` key on a tableau or a void deal:
+    TOML has no null).  Conquian writes ``tableau``; Cooncan ``splash`` and ``void``."""
     out: dict[str, Any] = {}
     if deal.winner_seat is not None:
         out["winner"] = deal.winner_seat
     out["scores"] = scores
-    out["tableau"] = deal.tableau
+    if deal.rules.family == CONQUIAN:
+        out["tableau"] = deal.tableau
+    else:
+        out["splash"] = bool(getattr(deal, "splash", False))
+        out["void"] = bool(getattr(deal, "void", False))
     return out
 
 
@@ -219,7 +228,7 @@ def record_from_match(match: Match) -> Record:
 class ReplayedDeal:
     """One deal after replay: the final state and its scores (``None`` if unfinished)."""
 
-    deal: ConquianDeal
+    deal: Deal
     scores: list[int] | None
 
 
@@ -250,7 +259,7 @@ def replay(rec: Record) -> Replay:
         rules = rec.rules()
     except NotationError as e:
         raise ReplayError(str(e)) from None
-    match = Match(rules, rec.players)
+    match = Match(rules, rec.players, rounds=None)
     out: list[ReplayedDeal] = []
     for i, d in enumerate(rec.deals, 1):
         if match.deals and not match.deals[-1].over:
@@ -276,18 +285,20 @@ def replay(rec: Record) -> Replay:
     return Replay(rec, out)
 
 
-def _verify_result(result: dict[str, Any], deal: ConquianDeal, scores: list[int] | None, i: int) -> None:
+def _verify_result(result: dict[str, Any], deal: Deal, scores: list[int] | None, i: int) -> None:
     if scores is None:
         raise ReplayError("the record gives a result but the deal is not over after its actions", deal=i)
     want = deal_result(deal, scores)
+    family_lacks = ("splash", "void") if deal.rules.family == CONQUIAN else ("tableau",)
     for key, value in result.items():
-        if key in ("splash", "void"):
+        if key in family_lacks:
             if value is not False:
-                raise ReplayError(f"result {key} = {value!r}, but conquian has no {key}", deal=i)
+                raise ReplayError(f"result {key} = {value!r}, but {deal.rules.name} has no {key}", deal=i)
             continue
         if key not in want:
             if key == "winner":
-                raise ReplayError(f"result says p{value} won, but the deal is a tableau", deal=i)
+                what = "a tableau" if deal.rules.family == CONQUIAN else "void"
+                raise ReplayError(f"result says p{value} won, but the deal is {what}", deal=i)
             raise ReplayError(f"unknown result key {key!r}", deal=i)
         if want[key] != value:
             raise ReplayError(f"result {key} = {value!r}, but the replay gives {want[key]!r}", deal=i)

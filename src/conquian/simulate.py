@@ -20,8 +20,7 @@ from typing import Any
 
 from conquian.deck import SplitMix64
 from conquian.match import Match
-from conquian.rules import Rules
-from conquian.twohand import OVER
+from conquian.rules import CONQUIAN, Rules
 
 
 @dataclass
@@ -34,6 +33,7 @@ class SimulationResult:
     decisions: int
     wins: list[int]
     tableaux: int
+    voids: int = 0
     match: Match | None = field(default=None, repr=False)
 
     @property
@@ -62,6 +62,7 @@ class SimulationResult:
             "mean_decisions_per_deal": round(self.mean_decisions_per_deal, 3),
             "wins": self.wins,
             "tableaux": self.tableaux,
+            "voids": self.voids,
         }
 
     def text(self) -> str:
@@ -74,31 +75,36 @@ class SimulationResult:
             f"decisions/s:        {self.decisions_per_second:,.0f}",
             f"decisions per deal: {self.mean_decisions_per_deal:.2f}",
             f"wins:               {wins}",
-            f"tableaux:           {self.tableaux}",
+            f"tableaux:           {self.tableaux}" if self.variant.startswith("conquian")
+            else f"void deals:         {self.voids}",
         ])
 
 
 def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False) -> SimulationResult:
-    """Play ``deals`` deals of random legal play in one match; ``keep`` keeps the match for a record."""
+    """Play ``deals`` deals of random legal play, the deal passing round the table; ``keep`` keeps
+    the match (every deal) for a record."""
     seeds = SplitMix64(seed)
-    rng = random.Random(seed)
-    randbelow = rng.randrange
-    match = Match(rules)
+    rnd = random.Random(seed).random
+    match = Match(rules, rounds=None)
     decisions = 0
     wins = [0] * rules.players
-    tableaux = 0
+    tableaux = voids = 0
     start = time.perf_counter()
     for _ in range(deals):
         deal = match.new_deal(seed=seeds.next64())
-        while deal.stage != OVER:
-            legal = deal.legal_raw()
-            kind, arg = legal[randbelow(len(legal))]
-            deal.apply_raw(kind, arg)
+        step = deal.random_raw
+        apply = deal.apply_raw
+        while not deal.over:
+            kind, arg = step(rnd)
+            apply(kind, arg)
             decisions += 1
-        if deal.winner < 0:
+        w = deal.winner_seat
+        if w is not None:
+            wins[w - 1] += 1
+        elif rules.family == CONQUIAN:
             tableaux += 1
         else:
-            wins[deal.seats[deal.winner] - 1] += 1
+            voids += 1
         if not keep:
             match.settle()
             match.deals.clear()
@@ -106,4 +112,4 @@ def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False) -> Sim
     if match.deals:
         match.settle()
     seconds = time.perf_counter() - start
-    return SimulationResult(rules.name, deals, seconds, decisions, wins, tableaux, match if keep else None)
+    return SimulationResult(rules.name, deals, seconds, decisions, wins, tableaux, voids, match if keep else None)

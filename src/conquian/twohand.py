@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Union
 
@@ -470,6 +470,11 @@ class ConquianDeal:
             self.tbl, self.stage, self.card, self.hands[p], self.sides[p], self.downs[p],
             self.sides[1 - p],
         )
+
+    def random_raw(self, rnd: Callable[[], float]) -> RawAction:
+        """A listed legal action drawn uniformly (``rnd`` gives floats in [0, 1)), for simulations."""
+        legal = self.legal_raw()
+        return legal[int(rnd() * len(legal))]
 
     def to_action(self, raw: RawAction) -> Action:
         """The :class:`~conquian.actions.Action` of a raw action of the player to act."""
