@@ -72,12 +72,14 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--splash-bonus", type=_integer, default=None, help="cooncan splash bonus: 0, 25 or 50 (R5.3)")
     p.add_argument("--max-pack-turns", type=_integer, default=None,
                    help="times the stock may become the pack before a deal is void (R4.5)")
+    p.add_argument("--max-turns", type=_integer, default=None,
+                   help="turns after which a Cooncan deal is void (default 2000)")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The rules object of ``--variant`` and the R1 options given."""
     options: dict[str, Any] = {}
-    for key in ("players", "scoring", "stock", "jokers", "splash_bonus", "max_pack_turns"):
+    for key in ("players", "scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns"):
         value = getattr(args, key, None)
         if value is not None:
             options[key] = value

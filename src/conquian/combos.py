@@ -47,7 +47,7 @@ def card_at(suit: int, pos: int) -> int:
 class Combo:
     """One combination on a Cooncan table.  Immutable: changes return a new combo."""
 
-    __slots__ = ("add_mask", "adds", "cells", "crossed", "joker_adds", "kind", "key", "limit", "lo", "owner", "shifts")
+    __slots__ = ("add_mask", "adds", "cells", "crossed", "joker_adds", "key", "kind", "limit", "lo", "owner", "shifts")
 
     kind: int
     key: int  # the rank of a set, the suit of a sequence
@@ -318,9 +318,8 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
         rank = naturals[0] & 15
         if any(n is not None and n & 15 != rank for n in names):
             raise IllegalActionError("R2.3", f"{text}: a joker in a set stands for the set's rank")
-        if not double:
-            if len(cards) > 4:
-                raise IllegalActionError("R2.2", f"{text}: a set of a single pack holds at most four cards")
+        if not double and len(cards) > 4:
+            raise IllegalActionError("R2.2", f"{text}: a set of a single pack holds at most four cards")
         if len(set(naturals)) < len(naturals) and not double:
             raise IllegalActionError("R2.2", f"{text}: a card is written twice")
         return Combo(SET, rank, 0, tuple(sorted(cards)), 0, owner, 0 if double else 4)

@@ -93,7 +93,7 @@ class CooncanEvent:
             return "the pack is exhausted: the stock is turned over to make a new pack"
         if self.kind == "win":
             return f"{who} is out and wins"
-        return "the pack ran out too often: the deal is void"
+        return "the deal is void: the pack ran out too often, or the deal lasted too long"
 
 
 class CooncanDeal:
@@ -101,6 +101,7 @@ class CooncanDeal:
 
     __slots__ = (
         "combos", "dealer", "deck", "double", "events", "h1", "h2", "hj", "laid", "laid_before", "n", "n_actions",
+        "n_turns",
         "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "turn", "void", "winner",
     )
 
@@ -127,6 +128,7 @@ class CooncanDeal:
     splash: bool
     events: _Node
     n_actions: int
+    n_turns: int
 
     def __init__(self, rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None,
                  dealer: int = 1) -> None:
@@ -168,6 +170,7 @@ class CooncanDeal:
         self.splash = False
         self.events = None
         self.n_actions = 0
+        self.n_turns = 0
         self.stage = DRAW
         self.turn = dealer % n
         self._start_turn(dealer % n)
@@ -310,10 +313,18 @@ class CooncanDeal:
         self.events = (self.events, (kind, p, card, combo, cards, text, which))
 
     def _start_turn(self, p: int) -> None:
-        """R4.5: an empty pack is remade from the stock, up to ``max_pack_turns`` times."""
+        """R4.5: an empty pack is remade from the stock, up to ``max_pack_turns`` times; and a deal
+        that reaches ``max_turns`` turns is void too (the pack never runs out if everyone takes
+        from the stock)."""
         self.turn = p
         self.stage = DRAW
         self.laid_before = self.laid >> p & 1 == 1
+        self.n_turns += 1
+        if self.n_turns > self.rules.max_turns:
+            self.stage = OVER
+            self.void = True
+            self._log("void", p)
+            return
         if self.pos >= len(self.pack):
             if self.pack_turns >= self.rules.max_pack_turns or not self.stock:
                 self.stage = OVER
@@ -518,7 +529,9 @@ class CooncanDeal:
                 what = card_str(c) if k == 1 else f"{k} x {card_str(c)}"
                 raise IllegalActionError("R4.3", f"p{p + 1} does not hold {what}")
 
-    def _add_cards(self, combo: Combo, tokens: tuple[str, ...], shifting: bool) -> tuple[Combo, list[int], tuple[str, ...]]:
+    def _add_cards(
+        self, combo: Combo, tokens: tuple[str, ...], shifting: bool
+    ) -> tuple[Combo, list[int], tuple[str, ...]]:
         """Add written cards to a combination in turn, each where it fits (R4.4, R2.3)."""
         pending = [parse_token(t) for t in tokens]
         removed: list[int] = []
@@ -730,7 +743,7 @@ def _run_threes(suit: int, row: int, joker: bool) -> tuple[tuple[int, ...], ...]
                 out.append((JOKER, a, b))
             if p + 2 <= 14 and not (p == 1 and p + 2 == 14):
                 out.append((a, b, JOKER))
-        gaps = ext & ~(ext >> 1) & (ext >> 2)
+        gaps = ext & (ext >> 2)  # the joker between (even where the natural is held: R2.3)
         while gaps:
             low = gaps & -gaps
             p = low.bit_length() - 1

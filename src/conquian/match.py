@@ -48,7 +48,7 @@ class Match:
     """
 
     def __init__(self, rules: Rules, players: Sequence[str] | None = None, first_dealer: int | None = None,
-                 rounds: int | None | str = "default") -> None:
+                 rounds: int | str | None = "default") -> None:
         self.rules = rules
         n = rules.players
         self.players = list(players) if players is not None else [f"p{i + 1}" for i in range(n)]

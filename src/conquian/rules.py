@@ -56,6 +56,9 @@ class Rules:
     """Conquian: ``games`` (R5.1) or ``pips`` (R5.2).  Cooncan always scores pips."""
     splash_bonus: int = 0
     max_pack_turns: int = 3
+    max_turns: int = 2000
+    """Cooncan: turns after which a deal is void even if the pack never runs out (players who
+    only ever take from the stock never exhaust it).  A refinement of R1's bound: see R4.5."""
 
     # ------------------------------------------------------------------ options
     def with_options(self, **options: Any) -> Rules:
@@ -100,6 +103,8 @@ class Rules:
             )
         if not isinstance(self.max_pack_turns, int) or self.max_pack_turns < 0:
             raise NotationError(f"R1: max_pack_turns must be a whole number >= 0, not {self.max_pack_turns!r}")
+        if not isinstance(self.max_turns, int) or self.max_turns < 1:
+            raise NotationError(f"R1: max_turns must be a whole number >= 1, not {self.max_turns!r}")
 
     def options_diff(self) -> dict[str, Any]:
         """The options that differ from the preset (what a record stores, RECORDS.md)."""
@@ -123,7 +128,7 @@ class Rules:
 
 _OPTIONS = {
     CONQUIAN: frozenset({"scoring", "players"}),
-    COONCAN: frozenset({"splash_bonus", "max_pack_turns", "players", "jokers", "stock"}),
+    COONCAN: frozenset({"splash_bonus", "max_pack_turns", "max_turns", "players", "jokers", "stock"}),
 }
 
 _A10 = tuple(range(1, 11))
