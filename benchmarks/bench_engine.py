@@ -20,24 +20,29 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from conquian import ConquianDeal, get_rules
+from conquian import get_rules
+from conquian.match import Deal, new_deal
+from conquian.rules import Rules
 from conquian.simulate import simulate
-from conquian.twohand import OVER
+
+#: (preset, players): the two-hand games, three-hand Cooncan, five-hand double-pack Cooncan
+CONFIGS = [("conquian", 2), ("conquian-spanish", 2), ("cooncan", 3), ("cooncan-double", 5)]
 
 
-def positions(variant: str, n: int, seed: int = 0) -> list[ConquianDeal]:
-    """``n`` positions reached by random play, with someone to act."""
+def positions(rules: Rules, n: int, seed: int = 0) -> list[Deal]:
+    """``n`` positions reached by random play, with someone to act (spread over many deals)."""
     rng = random.Random(seed)
-    rules = get_rules(variant)
-    out: list[ConquianDeal] = []
+    out: list[Deal] = []
     s = 0
     while len(out) < n:
-        deal = ConquianDeal(rules, seed=s, dealer=2)
+        deal = new_deal(rules, seed=s, dealer=rules.players)
         s += 1
-        while deal.stage != OVER:
-            out.append(deal.copy())
-            legal = deal.legal_raw()
-            deal.apply_raw(*legal[rng.randrange(len(legal))])
+        k = 0
+        while not deal.over:
+            if k % 3 == 0:
+                out.append(deal.copy())
+            deal.apply_raw(*deal.random_raw(rng.random))
+            k += 1
     return out[:n]
 
 
@@ -52,15 +57,17 @@ def rate(fn: Callable[[], int], seconds: float) -> float:
             return done / el
 
 
-def bench(variant: str, seconds: float, repeat: int) -> dict[str, Any]:
-    rules = get_rules(variant)
+def bench(variant: str, players: int, seconds: float, repeat: int) -> dict[str, Any]:
+    rules = get_rules(variant, players=players)
     deals_s, decisions_s = [], []
+    per_deal = 3000 if rules.family == "conquian" else 500
+    simulate(rules, 50, seed=12345)  # warm up: memo tables, caches, the CPU's clock
     for r in range(repeat):
-        n = max(50, int(3000 * seconds))
+        n = max(20, int(per_deal * seconds))
         res = simulate(rules, n, seed=r)
         deals_s.append(res.deals_per_second)
         decisions_s.append(res.decisions_per_second)
-    pos = positions(variant, 2000)
+    pos = positions(rules, 2000)
 
     def copies() -> int:
         for d in pos:
@@ -90,6 +97,7 @@ def bench(variant: str, seconds: float, repeat: int) -> dict[str, Any]:
 
     return {
         "variant": variant,
+        "players": players,
         "deals_per_second": statistics.median(deals_s),
         "decisions_per_second": statistics.median(decisions_s),
         "copies_per_second": med(copies),
@@ -107,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     seconds = 0.2 if args.quick else 2.0
     repeat = args.repeat or (1 if args.quick else 5)
-    results = [bench(v, seconds, repeat) for v in ("conquian", "conquian-spanish")]
+    results = [bench(v, n, seconds, repeat) for v, n in CONFIGS]
     machine = {"python": sys.version.split()[0], "machine": platform.machine(), "platform": platform.platform()}
     if args.json:
         print(json.dumps({"machine": machine, "results": results}))
@@ -121,9 +129,10 @@ def main(argv: list[str] | None = None) -> int:
         ("legal_actions_per_second", "legal_actions() (objects, sorted)/s"),
         ("verifies_per_second", "checks of one action (use if any)/s"),
     ]
-    print(f"{'':40}" + "".join(f"{r['variant']:>20}" for r in results))
+    heads = [f"{r['variant']} ({r['players']})" for r in results]
+    print(f"{'':38}" + "".join(f"{h:>22}" for h in heads))
     for key, label in names:
-        print(f"{label:40}" + "".join(f"{r[key]:>20,.0f}" for r in results))
+        print(f"{label:38}" + "".join(f"{r[key]:>22,.0f}" for r in results))
     return 0
 
 

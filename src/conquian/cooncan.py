@@ -99,6 +99,9 @@ class CooncanEvent:
 class CooncanDeal:
     """One deal of Cooncan (R4) for ``rules.players`` seats; ``dealer`` is a seat number."""
 
+    OVER_STAGE: Final = OVER
+    """The value of ``stage`` once the deal is over (for tight loops)."""
+
     __slots__ = (
         "combos", "dealer", "deck", "double", "events", "h1", "h2", "hj", "laid", "laid_before", "n", "n_actions",
         "n_turns",
@@ -214,11 +217,29 @@ class CooncanDeal:
     def copy(self) -> CooncanDeal:
         """An independent copy (the pack, stock, combinations and history are immutable, shared)."""
         new = object.__new__(CooncanDeal)
-        for name in CooncanDeal.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.rules = self.rules
+        new.double = self.double
+        new.n = self.n
+        new.dealer = self.dealer
+        new.deck = self.deck
         new.h1 = self.h1[:]
         new.h2 = self.h2[:]
         new.hj = self.hj[:]
+        new.pack = self.pack
+        new.pos = self.pos
+        new.stock = self.stock
+        new.combos = self.combos
+        new.turn = self.turn
+        new.stage = self.stage
+        new.pack_turns = self.pack_turns
+        new.laid = self.laid
+        new.laid_before = self.laid_before
+        new.winner = self.winner
+        new.void = self.void
+        new.splash = self.splash
+        new.events = self.events
+        new.n_actions = self.n_actions
+        new.n_turns = self.n_turns
         return new
 
     __copy__ = copy

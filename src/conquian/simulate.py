@@ -94,10 +94,13 @@ def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False) -> Sim
         deal = match.new_deal(seed=seeds.next64())
         step = deal.random_raw
         apply = deal.apply_raw
-        while not deal.over:
+        over = deal.OVER_STAGE
+        n = 0
+        while deal.stage != over:
             kind, arg = step(rnd)
             apply(kind, arg)
-            decisions += 1
+            n += 1
+        decisions += n
         w = deal.winner_seat
         if w is not None:
             wins[w - 1] += 1

@@ -204,6 +204,9 @@ class ConquianDeal:
     next two seats play.
     """
 
+    OVER_STAGE: Final = OVER
+    """The value of ``stage`` once the deal is over (for tight loops)."""
+
     __slots__ = (
         "actor",
         "buried",
