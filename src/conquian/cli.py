@@ -60,6 +60,16 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_options(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--record", metavar="FILE", help="write every deal to FILE as a record")
+
+    t = sub.add_parser("tournament", help="bots against each other on duplicate deals")
+    t.add_argument("--variant", default="conquian", choices=list(PRESETS))
+    t.add_argument("--bots", required=True, help="bot names, one per seat, comma-separated (e.g. expert,foster)")
+    t.add_argument("--deals", type=_positive, default=100, help="decks, each played once per rotation (default 100)")
+    t.add_argument("--seed", type=_integer, default=0)
+    t.add_argument("--workers", type=_positive, default=None, help="processes (default: every core)")
+    t.add_argument("--expert-iterations", type=_positive, default=None, help="playouts per expert decision")
+    t.add_argument("--json", action="store_true", help="print one JSON object")
+    _rules_options(t)
     return p
 
 
@@ -169,12 +179,40 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tournament(args: argparse.Namespace) -> int:
+    from conquian.bots import bot_names
+    from conquian.tournament import run_tournament
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in bot_names()]
+    if unknown:
+        print(f"conquian tournament: unknown bot {unknown[0]!r} (bots: {', '.join(bot_names())})", file=sys.stderr)
+        return 2
+    if args.players is None and args.variant.startswith("cooncan"):
+        args.players = len(bots)
+    try:
+        rules = rules_from_args(args)
+    except ConquianError as e:
+        print(f"conquian tournament: {e}", file=sys.stderr)
+        return 2
+    if len(bots) != rules.players:
+        print(f"conquian tournament: give one bot per seat: {rules.players} for {rules.name} "
+              f"with {rules.players} players, not {len(bots)}", file=sys.stderr)
+        return 2
+    params = {"expert": {"iterations": args.expert_iterations}} if args.expert_iterations else {}
+    res = run_tournament(rules, bots, args.deals, args.seed, args.workers, params, progress=not args.json)
+    print(json.dumps(res.to_json()) if args.json else res.text())
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
     try:
         if args.command == "replay":
             return _replay(args)
+        if args.command == "tournament":
+            return _tournament(args)
         return _simulate(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

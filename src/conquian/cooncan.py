@@ -67,7 +67,7 @@ class CooncanEvent:
     """One event of a Cooncan deal.  ``card`` of a ``draw`` is known only to the drawer: views of
     other seats hold ``None`` there."""
 
-    kind: str  # draw, take, meld, add, shift, discard, turnover, win, void
+    kind: str  # start, draw, take, meld, add, shift, discard, turnover, win, void
     seat: int
     card: int | None = None
     combo: int | None = None  # the combination number (meld, add, shift)
@@ -89,6 +89,8 @@ class CooncanEvent:
             return f"{who} moved the joker of combination {self.combo} and added {' '.join(self.cards)}: {self.text}"
         if self.kind == "discard":
             return f"{who} discarded {card_name(self.card or 0)}"
+        if self.kind == "start":
+            return f"p{self.seat} deals; the stock starts with {card_name(self.card or 0)}"
         if self.kind == "turnover":
             return "the pack is exhausted: the stock is turned over to make a new pack"
         if self.kind == "win":
@@ -176,6 +178,7 @@ class CooncanDeal:
         self.n_turns = 0
         self.stage = DRAW
         self.turn = dealer % n
+        self._log("start", dealer - 1, deck[dealt])  # the card that starts the stock, face up
         self._start_turn(dealer % n)
 
     # ---------------------------------------------------------------- hands
@@ -246,7 +249,8 @@ class CooncanDeal:
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(
-            tuple(v) if isinstance(v, list) else v for v in (getattr(self, s) for s in CooncanDeal.__slots__)
+            _flatten(v) if s == "events" else tuple(v) if isinstance(v, list) else v
+            for s, v in ((s, getattr(self, s)) for s in CooncanDeal.__slots__)
         )
 
     def __eq__(self, other: object) -> bool:
@@ -649,6 +653,15 @@ class CooncanDeal:
 
     def __repr__(self) -> str:
         return f"<CooncanDeal {self.rules.name} {self.n} hands dealer=p{self.dealer} {self.phase}>"
+
+
+def _flatten(node: _Node) -> tuple[Any, ...]:
+    """The events of a linked history as a flat tuple (iteratively: histories are long)."""
+    out = []
+    while node is not None:
+        node, ev = node
+        out.append(ev)
+    return tuple(out)
 
 
 def draw_options(stock: tuple[int, ...], open_stock: bool) -> list[RawAction]:

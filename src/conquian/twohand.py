@@ -319,7 +319,7 @@ class ConquianDeal:
         return (
             self.rules, self.dealer, self.seats, self.deck, self.pos, tuple(self.hands),
             tuple(self.sides), self.card, self.stage, self.actor, self.buried, self.winner,
-            self.n_actions, self.events,
+            self.n_actions, _flatten(self.events),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -657,6 +657,15 @@ class ConquianDeal:
 
     def __repr__(self) -> str:
         return f"<ConquianDeal {self.rules.name} dealer=p{self.dealer} actions={self.n_actions} {self.phase}>"
+
+def _flatten(node: _Node) -> tuple[Any, ...]:
+    """The events of a linked history as a flat tuple (iteratively)."""
+    out = []
+    while node is not None:
+        node, ev = node
+        out.append(ev)
+    return tuple(out)
+
 
 def raw_to_action(seat: int, raw: RawAction) -> Action:
     """The :class:`Action` of a raw action for ``seat``."""

@@ -1,0 +1,186 @@
+"""Re-dealing the cards a seat has not seen, consistently with its view (for search).
+
+A determinization is a complete deal that agrees with everything the seat knows:
+its own hand, the table, the stock, the counts of every hand and of the pack, the
+cards others are known to hold (taken from the stock and not yet shown; in
+Cooncan, drawn from a pack whose order is known because it was the turned-over
+stock), and, softly, the adversary's refusals in conquian (a card he passed is
+less likely to make a combination with his hand: such re-deals are kept only
+half the time).  The deal is built from the view alone: no hidden card of the
+real deal is read.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Union
+
+from conquian.cards import JOKER, cards_of, parse_card
+from conquian.cooncan import DRAW, CooncanDeal
+from conquian.cooncan_view import CooncanView
+from conquian.deck import pack_order
+from conquian.melds import meld_table
+from conquian.twohand import ConquianDeal
+from conquian.view import ConquianView
+
+Redealt = Union[ConquianDeal, CooncanDeal]  # noqa: UP007
+
+
+def determinize(view: ConquianView | CooncanView, rng: random.Random) -> Redealt:
+    """A complete deal consistent with ``view``."""
+    if isinstance(view, ConquianView):
+        return _conquian(view, rng)
+    return _cooncan(view, rng)
+
+
+def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
+    tbl = meld_table(v.rules)
+    unseen = cards_of(v.unseen_mask())
+    k = v.adversary_hand_count
+    adv_seat = v.adversary
+    refused = [e.card for e in v.events if e.kind == "pass" and e.seat == adv_seat and e.card is not None]
+    hand = 0
+    for _attempt in range(8):
+        rng.shuffle(unseen)
+        hand = 0
+        for c in unseen[:k]:
+            hand |= 1 << c
+        if not _could_have_used(tbl, hand, refused) or rng.random() < 0.5:
+            break
+    pack = [c for c in unseen if not hand >> c & 1]
+    rng.shuffle(pack)
+    d = object.__new__(ConquianDeal)
+    d.rules = v.rules
+    d.tbl = tbl
+    d.dealer = v.dealer
+    d.seats = v.seats
+    d.n_seats = v.rules.players
+    d.pos = 40 - len(pack)
+    d.deck = (0,) * d.pos + tuple(pack)
+    p = v.player
+    hands = [0, 0]
+    hands[p] = v.hand_mask
+    hands[1 - p] = hand
+    d.hands = hands
+    d.sides = [v.side_masks[0], v.side_masks[1]]
+    d.downs = [v.down_mask(0), v.down_mask(1)]
+    d.card = v.card
+    d.stage = v.stage
+    d.actor = 0 if v.actor_seat == v.seats[0] else 1
+    d.buried = v.buried_mask
+    d.winner = -1
+    d.events = None
+    d.n_actions = 0
+    return d
+
+
+def _could_have_used(tbl: object, hand: int, refused: list[int]) -> bool:
+    from conquian.melds import MeldTable
+
+    assert isinstance(tbl, MeldTable)
+    for c in refused:
+        for t in tbl.threes_by_card.get(c, ()):
+            if t & ~(1 << c) & ~hand == 0:
+                return True
+    return False
+
+
+def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
+    n = len(v.hand_counts)
+    me = v.seat
+    known: dict[int, list[int]] = {s: [] for s in range(1, n + 1)}
+    stock: list[int] = []
+    turned_pack: list[int] | None = None
+    laid_before = False
+    turns = 0
+    for e in v.events:
+        q = e.seat
+        if e.kind == "start":
+            stock = [e.card or 0]
+        elif e.kind == "take":
+            c = e.card if e.card is not None else stock[-1]
+            idx = len(stock) - 1 - stock[::-1].index(c)
+            del stock[idx]
+            known[q].append(c)
+            turns += 1
+        elif e.kind == "draw":
+            turns += 1
+            if turned_pack is not None:
+                c = turned_pack.pop(0)  # the turned-over pack's order is public
+                known[q].append(c)
+        elif e.kind == "turnover":
+            turned_pack = list(stock)
+            stock = []
+        elif e.kind in ("meld", "add", "shift", "discard"):
+            shown = [e.card or 0] if e.kind == "discard" else [
+                JOKER if t.startswith("X") else parse_card(t) for t in e.cards
+            ]
+            for c in shown:
+                if c in known[q]:
+                    known[q].remove(c)
+            if e.kind == "discard":
+                stock.append(e.card or 0)
+            elif q == me:
+                laid_before = True
+    # the pool of unseen cards
+    pool: dict[int, int] = {}
+    for c in pack_order(v.rules):
+        pool[c] = pool.get(c, 0) + 1
+
+    def take_out(c: int) -> None:
+        pool[c] -= 1
+
+    for c in v.hand:
+        take_out(c)
+    for cb in v.combos:
+        for c in cb.cells:
+            take_out(c)
+    for c in v.stock:
+        take_out(c)
+    for s in range(1, n + 1):
+        if s != me:
+            for c in known[s]:
+                take_out(c)
+    if turned_pack is not None:
+        for c in turned_pack:
+            take_out(c)
+    unseen = [c for c, k in pool.items() for _ in range(max(0, k))]
+    rng.shuffle(unseen)
+    hands: dict[int, list[int]] = {}
+    for s in range(1, n + 1):
+        if s == me:
+            hands[s] = list(v.hand)
+            continue
+        missing = v.hand_counts[s - 1] - len(known[s])
+        hands[s] = known[s] + unseen[:missing]
+        unseen = unseen[missing:]
+    pack = turned_pack if turned_pack is not None else unseen
+    d = object.__new__(CooncanDeal)
+    d.rules = v.rules
+    d.double = v.rules.copies == 2
+    d.n = n
+    d.dealer = v.dealer
+    d.deck = ()
+    d.h1 = [0] * n
+    d.h2 = [0] * n
+    d.hj = [0] * n
+    for s, cards in hands.items():
+        for c in cards:
+            d._give(s - 1, c)
+    d.pack = tuple(pack)
+    d.pos = 0
+    d.stock = v.stock
+    d.combos = v.combos
+    d.turn = (v.actor_seat or 1) - 1
+    d.stage = v.stage
+    d.pack_turns = v.pack_turns
+    d.laid = sum(1 << i for i, x in enumerate(v.laid) if x)
+    # splash (R5.3): had the player to act laid anything before this turn?
+    d.laid_before = laid_before if v.actor_seat == me and v.stage != DRAW else bool(v.laid[(v.actor_seat or 1) - 1])
+    d.winner = -1
+    d.void = False
+    d.splash = False
+    d.events = None
+    d.n_actions = 0
+    d.n_turns = turns + (1 if v.stage == DRAW else 0)
+    return d

@@ -1,0 +1,99 @@
+"""The ``foster`` bot: the seeds' "Suggestions for good play", for every form of the game.
+
+See :mod:`conquian.bots.foster_conquian` and :mod:`conquian.bots.foster_cooncan` for
+the rules and the passage each comes from.  The policies work on a small
+observation built from a seat's view, so the same code also runs inside the
+``expert`` bot's playouts (on deals it has re-dealt from its own view).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from conquian.actions import Action
+from conquian.bots import View, check_view, register
+from conquian.bots import foster_conquian as fc
+from conquian.bots import foster_cooncan as fk
+from conquian.cooncan import CooncanDeal
+from conquian.cooncan import raw_to_action as cooncan_action
+from conquian.cooncan_view import CooncanView
+from conquian.twohand import ConquianDeal
+from conquian.twohand import raw_to_action as conquian_action
+from conquian.view import ConquianView
+
+
+def conquian_obs_from_view(v: ConquianView) -> fc.Obs:
+    """The observation of a conquian view."""
+    p = v.player
+    return fc.Obs(
+        tbl=v.table, stage=v.stage, card=v.card, hand=v.hand_mask, side=v.side_masks[p], down=v.down_mask(p),
+        other_side=v.side_masks[1 - p], other_down=v.down_mask(1 - p), other_hand_count=v.adversary_hand_count,
+        pack_count=v.pack_count, unseen=v.unseen_mask(),
+    )
+
+
+def conquian_obs_from_state(d: ConquianDeal) -> fc.Obs:
+    """The acting seat's observation of a deal (for playouts on a re-dealt state)."""
+    p = d.actor
+    seen = d.hands[p] | d.downs[0] | d.downs[1] | d.buried | ((1 << d.card) if d.card >= 0 else 0)
+    return fc.Obs(
+        tbl=d.tbl, stage=d.stage, card=d.card, hand=d.hands[p], side=d.sides[p], down=d.downs[p],
+        other_side=d.sides[1 - p], other_down=d.downs[1 - p], other_hand_count=d.hands[1 - p].bit_count(),
+        pack_count=len(d.deck) - d.pos, unseen=d.tbl.pack_mask & ~seen,
+    )
+
+
+def _seen(combos: tuple[Any, ...], stock: tuple[int, ...]) -> dict[int, int]:
+    seen: dict[int, int] = {}
+    for cb in combos:
+        for c in cb.cells:
+            seen[c] = seen.get(c, 0) + 1
+    for c in stock:
+        seen[c] = seen.get(c, 0) + 1
+    return seen
+
+
+def cooncan_obs_from_view(v: CooncanView) -> fk.Obs:
+    """The observation of a Cooncan view."""
+    return fk.Obs(
+        h1=v.h1, h2=v.h2, hj=v.jokers, combos=v.combos, stage=v.stage, stock=v.stock,
+        open_stock=v.rules.stock == "open", double=v.rules.copies == 2, seat=v.seat, hand_counts=v.hand_counts,
+        laid=v.laid[v.seat - 1], pack_count=v.pack_count, seen=_seen(v.combos, v.stock),
+    )
+
+
+def cooncan_obs_from_state(d: CooncanDeal) -> fk.Obs:
+    """The acting seat's observation of a Cooncan deal (for playouts)."""
+    p = d.turn
+    return fk.Obs(
+        h1=d.h1[p], h2=d.h2[p], hj=d.hj[p], combos=d.combos, stage=d.stage, stock=d.stock,
+        open_stock=d.rules.stock == "open", double=d.double, seat=p + 1,
+        hand_counts=tuple(d.h1[q].bit_count() + d.h2[q].bit_count() + d.hj[q] for q in range(d.n)),
+        laid=bool(d.laid >> p & 1), pack_count=len(d.pack) - d.pos, seen=_seen(d.combos, d.stock),
+    )
+
+
+def state_policy(d: ConquianDeal | CooncanDeal, rng: random.Random) -> Any:
+    """Foster's raw action for whoever is to act in a deal (used inside the expert's playouts)."""
+    if isinstance(d, ConquianDeal):
+        return fc.policy(conquian_obs_from_state(d), rng)
+    return fk.policy(cooncan_obs_from_state(d), rng)
+
+
+@register("foster")
+class FosterBot:
+    """Plays by Foster's suggestions for good play (rule-based, fast, deterministic)."""
+
+    name = "foster"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        """Foster's choice for the view's seat."""
+        view = check_view(view)
+        if isinstance(view, CooncanView):
+            raw = fk.policy(cooncan_obs_from_view(view), self.rng)
+            return cooncan_action(view.seat, raw, view.rules.stock == "open")
+        return conquian_action(view.seat, fc.policy(conquian_obs_from_view(view), self.rng))

@@ -1,0 +1,284 @@
+"""Foster's suggestions for good play in Cooncan (three, four or five hands), as a policy.
+
+Sources: Foster, *Cooncan* (1913), "Suggestions for good play" for four or five
+players [F5] and for three players [F3].
+
+1. Take the stock card only if it fits: it completes a combination in hand or fits
+   one on the table; a large card of no positive value is left [F5: "it is usually
+   better to take a chance on the pack when the stock card is of no positive value
+   and is of large denomination"].
+2. Count live outs: a pair or a broken sequence is worth the cards still to come that
+   fill it, jokers included, less those shown or buried in the stock [F5: "If you have
+   two kings, there are eight cards in the pack that will make you a triplet ...
+   always keep in mind the fact that the chances of filling any combination depend on
+   the number of cards still to show"].  A triplet fills more easily than a
+   sequence with the double pack [F5: "it is always easier to fill a triplet than a
+   sequence when playing with the double pack"].
+3. Hold up for a splash while it is safe; once another player is close to going out
+   (or one has laid down already), get down all one can [F5: "After one or two players
+   have made up their hands pretty well and begin to lay down cards seven or eight at a
+   time, it is expedient to get rid of as much as you can"; "E should get down all he
+   can"].
+4. Discard the dearest dead card [F5: "it is better to lay out the one that would cost
+   the most if it had to be paid for"; F3: "getting rid of his expensive cards as
+   quickly as possible"].
+5. Keep the joker where it cannot be moved against you: in a set or inside a
+   sequence, never at an open end unless that puts you out [F5: "Many players consider
+   it bad policy to lay the joker at the open end of a sequence"; "If the joker is
+   played as the interior of a sequence, it cannot be moved"].  Hold it in hand
+   rather than lay it early [F5: "it is usually better to hold it"].
+6. Join sequences rather than lay them apart, to shut out fattening: add to a
+   sequence on the table before starting a new one [F5: "As a rule it is better to
+   join the two than to lay them out separately"].
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from conquian.cards import JOKER
+from conquian.combos import Combo
+from conquian.cooncan import (
+    K_ADD1,
+    K_DISCARD,
+    K_DRAW,
+    K_MELD3,
+    K_SHIFT1,
+    K_TAKE,
+    RawAction,
+    _threes,
+    draw_options,
+    play_options,
+)
+from conquian.scoring import pip_value
+
+
+@dataclass
+class Obs:
+    """What the seat to act sees."""
+
+    h1: int
+    h2: int
+    hj: int
+    combos: tuple[Combo, ...]
+    stage: int  # 0 draw, 1 play
+    stock: tuple[int, ...]
+    open_stock: bool
+    double: bool
+    seat: int
+    hand_counts: tuple[int, ...]
+    laid: bool  # this seat has laid something this deal
+    pack_count: int
+    seen: dict[int, int]  # copies of each card visible (combinations, stock)
+
+
+def _hand_cards(h1: int, h2: int, hj: int) -> list[int]:
+    out = []
+    for h in (h1, h2):
+        while h:
+            low = h & -h
+            out.append(low.bit_length() - 1)
+            h ^= low
+    return out + [JOKER] * hj
+
+
+def _add(h1: int, h2: int, hj: int, c: int) -> tuple[int, int, int]:
+    if c == JOKER:
+        return h1, h2, hj + 1
+    if h1 >> c & 1:
+        return h1, h2 | 1 << c, hj
+    return h1 | 1 << c, h2, hj
+
+
+def _remove(h1: int, h2: int, hj: int, c: int) -> tuple[int, int, int]:
+    if c == JOKER:
+        return h1, h2, hj - 1
+    if h2 >> c & 1:
+        return h1, h2 & ~(1 << c), hj
+    return h1 & ~(1 << c), h2, hj
+
+
+def _count(h1: int, h2: int, c: int) -> int:
+    return (h1 >> c & 1) + (h2 >> c & 1)
+
+
+def card_keep(o: Obs, h1: int, h2: int, hj: int, c: int) -> float:
+    """How much a natural hand card is worth keeping (rule 2): in a meld, in a live partial, or dead."""
+    copies = 2 if o.double else 1
+    r, s = c & 15, c >> 4
+
+    def live(x: int) -> int:
+        return max(0, copies - o.seen.get(x, 0) - _count(h1, h2, x))
+
+    same = sum(_count(h1, h2, (t << 4) | r) for t in range(4)) - 1
+    if same >= 2:
+        return 6.0  # a set in hand
+    value = 0.0
+    if same == 1:
+        outs = sum(live((t << 4) | r) for t in range(4))
+        value = max(value, 1.0 + 0.8 * outs)
+    # neighbours in the suit (positions; the ace at both ends)
+    pos = 14 if r == 1 else r
+    near = [p for p in (pos - 2, pos - 1, pos + 1, pos + 2) if 1 <= p <= 14]
+    held = [p for p in near if _count(h1, h2, (s << 4) | (1 if p == 14 else p))]
+    if r == 1:
+        held += [p for p in (2, 3) if _count(h1, h2, (s << 4) | p)]
+    adjacent = [p for p in held if abs(p - pos) == 1 or (r == 1 and p == 2)]
+    if len(adjacent) >= 2 or (adjacent and any(abs(p - pos) == 2 for p in held)):
+        return 6.0  # a sequence in hand
+    if held:
+        outs = 0
+        for p in held:
+            lo, hi = min(p, pos), max(p, pos)
+            gaps = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+            for g in gaps:
+                if 1 <= g <= 14:
+                    outs += live((s << 4) | (1 if g in (1, 14) else g))
+        value = max(value, 0.8 + 0.6 * outs)
+    return value
+
+
+def discard_choice(o: Obs, h1: int, h2: int, hj: int) -> int:
+    """The dearest dead card (rule 4); the joker only if nothing else is left."""
+    best = None
+    for c in _hand_cards(h1, h2, 0):
+        score = pip_value(c) - 4.0 * card_keep(o, h1, h2, hj, c)
+        if best is None or score > best[0]:
+            best = (score, c)
+    return best[1] if best is not None else JOKER
+
+
+def _fits_table(o: Obs, c: int) -> bool:
+    for cb in o.combos:
+        if c == JOKER:
+            if cb.joker_adds:
+                return True
+        elif cb.add_mask >> c & 1:
+            return True
+    return False
+
+
+def draw_choice(o: Obs) -> RawAction:
+    """Rule 1: take a stock card that fits, else draw."""
+    options = draw_options(o.stock, o.open_stock)
+    best: tuple[float, RawAction] = (0.0, (K_DRAW, None))
+    before = len(_threes(o.h1, o.h2, o.hj))
+    for raw in options:
+        if raw[0] != K_TAKE:
+            continue
+        c = raw[1]
+        if c == JOKER:
+            return raw
+        h1, h2, hj = _add(o.h1, o.h2, o.hj, c)
+        gain = 0.0
+        if len(_threes(h1, h2, hj)) > before:
+            gain = 3.0
+        elif _fits_table(o, c) and (o.laid or _danger(o)):
+            gain = 1.5
+        elif card_keep(o, h1, h2, hj, c) >= 1.8 and pip_value(c) <= 6:
+            gain = 0.8
+        if gain > best[0]:
+            best = (gain, raw)
+    return best[1]
+
+
+def _danger(o: Obs) -> bool:
+    """Rule 3: someone is close to going out, or the deal is old."""
+    others = [n for i, n in enumerate(o.hand_counts) if i != o.seat - 1]
+    return min(others) <= 4 or o.pack_count < 12
+
+
+def _joker_at_open_end(o: Obs, raw: RawAction) -> bool:
+    kind, arg = raw
+    if kind == K_MELD3:
+        cells = arg
+        naturals = [c for c in cells if c != JOKER]
+        is_set = len(naturals) == 1 or naturals[0] & 15 == naturals[1] & 15
+        return not is_set and (cells[0] == JOKER or cells[-1] == JOKER)
+    if kind in (K_ADD1, K_SHIFT1):
+        card = arg[1] if kind == K_ADD1 else arg[2]
+        pos = arg[2] if kind == K_ADD1 else arg[3]
+        return card == JOKER and pos != 0
+    return False
+
+
+def _can_go_out(o: Obs) -> list[RawAction] | None:
+    """A greedy plan that empties the hand (or leaves one card to discard) this turn, if any."""
+    h1, h2, hj = o.h1, o.h2, o.hj
+    combos = o.combos
+    plan: list[RawAction] = []
+    for _ in range(30):
+        size = h1.bit_count() + h2.bit_count() + hj
+        if size <= 1:
+            return plan
+        options = [r for r in play_options(h1, h2, hj, combos, o.double, o.seat) if r[0] != K_DISCARD]
+        if not options:
+            return None
+        # prefer naturals, then melds (they take three cards at once)
+        raw = min(options, key=lambda r: (_uses_joker(r), 0 if r[0] == K_MELD3 else 1))
+        plan.append(raw)
+        h1, h2, hj, combos = _apply(o, h1, h2, hj, combos, raw)
+    return None
+
+
+def _uses_joker(raw: RawAction) -> bool:
+    kind, arg = raw
+    if kind == K_MELD3:
+        return JOKER in arg
+    if kind == K_ADD1:
+        return bool(arg[1] == JOKER)
+    return bool(arg[2] == JOKER)
+
+
+def _apply(o: Obs, h1: int, h2: int, hj: int, combos: tuple[Combo, ...],
+           raw: RawAction) -> tuple[int, int, int, tuple[Combo, ...]]:
+    from conquian.cooncan import _new_combo
+
+    kind, arg = raw
+    if kind == K_MELD3:
+        for c in arg:
+            h1, h2, hj = _remove(h1, h2, hj, c)
+        return h1, h2, hj, (*combos, _new_combo(arg, o.seat, 0 if o.double else 4))
+    if kind == K_ADD1:
+        k, c, pos, _named = arg
+        h1, h2, hj = _remove(h1, h2, hj, c)
+        new = list(combos)
+        new[k] = combos[k].add_at(c, pos)
+        return h1, h2, hj, tuple(new)
+    k, which, c, pos, _named = arg
+    h1, h2, hj = _remove(h1, h2, hj, c)
+    base = combos[k]
+    new = list(combos)
+    new[k] = base.shift(which or base.movable_jokers()[0]).add_at(c, pos)
+    return h1, h2, hj, tuple(new)
+
+
+def play_choice(o: Obs) -> RawAction:
+    """Rules 3-6 after the draw."""
+    plan = _can_go_out(o)
+    if plan is not None:  # going out this turn: lay what the plan lays, then discard the last card
+        return plan[0] if plan else (K_DISCARD, _hand_cards(o.h1, o.h2, o.hj)[0])
+    hold = not o.laid and not _danger(o)  # rule 3: hold up for a splash while it is safe
+    if not hold:
+        options = [r for r in play_options(o.h1, o.h2, o.hj, o.combos, o.double, o.seat) if r[0] != K_DISCARD]
+        options = [r for r in options if not _uses_joker(r) or not _joker_at_open_end(o, r)]
+        options = [r for r in options if not _uses_joker(r)]  # rule 5: hold the joker
+        if options:
+            # rule 6: join sequences on the table first, then lay new combinations
+            def rank(r: RawAction) -> tuple[int, int]:
+                if r[0] == K_ADD1:
+                    return (0, -pip_value(r[1][1]))
+                if r[0] == K_SHIFT1:
+                    return (1, 0)
+                return (2, -sum(pip_value(c) for c in r[1]))
+
+            return min(options, key=rank)
+    return (K_DISCARD, discard_choice(o, o.h1, o.h2, o.hj))
+
+
+def policy(o: Obs, rng: random.Random) -> RawAction:
+    """Foster's choice for the seat to act."""
+    if o.stage == 0:
+        return draw_choice(o)
+    return play_choice(o)

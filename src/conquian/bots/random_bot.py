@@ -1,0 +1,30 @@
+"""The ``random`` bot: uniform over the listed legal actions (a baseline)."""
+
+from __future__ import annotations
+
+import random
+
+from conquian.actions import Action
+from conquian.bots import View, check_view, register
+from conquian.cooncan import raw_to_action as cooncan_action
+from conquian.cooncan_view import CooncanView
+from conquian.twohand import raw_to_action as conquian_action
+
+
+@register("random")
+class RandomBot:
+    """Chooses uniformly among the listed legal actions of its view."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        """A uniformly random listed action."""
+        view = check_view(view)
+        legal = view.legal_raw()
+        raw = legal[self.rng.randrange(len(legal))]
+        if isinstance(view, CooncanView):
+            return cooncan_action(view.seat, raw, view.rules.stock == "open")
+        return conquian_action(view.seat, raw)

@@ -1,0 +1,250 @@
+"""Tournaments between bots on duplicate deals (``conquian tournament``).
+
+Every deck is played once for each rotation of the bots over the seats, so the
+cards even out: with two bots at conquian each plays both hands of every deck.
+Games run in worker processes; results are gathered in game order, so the same
+seed gives the same result whatever the number of workers.  Bots only ever see
+views (:func:`play_game`).
+
+>>> from conquian import get_rules
+>>> res = run_tournament(get_rules("conquian"), ["foster", "random"], deals=4, seed=1, workers=1)
+>>> [r.bot for r in res.results], res.results[0].deals
+(['foster', 'random'], 8)
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from conquian.bots import make_bot
+from conquian.deck import SplitMix64
+from conquian.match import new_deal
+from conquian.rules import CONQUIAN, Rules
+
+
+@dataclass
+class SeatOutcome:
+    """One bot's result in one game."""
+
+    bot: str
+    score: int
+    won: bool
+    lost: bool
+    tie: bool  # a conquian tableau, or a void Cooncan deal
+    times: list[float]
+
+
+def play_game(rules: Rules, bots: list[str], deck_seed: int, bot_seed: int,
+              bot_params: dict[str, dict[str, Any]] | None = None) -> list[SeatOutcome]:
+    """Play one deal; ``bots[i]`` sits in seat ``p(i+1)``.  Each bot sees only its seat's view."""
+    n = rules.players
+    deal = new_deal(rules, seed=deck_seed, dealer=n)
+    params = bot_params or {}
+    players = [make_bot(name, seed=bot_seed * 31 + i, **params.get(name, {})) for i, name in enumerate(bots)]
+    times: list[list[float]] = [[] for _ in range(n)]
+    limit = 100_000
+    while not deal.over and limit:
+        seat = deal.to_act
+        assert seat is not None
+        view = deal.view(seat)
+        t0 = time.perf_counter()
+        action = players[seat - 1].choose(view)
+        times[seat - 1].append(time.perf_counter() - t0)
+        deal.play(action)
+        limit -= 1
+    scores = deal.scores() or [0] * n
+    winner = deal.winner_seat
+    out = []
+    for i, name in enumerate(bots):
+        seat = i + 1
+        holds = rules.family != CONQUIAN or seat in getattr(deal, "seats", ())
+        out.append(SeatOutcome(
+            bot=name, score=scores[i], won=winner == seat, lost=winner is not None and winner != seat and holds,
+            tie=winner is None and holds, times=times[i],
+        ))
+    return out
+
+
+@dataclass
+class BotResult:
+    """A bot's figures over a tournament (aggregated over every seat it held)."""
+
+    bot: str
+    deals: int = 0
+    wins: int = 0
+    losses: int = 0
+    tableaux: int = 0
+    voids: int = 0
+    scores: list[int] = field(default_factory=list, repr=False)
+    times: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def points_per_deal(self) -> float:
+        """Mean score per deal."""
+        return sum(self.scores) / len(self.scores) if self.scores else 0.0
+
+    @property
+    def points_ci95(self) -> tuple[float, float]:
+        """A 95% confidence interval of the mean score (normal approximation)."""
+        n = len(self.scores)
+        if n < 2:
+            return (self.points_per_deal, self.points_per_deal)
+        m = self.points_per_deal
+        var = sum((x - m) ** 2 for x in self.scores) / (n - 1)
+        h = 1.96 * math.sqrt(var / n)
+        return (m - h, m + h)
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over decided deals (wins + losses)."""
+        decided = self.wins + self.losses
+        return self.wins / decided if decided else 0.0
+
+    @property
+    def win_rate_ci95(self) -> tuple[float, float]:
+        """Wilson's 95% interval of the win rate of decided deals."""
+        n = self.wins + self.losses
+        if n == 0:
+            return (0.0, 0.0)
+        z = 1.96
+        p = self.wins / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (centre - half, centre + half)
+
+    @property
+    def seconds_per_decision(self) -> float:
+        """Mean seconds per decision."""
+        return sum(self.times) / len(self.times) if self.times else 0.0
+
+    @property
+    def p95_seconds_per_decision(self) -> float:
+        """The 95th percentile of seconds per decision."""
+        if not self.times:
+            return 0.0
+        s = sorted(self.times)
+        return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The object of one bot in ``--json`` output."""
+        return {
+            "bot": self.bot, "deals": self.deals, "wins": self.wins, "losses": self.losses,
+            "tableaux": self.tableaux, "voids": self.voids,
+            "points_per_deal": round(self.points_per_deal, 4),
+            "points_ci95": [round(x, 4) for x in self.points_ci95],
+            "win_rate": round(self.win_rate, 4), "win_rate_ci95": [round(x, 4) for x in self.win_rate_ci95],
+            "seconds_per_decision": round(self.seconds_per_decision, 6),
+            "p95_seconds_per_decision": round(self.p95_seconds_per_decision, 6),
+        }
+
+
+@dataclass
+class TournamentResult:
+    """The figures of every bot."""
+
+    variant: str
+    players: int
+    bots: list[str]
+    deals: int
+    games: int
+    seconds: float
+    results: list[BotResult]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object."""
+        return {"variant": self.variant, "players": self.players, "bots": self.bots, "deals": self.deals,
+                "games": self.games, "seconds": round(self.seconds, 3),
+                "results": [r.to_json() for r in self.results]}
+
+    def text(self) -> str:
+        """A table for people."""
+        conq = self.variant.startswith("conquian")
+        head = (f"{self.variant}, {self.players} players, {self.deals} decks x {self.players} rotations "
+                f"= {self.games} games in {self.seconds:.1f} s")
+        tie = "tableaux" if conq else "voids"
+        lines = [head, f"{'bot':10} {'deals':>6} {'wins':>6} {'losses':>6} {tie:>8} {'points/deal (95% CI)':>28} "
+                       f"{'win rate (95% CI)':>24} {'s/decision':>11} {'p95':>9}"]
+        for r in self.results:
+            lo, hi = r.points_ci95
+            wl, wh = r.win_rate_ci95
+            ties = r.tableaux if conq else r.voids
+            lines.append(
+                f"{r.bot:10} {r.deals:>6} {r.wins:>6} {r.losses:>6} {ties:>8} "
+                f"{r.points_per_deal:>+9.3f} ({lo:+8.3f}, {hi:+8.3f}) {r.win_rate:>7.3f} ({wl:.3f}, {wh:.3f}) "
+                f"{r.seconds_per_decision:>11.5f} {r.p95_seconds_per_decision:>9.5f}"
+            )
+        return "\n".join(lines)
+
+
+def _game(args: tuple[Rules, list[str], int, int, dict[str, dict[str, Any]]]) -> list[SeatOutcome]:
+    return play_game(*args)
+
+
+def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, workers: int | None = None,
+                   bot_params: dict[str, dict[str, Any]] | None = None, progress: bool = False) -> TournamentResult:
+    """Play ``deals`` decks, each once per rotation of ``bots`` (one per seat) over the seats."""
+    n = rules.players
+    if len(bots) != n:
+        raise ValueError(f"give one bot per seat: {n} for {rules.name} with {n} players, not {len(bots)}")
+    for name in set(bots):
+        make_bot(name)  # unknown names fail here, before any process starts
+    seeds = SplitMix64(seed)
+    jobs = []
+    for i in range(deals):
+        deck_seed = seeds.next64()
+        for r in range(n):
+            seating = [bots[(s + r) % n] for s in range(n)]
+            jobs.append((rules, seating, deck_seed, (seed * 1_000_003 + i) * 16 + r, bot_params or {}))
+    workers = workers or os.cpu_count() or 1
+    start = time.perf_counter()
+    outcomes: list[list[SeatOutcome]] = []
+    show = progress and sys.stderr.isatty()
+    if workers == 1:
+        for k, job in enumerate(jobs, 1):
+            outcomes.append(_game(job))
+            if show:
+                _progress(k, len(jobs), start)
+    else:
+        ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
+        with ctx.Pool(workers) as pool:
+            for k, res in enumerate(pool.imap(_game, jobs, chunksize=max(1, len(jobs) // (workers * 20))), 1):
+                outcomes.append(res)
+                if show:
+                    _progress(k, len(jobs), start)
+    if show:
+        sys.stderr.write("\n")
+    seconds = time.perf_counter() - start
+    by_bot: dict[str, BotResult] = {}
+    for name in bots:
+        by_bot.setdefault(name, BotResult(name))
+    conq = rules.family == CONQUIAN
+    for game in outcomes:
+        for o in game:
+            r = by_bot[o.bot]
+            r.deals += 1
+            r.wins += o.won
+            r.losses += o.lost
+            if o.tie:
+                if conq:
+                    r.tableaux += 1
+                else:
+                    r.voids += 1
+            r.scores.append(o.score)
+            r.times += o.times
+    return TournamentResult(rules.name, n, bots, deals, len(jobs), seconds, list(by_bot.values()))
+
+
+def _progress(done: int, total: int, start: float) -> None:
+    width = 30
+    filled = int(width * done / total)
+    el = time.perf_counter() - start
+    eta = el / done * (total - done)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {el:.0f} s, "
+                     f"about {eta:.0f} s left ")
+    sys.stderr.flush()
