@@ -129,7 +129,7 @@ class BotResult:
         if not self.times:
             return 0.0
         s = sorted(self.times)
-        return s[min(len(s) - 1, int(math.ceil(0.95 * len(s))) - 1)]
+        return s[min(len(s) - 1, math.ceil(0.95 * len(s)) - 1)]
 
     def to_json(self) -> dict[str, Any]:
         """The object of one bot in ``--json`` output."""
@@ -226,17 +226,17 @@ def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, wor
     conq = rules.family == CONQUIAN
     for game in outcomes:
         for o in game:
-            r = by_bot[o.bot]
-            r.deals += 1
-            r.wins += o.won
-            r.losses += o.lost
+            br = by_bot[o.bot]
+            br.deals += 1
+            br.wins += o.won
+            br.losses += o.lost
             if o.tie:
                 if conq:
-                    r.tableaux += 1
+                    br.tableaux += 1
                 else:
-                    r.voids += 1
-            r.scores.append(o.score)
-            r.times += o.times
+                    br.voids += 1
+            br.scores.append(o.score)
+            br.times += o.times
     return TournamentResult(rules.name, n, bots, deals, len(jobs), seconds, list(by_bot.values()))
 
 

@@ -19,15 +19,34 @@ from typing import Any
 
 from conquian.actions import Action
 from conquian.bots import View, check_view, register
+from conquian.bots import foster_cooncan as fk
 from conquian.bots.determinize import determinize
+from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
-from conquian.cooncan import CooncanDeal
+from conquian.cards import JOKER
+from conquian.cooncan import K_DISCARD, PLAY, CooncanDeal
 from conquian.cooncan import raw_to_action as cooncan_action
 from conquian.cooncan_view import CooncanView
 from conquian.match import Deal
 from conquian.scoring import pip_value
 from conquian.twohand import ConquianDeal
 from conquian.twohand import raw_to_action as conquian_action
+
+
+def _cooncan_candidates(view: CooncanView, legal: list[Any], choice: Any) -> list[Any]:
+    """Prune a Cooncan turn's choices: every lay-out, add and shift, foster's own choice, and the
+    three discards foster likes best (discarding is most of the list and rarely close)."""
+    obs = fk_obs(view)
+    keep = [r for r in legal if r[0] != K_DISCARD]
+    ranked = sorted(
+        (r for r in legal if r[0] == K_DISCARD),
+        key=lambda r: -(pip_value(r[1]) - 4.0 * fk.card_keep(obs, obs.h1, obs.h2, obs.hj, r[1]))
+        if r[1] != JOKER else 99.0,
+    )
+    keep += ranked[:3]
+    if choice not in keep:
+        keep.append(choice)
+    return keep
 
 
 def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> float:
@@ -87,22 +106,36 @@ class ExpertBot:
             return self._action(view, legal[0])
         rng = self._rng(view)
         cooncan = isinstance(view, CooncanView)
+        default = None
+        if isinstance(view, CooncanView):
+            default = fk.policy(fk_obs(view), random.Random(rng.getrandbits(32)))
+            if view.stage == PLAY:
+                legal = _cooncan_candidates(view, legal, default)
         budget = self.iterations or (96 if cooncan else 240)
         n_samples = max(2, budget // len(legal))
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
-        totals = [0.0] * len(legal)
-        done = 0
+        values: list[list[float]] = [[] for _ in legal]
         for _ in range(n_samples):
             base = determinize(view, rng)
             sub_seed = rng.getrandbits(32)
             for i, raw in enumerate(legal):
                 d = base.copy()
                 d.apply_raw(*raw)
-                totals[i] += playout_value(d, view.seat, random.Random(sub_seed), self.horizon)
-            done += 1
+                values[i].append(playout_value(d, view.seat, random.Random(sub_seed), self.horizon))
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+        means = [sum(v) / len(v) for v in values]
+        best = max(range(len(legal)), key=lambda i: (means[i], -i))
+        if default is not None and default in legal:
+            # Cooncan's outcomes are noisy (pips of five hands): leave foster's choice only for an
+            # action that beats it on the same re-deals by more than the standard error of the gain
+            j = legal.index(default)
+            gains = [a - b for a, b in zip(values[best], values[j], strict=True)]
+            k = len(gains)
+            mean_gain = sum(gains) / k
+            sd = (sum((g - mean_gain) ** 2 for g in gains) / max(1, k - 1)) ** 0.5
+            if best != j and mean_gain <= sd / k**0.5:
+                best = j
         return self._action(view, legal[best])
 
     @staticmethod

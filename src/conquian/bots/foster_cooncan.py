@@ -197,8 +197,8 @@ def _joker_at_open_end(o: Obs, raw: RawAction) -> bool:
         is_set = len(naturals) == 1 or naturals[0] & 15 == naturals[1] & 15
         return not is_set and (cells[0] == JOKER or cells[-1] == JOKER)
     if kind in (K_ADD1, K_SHIFT1):
-        card = arg[1] if kind == K_ADD1 else arg[2]
-        pos = arg[2] if kind == K_ADD1 else arg[3]
+        card: int = arg[1] if kind == K_ADD1 else arg[2]
+        pos: int = arg[2] if kind == K_ADD1 else arg[3]
         return card == JOKER and pos != 0
     return False
 
@@ -226,9 +226,8 @@ def _uses_joker(raw: RawAction) -> bool:
     kind, arg = raw
     if kind == K_MELD3:
         return JOKER in arg
-    if kind == K_ADD1:
-        return bool(arg[1] == JOKER)
-    return bool(arg[2] == JOKER)
+    card: int = arg[1] if kind == K_ADD1 else arg[2]
+    return card == JOKER
 
 
 def _apply(o: Obs, h1: int, h2: int, hj: int, combos: tuple[Combo, ...],

@@ -1,0 +1,156 @@
+"""Bots choose only legal actions, see only views, and are deterministic for a seed; tournaments."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conquian import ConquianDeal, get_rules
+from conquian.bots import bot_names, make_bot
+from conquian.bots.determinize import determinize
+from conquian.cooncan import CooncanDeal
+from conquian.match import Deal, new_deal
+from conquian.tournament import run_tournament
+
+CONFIGS = [("conquian", 2), ("conquian-spanish", 2), ("conquian", 3), ("cooncan", 3), ("cooncan", 2),
+           ("cooncan-double", 5), ("cooncan-double", 4)]
+PARAMS = {"expert": {"iterations": 6, "horizon": 30}}
+
+
+def bot(name: str, seed: int = 0) -> object:
+    return make_bot(name, seed=seed, **PARAMS.get(name, {}))
+
+
+def random_position(variant: str, n: int, seed: int, steps: int) -> Deal:
+    rng = random.Random(seed)
+    deal = new_deal(get_rules(variant, players=n), seed=seed, dealer=n)
+    for _ in range(steps):
+        if deal.over:
+            break
+        deal.apply_raw(*deal.random_raw(rng.random))
+    return deal
+
+
+@pytest.mark.parametrize(("variant", "n"), CONFIGS)
+@pytest.mark.parametrize("name", ["random", "foster", "expert"])
+def test_bots_only_choose_legal_actions_and_finish_deals(variant: str, n: int, name: str) -> None:
+    for seed in range(2 if name == "expert" else 4):
+        deal = new_deal(get_rules(variant, players=n), seed=seed, dealer=n)
+        players = [make_bot(name if s == 0 else "foster", seed=seed + s, **PARAMS.get(name if s == 0 else "", {}))
+                   for s in range(n)]
+        steps = 0
+        while not deal.over and steps < (60 if name == "expert" else 5000):
+            seat = deal.to_act
+            assert seat is not None
+            action = players[seat - 1].choose(deal.view(seat))
+            assert deal.is_legal(action), (name, str(action))
+            deal.play(action)
+            steps += 1
+
+
+def test_a_bot_cannot_be_handed_a_deal() -> None:
+    for name in bot_names():
+        for deal in (ConquianDeal(get_rules("conquian"), seed=1, dealer=2),
+                     CooncanDeal(get_rules("cooncan"), seed=1, dealer=3)):
+            with pytest.raises(TypeError, match="never .*Deal"):
+                make_bot(name).choose(deal)  # type: ignore[arg-type]
+            with pytest.raises(ValueError, match="not the seat to act"):
+                make_bot(name).choose(deal.view(2))
+
+
+def test_unknown_bot_name() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("deep-blue")
+
+
+@pytest.mark.parametrize(("variant", "n"), [("conquian", 2), ("cooncan", 3), ("cooncan-double", 5)])
+def test_expert_is_deterministic_for_a_seed(variant: str, n: int) -> None:
+    for seed in range(4):
+        deal = random_position(variant, n, seed, 9 + seed)
+        if deal.over:
+            continue
+        seat = deal.to_act
+        assert seat is not None
+        v = deal.view(seat)
+        a = make_bot("expert", seed=11, iterations=12, horizon=30).choose(v)
+        b = make_bot("expert", seed=11, iterations=12, horizon=30).choose(v)
+        assert a == b
+
+
+@pytest.mark.parametrize(("variant", "n"), [("conquian", 2), ("cooncan", 3), ("cooncan", 3), ("cooncan-double", 5)])
+def test_redeals_agree_with_the_view(variant: str, n: int) -> None:
+    rng = random.Random(5)
+    for seed in range(25):
+        deal = random_position(variant, n, seed, rng.randint(0, 250))
+        if deal.over:
+            continue
+        seat = deal.to_act
+        assert seat is not None
+        v = deal.view(seat)
+        r = determinize(v, random.Random(seed))
+        w = r.view(seat)
+        if isinstance(deal, ConquianDeal):
+            assert isinstance(r, ConquianDeal)
+            assert (w.hand_mask, w.side_masks, w.card, w.stage, w.actor_seat, w.pack_count,
+                    w.adversary_hand_count, w.buried_mask) == (
+                    v.hand_mask, v.side_masks, v.card, v.stage, v.actor_seat, v.pack_count,
+                    v.adversary_hand_count, v.buried_mask)
+            assert sorted(r.deck[r.pos:]) == sorted(set(r.deck[r.pos:]))
+        else:
+            assert isinstance(r, CooncanDeal) and isinstance(deal, CooncanDeal)
+            assert (w.hand, w.combos, w.stock, w.hand_counts, w.pack_count, w.stage, w.actor_seat) == (
+                v.hand, v.combos, v.stock, v.hand_counts, v.pack_count, v.stage, v.actor_seat)
+            # every card is somewhere, as often as the pack has it
+            from collections import Counter
+
+            from conquian.deck import pack_order
+
+            total: Counter[int] = Counter()
+            for s in range(1, n + 1):
+                total.update(r.hand(s))
+            for cb in r.combos:
+                total.update(cb.cells)
+            total.update(r.stock)
+            total.update(r.pack[r.pos:])
+            assert total == Counter(pack_order(deal.rules))
+            if deal.pack_turns:
+                # after the stock was turned over, the pack's order is public: the re-deal keeps it
+                assert r.pack == deal.pack[deal.pos:]
+        # playing on from a re-deal works (the expert's playouts)
+        while not r.over:
+            r.apply_raw(*r.random_raw(rng.random))
+
+
+def test_tournament_rotates_seats_and_is_reproducible() -> None:
+    rules = get_rules("cooncan", players=3)
+    a = run_tournament(rules, ["foster", "random", "random"], deals=3, seed=4, workers=1)
+    b = run_tournament(rules, ["foster", "random", "random"], deals=3, seed=4, workers=2)
+    assert [r.to_json() | {"seconds_per_decision": 0, "p95_seconds_per_decision": 0} for r in a.results] == [
+        r.to_json() | {"seconds_per_decision": 0, "p95_seconds_per_decision": 0} for r in b.results]
+    foster = a.results[0]
+    assert foster.deals == 9 and a.games == 9  # three decks, three rotations
+    assert a.results[1].deals == 18
+    assert sum(sum(r.scores) for r in a.results) == 0
+
+
+def test_tournament_cli_json() -> None:
+    p = subprocess.run([sys.executable, "-m", "conquian", "tournament", "--variant", "conquian", "--bots",
+                        "foster,random", "--deals", "5", "--seed", "2", "--workers", "1", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    keys = {"bot", "deals", "wins", "losses", "tableaux", "points_per_deal", "points_ci95", "win_rate",
+            "win_rate_ci95", "seconds_per_decision", "p95_seconds_per_decision"}
+    assert [r["bot"] for r in out["results"]] == ["foster", "random"]
+    for r in out["results"]:
+        assert keys <= set(r) and r["deals"] == 10 and len(r["points_ci95"]) == 2
+    bad = subprocess.run([sys.executable, "-m", "conquian", "tournament", "--bots", "foster,nobody"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown bot" in bad.stderr and "Traceback" not in bad.stderr
+    few = subprocess.run([sys.executable, "-m", "conquian", "tournament", "--variant", "conquian", "--bots",
+                          "foster"], capture_output=True, text=True, timeout=60)
+    assert few.returncode == 2 and "one bot per seat" in few.stderr
