@@ -61,6 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--record", metavar="FILE", help="write every deal to FILE as a record")
 
+    g = sub.add_parser("play", help="play in the terminal against the computer (Textual)")
+    g.add_argument("--variant", default="conquian", choices=list(PRESETS))
+    g.add_argument("--bots", default=None,
+                   help="the other seats' bots, comma-separated (default expert); list 'human' seats to share "
+                        "the terminal, e.g. human,human,foster")
+    g.add_argument("--seed", type=_integer, default=None, help="seed of the deals (default: from the clock)")
+    g.add_argument("--name", default=None, help="your name (or names, comma-separated, one per seat)")
+    g.add_argument("--delay", type=float, default=0.8, help="seconds between the bots' moves (0: no pause)")
+    g.add_argument("--ascii", action="store_true", help="cards without suit symbols")
+    g.add_argument("--record", metavar="FILE", default=None, help="where to save the match (default: a new file)")
+    g.add_argument("--replay", metavar="FILE", default=None, help="step through a record instead of playing")
+    _rules_options(g)
+
     t = sub.add_parser("tournament", help="bots against each other on duplicate deals")
     t.add_argument("--variant", default="conquian", choices=list(PRESETS))
     t.add_argument("--bots", required=True, help="bot names, one per seat, comma-separated (e.g. expert,foster)")
@@ -205,12 +218,53 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    try:
+        from conquian.tui import ConquianApp, ReplayApp, make_session
+    except ImportError:
+        print("conquian play: the terminal game needs Textual: pip install 'conquian[play]'", file=sys.stderr)
+        return 2
+    if args.replay:
+        try:
+            rec = read_record_file(args.replay)
+            replay(rec)
+        except ReplayError as e:
+            print(f"conquian play: {e}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
+            return 1
+        ReplayApp(rec, ascii_only=args.ascii).run()
+        return 0
+    import time as _time
+
+    seed = args.seed if args.seed is not None else int(_time.time())
+    bots = args.bots.split(",") if args.bots else None
+    options: dict[str, Any] = {}
+    for key in ("scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns"):
+        value = getattr(args, key, None)
+        if value is not None:
+            options[key] = value
+    try:
+        from conquian.bots import bot_names
+
+        for b in bots or []:
+            if b.strip() not in (*bot_names(), "human"):
+                raise ConquianError(f"unknown bot {b.strip()!r} (bots: {', '.join(bot_names())}, or human)")
+        names = [n.strip() for n in args.name.split(",")] if args.name else None
+        session = make_session(args.variant, args.players, bots, seed, names, **options)
+    except ConquianError as e:
+        print(f"conquian play: {e}", file=sys.stderr)
+        return 2
+    ConquianApp(session, delay=max(0.0, args.delay), ascii_only=args.ascii, record_path=args.record).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
     try:
         if args.command == "replay":
             return _replay(args)
+        if args.command == "play":
+            return _play(args)
         if args.command == "tournament":
             return _tournament(args)
         return _simulate(args)

@@ -1,0 +1,206 @@
+"""The terminal game, driven the way a person plays it: Textual's pilot (keys and clicks), and tmux."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from conquian.cooncan import CooncanDeal
+from conquian.record import read_record, replay
+from conquian.tui import CardButton, ConquianApp, ReplayApp, make_session, table_text
+from conquian.twohand import ConquianDeal
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def run(coro: object) -> None:
+    asyncio.run(coro)  # type: ignore[arg-type]
+
+
+async def play_deal(app: ConquianApp, pilot: object, budget: int = 3000) -> None:
+    """Play the person's turns through the interface until the deal ends.
+
+    Each turn: when cards are listed as discards, click a hand card and press the verb
+    key (the mouse path); otherwise take the highlighted action with Enter (the keyboard).
+    """
+    s = app.session
+    for _ in range(budget):
+        if s.deal.over:
+            return
+        if s.human_to_act and app.options:
+            discards = [a for a in app.options if a.verb == "discard"]
+            buttons = list(app.query(CardButton))
+            if discards and buttons and len(app.options) == len(discards):
+                await pilot.click(buttons[-1])  # type: ignore[attr-defined]
+                await pilot.pause()  # type: ignore[attr-defined]
+                await pilot.press("d")  # type: ignore[attr-defined]
+            else:
+                await pilot.press("enter")  # type: ignore[attr-defined]
+        await pilot.pause()  # type: ignore[attr-defined]
+    raise AssertionError("the deal did not end")
+
+
+def test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint(tmp_path: Path) -> None:
+    async def go() -> None:
+        s = make_session("conquian", None, ["foster"], 3, ["Ann"])
+        app = ConquianApp(s, delay=0, record_path=str(tmp_path / "m.toml"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert [str(a) for a in app.options] == ["p1 pass", "p1 use 7c 8c 9c"]
+            # a refused action: typed, refused with its rule, nothing changed
+            before = s.deal.copy()
+            await pilot.press("colon")
+            for ch in "discard 9h":
+                await pilot.press(ch if ch != " " else "space")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert s.deal == before
+            assert any(m.startswith("refused: R3.5") for m in app.messages)
+            # a hint: the expert's move and the live outs
+            await pilot.press("h")
+            await pilot.pause()
+            assert any(m.startswith("hint: The expert would play: p1 ") for m in app.messages)
+            assert any(m.startswith("hint: Live outs:") for m in app.messages)
+            # the rules screen opens and closes
+            await pilot.press("question_mark")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            await play_deal(app, pilot)
+            assert s.deal.over and len(s.match.results) == 1
+            assert any("wins the deal" in m or "tableau" in m for m in app.messages)
+            await pilot.press("enter")  # close the end-of-deal screen: the next deal is dealt
+            await pilot.pause()
+            assert len(s.match.deals) == 2 and s.deal.dealer == 1
+        assert (tmp_path / "m.toml").exists()
+        replay(read_record((tmp_path / "m.toml").read_text()))
+
+    run(go())
+
+
+def test_a_cooncan_double_deal_through_the_interface() -> None:
+    async def go() -> None:
+        s = make_session("cooncan-double", 5, ["foster"], 5, ["Ann"])
+        app = ConquianApp(s, delay=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(s.deal, CooncanDeal)
+            # a refused action: laying out before drawing (R4.3)
+            if s.human_to_act:
+                before = s.deal.copy()
+                await pilot.press("colon")
+                for ch in "meld 2c 3c 4c":
+                    await pilot.press(ch if ch != " " else "space")
+                await pilot.press("enter")
+                await pilot.pause()
+                assert s.deal == before and any("refused: R" in m for m in app.messages)
+            await pilot.press("h")
+            await pilot.pause()
+            await play_deal(app, pilot)
+            assert s.deal.over and sum(s.match.results[-1]) == 0
+
+    run(go())
+
+
+def test_snapshot_of_a_deal_in_progress() -> None:
+    """The table of a fixed deal, as the screen shows it (a text snapshot), and an SVG screenshot."""
+    s = make_session("conquian", None, ["foster"], 3, ["Ann"])
+    s.play_human("use 7c 8c 9c")
+    s.play_human("discard 3d")
+    text = table_text(s, s.deal, ascii_only=True, show_seen=True).plain
+    expected = (SNAPSHOTS / "conquian_table.txt").read_text()
+    assert text == expected
+
+    async def go() -> None:
+        app = ConquianApp(s, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            svg = app.export_screenshot(title="conquian")
+            assert "<svg" in svg and "Ann" in svg
+            if os.environ.get("UPDATE_SCREENSHOTS"):
+                (Path(__file__).parent.parent / "docs" / "screenshot-conquian.svg").write_text(svg)
+
+    run(go())
+
+
+def test_several_people_share_one_terminal() -> None:
+    async def go() -> None:
+        s = make_session("cooncan", 3, ["human", "human", "foster"], 2, ["Ann", "Bea"])
+        app = ConquianApp(s, delay=0)
+        async with app.run_test(size=(90, 28)) as pilot:
+            await pilot.pause()
+            assert s.deal.to_act == 1 and app.shown_seat == 1
+            await pilot.press("r")  # Ann draws
+            await pilot.pause()
+            discard = next(a for a in app.options if a.verb == "discard")
+            app.play(discard)
+            await pilot.pause()
+            # Bea's turn: her hand stays hidden until she presses Enter
+            assert s.deal.to_act == 2
+            assert not list(app.query(CardButton))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.shown_seat == 2 and list(app.query(CardButton))
+
+    run(go())
+
+
+def test_replay_steps_forwards_and_backwards() -> None:
+    rec = read_record((Path(__file__).parent / "records" / "foster_spade7.toml").read_text())
+
+    async def go() -> None:
+        app = ReplayApp(rec)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(5):
+                await pilot.press("right")
+            assert app.step == 5
+            await pilot.press("left")
+            assert app.step == 4
+            await pilot.press("end")
+            assert app.step == 26
+            deal = app._deal_at()
+            assert isinstance(deal, ConquianDeal) and deal.winner_seat == 1
+
+    run(go())
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_conquian_play_in_tmux(tmp_path: Path) -> None:
+    record = tmp_path / "tmux.toml"
+    session = f"conquian-test-{os.getpid()}"
+    cmd = (f"{sys.executable} -m conquian play --variant conquian --bots foster --seed 3 --name Ann --delay 0 "
+           f"--record {record}")
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", cmd], check=True)
+    try:
+        screen = ""
+        for _ in range(60):
+            time.sleep(0.25)
+            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
+                                    text=True).stdout
+            if "your move" in screen:
+                break
+        assert "your move" in screen and "Ann" in screen and "In play" in screen
+        subprocess.run(["tmux", "send-keys", "-t", session, "u"], check=True)
+        time.sleep(1)
+        screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
+                                text=True).stdout
+        assert "discard" in screen
+        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        for _ in range(40):
+            time.sleep(0.25)
+            if record.exists():
+                break
+        assert record.exists()
+        assert "p1 use 7c 8c 9c" in record.read_text()
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
