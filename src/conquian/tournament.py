@@ -155,12 +155,18 @@ class TournamentResult:
     games: int
     seconds: float
     results: list[BotResult]
+    slots: list[BotResult] = field(default_factory=list)
+    """The same figures for each entry of ``bots`` (a bot listed twice is two slots), e.g. to
+    compare one foster among fosters with one expert among fosters."""
+    outcomes: list[list[SeatOutcome]] = field(default_factory=list, repr=False)
+    """Every game's outcome per seat, in game order (deck by deck, rotation by rotation)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object."""
         return {"variant": self.variant, "players": self.players, "bots": self.bots, "deals": self.deals,
                 "games": self.games, "seconds": round(self.seconds, 3),
-                "results": [r.to_json() for r in self.results]}
+                "results": [r.to_json() for r in self.results],
+                "slots": [r.to_json() for r in self.slots]}
 
     def text(self) -> str:
         """A table for people."""
@@ -196,10 +202,12 @@ def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, wor
         make_bot(name)  # unknown names fail here, before any process starts
     seeds = SplitMix64(seed)
     jobs = []
+    slot_of_seat: list[list[int]] = []  # for each game, the bots-list entry sitting in each seat
     for i in range(deals):
         deck_seed = seeds.next64()
         for r in range(n):
             seating = [bots[(s + r) % n] for s in range(n)]
+            slot_of_seat.append([(s + r) % n for s in range(n)])
             jobs.append((rules, seating, deck_seed, (seed * 1_000_003 + i) * 16 + r, bot_params or {}))
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
@@ -223,21 +231,22 @@ def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, wor
     by_bot: dict[str, BotResult] = {}
     for name in bots:
         by_bot.setdefault(name, BotResult(name))
+    slots = [BotResult(name) for name in bots]
     conq = rules.family == CONQUIAN
-    for game in outcomes:
-        for o in game:
-            br = by_bot[o.bot]
-            br.deals += 1
-            br.wins += o.won
-            br.losses += o.lost
-            if o.tie:
-                if conq:
-                    br.tableaux += 1
-                else:
-                    br.voids += 1
-            br.scores.append(o.score)
-            br.times += o.times
-    return TournamentResult(rules.name, n, bots, deals, len(jobs), seconds, list(by_bot.values()))
+    for g, game in enumerate(outcomes):
+        for seat_index, o in enumerate(game):
+            for br in (by_bot[o.bot], slots[slot_of_seat[g][seat_index]]):
+                br.deals += 1
+                br.wins += o.won
+                br.losses += o.lost
+                if o.tie:
+                    if conq:
+                        br.tableaux += 1
+                    else:
+                        br.voids += 1
+                br.scores.append(o.score)
+                br.times += o.times
+    return TournamentResult(rules.name, n, bots, deals, len(jobs), seconds, list(by_bot.values()), slots, outcomes)
 
 
 def _progress(done: int, total: int, start: float) -> None:

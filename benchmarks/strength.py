@@ -1,0 +1,80 @@
+"""The bots' strength targets (issue: computer opponents), measured on duplicate deals.
+
+    python -m benchmarks.strength conquian           # expert vs foster, foster vs random
+    python -m benchmarks.strength cooncan-double     # one expert among four fosters
+    python -m benchmarks.strength cooncan            # one expert among two fosters
+    options: --deals N --seed S --workers W
+
+For Cooncan the same decks are played twice: once with the expert in slot 1 among
+fosters, once with five (three) fosters.  Reported: the expert's points per deal and
+interval, one foster's in the same slot among fosters and its interval, and the
+paired difference (the expert's score minus the foster's, same deck, same seat), whose
+interval is the sharp test of "scores more than a foster in the same seat".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from conquian import get_rules
+from conquian.tournament import TournamentResult, run_tournament
+
+
+def interval(xs: list[float]) -> tuple[float, float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    h = 1.96 * sd / math.sqrt(n)
+    return m, m - h, m + h
+
+
+def slot_scores(res: TournamentResult, slot: int) -> list[float]:
+    """Scores of the bots-list entry ``slot`` in every game, in game order."""
+    n = res.players
+    out = []
+    for g, game in enumerate(res.outcomes):
+        r = g % n
+        for seat_index, o in enumerate(game):
+            if (seat_index + r) % n == slot:
+                out.append(float(o.score))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.strength")
+    ap.add_argument("variant", choices=["conquian", "cooncan", "cooncan-double"])
+    ap.add_argument("--deals", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--workers", type=int, default=None)
+    args = ap.parse_args(argv)
+    report: dict[str, object] = {"variant": args.variant}
+    if args.variant == "conquian":
+        rules = get_rules("conquian")
+        for pair, default in ((["expert", "foster"], 300), (["foster", "random"], 500)):
+            res = run_tournament(rules, pair, args.deals or default, args.seed, args.workers, progress=True)
+            report[f"{pair[0]} vs {pair[1]}"] = res.to_json()["results"]
+    else:
+        n = 5 if args.variant == "cooncan-double" else 3
+        rules = get_rules(args.variant, players=n)
+        deals = args.deals or (80 if n == 5 else 100)
+        expert = run_tournament(rules, ["expert"] + ["foster"] * (n - 1), deals, args.seed, args.workers,
+                                progress=True)
+        fosters = run_tournament(rules, ["foster"] * n, deals, args.seed, args.workers, progress=True)
+        e = slot_scores(expert, 0)
+        f = slot_scores(fosters, 0)
+        report["expert"] = dict(zip(("mean", "lo", "hi"), interval(e), strict=True))
+        report["foster in the same slot"] = dict(zip(("mean", "lo", "hi"), interval(f), strict=True))
+        diff = [a - b for a, b in zip(e, f, strict=True)]
+        report["paired difference"] = dict(zip(("mean", "lo", "hi"), interval(diff), strict=True))
+        report["games"] = len(e)
+        report["expert seconds per decision"] = expert.results[0].seconds_per_decision
+        report["expert p95 seconds per decision"] = expert.results[0].p95_seconds_per_decision
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
