@@ -169,3 +169,17 @@ def test_bad_arguments_exit_2_with_one_clear_line(args: list[str]) -> None:
 def test_main_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(FOSTER), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["totals"] == [1, -1]
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (["play", "--bots", "nobody"], 2, "unknown bot"),
+        (["play", "--replay", "/nonexistent/record.toml"], 1, "cannot read"),
+        (["play", "--variant", "cooncan-double", "--players", "5", "--bots", "foster,foster"], 2, "give 4 bots"),
+        (["play", "--variant", "cooncan", "--jokers", "4"], 2, "R1"),
+    ],
+)
+def test_play_refuses_bad_arguments_with_one_line(args: list[str], status: int, message: str) -> None:
+    p = run(*args)
+    assert p.returncode == status and message in p.stderr and "Traceback" not in p.stderr
