@@ -311,30 +311,7 @@ def test_r3_6_discard_by_forcing() -> None:
 # --------------------------------------------------------------------- R3.7
 def test_r3_7_eleven_down_wins_and_the_last_discard_does_not_count() -> None:
     deal = make_deal(A, B, PACK)
-    play_all(deal, """
-        p1 use 3s 4s 5s
-        p1 discard 6h
-        p2 pass
-        p2 pass
-        p1 pass
-        p1 pass
-        p2 pass
-        p2 pass
-        p1 pass
-        p1 pass
-        p2 pass
-        p2 pass
-        p1 pass
-        p1 use 3c 3d 3h
-        p1 discard Th
-        p2 pass
-        p2 force 6s
-        p1 use 3s 4s 5s 6s
-        p1 discard 8s
-        p2 pass
-        p2 force 7s
-        p1 use 7c 7d 7s
-    """)
+    play_all(deal, "\n".join(FOSTER_WIN.strip().splitlines()[:22]))  # up to "p1 use 7c 7d 7s"
     # one card left: he cannot go out by discarding it (R3.7)
     assert not deal.over and deal.phase == "discard"
     deal.play("p1 discard 2c")

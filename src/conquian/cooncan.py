@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final, Union
 from conquian.actions import Action, Add, Discard, Draw, Meld, Shift, Take, parse_action
 from conquian.cards import JOKER, card_name, card_str, cards_of, make_card, parse_card, sort_key
 from conquian.combos import RUN, SET, Combo, build_combo, card_at, parse_token
+from conquian.deal import DealMixin, flatten
 from conquian.deck import seeded_deck, sorted_pack
 from conquian.errors import IllegalActionError
 from conquian.rules import COONCAN, Rules
@@ -98,7 +99,7 @@ class CooncanEvent:
         return "the deal is void: the pack ran out too often, or the deal lasted too long"
 
 
-class CooncanDeal:
+class CooncanDeal(DealMixin):
     """One deal of Cooncan (R4) for ``rules.players`` seats; ``dealer`` is a seat number."""
 
     OVER_STAGE: Final = OVER
@@ -249,7 +250,7 @@ class CooncanDeal:
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(
-            _flatten(v) if s == "events" else tuple(v) if isinstance(v, list) else v
+            flatten(v) if s == "events" else tuple(v) if isinstance(v, list) else v
             for s, v in ((s, getattr(self, s)) for s in CooncanDeal.__slots__)
         )
 
@@ -462,24 +463,16 @@ class CooncanDeal:
         return legal[int(rnd() * len(legal))]
 
     def to_action(self, raw: RawAction) -> Action:
-        """The Action of a raw action for the seat to act."""
-        return raw_to_action(self.turn + 1, raw, self.rules.stock == "open")
+        """The Action of a raw action for the seat to act.
 
-    def legal_actions(self) -> list[Action]:
-        """The listed legal actions, sorted by notation (RECORDS.md).
-
-        Every draw, take and discard is listed.  Of ``meld``: every three-card
-        combination of the hand (naturals; a pair with one joker; one natural with
-        two jokers, as a set).  Of ``add``: each single hand card that fits a
-        combination, and a joker at each open place.  Of ``shift``: each movable
-        joker with each single hand card that fits after the move.  Longer forms
-        are accepted too.
+        The listing (``legal_actions``, RECORDS.md): every draw, take and discard; of
+        ``meld``, every three-card combination of the hand (naturals; a pair with one
+        joker; one natural with two jokers, as a set); of ``add``, each single hand card
+        that fits a combination, and a joker at each open place; of ``shift``, each movable
+        joker with each single hand card that fits after the move.  Longer forms are
+        accepted too.
         """
-        seen: dict[str, Action] = {}
-        for raw in self.legal_raw():
-            a = self.to_action(raw)
-            seen.setdefault(str(a), a)
-        return [seen[k] for k in sorted(seen)]
+        return raw_to_action(self.turn + 1, raw, self.rules.stock == "open")
 
     # --------------------------------------------------------------- checking
     def verify(self, action: Action | str) -> RawAction:
@@ -594,22 +587,6 @@ class CooncanDeal:
                 raise IllegalActionError(rule, f"{shown} does not fit {before if not removed else combo}")
         return combo, removed, tuple(canon)
 
-    def is_legal(self, action: Action | str) -> bool:
-        """Whether an action is legal now."""
-        try:
-            self.verify(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def play(self, action: Action | str) -> Action:
-        """Check and play one action; IllegalActionError (state unchanged) if illegal."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        kind, arg = self.verify(action)
-        self.apply_raw(kind, arg)
-        return action
-
     # ----------------------------------------------------------------- scores
     def pips(self, seat: int) -> int:
         """The pip value of a seat's hand (R2.4)."""
@@ -653,15 +630,6 @@ class CooncanDeal:
 
     def __repr__(self) -> str:
         return f"<CooncanDeal {self.rules.name} {self.n} hands dealer=p{self.dealer} {self.phase}>"
-
-
-def _flatten(node: _Node) -> tuple[Any, ...]:
-    """The events of a linked history as a flat tuple (iteratively: histories are long)."""
-    out = []
-    while node is not None:
-        node, ev = node
-        out.append(ev)
-    return tuple(out)
 
 
 def draw_options(stock: tuple[int, ...], open_stock: bool) -> list[RawAction]:

@@ -27,12 +27,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Union
 
 from conquian.actions import Action, Discard, Force, Pass, Use, meld_text, parse_action
 from conquian.cards import CardSet, card_name, card_str, cards_of, mask_str
+from conquian.deal import DealMixin, flatten
 from conquian.deck import seeded_deck
 from conquian.errors import IllegalActionError
 from conquian.melds import MeldTable, meld_table
@@ -195,7 +196,7 @@ def legal_raw(
     return out
 
 
-class ConquianDeal:
+class ConquianDeal(DealMixin):
     """One deal of conquian (R3) between two hands.
 
     ``deck`` is the whole pack, top card first (R3.1); without it ``seed``
@@ -319,7 +320,7 @@ class ConquianDeal:
         return (
             self.rules, self.dealer, self.seats, self.deck, self.pos, tuple(self.hands),
             tuple(self.sides), self.card, self.stage, self.actor, self.buried, self.winner,
-            self.n_actions, _flatten(self.events),
+            self.n_actions, flatten(self.events),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -474,28 +475,11 @@ class ConquianDeal:
             self.sides[1 - p],
         )
 
-    def random_raw(self, rnd: Callable[[], float]) -> RawAction:
-        """A listed legal action drawn uniformly (``rnd`` gives floats in [0, 1)), for simulations."""
-        legal = self.legal_raw()
-        return legal[int(rnd() * len(legal))]
-
     def to_action(self, raw: RawAction) -> Action:
         """The :class:`~conquian.actions.Action` of a raw action of the player to act."""
         return raw_to_action(self.seats[self.actor], raw)
 
     # ------------------------------------------------------------ public play
-    def legal_actions(self) -> list[Action]:
-        """The listed legal actions of the seat to act, sorted by notation (RECORDS.md).
-
-        Every legal pass, force and discard is listed; for ``use`` the forms of
-        :func:`use_forms`.  Empty when the deal is over.
-        """
-        seen: dict[str, Action] = {}
-        for raw in self.legal_raw():
-            a = self.to_action(raw)
-            seen.setdefault(str(a), a)
-        return [seen[k] for k in sorted(seen)]
-
     def verify(self, action: Action | str) -> RawAction:
         """Check one action without playing it: return its raw form or raise (R7).
 
@@ -596,26 +580,6 @@ class ConquianDeal:
             raise IllegalActionError("R3.4", f"p{seat} does not hold {mask_str(missing)}")
         return melds
 
-    def is_legal(self, action: Action | str) -> bool:
-        """Whether an action is legal now (never raises for an illegal one)."""
-        try:
-            self.verify(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def play(self, action: Action | str) -> Action:
-        """Check and play one action (an :class:`Action` or its notation); return it.
-
-        Raises :class:`~conquian.errors.IllegalActionError` (state unchanged) if illegal,
-        :class:`~conquian.errors.NotationError` if the text cannot be parsed.
-        """
-        if isinstance(action, str):
-            action = parse_action(action)
-        kind, arg = self.verify(action)
-        self.apply_raw(kind, arg)
-        return action
-
     # ----------------------------------------------------------------- results
     def scores(self, pool: int = 0) -> list[int] | None:
         """Scores per seat once the deal is over (R5.1, R5.2), else ``None``.
@@ -657,15 +621,6 @@ class ConquianDeal:
 
     def __repr__(self) -> str:
         return f"<ConquianDeal {self.rules.name} dealer=p{self.dealer} actions={self.n_actions} {self.phase}>"
-
-def _flatten(node: _Node) -> tuple[Any, ...]:
-    """The events of a linked history as a flat tuple (iteratively)."""
-    out = []
-    while node is not None:
-        node, ev = node
-        out.append(ev)
-    return tuple(out)
-
 
 def raw_to_action(seat: int, raw: RawAction) -> Action:
     """The :class:`Action` of a raw action for ``seat``."""

@@ -1,0 +1,79 @@
+"""What every deal shares, whatever the form of the game: the verify / can / do faces.
+
+:class:`DealMixin` gives a deal class (:class:`~conquian.twohand.ConquianDeal`,
+:class:`~conquian.cooncan.CooncanDeal`) its public playing methods from four
+hooks the class provides: ``legal_raw()`` (the listed actions, raw), ``to_action(raw)``,
+``verify(action) -> raw`` (raises on an illegal action, changes nothing) and
+``apply_raw(kind, arg)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Union
+
+from conquian.actions import Action, parse_action
+from conquian.errors import IllegalActionError
+
+RawAction = tuple[int, Any]
+Node = Union[tuple["Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
+
+
+def flatten(node: Node) -> tuple[Any, ...]:
+    """The events of a linked history as a flat tuple (iteratively: histories are long)."""
+    out = []
+    while node is not None:
+        node, ev = node
+        out.append(ev)
+    return tuple(out)
+
+
+class DealMixin:
+    """``legal_actions``, ``is_legal``, ``play`` and ``random_raw`` from a deal's hooks."""
+
+    __slots__ = ()
+
+    def legal_raw(self) -> list[RawAction]:
+        raise NotImplementedError
+
+    def to_action(self, raw: RawAction) -> Action:
+        raise NotImplementedError
+
+    def verify(self, action: Action | str) -> RawAction:
+        raise NotImplementedError
+
+    def apply_raw(self, kind: int, arg: Any) -> None:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[Action]:
+        """The listed legal actions of the seat to act, sorted by notation (RECORDS.md); empty when over."""
+        seen: dict[str, Action] = {}
+        for raw in self.legal_raw():
+            a = self.to_action(raw)
+            seen.setdefault(str(a), a)
+        return [seen[k] for k in sorted(seen)]
+
+    def random_raw(self, rnd: Callable[[], float]) -> RawAction:
+        """A listed legal action drawn uniformly (``rnd`` gives floats in [0, 1)), for simulations."""
+        legal = self.legal_raw()
+        return legal[int(rnd() * len(legal))]
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether an action is legal now (never raises for an illegal one)."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def play(self, action: Action | str) -> Action:
+        """Check and play one action (an :class:`Action` or its notation); return it.
+
+        Raises :class:`~conquian.errors.IllegalActionError` (state unchanged) if illegal,
+        :class:`~conquian.errors.NotationError` if the text cannot be parsed.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        kind, arg = self.verify(action)
+        self.apply_raw(kind, arg)
+        return action
