@@ -154,3 +154,14 @@ def test_tournament_cli_json() -> None:
     few = subprocess.run([sys.executable, "-m", "conquian", "tournament", "--variant", "conquian", "--bots",
                           "foster"], capture_output=True, text=True, timeout=60)
     assert few.returncode == 2 and "one bot per seat" in few.stderr
+
+
+def test_tournament_slots_and_outcomes() -> None:
+    rules = get_rules("cooncan", players=3)
+    res = run_tournament(rules, ["foster", "foster", "random"], deals=2, seed=6, workers=1)
+    assert [s.bot for s in res.slots] == ["foster", "foster", "random"]
+    assert [s.deals for s in res.slots] == [6, 6, 6] and len(res.outcomes) == 6
+    foster = res.results[0]
+    assert foster.deals == res.slots[0].deals + res.slots[1].deals
+    assert sorted(foster.scores) == sorted(res.slots[0].scores + res.slots[1].scores)
+    assert "slots" in res.to_json()
