@@ -79,14 +79,16 @@ class ExpertBot:
 
     ``iterations``: playouts per decision, shared among the candidate actions
     (default 240 for conquian, 96 for Cooncan); ``ms``: a time budget instead;
-    ``horizon``: actions per Cooncan playout before it is scored (default 120).
+    ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
+    in Cooncan, how many standard errors better than foster's choice an action must be.
     """
 
     name = "expert"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
-                 horizon: int = 120) -> None:
+                 horizon: int = 120, margin: float = 1.0) -> None:
         self.seed = seed
+        self.margin = margin
         self.iterations = iterations
         self.ms = ms
         self.horizon = horizon
@@ -134,7 +136,7 @@ class ExpertBot:
             k = len(gains)
             mean_gain = sum(gains) / k
             sd = (sum((g - mean_gain) ** 2 for g in gains) / max(1, k - 1)) ** 0.5
-            if best != j and mean_gain <= sd / k**0.5:
+            if best != j and mean_gain <= self.margin * sd / k**0.5:
                 best = j
         return self._action(view, legal[best])
 
