@@ -93,7 +93,7 @@ class GameSession:
         d = self.match.new_deal(seed=self._seeds.next64())
         self.log.append(f"--- deal {len(self.match.deals)}: {self.name(d.dealer)} deals ---")
         if isinstance(d, ConquianDeal):
-            self.log.append(f"{self.name(d.seats[0])} turns {_card_words(d.card)}")
+            self.log.append(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
         else:
             self.log.append(f"the stock starts with {_card_words(d.stock[0])}")
         return d
