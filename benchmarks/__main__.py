@@ -23,7 +23,7 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks.bench_engine import CONFIGS, positions
+from benchmarks.bench_engine import CONFIGS, positions, rate
 from benchmarks.peers import PEERS, Missing, memory_probe
 from conquian import get_rules
 from conquian.bots import make_bot
@@ -37,28 +37,23 @@ def ours(variant: str, players: int, seconds: float) -> dict[str, float]:
     simulate(rules, 30, seed=99)  # warm-up
     sim = simulate(rules, max(20, int(per * seconds)), seed=1)
     pos = positions(rules, 1000)
-    start = time.perf_counter()
-    copies = 0
-    while time.perf_counter() - start < seconds:
+    checks = [(d, d.legal_actions()[-1]) for d in pos[:300]]
+
+    def copies() -> int:
         for d in pos:
             d.copy()
-        copies += len(pos)
-    copy_el = time.perf_counter() - start
-    start = time.perf_counter()
-    listings = 0
-    while time.perf_counter() - start < seconds:
+        return len(pos)
+
+    def listings() -> int:
         for d in pos:
             d.legal_raw()
-        listings += len(pos)
-    list_el = time.perf_counter() - start
-    checks = [(d, d.legal_actions()[-1]) for d in pos[:300]]
-    start = time.perf_counter()
-    n_checks = 0
-    while time.perf_counter() - start < seconds:
+        return len(pos)
+
+    def verifies() -> int:
         for d, a in checks:
             d.verify(a)
-        n_checks += len(checks)
-    check_el = time.perf_counter() - start
+        return len(checks)
+
     # memory per stored state: Python objects by tracemalloc, and resident memory in a fresh
     # process, measured the same way as the peers'
     gc.collect()
@@ -72,9 +67,9 @@ def ours(variant: str, players: int, seconds: float) -> dict[str, float]:
     return {
         "deals_per_second": sim.deals_per_second,
         "decisions_per_second": sim.decisions_per_second,
-        "copies_per_second": copies / copy_el,
-        "microseconds_per_listing": 1e6 * list_el / listings,
-        "microseconds_per_check": 1e6 * check_el / n_checks,
+        "copies_per_second": rate(copies, seconds),
+        "microseconds_per_listing": 1e6 / rate(listings, seconds),
+        "microseconds_per_check": 1e6 / rate(verifies, seconds),
         "bytes_per_state": traced,
         "rss_bytes_per_state": rss,
     }

@@ -197,24 +197,7 @@ def test_r3_5_no_discard_without_using_a_card() -> None:
 # --------------------------------------------------------------------- R3.6
 def foster_after_treys() -> ConquianDeal:
     deal = make_deal(A, B, PACK)
-    play_all(deal, """
-        p1 use 3s 4s 5s
-        p1 discard 6h
-        p2 pass
-        p2 pass
-        p1 pass
-        p1 pass
-        p2 pass
-        p2 pass
-        p1 pass
-        p1 pass
-        p2 pass
-        p2 pass
-        p1 pass
-        p1 use 3c 3d 3h
-        p1 discard Th
-        p2 pass
-    """)
+    play_all(deal, "\n".join(FOSTER_WIN.strip().splitlines()[:16]))  # up to B's pass of the 10h
     return deal
 
 

@@ -26,6 +26,13 @@ def run(coro: object) -> None:
     asyncio.run(coro)  # type: ignore[arg-type]
 
 
+async def type_action(pilot: object, text: str) -> None:
+    """Type an action into the command box, key by key, and press Enter."""
+    for ch in text:
+        await pilot.press(ch if ch != " " else "space")  # type: ignore[attr-defined]
+    await pilot.press("enter")  # type: ignore[attr-defined]
+
+
 async def play_deal(app: ConquianApp, pilot: object, budget: int = 3000) -> None:
     """Play the person's turns through the interface until the deal ends.
 
@@ -59,9 +66,7 @@ def test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint(tmp_pat
             # a refused action: typed, refused with its rule, nothing changed
             before = s.deal.copy()
             await pilot.press("colon")
-            for ch in "discard 9h":
-                await pilot.press(ch if ch != " " else "space")
-            await pilot.press("enter")
+            await type_action(pilot, "discard 9h")
             await pilot.pause()
             assert s.deal == before
             assert any(m.startswith("refused: R3.5") for m in app.messages)
@@ -98,9 +103,7 @@ def test_a_cooncan_double_deal_through_the_interface() -> None:
             if s.human_to_act:
                 before = s.deal.copy()
                 await pilot.press("colon")
-                for ch in "meld 2c 3c 4c":
-                    await pilot.press(ch if ch != " " else "space")
-                await pilot.press("enter")
+                await type_action(pilot, "meld 2c 3c 4c")
                 await pilot.pause()
                 assert s.deal == before and any("refused: R" in m for m in app.messages)
             await pilot.press("h")

@@ -254,13 +254,6 @@ class CooncanDeal(DealMixin):
             for s, v in ((s, getattr(self, s)) for s in CooncanDeal.__slots__)
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CooncanDeal):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
-
     # ---------------------------------------------------------- properties
     @property
     def over(self) -> bool:

@@ -45,6 +45,18 @@ class DealMixin:
     def apply_raw(self, kind: int, arg: Any) -> None:
         raise NotImplementedError
 
+    def _key(self) -> tuple[Any, ...]:
+        """Everything that makes two deals equal (the history flattened: it is long)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, DealMixin)
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # deals are mutable
+
     def legal_actions(self) -> list[Action]:
         """The listed legal actions of the seat to act, sorted by notation (RECORDS.md); empty when over."""
         seen: dict[str, Action] = {}

@@ -323,13 +323,6 @@ class ConquianDeal(DealMixin):
             self.n_actions, flatten(self.events),
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ConquianDeal):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
-
     # ------------------------------------------------------------- properties
     @property
     def over(self) -> bool:
