@@ -414,11 +414,12 @@ def test_r1_player_counts() -> None:
 
     for n in (2, 3):
         CooncanDeal(get_rules("cooncan", players=n), seed=1, dealer=1)
-    for n in range(2, 7):
-        CooncanDeal(get_rules("cooncan-double", players=n), seed=1, dealer=1)
+    for n in range(2, 8):  # R1 (as audited): "in some circles six or seven are allowed"
+        deal = CooncanDeal(get_rules("cooncan-double", players=n), seed=1, dealer=1)
+        assert [deal.hand_size(s) for s in range(1, n + 1)] == [10] * n
     with pytest.raises(NotationError, match="R1"):
         get_rules("cooncan", players=4)
     with pytest.raises(NotationError, match="R1"):
-        get_rules("cooncan-double", players=7)
+        get_rules("cooncan-double", players=8)
     with pytest.raises(NotationError, match="R1"):
         get_rules("cooncan-double", jokers=1)

@@ -17,8 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conquian.cards import JOKER, card_str, cards_of, mask_of, parse_card, parse_cards, sort_key
-from conquian.errors import NotationError
+from conquian.cards import JOKER, card_str, cards_of, check_mask, is_card, mask_of, parse_card, parse_cards, sort_key
+from conquian.errors import NotationError, quote
+
+#: The longest seat number and combination number read from text (no table has more than 7 seats,
+#: or 99,999 combinations: a 5,000-digit number is refused before it is converted).
+MAX_DIGITS = 5
+#: The longest card token read in add, meld and shift (``X=10h`` with suit symbols and spaces).
+MAX_TOKEN = 16
 
 
 def meld_text(mask: int) -> str:
@@ -39,6 +45,18 @@ class Action:
     """Base class of actions: ``seat`` is the acting seat, numbered from 1 (``p1``)."""
 
     seat: int
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Raise :class:`NotationError` unless every field has the type and range of the notation.
+
+        Actions are checked when made and again when played, so that no object, however it was
+        built, reaches the rules with a float card, a negative mask or no cards at all.
+        """
+        if type(self.seat) is not int or self.seat < 1:
+            raise NotationError(f"{quote(self.seat)} is not a seat number (seats are 1, 2, ...: p1, p2, ...)")
 
     @property
     def verb(self) -> str:
@@ -62,7 +80,20 @@ class Use(Action):
 
     def __init__(self, seat: int, melds: tuple[int, ...] | list[int]) -> None:
         object.__setattr__(self, "seat", seat)
+        if not isinstance(melds, tuple | list):
+            raise NotationError(f"use: {quote(melds)} is not a list of combinations (card masks)")
+        object.__setattr__(self, "melds", tuple(melds))
+        self.check()
         object.__setattr__(self, "melds", tuple(sorted(melds, key=_meld_order)))
+
+    def check(self) -> None:
+        super().check()
+        if not isinstance(self.melds, tuple) or not self.melds:
+            raise NotationError("use needs at least one combination (R3.4)")
+        for m in self.melds:
+            check_mask(m)
+            if m == 0 or m >> JOKER & 1 or any(not is_card(c) for c in cards_of(m)):
+                raise NotationError(f"use: {quote(m)} is not a combination of cards")
 
     @property
     def verb(self) -> str:
@@ -93,6 +124,10 @@ class Force(Action):
 
     card: int
 
+    def check(self) -> None:
+        super().check()
+        _check_card(self.card, "force")
+
     @property
     def verb(self) -> str:
         return "force"
@@ -109,6 +144,10 @@ class Discard(Action):
     """Discard a hand card face up (R3.5)."""
 
     card: int
+
+    def check(self) -> None:
+        super().check()
+        _check_card(self.card, "discard")
 
     @property
     def verb(self) -> str:
@@ -139,6 +178,11 @@ class Take(Action):
 
     card: int | None = None
 
+    def check(self) -> None:
+        super().check()
+        if self.card is not None:
+            _check_card(self.card, "take")
+
     @property
     def verb(self) -> str:
         return "take"
@@ -155,6 +199,10 @@ class Meld(Action):
     """Cooncan: lay out one new combination (R4.3); ``cards`` as written (``X`` or ``X=9h`` for jokers)."""
 
     cards: tuple[str, ...]
+
+    def check(self) -> None:
+        super().check()
+        _check_tokens(self, "meld")
 
     @property
     def verb(self) -> str:
@@ -173,6 +221,11 @@ class Add(Action):
 
     combo: int
     cards: tuple[str, ...]
+
+    def check(self) -> None:
+        super().check()
+        _check_combo(self.combo, "add")
+        _check_tokens(self, "add")
 
     @property
     def verb(self) -> str:
@@ -193,6 +246,13 @@ class Shift(Action):
     which: str | None
     cards: tuple[str, ...]
 
+    def check(self) -> None:
+        super().check()
+        _check_combo(self.combo, "shift")
+        if self.which not in (None, "low", "high"):
+            raise NotationError(f"shift: the joker that moves is 'low', 'high' or None, not {quote(self.which)}")
+        _check_tokens(self, "shift")
+
     @property
     def verb(self) -> str:
         return "shift"
@@ -205,6 +265,36 @@ class Shift(Action):
         return f"parse_action({str(self)!r})"
 
 
+def _check_card(card: object, verb: str) -> None:
+    if not is_card(card):
+        raise NotationError(f"{verb}: {quote(card)} is not a card number")
+
+
+def _check_combo(number: object, verb: str) -> None:
+    if type(number) is not int or number < 1:
+        raise NotationError(f"{verb}: {quote(number)} is not a combination number (1, 2, ...)")
+
+
+def _check_tokens(action: Meld | Add | Shift, verb: str) -> None:
+    """The cards of a meld, add or shift: a non-empty tuple of short strings (a list becomes a tuple)."""
+    cards = action.cards
+    if isinstance(cards, list):
+        cards = tuple(cards)
+        object.__setattr__(action, "cards", cards)
+    if not isinstance(cards, tuple) or not cards:
+        raise NotationError(f"{verb} needs at least one card (R2.2, R4.3)")
+    for t in cards:
+        if not isinstance(t, str) or not t or len(t) > MAX_TOKEN:
+            raise NotationError(f"{verb}: {quote(t)} is not a card as written (7h, X, X=9h)")
+
+
+def _number(text: str) -> int | None:
+    """A whole number written in ASCII digits (``²`` and 5,000-digit numbers are not), else None."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS:
+        return int(text)
+    return None
+
+
 def _card_tokens(text: str, what: str) -> tuple[str, ...]:
     """Normalise cards as written, keeping joker names: ``x=10h`` -> ``X=Th``."""
     out = []
@@ -212,10 +302,10 @@ def _card_tokens(text: str, what: str) -> tuple[str, ...]:
         if "=" in tok:
             left, _, right = tok.partition("=")
             if parse_card(left) != JOKER:
-                raise NotationError(f"{tok!r}: only the joker X is named (X=9h)")
+                raise NotationError(f"{quote(tok)}: only the joker X is named (X=9h)")
             name = parse_card(right)
             if name == JOKER:
-                raise NotationError(f"{tok!r}: a joker is named as a natural card")
+                raise NotationError(f"{quote(tok)}: a joker is named as a natural card")
             out.append(f"X={card_str(name)}")
         else:
             out.append(card_str(parse_card(tok)))
@@ -227,55 +317,59 @@ def _card_tokens(text: str, what: str) -> tuple[str, ...]:
 def parse_seat(text: str) -> int:
     """Parse a seat ``p1``, ``p2``, ... into its number."""
     t = text.strip().lower()
-    if len(t) >= 2 and t[0] == "p" and t[1:].isdigit() and int(t[1:]) >= 1:
-        return int(t[1:])
-    raise NotationError(f"{text!r} is not a seat (seats are p1, p2, ...)")
+    if len(t) >= 2 and t[0] == "p":
+        n = _number(t[1:])
+        if n is not None and n >= 1:
+            return n
+    raise NotationError(f"{quote(text.strip())} is not a seat (seats are p1, p2, ...)")
 
 
 def parse_action(text: str) -> Action:
     """Parse one action line (RECORDS.md).  Raises :class:`NotationError` if it cannot."""
+    if not isinstance(text, str):
+        raise NotationError(f"{quote(text)} is not an action: actions are written as text")
     words = text.split(None, 2)
     if len(words) < 2:
-        raise NotationError(f"{text!r} is not an action: expected a seat, a verb and arguments")
+        raise NotationError(f"{quote(text)} is not an action: expected a seat, a verb and arguments")
     seat = parse_seat(words[0])
     verb = words[1].lower()
     rest = words[2] if len(words) > 2 else ""
     if verb == "pass":
         if rest.strip():
-            raise NotationError(f"{text!r}: pass takes no arguments")
+            raise NotationError(f"{quote(text)}: pass takes no arguments")
         return Pass(seat)
     if verb in ("force", "discard"):
         cards = parse_cards(rest)
         if len(cards) != 1:
-            raise NotationError(f"{text!r}: {verb} takes exactly one card")
+            raise NotationError(f"{quote(text)}: {verb} takes exactly one card")
         return Force(seat, cards[0]) if verb == "force" else Discard(seat, cards[0])
     if verb == "use":
         melds = []
         for part in rest.split("|"):
             cards = parse_cards(part)
             if not cards:
-                raise NotationError(f"{text!r}: an empty combination in use")
+                raise NotationError(f"{quote(text)}: an empty combination in use")
             m = mask_of(cards)
             if m.bit_count() != len(cards):
-                raise NotationError(f"{text!r}: a card is written twice in one combination")
+                raise NotationError(f"{quote(text)}: a card is written twice in one combination")
             melds.append(m)
         return Use(seat, melds)
     if verb == "draw":
         if rest.strip():
-            raise NotationError(f"{text!r}: draw takes no arguments")
+            raise NotationError(f"{quote(text)}: draw takes no arguments")
         return Draw(seat)
     if verb == "take":
         cards = parse_cards(rest)
         if len(cards) > 1:
-            raise NotationError(f"{text!r}: take names at most one card")
+            raise NotationError(f"{quote(text)}: take names at most one card")
         return Take(seat, cards[0] if cards else None)
     if verb == "meld":
         return Meld(seat, _card_tokens(rest, "meld"))
     if verb in ("add", "shift"):
         parts = rest.split(None, 1)
-        if not parts or not parts[0].isdigit() or int(parts[0]) < 1:
-            raise NotationError(f"{text!r}: {verb} needs a combination number (1, 2, ...) and cards")
-        number = int(parts[0])
+        number = _number(parts[0]) if parts else None
+        if number is None or number < 1:
+            raise NotationError(f"{quote(text)}: {verb} needs a combination number (1, 2, ...) and cards")
         tail = parts[1] if len(parts) > 1 else ""
         if verb == "add":
             return Add(seat, number, _card_tokens(tail, "add"))
@@ -286,7 +380,7 @@ def parse_action(text: str) -> Action:
             tail = first[1] if len(first) > 1 else ""
         return Shift(seat, number, which, _card_tokens(tail, "shift"))
     raise NotationError(
-        f"{text!r}: unknown verb {words[1]!r} (conquian: use, pass, force, discard; "
+        f"{quote(text)}: unknown verb {quote(words[1], 20)} (conquian: use, pass, force, discard; "
         "cooncan: draw, take, meld, add, shift, discard)"
     )
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from conquian.errors import NotationError
+from conquian.errors import NotationError, quote
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "cdhs"
@@ -54,9 +54,9 @@ def card_str(card: int) -> str:
     """
     if card == JOKER:
         return "X"
+    if not is_card(card):
+        raise NotationError(f"{quote(card)} is not a card number")
     rank, suit = card & 15, card >> 4
-    if not 1 <= rank <= 13 or not 0 <= suit <= 3:
-        raise ValueError(f"{card} is not a card number")
     return RANK_CHARS[rank - 1] + SUIT_CHARS[suit]
 
 
@@ -64,6 +64,8 @@ def card_name(card: int) -> str:
     """A card in words, for logs and messages: ``the 7 of hearts``."""
     if card == JOKER:
         return "the joker"
+    if not is_card(card):
+        raise NotationError(f"{quote(card)} is not a card number")
     return f"the {RANK_NAMES[(card & 15) - 1]} of {SUIT_NAMES[card >> 4]}"
 
 
@@ -80,7 +82,11 @@ def parse_card(text: str) -> int:
     ...
     conquian.errors.NotationError: 'Zz' is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)
     """
+    if not isinstance(text, str):
+        raise NotationError(f"{quote(text)} is not a card: cards are written as text (R2.1)")
     raw = text.strip()
+    if len(raw) > 4:  # the longest card is a suit symbol and "10"
+        raise NotationError(f"{quote(raw)} is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)")
     t = "".join(_SYMBOL_TO_SUIT.get(ch, ch) for ch in raw).upper()
     if t == "X":
         return JOKER
@@ -91,7 +97,7 @@ def parse_card(text: str) -> int:
         t = "T" + t[2:]
     if len(t) == 2 and t[0] in RANK_CHARS and t[1].lower() in SUIT_CHARS:
         return make_card(RANK_CHARS.index(t[0]) + 1, SUIT_CHARS.index(t[1].lower()))
-    raise NotationError(f"{raw!r} is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)")
+    raise NotationError(f"{quote(raw)} is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)")
 
 
 def parse_cards(text: str) -> list[int]:
@@ -112,8 +118,26 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+#: Every bit a card mask may hold: 64 card numbers (suits of 16, and the joker at 63).
+MASK_LIMIT = 1 << 64
+
+
+def is_card(card: object) -> bool:
+    """Whether ``card`` is a card number (an int naming a real card, or the joker), never a bool."""
+    return type(card) is int and (card == JOKER or (0 <= card < 64 and 1 <= card & 15 <= 13))
+
+
+def check_mask(mask: object) -> int:
+    """``mask`` if it is a card mask (a non-negative int below 2**64), else :class:`NotationError`."""
+    if type(mask) is not int or not 0 <= mask < MASK_LIMIT:
+        raise NotationError(f"{quote(mask)} is not a set of cards (a non-negative int below 2**64)")
+    return mask
+
+
 def iter_mask(mask: int) -> Iterator[int]:
     """The card numbers of a mask, lowest first."""
+    if mask < 0:
+        check_mask(mask)
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -121,7 +145,9 @@ def iter_mask(mask: int) -> Iterator[int]:
 
 
 def cards_of(mask: int) -> list[int]:
-    """The card numbers of a mask as a list, lowest first."""
+    """The card numbers of a mask as a list, lowest first (a negative int is refused: it has no end)."""
+    if mask < 0:
+        check_mask(mask)
     out = []
     while mask:
         low = mask & -mask
@@ -155,7 +181,14 @@ class CardSet:
     __slots__ = ("mask",)
 
     def __init__(self, mask: int | Iterable[int] = 0) -> None:
-        self.mask: int = mask if isinstance(mask, int) else mask_of(mask)
+        if isinstance(mask, int):
+            self.mask: int = check_mask(mask)
+        else:
+            cards = list(mask)
+            for c in cards:
+                if not is_card(c):
+                    raise NotationError(f"{quote(c)} is not a card number")
+            self.mask = mask_of(cards)
 
     @classmethod
     def parse(cls, text: str) -> CardSet:

@@ -26,11 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Union
 
-from conquian.actions import Action, Add, Discard, Draw, Meld, Shift, Take, parse_action
+from conquian.actions import Action, Add, Discard, Draw, Meld, Shift, Take
 from conquian.cards import JOKER, card_name, card_str, cards_of, make_card, parse_card, sort_key
 from conquian.combos import RUN, SET, Combo, build_combo, card_at, parse_token
-from conquian.deal import DealMixin, flatten
-from conquian.deck import seeded_deck, sorted_pack
+from conquian.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.errors import IllegalActionError
 from conquian.rules import COONCAN, Rules
 from conquian.scoring import pip_value
@@ -138,23 +137,10 @@ class CooncanDeal(DealMixin):
 
     def __init__(self, rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None,
                  dealer: int = 1) -> None:
-        if rules.family != COONCAN:
-            raise ValueError(f"{rules.name} is not a Cooncan variant")
+        deck = setup_deck(rules, COONCAN, deck, seed, dealer, "R4.1")
         self.rules = rules
         self.double = rules.copies == 2
         n = self.n = rules.players
-        if deck is None:
-            if seed is None:
-                raise ValueError("give a deck or a seed")
-            deck = seeded_deck(rules, seed)
-        deck = tuple(deck)
-        if sorted(deck) != sorted_pack(rules):
-            raise ValueError(
-                f"a {rules.name} deck is its pack of {rules.pack_size} cards, each as often as the pack has it "
-                f"(R1, R4.1)"
-            )
-        if not 1 <= dealer <= n:
-            raise ValueError(f"dealer must be a seat from 1 to {n}")
         self.dealer = dealer
         self.deck = deck
         self.h1 = [0] * n
@@ -470,8 +456,7 @@ class CooncanDeal(DealMixin):
     # --------------------------------------------------------------- checking
     def verify(self, action: Action | str) -> RawAction:
         """Check one action without playing it: its raw form, or IllegalActionError (R7)."""
-        if isinstance(action, str):
-            action = parse_action(action)
+        action = as_action(action)
         if self.stage == OVER:
             raise IllegalActionError("R4.6", "the deal is over")
         p = self.turn
@@ -585,7 +570,7 @@ class CooncanDeal(DealMixin):
         """The pip value of a seat's hand (R2.4)."""
         return sum(pip_value(c) for c in self.hand(seat))
 
-    def scores(self, pool: int = 0) -> list[int] | None:
+    def scores(self, pool: int | Sequence[int] = 0) -> list[int] | None:
         """Scores per seat once over (R5.2, R5.3): each loser pays the winner his pips, plus the
         splash bonus; a void deal scores nothing.  ``pool`` is unused (conquian's tableaux)."""
         if self.stage != OVER:

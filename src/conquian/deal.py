@@ -9,14 +9,53 @@ hooks the class provides: ``legal_raw()`` (the listed actions, raw), ``to_action
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Union
 
 from conquian.actions import Action, parse_action
-from conquian.errors import IllegalActionError
+from conquian.cards import is_card
+from conquian.deck import seeded_deck, sorted_pack
+from conquian.errors import ConquianError, NotationError, SetupError, quote
+from conquian.rules import Rules
 
 RawAction = tuple[int, Any]
 Node = Union[tuple["Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
+
+
+def setup_deck(rules: Rules, family: str, deck: Sequence[int] | None, seed: int | None, dealer: object,
+               rule: str) -> tuple[int, ...]:
+    """Check what a new deal is given and return its deck, top card first (R1, R3.1, R4.1).
+
+    Every refusal is a :class:`~conquian.errors.SetupError` naming ``rule``.
+    """
+    if not isinstance(rules, Rules) or rules.family != family:
+        raise SetupError("R1", f"{quote(getattr(rules, 'name', rules))} is not a {family} variant")
+    n = rules.players
+    if type(dealer) is not int or not 1 <= dealer <= n:
+        raise SetupError(rule, f"the dealer must be a seat from 1 to {n}, not {quote(dealer)}")
+    if deck is None:
+        if type(seed) is not int:
+            raise SetupError(rule, f"give a deck or a whole-number seed, not {quote(seed)}")
+        return seeded_deck(rules, seed)
+    if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
+        raise SetupError(rule, f"a deck is a sequence of card numbers, not {quote(deck)}")
+    cards = tuple(deck)
+    if len(cards) != rules.pack_size or not all(is_card(c) for c in cards) or sorted(cards) != sorted_pack(rules):
+        raise SetupError(
+            rule, f"a {rules.name} deck is its pack of {rules.pack_size} cards, each as often as the pack has it"
+        )
+    return cards
+
+
+def as_action(action: object) -> Action:
+    """An action to check: text is parsed, an :class:`Action` is checked again field by field (it may
+    have been built around its constructor), anything else is refused with :class:`NotationError`."""
+    if isinstance(action, str):
+        return parse_action(action)
+    if not isinstance(action, Action):
+        raise NotationError(f"{quote(action)} is not an action (an Action object or its notation)")
+    action.check()
+    return action
 
 
 def flatten(node: Node) -> tuple[Any, ...]:
@@ -71,10 +110,10 @@ class DealMixin:
         return legal[int(rnd() * len(legal))]
 
     def is_legal(self, action: Action | str) -> bool:
-        """Whether an action is legal now (never raises for an illegal one)."""
+        """Whether an action is legal now (never raises: malformed input is not legal either)."""
         try:
             self.verify(action)
-        except IllegalActionError:
+        except ConquianError:
             return False
         return True
 
@@ -84,8 +123,7 @@ class DealMixin:
         Raises :class:`~conquian.errors.IllegalActionError` (state unchanged) if illegal,
         :class:`~conquian.errors.NotationError` if the text cannot be parsed.
         """
-        if isinstance(action, str):
-            action = parse_action(action)
+        action = as_action(action)
         kind, arg = self.verify(action)
         self.apply_raw(kind, arg)
         return action

@@ -1,6 +1,23 @@
-"""The errors of the engine: every one is a :class:`ValueError` (RULES R7)."""
+"""The errors of the engine: every one is a :class:`ValueError` (RULES R7).
+
+>>> str(IllegalActionError("R3.5", "p1 does not hold 7h"))
+'R3.5: p1 does not hold 7h'
+>>> quote("p1 use " + "7h " * 1000).endswith("... (3007 characters)")
+True
+"""
 
 from __future__ import annotations
+
+#: How much of a bad input an error message repeats (a 48 MB action is not echoed whole).
+QUOTE_LIMIT = 60
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of some input for an error message, cut to ``limit`` characters with its length."""
+    if isinstance(text, str) and len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} characters)"
+    r = repr(text)
+    return r if len(r) <= limit + 2 else r[:limit] + f"... ({len(r)} characters)"
 
 
 class ConquianError(ValueError):
@@ -8,7 +25,7 @@ class ConquianError(ValueError):
 
 
 class NotationError(ConquianError):
-    """Text that cannot be parsed: a card, an action or a record field (RECORDS.md)."""
+    """Text (or an object) that cannot be read as a card, an action or a record field (RECORDS.md)."""
 
 
 class IllegalActionError(ConquianError):
@@ -22,6 +39,11 @@ class IllegalActionError(ConquianError):
         self.rule = rule
         self.cause = cause
         super().__init__(f"{rule}: {cause}")
+
+
+class SetupError(IllegalActionError):
+    """A deal or a match that cannot be set up as asked: a deck that is not the pack, a dealer or a
+    player count out of range, or a deal dealt out of turn (R1, R3.1, R3.8, R4.1)."""
 
 
 class RecordError(ConquianError):

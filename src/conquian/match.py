@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Union
 
 from conquian.cooncan import CooncanDeal
+from conquian.errors import SetupError, quote
 from conquian.rules import CONQUIAN, Rules
 from conquian.scoring import Washbook
 from conquian.twohand import ConquianDeal
@@ -52,18 +53,18 @@ class Match:
         self.rules = rules
         n = rules.players
         self.players = list(players) if players is not None else [f"p{i + 1}" for i in range(n)]
-        if len(self.players) != n:
-            raise ValueError(f"{rules.name} with players={n} seats {n} players, not {len(self.players)}")
+        if len(self.players) != n or not all(isinstance(p, str) for p in self.players):
+            raise SetupError("R1", f"{rules.name} with players={n} seats {n} named players, not {quote(players)}")
         self.first_dealer = first_dealer if first_dealer is not None else n
-        if not 1 <= self.first_dealer <= n:
-            raise ValueError(f"first_dealer must be a seat from 1 to {n}")
+        if type(self.first_dealer) is not int or not 1 <= self.first_dealer <= n:
+            raise SetupError("R3.8", f"the first dealer must be a seat from 1 to {n}, not {quote(first_dealer)}")
         self.rounds: int | None = (None if rules.family == CONQUIAN else 1) if rounds == "default" else (
             rounds if isinstance(rounds, int) else None)
         self.deals: list[Deal] = []
         self.results: list[list[int]] = []
         self.washbook = Washbook(self.players)
-        self.pool = 0
-        """Points of conquian tableaux waiting for the next winner (R5.1)."""
+        self.owed = [0] * n
+        """Conquian: the counters each seat owes to the pool of earlier tableaux (R5.1)."""
 
     @property
     def next_dealer(self) -> int:
@@ -81,12 +82,22 @@ class Match:
 
     def new_deal(self, deck: Sequence[int] | None = None, *, seed: int | None = None,
                  dealer: int | None = None) -> Deal:
-        """Settle the current deal (it must be over) and start the next one."""
+        """Settle the current deal (it must be over) and start the next one.
+
+        ``dealer`` may be given for the first deal only, or as the seat the rotation gives (R3.8):
+        any other is refused with :class:`~conquian.errors.SetupError` naming R3.8.
+        """
         if self.deals:
             self.settle()
         if self.complete:
-            raise ValueError("the match is over: every player has dealt (R5.4)")
-        d = new_deal(self.rules, deck, seed=seed, dealer=self.next_dealer if dealer is None else dealer)
+            raise SetupError("R5.4", "the match is over: every player has dealt")
+        if dealer is None:
+            dealer = self.next_dealer
+        elif self.deals and dealer != self.next_dealer:
+            raise SetupError(
+                "R3.8", f"this deal must be dealt by p{self.next_dealer} (the deal passes in turn), not by {quote(dealer)}"
+            )
+        d = new_deal(self.rules, deck, seed=seed, dealer=dealer)
         self.deals.append(d)
         return d
 
@@ -96,16 +107,26 @@ class Match:
             return
         deal = self.deals[-1]
         if not deal.over:
-            raise ValueError("the current deal is not over")
+            raise SetupError("R3.8", "the current deal is not over")
         scores = self.score_deal(deal)
         self.results.append(scores)
         self.washbook.add(scores)
 
+    @property
+    def pool(self) -> int:
+        """Counters in the conquian tableau pool, waiting for the next winner (R5.1)."""
+        return sum(self.owed)
+
     def score_deal(self, deal: Deal) -> list[int]:
-        """The scores of a finished deal with the pool applied; updates the pool (R5.1)."""
-        scores = deal.scores(self.pool) or [0] * self.rules.players
-        if self.rules.family == CONQUIAN and self.rules.scoring == "games":
-            self.pool = self.pool + 1 if deal.tableau else 0
+        """The scores of a finished deal with the pool applied; updates the pool (R5.1): at a
+        tableau each player who held cards owes a counter; the next winner takes them all."""
+        scores = deal.scores(self.owed) or [0] * self.rules.players
+        if isinstance(deal, ConquianDeal) and self.rules.scoring == "games":
+            if deal.tableau:
+                for seat in deal.seats:
+                    self.owed[seat - 1] += 1
+            else:
+                self.owed = [0] * self.rules.players
         return scores
 
     @property

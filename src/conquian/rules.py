@@ -21,7 +21,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from conquian.errors import NotationError
+from conquian.errors import NotationError, quote
 
 CONQUIAN = "conquian"
 COONCAN = "cooncan"
@@ -59,6 +59,9 @@ class Rules:
     max_turns: int = 2000
     """Cooncan: turns after which a deal is void even if the pack never runs out (players who
     only ever take from the stock never exhaust it).  A refinement of R1's bound: see R4.5."""
+    discard_taken: bool = True
+    """Cooncan: whether a player may discard the card he took from the stock in the same turn (R1).
+    ``False`` is the house rule that forbids this do-nothing turn."""
 
     # ------------------------------------------------------------------ options
     def with_options(self, **options: Any) -> Rules:
@@ -66,11 +69,16 @@ class Rules:
         if not options:
             return self
         allowed = _OPTIONS[self.family]
-        for key, _value in options.items():
+        for key, value in options.items():
             if key not in allowed:
                 raise NotationError(
-                    f"R1: {key!r} is not an option of {self.name} "
+                    f"R1: {quote(key, 30)} is not an option of {self.name} "
                     f"(options: {', '.join(sorted(allowed))})"
+                )
+            kind = _TYPES[key]
+            if type(value) is not kind:
+                raise NotationError(
+                    f"R1: option {key} takes {_TYPE_WORDS[kind]}, not {quote(value, 30)} ({type(value).__name__})"
                 )
         new = dataclasses.replace(self, **options)
         new.check()
@@ -96,15 +104,17 @@ class Rules:
             else:  # the double pack: two jokers, closed stock (R1, R4.2)
                 bad("jokers", (2,))
                 bad("stock", ("closed",))
-        if not isinstance(self.players, int) or not self.min_players <= self.players <= self.max_players:
+        if not self.min_players <= self.players <= self.max_players:
             raise NotationError(
                 f"R1: {self.name} is played by {self.min_players} to {self.max_players} "
                 f"players, not {self.players!r}"
             )
-        if not isinstance(self.max_pack_turns, int) or self.max_pack_turns < 0:
-            raise NotationError(f"R1: max_pack_turns must be a whole number >= 0, not {self.max_pack_turns!r}")
-        if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise NotationError(f"R1: max_turns must be a whole number >= 1, not {self.max_turns!r}")
+        if not 0 <= self.max_pack_turns <= MAX_PACK_TURNS:
+            raise NotationError(
+                f"R1: max_pack_turns must be a whole number from 0 to {MAX_PACK_TURNS}, not {self.max_pack_turns!r}"
+            )
+        if not 1 <= self.max_turns <= MAX_TURNS:
+            raise NotationError(f"R1: max_turns must be a whole number from 1 to {MAX_TURNS:,}, not {self.max_turns!r}")
 
     def options_diff(self) -> dict[str, Any]:
         """The options that differ from the preset (what a record stores, RECORDS.md)."""
@@ -128,8 +138,19 @@ class Rules:
 
 _OPTIONS = {
     CONQUIAN: frozenset({"scoring", "players"}),
-    COONCAN: frozenset({"splash_bonus", "max_pack_turns", "max_turns", "players", "jokers", "stock"}),
+    COONCAN: frozenset(
+        {"splash_bonus", "max_pack_turns", "max_turns", "players", "jokers", "stock", "discard_taken"}
+    ),
 }
+# R1: option values are typed; a value of another type is refused, never coerced (True is not 1).
+_TYPES: dict[str, type] = {
+    "scoring": str, "stock": str, "players": int, "jokers": int, "splash_bonus": int,
+    "max_pack_turns": int, "max_turns": int, "discard_taken": bool,
+}
+_TYPE_WORDS = {str: "a string", int: "a whole number", bool: "true or false"}
+#: Bounds that keep a deal finite and a typo harmless (R1's bounds are Decisions for software).
+MAX_PACK_TURNS = 100
+MAX_TURNS = 1_000_000
 
 _A10 = tuple(range(1, 11))
 _SPANISH = (1, 2, 3, 4, 5, 6, 7, 11, 12, 13)
@@ -151,7 +172,7 @@ PRESETS: dict[str, Rules] = {
     ),
     "cooncan-double": Rules(
         name="cooncan-double", family=COONCAN, ranks=_FULL, ace_high=True, copies=2,
-        hand_size=10, deal_batch=1, min_players=2, max_players=6, players=5,
+        hand_size=10, deal_batch=1, min_players=2, max_players=7, players=5,
         jokers=2, stock="closed", scoring="pips",
     ),
 }
@@ -159,10 +180,7 @@ PRESETS: dict[str, Rules] = {
 
 def get_rules(name: str, **options: Any) -> Rules:
     """The preset called ``name`` with ``options`` applied (R1)."""
-    try:
-        base = PRESETS[name]
-    except KeyError:
-        raise NotationError(
-            f"R1: unknown variant {name!r} (variants: {', '.join(PRESETS)})"
-        ) from None
+    base = PRESETS.get(name) if isinstance(name, str) else None
+    if base is None:
+        raise NotationError(f"R1: unknown variant {quote(name, 30)} (variants: {', '.join(PRESETS)})")
     return base.with_options(**options)

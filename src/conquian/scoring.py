@@ -3,6 +3,8 @@
 >>> from conquian.cards import parse_card
 >>> [pip_value(parse_card(c)) for c in ("Ah", "Kd", "Ts", "7c", "X")]
 [11, 10, 10, 7, 15]
+>>> [conquian_pip_value(parse_card(c)) for c in ("Ah", "Ts", "7c", "Kd")]
+[1, 10, 7, 10]
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ def pip_value(card: int) -> int:
     rank = card & 15
     if rank == 1:
         return 11
+    return 10 if rank >= 10 else rank
+
+
+def conquian_pip_value(card: int) -> int:
+    """R2.4, conquian ``pips``: "the number of pips left in the hand": ace 1, 2 to 10 their face
+    value; the Spanish pack's J Q K 10 each (a Decision: the sources give them no value)."""
+    rank = card & 15
     return 10 if rank >= 10 else rank
 
 

@@ -31,14 +31,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Union
 
-from conquian.actions import Action, Discard, Force, Pass, Use, meld_text, parse_action
+from conquian.actions import Action, Discard, Force, Pass, Use, meld_text
 from conquian.cards import CardSet, card_name, card_str, cards_of, mask_str
-from conquian.deal import DealMixin, flatten
-from conquian.deck import seeded_deck
+from conquian.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.errors import IllegalActionError
 from conquian.melds import MeldTable, meld_table
 from conquian.rules import CONQUIAN, Rules
-from conquian.scoring import pip_value
+from conquian.scoring import conquian_pip_value
 
 if TYPE_CHECKING:
     from conquian.view import ConquianView
@@ -254,20 +253,10 @@ class ConquianDeal(DealMixin):
         seed: int | None = None,
         dealer: int = 1,
     ) -> None:
-        if rules.family != CONQUIAN:
-            raise ValueError(f"{rules.name} is not a two-hand conquian variant")
+        deck = setup_deck(rules, CONQUIAN, deck, seed, dealer, "R3.1")
         self.rules = rules
-        self.tbl = tbl = meld_table(rules)
-        if deck is None:
-            if seed is None:
-                raise ValueError("give a deck or a seed")
-            deck = seeded_deck(rules, seed)
-        deck = tuple(deck)
-        if len(deck) != 40 or len(set(deck)) != 40 or any(tbl.pack_mask >> c & 1 == 0 for c in deck):
-            raise ValueError(f"a {rules.name} deck is the 40 cards of its pack, each once (R1, R3.1)")
+        self.tbl = meld_table(rules)
         n = rules.players
-        if not 1 <= dealer <= n:
-            raise ValueError(f"dealer must be a seat from 1 to {n}")
         self.n_seats = n
         self.dealer = dealer
         pone = dealer % n + 1
@@ -479,8 +468,7 @@ class ConquianDeal(DealMixin):
         Cheap: it checks the given action directly, never enumerating the
         rearrangements (python-chess's ``move in legal_moves``).
         """
-        if isinstance(action, str):
-            action = parse_action(action)
+        action = as_action(action)
         if self.stage == OVER:
             raise IllegalActionError("R3.7", "the deal is over")
         seat = self.seats[self.actor]
@@ -574,22 +562,36 @@ class ConquianDeal(DealMixin):
         return melds
 
     # ----------------------------------------------------------------- results
-    def scores(self, pool: int = 0) -> list[int] | None:
+    def scores(self, pool: int | Sequence[int] = 0) -> list[int] | None:
         """Scores per seat once the deal is over (R5.1, R5.2), else ``None``.
 
-        ``games``: +1 / -1 for the win, plus ``pool`` (the tableaux carried, R5.1);
-        a tableau scores 0.  ``pips``: the loser pays the pip value of his hand (R2.4).
-        The dealer who sat out (R6.3) scores 0.
+        ``games``: the loser pays the winner one counter; ``pool`` holds the counters owed to the
+        pool by earlier tableaux, one number per seat (or one number owed by each of the two
+        hands), and every counter owed by another seat goes to the winner too (R5.1: with three at
+        the table a player who sits out this deal still pays his).  A tableau scores 0.
+        ``pips``: the loser pays the pip value of his hand (R2.4), and there is no pool.
         """
         if self.stage != OVER:
             return None
         out = [0] * self.n_seats
         if self.winner < 0:
             return out
-        w = self.winner
-        amount = sum(pip_value(c) for c in cards_of(self.hands[1 - w])) if self.rules.scoring == "pips" else 1 + pool
-        out[self.seats[w] - 1] = amount
-        out[self.seats[1 - w] - 1] = -amount
+        win = self.seats[self.winner] - 1
+        lose = self.seats[1 - self.winner] - 1
+        if self.rules.scoring == "pips":
+            amount = sum(conquian_pip_value(c) for c in cards_of(self.hands[1 - self.winner]))
+            out[win], out[lose] = amount, -amount
+            return out
+        if isinstance(pool, int):
+            owed = [0] * self.n_seats
+            owed[win] = owed[lose] = pool
+        else:
+            owed = list(pool)
+        out[lose] = -1
+        for s, k in enumerate(owed):
+            if s != win:
+                out[s] -= k
+        out[win] = -sum(out)
         return out
 
     # ---------------------------------------------------------------- the view
