@@ -56,6 +56,7 @@ RawAction = tuple[int, Any]
 _DRAW_RAW: Final = (K_DRAW, None)
 _DISCARD_RAW: Final = tuple((K_DISCARD, c) for c in range(64))
 _Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
+_Cards = Union[tuple["_Cards", int], None]  # noqa: UP007 (a player's draws, newest first)
 
 SUIT_ROW = 0x3FFE  # bits 1..13 of a suit's 16
 ACE_BITS = sum(1 << (16 * s + 1) for s in range(4))
@@ -98,6 +99,33 @@ class CooncanEvent:
         return "the deal is void: the pack ran out too often, or the deal lasted too long"
 
 
+_DRAW_EVENTS: Final = tuple(("draw", p, None, None, (), "", None) for p in range(16))
+
+
+def _cards(node: _Cards, limit: int = -1) -> list[int]:
+    """The cards of a player's draws, newest first (at most ``limit`` of them when it is not -1)."""
+    out: list[int] = []
+    while node is not None and len(out) != limit:
+        node, c = node
+        out.append(c)
+    return out
+
+
+def cooncan_events(node: _Node, drawn: dict[int, _Cards]) -> tuple[CooncanEvent, ...]:
+    """The events of a public history, oldest first, each draw from the pack showing its card
+    only for the players in ``drawn`` (player index -> that player's draws, newest first)."""
+    raw = flatten(node)
+    cards = {p: _cards(d) for p, d in drawn.items()}  # newest first: pop() gives the oldest
+    out = []
+    for ev in reversed(raw):
+        kind, p = ev[0], ev[1]
+        card = ev[2]
+        if kind == "draw" and p in cards:
+            card = cards[p].pop()
+        out.append(CooncanEvent(kind, p + 1, card, ev[3], ev[4], ev[5], ev[6]))
+    return tuple(out)
+
+
 class CooncanDeal(DealMixin):
     """One deal of Cooncan (R4) for ``rules.players`` seats; ``dealer`` is a seat number."""
 
@@ -105,9 +133,9 @@ class CooncanDeal(DealMixin):
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
     __slots__ = (
-        "combos", "dealer", "deck", "double", "events", "h1", "h2", "hj", "laid", "laid_before", "n", "n_actions",
-        "n_turns",
-        "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "turn", "void", "winner",
+        "combos", "dealer", "deck", "double", "drawn", "events", "h1", "h2", "hj", "laid", "laid_before", "n",
+        "n_actions", "n_events", "n_turns",
+        "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
     )
 
     rules: Rules
@@ -132,8 +160,14 @@ class CooncanDeal(DealMixin):
     void: bool
     splash: bool
     events: _Node
+    """The public history, newest first, as a persistent linked list: draws from the pack hold no card."""
+    drawn: list[_Cards]
+    """Each player's draws from the pack, newest first (only he sees them)."""
+    n_events: int
     n_actions: int
     n_turns: int
+    taken: int
+    """The card taken from the stock this turn, or -1 (R1 ``discard_taken``)."""
 
     def __init__(self, rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None,
                  dealer: int = 1) -> None:
@@ -161,8 +195,11 @@ class CooncanDeal(DealMixin):
         self.void = False
         self.splash = False
         self.events = None
+        self.drawn = [None] * n
+        self.n_events = 0
         self.n_actions = 0
         self.n_turns = 0
+        self.taken = -1
         self.stage = DRAW
         self.turn = dealer % n
         self._log("start", dealer - 1, deck[dealt])  # the card that starts the stock, face up
@@ -228,15 +265,19 @@ class CooncanDeal(DealMixin):
         new.void = self.void
         new.splash = self.splash
         new.events = self.events
+        new.drawn = self.drawn[:]
+        new.n_events = self.n_events
         new.n_actions = self.n_actions
         new.n_turns = self.n_turns
+        new.taken = self.taken
         return new
 
     __copy__ = copy
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(
-            flatten(v) if s == "events" else tuple(v) if isinstance(v, list) else v
+            flatten(v) if s == "events" else tuple(tuple(_cards(x)) for x in v) if s == "drawn"
+            else tuple(v) if isinstance(v, list) else v
             for s, v in ((s, getattr(self, s)) for s in CooncanDeal.__slots__)
         )
 
@@ -277,17 +318,27 @@ class CooncanDeal(DealMixin):
         return False
 
     def history(self, seat: int | None = None) -> list[CooncanEvent]:
-        """The events so far, oldest first; with ``seat``, other seats' draws are hidden."""
-        out = []
-        node = self.events
-        while node is not None:
+        """The events so far, oldest first; with ``seat``, other seats' draws from the pack hide their card."""
+        drawn = dict(enumerate(self.drawn)) if seat is None else {seat - 1: self.drawn[seat - 1]}
+        return list(cooncan_events(self.events, drawn))
+
+    def recent_events(self, count: int, seat: int | None = None) -> list[CooncanEvent]:
+        """The last ``count`` events, oldest first, as :meth:`history` gives them, without walking the
+        whole history (an interface logs each move's events)."""
+        node, raw = self.events, list[tuple[Any, ...]]()
+        while node is not None and len(raw) < count:
             node, ev = node
-            kind, p = ev[0], ev[1]
+            raw.append(ev)
+        players = range(self.n) if seat is None else (seat - 1,)
+        cards: dict[int, list[int]] = {}
+        for p in players:
+            cards[p] = _cards(self.drawn[p], sum(1 for ev in raw if ev[0] == "draw" and ev[1] == p))
+        out = []
+        for ev in reversed(raw):
             card = ev[2]
-            if kind == "draw" and seat is not None and seat != p + 1:
-                card = None
-            out.append(CooncanEvent(kind, p + 1, card, ev[3], ev[4], ev[5], ev[6]))
-        out.reverse()
+            if ev[0] == "draw" and ev[1] in cards:
+                card = cards[ev[1]].pop()
+            out.append(CooncanEvent(ev[0], ev[1] + 1, card, ev[3], ev[4], ev[5], ev[6]))
         return out
 
     def actions(self) -> list[Action]:
@@ -316,6 +367,7 @@ class CooncanDeal(DealMixin):
     def _log(self, kind: str, p: int, card: int | None = None, combo: int | None = None,
              cards: tuple[str, ...] = (), text: str = "", which: str | None = None) -> None:
         self.events = (self.events, (kind, p, card, combo, cards, text, which))
+        self.n_events += 1
 
     def _start_turn(self, p: int) -> None:
         """R4.5: an empty pack is remade from the stock, up to ``max_pack_turns`` times; and a deal
@@ -323,6 +375,7 @@ class CooncanDeal(DealMixin):
         from the stock)."""
         self.turn = p
         self.stage = DRAW
+        self.taken = -1
         self.laid_before = self.laid >> p & 1 == 1
         self.n_turns += 1
         if self.n_turns > self.rules.max_turns:
@@ -363,7 +416,9 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] |= 1 << c
             self.stage = PLAY
-            self.events = (self.events, ("draw", p, c, None, (), "", None))
+            self.events = (self.events, _DRAW_EVENTS[p])  # public: that he drew, not what
+            self.drawn[p] = (self.drawn[p], c)
+            self.n_events += 1
         elif kind == K_TAKE:
             c = arg
             st = self.stock
@@ -371,6 +426,8 @@ class CooncanDeal(DealMixin):
             self.stock = st[:i] + st[i + 1:]
             self._give(p, c)
             self.stage = PLAY
+            if not self.rules.discard_taken:
+                self.taken = c
             self._log("take", p, c)
         elif kind == K_DISCARD:
             c = arg
@@ -382,6 +439,7 @@ class CooncanDeal(DealMixin):
                 self.h1[p] &= ~(1 << c)
             self.stock = (*self.stock, c)
             self.events = (self.events, ("discard", p, c, None, (), "", None))
+            self.n_events += 1
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
             else:
@@ -429,7 +487,7 @@ class CooncanDeal(DealMixin):
         if stage == OVER:
             return []
         p = self.turn
-        return play_options(self.h1[p], self.h2[p], self.hj[p], self.combos, self.double, p + 1)
+        return play_options(self.h1[p], self.h2[p], self.hj[p], self.combos, self.double, p + 1, self.taken)
 
     def random_raw(self, rnd: Callable[[], float]) -> RawAction:
         """A listed legal action drawn uniformly (``rnd`` gives floats in [0, 1)), for simulations:
@@ -493,6 +551,11 @@ class CooncanDeal(DealMixin):
             )
         if isinstance(action, Discard):
             self._need_cards(p, [action.card])
+            if action.card == self.taken and holds_other(self.h1[p], self.h2[p], self.hj[p], self.taken):
+                raise IllegalActionError(
+                    "R1", f"at this table (discard_taken = false) p{seat} may not discard {card_str(self.taken)}, "
+                    "the card he took from the stock this turn, while he holds another card"
+                )
             return (K_DISCARD, action.card)
         if isinstance(action, Meld):
             tokens = [parse_token(t) for t in action.cards]
@@ -622,8 +685,11 @@ def draw_options(stock: tuple[int, ...], open_stock: bool) -> list[RawAction]:
     return out
 
 
-def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: bool, seat: int) -> list[RawAction]:
+def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: bool, seat: int,
+                 taken: int = -1) -> list[RawAction]:
     """The listed lay-out, add, shift and discard actions of a hand (see CooncanDeal.legal_actions).
+
+    ``taken`` is a card that may not be discarded unless it is the last one (R1 ``discard_taken``).
 
     Raw forms are lazy (a combination is built only when the action is played):
     ``(K_MELD3, cells)``, ``(K_ADD1, (k, card, position))``, ``(K_SHIFT1, (k, which, card, position))``.
@@ -655,6 +721,11 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
                     if hj:
                         app((K_SHIFT1, (k, tag, JOKER, pos, c)))
     m = h1
+    if taken >= 0 and holds_other(h1, h2, hj, taken):
+        if taken == JOKER:
+            hj = 0
+        else:
+            m &= ~(1 << taken)
     discard = _DISCARD_RAW
     while m:
         low = m & -m
@@ -663,6 +734,15 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
     if hj:
         app(discard[JOKER])
     return out
+
+
+def holds_other(h1: int, h2: int, hj: int, card: int) -> bool:
+    """Whether a hand holds a card other than ``card`` (and its copies): R1 ``discard_taken = false``
+    forbids discarding the card just taken only while another discard exists, so a turn never
+    has no legal end."""
+    if card == JOKER:
+        return bool(h1 | h2)
+    return bool(hj or (h1 | h2) & ~(1 << card))
 
 
 def _new_combo(cells: tuple[int, ...], seat: int, limit: int) -> Combo:

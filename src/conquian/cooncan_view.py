@@ -16,22 +16,38 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from conquian.actions import Action
 from conquian.cards import JOKER
 from conquian.combos import Combo
-from conquian.cooncan import DRAW, OVER, STAGE_NAMES, CooncanEvent, RawAction, draw_options, play_options, raw_to_action
+from conquian.cooncan import (
+    DRAW,
+    OVER,
+    STAGE_NAMES,
+    CooncanEvent,
+    RawAction,
+    cooncan_events,
+    draw_options,
+    play_options,
+    raw_to_action,
+)
 from conquian.rules import Rules
 
 if TYPE_CHECKING:
     from conquian.cooncan import CooncanDeal
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CooncanView:
-    """What one seat knows of a Cooncan deal."""
+    """What one seat knows of a Cooncan deal.
+
+    The history is the deal's public linked list (whose draws from the pack carry no card) and
+    this seat's own draws: nothing another seat drew is reachable from a view, and making one
+    costs the same at any point of a deal.
+    """
 
     rules: Rules
     seat: int
@@ -51,11 +67,33 @@ class CooncanView:
     """Cards held by each seat."""
     stage: int
     actor_seat: int | None
-    events: tuple[CooncanEvent, ...]
+    n_events: int
+    """How many events the deal has had (the length of ``events``)."""
     winner_seat: int | None
     void: bool
     laid: tuple[bool, ...]
     """Whether each seat has laid anything this deal (splash, R5.3)."""
+    taken: int = -1
+    """The card taken from the stock this turn when it may not be discarded (R1 ``discard_taken``), else -1."""
+    event_node: Any = field(default=None, repr=False)
+    """The public history as the deal keeps it (newest first, linked); read ``events`` instead."""
+    drawn_node: Any = field(default=None, repr=False)
+    """This seat's own draws from the pack (newest first, linked)."""
+
+    @cached_property
+    def events(self) -> tuple[CooncanEvent, ...]:
+        """Every event so far, oldest first; another seat's draw from the pack shows no card."""
+        return cooncan_events(self.event_node, {self.seat - 1: self.drawn_node})
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(
+            getattr(self, f.name) == getattr(other, f.name)
+            for f in fields(self) if f.name not in ("event_node", "drawn_node")
+        ) and self.events == other.events
+
+    __hash__ = None  # type: ignore[assignment]
 
     @classmethod
     def from_deal(cls, deal: CooncanDeal, seat: int) -> CooncanView:
@@ -78,10 +116,13 @@ class CooncanView:
             hand_counts=tuple(deal.hand_size(s) for s in range(1, deal.n + 1)),
             stage=deal.stage,
             actor_seat=deal.to_act,
-            events=tuple(deal.history(seat)),
+            n_events=deal.n_events,
             winner_seat=deal.winner_seat,
             void=deal.void,
             laid=tuple(bool(deal.laid >> q & 1) for q in range(deal.n)),
+            taken=deal.taken,
+            event_node=deal.events,
+            drawn_node=deal.drawn[p],
         )
 
     @property
@@ -110,7 +151,7 @@ class CooncanView:
             return []
         if self.stage == DRAW:
             return draw_options(self.stock, self.rules.stock == "open")
-        return play_options(self.h1, self.h2, self.jokers, self.combos, self.rules.copies == 2, self.seat)
+        return play_options(self.h1, self.h2, self.jokers, self.combos, self.rules.copies == 2, self.seat, self.taken)
 
     def legal_actions(self) -> list[Action]:
         """The listed legal actions when this seat is to act."""

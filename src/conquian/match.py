@@ -95,7 +95,8 @@ class Match:
             dealer = self.next_dealer
         elif self.deals and dealer != self.next_dealer:
             raise SetupError(
-                "R3.8", f"this deal must be dealt by p{self.next_dealer} (the deal passes in turn), not by {quote(dealer)}"
+                "R3.8",
+                f"this deal must be dealt by p{self.next_dealer} (the deal passes in turn), not by {quote(dealer)}",
             )
         d = new_deal(self.rules, deck, seed=seed, dealer=dealer)
         self.deals.append(d)

@@ -129,9 +129,9 @@ class GameSession:
 
     def _play(self, action: Action) -> str:
         deal = self.deal
-        before_events = len(deal.history())
+        before_events = deal.n_events
         deal.play(action)
-        lines = [self.describe(e) for e in deal.history()[before_events:]]
+        lines = [self.describe(e) for e in deal.recent_events(deal.n_events - before_events)]
         lines = [ln for ln in lines if ln]
         self.log.extend(lines)
         if deal.over:

@@ -102,6 +102,17 @@ class Event:
         return "the pack is exhausted: tableau"
 
 
+def conquian_events(node: _Node, seats: tuple[int, int], count: int | None = None) -> tuple[Event, ...]:
+    """The events of a public history (the last ``count`` of them), oldest first."""
+    out: list[Event] = []
+    while node is not None and (count is None or len(out) < count):
+        node, ev = node
+        target = seats[1 - ev[1]] if ev[0] == "force" else None
+        out.append(Event(ev[0], seats[ev[1]], ev[2], ev[3], target))
+    out.reverse()
+    return tuple(out)
+
+
 def use_forms(
     tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int
 ) -> list[tuple[int, ...]]:
@@ -217,6 +228,7 @@ class ConquianDeal(DealMixin):
         "events",
         "hands",
         "n_actions",
+        "n_events",
         "n_seats",
         "pos",
         "rules",
@@ -243,6 +255,8 @@ class ConquianDeal(DealMixin):
     buried: int
     winner: int
     events: _Node
+    """The public history, newest first, as a persistent linked list (shared by copies and views)."""
+    n_events: int
     n_actions: int
 
     def __init__(
@@ -273,6 +287,7 @@ class ConquianDeal(DealMixin):
         self.buried = 0
         self.winner = -1
         self.events = None
+        self.n_events = 0
         self.n_actions = 0
         self.pos = 20
         self.card = -1
@@ -300,6 +315,7 @@ class ConquianDeal(DealMixin):
         new.buried = self.buried
         new.winner = self.winner
         new.events = self.events
+        new.n_events = self.n_events
         new.n_actions = self.n_actions
         return new
 
@@ -366,14 +382,11 @@ class ConquianDeal(DealMixin):
 
     def history(self) -> list[Event]:
         """Every public event so far, oldest first."""
-        out = []
-        node = self.events
-        while node is not None:
-            node, ev = node
-            target = self.seats[1 - ev[1]] if ev[0] == "force" else None
-            out.append(Event(ev[0], self.seats[ev[1]], ev[2], ev[3], target))
-        out.reverse()
-        return out
+        return list(conquian_events(self.events, self.seats))
+
+    def recent_events(self, count: int) -> list[Event]:
+        """The last ``count`` events, oldest first, without walking the whole history."""
+        return list(conquian_events(self.events, self.seats, count))
 
     def actions(self) -> list[Action]:
         """The actions played so far (what a record stores), oldest first."""
@@ -386,6 +399,7 @@ class ConquianDeal(DealMixin):
     # ------------------------------------------------------------- internals
     def _log(self, kind: str, player: int, card: int | None = None, melds: tuple[int, ...] = ()) -> None:
         self.events = (self.events, (kind, player, card, melds))
+        self.n_events += 1
 
     def _turn(self, player: int) -> None:
         """``player`` turns the next card of the pack, or the deal is a tableau (R3.7)."""

@@ -16,22 +16,38 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from conquian.actions import Action
 from conquian.cards import CardSet
 from conquian.melds import MeldTable, meld_table
 from conquian.rules import Rules
-from conquian.twohand import DISCARD, FORCED, OVER, PHASE_NAMES, Event, RawAction, legal_raw, raw_to_action
+from conquian.twohand import (
+    DISCARD,
+    FORCED,
+    OVER,
+    PHASE_NAMES,
+    Event,
+    RawAction,
+    conquian_events,
+    legal_raw,
+    raw_to_action,
+)
 
 if TYPE_CHECKING:
     from conquian.twohand import ConquianDeal
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ConquianView:
-    """What one seat knows of a conquian deal (R3): nothing hidden from it is here."""
+    """What one seat knows of a conquian deal (R3): nothing hidden from it is here.
+
+    The public history is shared with the deal (an immutable linked list holding nothing
+    hidden), so making a view costs the same at the first turn and the thousandth; ``events``
+    turns it into :class:`~conquian.twohand.Event` values when first asked for.
+    """
 
     rules: Rules
     seat: int
@@ -52,9 +68,24 @@ class ConquianView:
     adversary_hand_count: int
     buried_mask: int
     """Every card buried so far (seen by both before being turned down)."""
-    events: tuple[Event, ...]
-    """The public history: every card turned, passed, buried, used, forced, discarded."""
+    n_events: int
+    """How many public events the deal has had (the length of ``events``)."""
     winner_seat: int | None
+    event_node: Any = field(default=None, repr=False)
+    """The public history as the deal keeps it (newest first, linked); read ``events`` instead."""
+
+    @cached_property
+    def events(self) -> tuple[Event, ...]:
+        """The public history: every card turned, passed, buried, used, forced, discarded."""
+        return conquian_events(self.event_node, self.seats)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name != "event_node") \
+            and self.events == other.events
+
+    __hash__ = None  # type: ignore[assignment]
 
     @classmethod
     def from_deal(cls, deal: ConquianDeal, seat: int) -> ConquianView:
@@ -73,8 +104,9 @@ class ConquianView:
             pack_count=deal.pack_count,
             adversary_hand_count=deal.hands[1 - p].bit_count(),
             buried_mask=deal.buried,
-            events=tuple(deal.history()),
+            n_events=deal.n_events,
             winner_seat=deal.winner_seat,
+            event_node=deal.events,
         )
 
     # -------------------------------------------------------------- accessors

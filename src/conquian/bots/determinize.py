@@ -70,6 +70,7 @@ def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
     d.buried = v.buried_mask
     d.winner = -1
     d.events = None
+    d.n_events = 0
     d.n_actions = 0
     return d
 
@@ -181,6 +182,9 @@ def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
     d.void = False
     d.splash = False
     d.events = None
+    d.drawn = [None] * n
+    d.n_events = 0
     d.n_actions = 0
     d.n_turns = turns + (1 if v.stage == DRAW else 0)
+    d.taken = v.taken
     return d

@@ -96,7 +96,7 @@ class ExpertBot:
 
     def _rng(self, view: View) -> random.Random:
         # deterministic for a seed: the stream depends on the seed and on the position only
-        key = f"{self.seed}|{view.seat}|{len(view.events)}|{view.stage}".encode()
+        key = f"{self.seed}|{view.seat}|{view.n_events}|{view.stage}".encode()
         self.decisions += 1
         return random.Random(zlib.crc32(key) ^ (self.seed * 0x9E3779B1))
 

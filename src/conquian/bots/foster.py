@@ -59,7 +59,7 @@ def cooncan_obs_from_view(v: CooncanView) -> fk.Obs:
     return fk.Obs(
         h1=v.h1, h2=v.h2, hj=v.jokers, combos=v.combos, stage=v.stage, stock=v.stock,
         open_stock=v.rules.stock == "open", double=v.rules.copies == 2, seat=v.seat, hand_counts=v.hand_counts,
-        laid=v.laid[v.seat - 1], pack_count=v.pack_count, seen=_seen(v.combos, v.stock),
+        laid=v.laid[v.seat - 1], pack_count=v.pack_count, seen=_seen(v.combos, v.stock), taken=v.taken,
     )
 
 
@@ -70,7 +70,7 @@ def cooncan_obs_from_state(d: CooncanDeal) -> fk.Obs:
         h1=d.h1[p], h2=d.h2[p], hj=d.hj[p], combos=d.combos, stage=d.stage, stock=d.stock,
         open_stock=d.rules.stock == "open", double=d.double, seat=p + 1,
         hand_counts=tuple(d.h1[q].bit_count() + d.h2[q].bit_count() + d.hj[q] for q in range(d.n)),
-        laid=bool(d.laid >> p & 1), pack_count=len(d.pack) - d.pos, seen=_seen(d.combos, d.stock),
+        laid=bool(d.laid >> p & 1), pack_count=len(d.pack) - d.pos, seen=_seen(d.combos, d.stock), taken=d.taken,
     )
 
 

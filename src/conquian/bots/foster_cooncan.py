@@ -71,6 +71,7 @@ class Obs:
     laid: bool  # this seat has laid something this deal
     pack_count: int
     seen: dict[int, int]  # copies of each card visible (combinations, stock)
+    taken: int = -1  # a card that may not be discarded unless it is the last (R1 discard_taken)
 
 
 def _hand_cards(h1: int, h2: int, hj: int) -> list[int]:
@@ -143,10 +144,16 @@ def discard_choice(o: Obs, h1: int, h2: int, hj: int) -> int:
     """The dearest dead card (rule 4); the joker only if nothing else is left."""
     best = None
     for c in _hand_cards(h1, h2, 0):
+        if c == o.taken:
+            continue
         score = pip_value(c) - 4.0 * card_keep(o, h1, h2, hj, c)
         if best is None or score > best[0]:
             best = (score, c)
-    return best[1] if best is not None else JOKER
+    if best is not None:
+        return best[1]
+    if hj and o.taken != JOKER:
+        return JOKER
+    return _hand_cards(h1, h2, hj)[0]  # only the card taken this turn is left (or its copies)
 
 
 def _fits_table(o: Obs, c: int) -> bool:
