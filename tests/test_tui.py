@@ -73,7 +73,8 @@ def test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint(tmp_pat
             # a hint: the expert's move and the live outs
             await pilot.press("h")
             await pilot.pause()
-            assert any(m.startswith("hint: The expert would play: p1 ") for m in app.messages)
+            hints = [m for m in app.messages if m.startswith("hint: The expert would play: ")]
+            assert hints and "p1" not in hints[0]  # words for people: no seat labels
             assert any(m.startswith("hint: Live outs:") for m in app.messages)
             # the rules screen opens and closes
             await pilot.press("question_mark")
@@ -136,23 +137,39 @@ def test_snapshot_of_a_deal_in_progress() -> None:
 
 
 def test_several_people_share_one_terminal() -> None:
+    """Hot seat (issue 9): a hand-over before every hand is shown, the first one of a deal too, and
+    each person's log holds his own draws from the pack and hints, nobody else's."""
+
     async def go() -> None:
         s = make_session("cooncan", 3, ["human", "human", "foster"], 2, ["Ann", "Bea"])
         app = ConquianApp(s, delay=0)
         async with app.run_test(size=(90, 28)) as pilot:
             await pilot.pause()
-            assert s.deal.to_act == 1 and app.shown_seat == 1
+            assert s.deal.to_act == 1 and app.shown_seat is None and not list(app.query(CardButton))
+            await pilot.press("enter")  # Ann takes the terminal
+            await pilot.pause()
+            assert app.shown_seat == 1 and list(app.query(CardButton))
             await pilot.press("r")  # Ann draws
+            await pilot.pause()
+            drawn = s.deal.hand(1)
+            ann_draw = next(line for line in s.lines if line.seat == 1 and "drew the" in line.private)
+            assert any(ann_draw.private in m for m in app.messages)
+            await pilot.press("h")  # Ann's hint
             await pilot.pause()
             discard = next(a for a in app.options if a.verb == "discard")
             app.play(discard)
             await pilot.pause()
             # Bea's turn: her hand stays hidden until she presses Enter
-            assert s.deal.to_act == 2
+            assert s.deal.to_act == 2 and app.shown_seat is None
             assert not list(app.query(CardButton))
+            app.messages.clear()
             await pilot.press("enter")
             await pilot.pause()
             assert app.shown_seat == 2 and list(app.query(CardButton))
+            shown = "\n".join(app.messages)
+            assert ann_draw.private not in shown and "Ann drew from the pack" in shown
+            assert "hint:" not in shown  # Ann's hint is Ann's
+            assert drawn  # (Ann's hand, for the record of what was hidden)
 
     run(go())
 

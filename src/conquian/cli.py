@@ -1,22 +1,35 @@
-"""The ``conquian`` command line: ``replay`` and ``simulate``.
+"""The ``conquian`` command line: ``play``, ``replay``, ``simulate`` and ``tournament``.
 
 Errors are one clear line on standard error (or the JSON error object of the
 replay contract with ``--json``), never a traceback: exit status 2 for bad
-usage, 1 for a bad record.
+usage, 1 for a bad record or a file that cannot be written.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from pathlib import Path
+from typing import IO, Any, NoReturn
 
 from conquian.cards import card_str, mask_str
-from conquian.errors import ConquianError
+from conquian.errors import ConquianError, quote
+from conquian.files import check_writable, records_dir
 from conquian.match import Deal, new_deal
-from conquian.record import ReplayError, read_record_file, record_from_match, replay, write_record
+from conquian.record import (
+    Record,
+    ReplayError,
+    deal_record,
+    deal_text,
+    read_record_file,
+    record_header,
+    replay,
+)
 from conquian.rules import PRESETS, Rules, get_rules
 from conquian.simulate import simulate
 from conquian.twohand import ConquianDeal
@@ -27,60 +40,110 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-    return n
+#: Bounds on what one command may be asked to do: past them a typo, not a plan (stated in --help).
+MAX_SIMULATE_DEALS = 10**9
+MAX_TOURNAMENT_DEALS = 1_000_000
+MAX_EXPERT_ITERATIONS = 100_000
+MAX_DELAY = 60.0
 
 
 def _integer(text: str) -> int:
+    t = text.strip()
+    if not (t.lstrip("+-").isascii() and t.lstrip("+-").isdigit()) or len(t) > 30:
+        raise argparse.ArgumentTypeError(f"{quote(text, 30)} is not a whole number")
+    return int(t)
+
+
+def _bounded(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        n = _integer(text)
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:,} to {high:,}, not {n:,}")
+        return n
+
+    return parse
+
+
+_positive = _bounded(1, 10**9)
+
+
+def _delay(text: str) -> float:
     try:
-        return int(text)
+        x = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quote(text, 30)} is not a number of seconds") from None
+    if not 0 <= x <= MAX_DELAY:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be from 0 to {MAX_DELAY:g} seconds, not {text}")
+    return x
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``conquian`` command."""
-    p = _Parser(prog="conquian", description="Conquian and Cooncan, the original Rummy: replay records, simulate play.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = _Parser(
+        prog="conquian",
+        description="Conquian, the original Rummy, and its children Cooncan: play in the terminal against the "
+                    "computer or with friends, replay records, simulate, and run tournaments between bots.",
+        epilog="commands:\n"
+               "  play        play a match in the terminal (needs the 'play' extra)\n"
+               "  replay      replay a record file through the engine; --json prints the replay contract\n"
+               "  simulate    random legal play: speed and outcome figures, optionally a record of every deal\n"
+               "  tournament  bots against each other on duplicate deals, with 95% intervals\n\n"
+               "'conquian COMMAND --help' describes each one.  Rules: R-numbers in refusals refer to the rule book.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
-    r = sub.add_parser("replay", help="replay a record file through the engine (RECORDS.md)")
-    r.add_argument("file", help="a conquian-record/1 TOML file")
-    r.add_argument("--json", action="store_true", help="print one JSON object (the replay contract)")
-
-    s = sub.add_parser("simulate", help="random legal play: speed and outcome figures")
-    s.add_argument("--variant", default="conquian", choices=list(PRESETS))
-    s.add_argument("--deals", type=_positive, default=1000, help="deals to play (default 1000)")
-    s.add_argument("--seed", type=_integer, default=0, help="seed of decks and choices (default 0)")
-    _rules_options(s)
-    s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--record", metavar="FILE", help="write every deal to FILE as a record")
-
-    g = sub.add_parser("play", help="play in the terminal against the computer (Textual)")
+    g = sub.add_parser(
+        "play", help="play a match in the terminal against the computer, or with friends at one terminal",
+        description="Play a match in the terminal (Textual).  Records are saved after every deal and on every way "
+                    f"out, to FILE or else to a new file in {records_dir()}.",
+    )
     g.add_argument("--variant", default="conquian", choices=list(PRESETS))
     g.add_argument("--bots", default=None,
                    help="the other seats' bots, comma-separated (default expert); list 'human' seats to share "
                         "the terminal, e.g. human,human,foster")
-    g.add_argument("--seed", type=_integer, default=None, help="seed of the deals (default: from the clock)")
+    g.add_argument("--seed", type=_integer, default=None,
+                   help="seed of the deals, for a game you can play again (default: from the system's randomness)")
     g.add_argument("--name", default=None, help="your name (or names, comma-separated, one per seat)")
-    g.add_argument("--delay", type=float, default=0.8, help="seconds between the bots' moves (0: no pause)")
+    g.add_argument("--delay", type=_delay, default=0.8,
+                   help="seconds between the bots' moves (0: no pause; at most 60)")
     g.add_argument("--ascii", action="store_true", help="cards without suit symbols")
-    g.add_argument("--record", metavar="FILE", default=None, help="where to save the match (default: a new file)")
+    g.add_argument("--show-buried", action="store_true",
+                   help="memory aid: show buried and covered cards to every seat alike (R3.3; off by default)")
+    g.add_argument("--record", metavar="FILE", default=None,
+                   help=f"where to save the match (default: a new file in {records_dir()})")
     g.add_argument("--replay", metavar="FILE", default=None, help="step through a record instead of playing")
     _rules_options(g)
 
-    t = sub.add_parser("tournament", help="bots against each other on duplicate deals")
+    r = sub.add_parser("replay", help="replay a record file through the engine (RECORDS.md)",
+                       description="Replay a conquian-record/1 file through the engine and tell it in words, or "
+                                   "print the replay contract's JSON object with --json.")
+    r.add_argument("file", help="a conquian-record/1 TOML file")
+    r.add_argument("--json", action="store_true", help="print one JSON object (the replay contract)")
+
+    s = sub.add_parser("simulate", help="random legal play: speed and outcome figures",
+                       description="Random legal play: deals per second, decisions per second, outcomes.  Memory "
+                                   "does not grow with --deals; --record streams every deal to a record.")
+    s.add_argument("--variant", default="conquian", choices=list(PRESETS))
+    s.add_argument("--deals", type=_bounded(1, MAX_SIMULATE_DEALS), default=1000,
+                   help=f"deals to play (default 1000, at most {MAX_SIMULATE_DEALS:,})")
+    s.add_argument("--seed", type=_integer, default=0, help="seed of decks and choices (default 0)")
+    _rules_options(s)
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--record", metavar="FILE", help="write every deal to FILE as a record (checked before playing)")
+
+    t = sub.add_parser("tournament", help="bots against each other on duplicate deals",
+                       description="Bots against each other on duplicate deals: every deck once per rotation of "
+                                   "the bots over the seats, in worker processes, with 95% intervals.")
     t.add_argument("--variant", default="conquian", choices=list(PRESETS))
     t.add_argument("--bots", required=True, help="bot names, one per seat, comma-separated (e.g. expert,foster)")
-    t.add_argument("--deals", type=_positive, default=100, help="decks, each played once per rotation (default 100)")
+    t.add_argument("--deals", type=_bounded(1, MAX_TOURNAMENT_DEALS), default=100,
+                   help=f"decks, each played once per rotation (default 100, at most {MAX_TOURNAMENT_DEALS:,})")
     t.add_argument("--seed", type=_integer, default=0)
-    t.add_argument("--workers", type=_positive, default=None, help="processes (default: every core)")
-    t.add_argument("--expert-iterations", type=_positive, default=None, help="playouts per expert decision")
+    t.add_argument("--workers", type=_positive, default=None,
+                   help=f"processes (default and at most: the machine's cores, {os.cpu_count() or 1})")
+    t.add_argument("--expert-iterations", type=_bounded(1, MAX_EXPERT_ITERATIONS), default=None,
+                   help=f"playouts per expert decision (at most {MAX_EXPERT_ITERATIONS:,})")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     _rules_options(t)
     return p
@@ -97,12 +160,15 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
                    help="times the stock may become the pack before a deal is void (R4.5)")
     p.add_argument("--max-turns", type=_integer, default=None,
                    help="turns after which a Cooncan deal is void (default 2000)")
+    p.add_argument("--no-discard-taken", dest="discard_taken", action="store_const", const=False, default=None,
+                   help="cooncan house rule: the card taken from the stock may not be discarded in the same turn")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The rules object of ``--variant`` and the R1 options given."""
     options: dict[str, Any] = {}
-    for key in ("players", "scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns"):
+    for key in ("players", "scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns",
+                "discard_taken"):
         value = getattr(args, key, None)
         if value is not None:
             options[key] = value
@@ -158,7 +224,6 @@ def _replay(args: argparse.Namespace) -> int:
             print(f"\nDeal {i}: p{deal.dealer} deals.")
             for seat in range(1, start.n + 1):
                 print(f"  p{seat} was dealt {' '.join(card_str(c) for c in start.hand(seat))}")
-            print(f"  the stock starts with {card_str(start.stock[0])}")
         for event in deal.history():
             print(f"  {event}")
         if deal.over:
@@ -173,21 +238,61 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class _RecordStream:
+    """A record written deal by deal to a temporary file beside FILE, renamed over it at the end
+    (so a failure leaves FILE as it was, and memory does not grow with the deals)."""
+
+    def __init__(self, path: str, rules: Rules) -> None:
+        dest = Path(path)
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent)
+        self.path = path
+        self.file: IO[str] = os.fdopen(fd, "w", encoding="utf-8")
+        names = [f"p{i + 1}" for i in range(rules.players)]
+        self.file.write(record_header(Record(rules.name, names, rules.options_diff())))
+
+    def deal(self, deal: Deal, scores: list[int]) -> None:
+        self.file.write(deal_text(deal_record(deal, scores)))
+
+    def finish(self) -> None:
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+        os.replace(self.tmp, self.path)
+
+    def abandon(self) -> None:
+        with contextlib.suppress(OSError):
+            self.file.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+
+
 def _simulate(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
     except ConquianError as e:
         print(f"conquian simulate: {e}", file=sys.stderr)
         return 2
-    res = simulate(rules, args.deals, args.seed, keep=bool(args.record))
-    if args.record:
-        assert res.match is not None
+    stream = None
+    if args.record is not None:
         try:
-            with open(args.record, "w", encoding="utf-8") as f:
-                f.write(write_record(record_from_match(res.match)))
+            check_writable(args.record)
+            stream = _RecordStream(args.record, rules)
         except OSError as e:
-            print(f"conquian simulate: cannot write {args.record}: {e.strerror}", file=sys.stderr)
-            return 1
+            print(f"conquian simulate: cannot write {quote(args.record)}: {e.strerror or e}", file=sys.stderr)
+            return 2
+    try:
+        res = simulate(rules, args.deals, args.seed, on_deal=stream.deal if stream else None)
+        if stream:
+            stream.finish()
+    except OSError as e:
+        if stream:
+            stream.abandon()
+        print(f"conquian simulate: cannot write {quote(args.record)}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except BaseException:
+        if stream:
+            stream.abandon()
+        raise
     print(json.dumps(res.to_json()) if args.json else res.text())
     return 0
 
@@ -212,8 +317,15 @@ def _tournament(args: argparse.Namespace) -> int:
         print(f"conquian tournament: give one bot per seat: {rules.players} for {rules.name} "
               f"with {rules.players} players, not {len(bots)}", file=sys.stderr)
         return 2
+    from conquian.tournament import max_workers
+
+    if args.workers is not None and args.workers > max_workers():
+        print(f"conquian tournament: {args.workers} workers asked for; using {max_workers()}, the machine's cores",
+              file=sys.stderr)
+        args.workers = max_workers()
     params = {"expert": {"iterations": args.expert_iterations}} if args.expert_iterations else {}
-    res = run_tournament(rules, bots, args.deals, args.seed, args.workers, params, progress=not args.json)
+    res = run_tournament(rules, bots, args.deals, args.seed, args.workers, params, progress=not args.json,
+                         keep_outcomes=False)
     print(json.dumps(res.to_json()) if args.json else res.text())
     return 0
 
@@ -233,27 +345,47 @@ def _play(args: argparse.Namespace) -> int:
             return 1
         ReplayApp(rec, ascii_only=args.ascii).run()
         return 0
-    import time as _time
+    import secrets
 
-    seed = args.seed if args.seed is not None else int(_time.time())
+    # R3.1/R4.1 decks from the system's randomness: a clock seed can be recovered from one's own hand
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
     bots = args.bots.split(",") if args.bots else None
     options: dict[str, Any] = {}
-    for key in ("scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns"):
+    for key in ("scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns", "discard_taken"):
         value = getattr(args, key, None)
         if value is not None:
             options[key] = value
     try:
         from conquian.bots import bot_names
+        from conquian.record import check_name
 
         for b in bots or []:
             if b.strip() not in (*bot_names(), "human"):
-                raise ConquianError(f"unknown bot {b.strip()!r} (bots: {', '.join(bot_names())}, or human)")
-        names = [n.strip() for n in args.name.split(",")] if args.name else None
+                raise ConquianError(f"unknown bot {quote(b.strip(), 30)} (bots: {', '.join(bot_names())}, or human)")
+        names = [check_name(n.strip()) for n in args.name.split(",")] if args.name else None
         session = make_session(args.variant, args.players, bots, seed, names, **options)
     except ConquianError as e:
         print(f"conquian play: {e}", file=sys.stderr)
         return 2
-    ConquianApp(session, delay=max(0.0, args.delay), ascii_only=args.ascii, record_path=args.record).run()
+    record = args.record
+    try:
+        if record is None:
+            folder = records_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            record = str(folder / session.default_record_name())
+        check_writable(record)
+    except OSError as e:
+        print(f"conquian play: cannot save the match to {quote(record or str(records_dir()))}: {e.strerror or e} "
+              "(give another --record FILE)", file=sys.stderr)
+        return 2
+    app = ConquianApp(session, delay=args.delay, ascii_only=args.ascii, record_path=record,
+                      show_buried=args.show_buried)
+    app.run()
+    if app.save_error:
+        print(f"conquian play: the match could not be saved: {app.save_error}", file=sys.stderr)
+        return 1
+    if app.saved_to:
+        print(f"The match is saved in {app.saved_to}")
     return 0
 
 

@@ -49,7 +49,7 @@ class Match:
     """
 
     def __init__(self, rules: Rules, players: Sequence[str] | None = None, first_dealer: int | None = None,
-                 rounds: int | str | None = "default") -> None:
+                 rounds: int | str | None = "default", keep_history: bool = True) -> None:
         self.rules = rules
         n = rules.players
         self.players = list(players) if players is not None else [f"p{i + 1}" for i in range(n)]
@@ -60,6 +60,9 @@ class Match:
             raise SetupError("R3.8", f"the first dealer must be a seat from 1 to {n}, not {quote(first_dealer)}")
         self.rounds: int | None = (None if rules.family == CONQUIAN else 1) if rounds == "default" else (
             rounds if isinstance(rounds, int) else None)
+        self.keep_history = keep_history
+        """Whether ``deals``, ``results`` and the washbook keep every deal; without it (long
+        simulations) only the last is kept, and the totals, so memory does not grow with deals."""
         self.deals: list[Deal] = []
         self.results: list[list[int]] = []
         self.washbook = Washbook(self.players)
@@ -112,6 +115,8 @@ class Match:
         scores = self.score_deal(deal)
         self.results.append(scores)
         self.washbook.add(scores)
+        if not self.keep_history:
+            del self.deals[:-1], self.results[:-1], self.washbook.rows[:-1]
 
     @property
     def pool(self) -> int:

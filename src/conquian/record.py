@@ -24,16 +24,32 @@ True
 
 from __future__ import annotations
 
+import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from conquian.cards import card_str, parse_cards
-from conquian.errors import IllegalActionError, NotationError, RecordError
+from conquian.errors import ConquianError, IllegalActionError, NotationError, RecordError, quote
+from conquian.files import MAX_RECORD_BYTES, read_text_limited
 from conquian.match import Deal, Match
 from conquian.rules import CONQUIAN, PRESETS, Rules, get_rules
 
 FORMAT = "conquian-record/1"
+#: Limits checked before a record is parsed, so that no file can make the reader recurse, loop or
+#: swallow memory: nesting of arrays and tables, dots on one line (dotted keys nest too).
+MAX_DEPTH = 8
+MAX_DOTS_PER_LINE = 8
+#: The longest player name, and the longest action text a record may hold.
+MAX_NAME = 40
+MAX_ACTION = 400
+_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# What matters to nesting in TOML, strings and comments matched whole so that their insides are skipped.
+_TOML_TOKENS = re.compile(
+    r'#[^\n]*|"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[\[\]{}.\n]',
+    re.S,
+)
 
 
 @dataclass
@@ -68,12 +84,14 @@ class ReplayError(RecordError):
                  text: str | None = None, rule: str | None = None) -> None:
         self.deal = deal
         self.action = action
+        if text is not None and len(text) > 2 * MAX_ACTION:  # echo a little of a huge action, not all of it
+            text = text[:MAX_ACTION] + f"... ({len(text)} characters)"
         self.text = text
         self.rule = rule
         self.message = message
         where = ""
         if deal is not None:
-            where = f"deal {deal}" + (f", action {action} ({text!r})" if action is not None else "") + ": "
+            where = f"deal {deal}" + (f", action {action} ({quote(text)})" if action is not None else "") + ": "
         super().__init__(where + message)
 
     def to_json(self) -> dict[str, Any]:
@@ -88,28 +106,71 @@ def _need(cond: bool, message: str, deal: int | None = None) -> None:
         raise ReplayError(message, deal=deal)
 
 
+def check_name(name: object) -> str:
+    """A player's name as a record holds it: 1 to 40 printable characters, no control or format
+    characters (a name is shown on terminals and web pages: an escape sequence in it must never be)."""
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise NotationError(f"a player's name is 1 to {MAX_NAME} characters, not {quote(name)}")
+    for ch in name:
+        if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
+            raise NotationError(f"the name {quote(name)} holds a control character (U+{ord(ch):04X})")
+    return name
+
+
+def _check_shape(text: str) -> None:
+    """Refuse, before parsing, a text too large or nested too deep to be a record."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise ReplayError(f"not a record: {len(text):,} characters (a record has at most {MAX_RECORD_BYTES:,})")
+    depth = dots = 0
+    for m in _TOML_TOKENS.finditer(text):
+        tok = m.group()
+        if tok in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ReplayError(f"not a record: arrays or tables nested deeper than {MAX_DEPTH}")
+        elif tok in "]}":
+            depth = max(0, depth - 1)
+        elif tok == ".":
+            dots += 1
+            if dots > MAX_DOTS_PER_LINE:
+                raise ReplayError(f"not a record: more than {MAX_DOTS_PER_LINE} dotted keys on one line")
+        elif tok == "\n":
+            dots = 0
+
+
 def read_record(text: str) -> Record:
     """Parse a record's TOML text; raise :class:`ReplayError` (rule ``None``) if it is not a record."""
+    _check_shape(text)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ReplayError(f"not a TOML document: {e}") from None
+    except (ValueError, RecursionError, MemoryError) as e:  # e.g. an integer of 5,000 digits
+        raise ReplayError(f"not a record: {quote(str(e), 100)}") from None
     fmt = doc.get("format")
     _need(fmt == FORMAT, f"format must be {FORMAT!r}, not {fmt!r}")
     variant = doc.get("variant")
     _need(isinstance(variant, str) and variant in PRESETS,
           f"variant must be one of {', '.join(PRESETS)}, not {variant!r}")
     players = doc.get("players")
-    _need(isinstance(players, list) and all(isinstance(p, str) for p in players),
-          "players must be a list of names")
+    _need(isinstance(players, list) and 1 <= len(players) <= 16, "players must be a list of names")
+    assert isinstance(variant, str) and isinstance(players, list)
+    try:
+        names = [check_name(p) for p in players]
+    except NotationError as e:
+        raise ReplayError(f"players: {e}") from None
     options = doc.get("options", {})
     _need(isinstance(options, dict), "options must be a table")
-    assert isinstance(variant, str) and isinstance(players, list)
-    rec = Record(variant=variant, players=[str(p) for p in players], options=dict(options))
+    options = dict(options)
+    if "players" in options:  # the player count is the length of players; a second one must agree
+        _need(options["players"] == len(names) and type(options["players"]) is int,
+              f"options: players = {quote(options['players'], 20)} disagrees with the {len(names)} names of players")
+        del options["players"]
+    rec = Record(variant=variant, players=names, options=options)
     try:
         rec.rules()
-    except NotationError as e:
-        raise ReplayError(str(e)) from None
+    except (NotationError, TypeError) as e:
+        raise ReplayError(str(e) if isinstance(e, NotationError) else f"options: {quote(str(e), 100)}") from None
     deals = doc.get("deals", [])
     _need(isinstance(deals, list), "deals must be an array of tables")
     for i, d in enumerate(deals, 1):
@@ -126,13 +187,17 @@ def read_record(text: str) -> Record:
             except NotationError as e:
                 raise ReplayError(f"deck: {e}", deal=i) from None
         elif "seed" in d:
-            _need(isinstance(d["seed"], int) and not isinstance(d["seed"], bool), "seed must be an integer", i)
+            _need(type(d["seed"]) is int and -(2**63) <= d["seed"] < 2**64, "seed must be a 64-bit integer", i)
             seed = d["seed"]
         else:
             raise ReplayError("a deal needs a deck or a seed", deal=i)
         actions = d.get("actions", [])
         _need(isinstance(actions, list) and all(isinstance(a, str) for a in actions),
               "actions must be a list of strings", i)
+        for j, a in enumerate(actions, 1):
+            if len(a) > MAX_ACTION:
+                raise ReplayError(f"an action of {len(a):,} characters (at most {MAX_ACTION})", deal=i, action=j,
+                                  text=a)
         result = d.get("result")
         _need(result is None or isinstance(result, dict), "result must be a table", i)
         rec.deals.append(DealRecord(dealer=dealer, deck=deck, seed=seed, actions=list(actions), result=result))
@@ -140,19 +205,26 @@ def read_record(text: str) -> Record:
 
 
 def read_record_file(path: str) -> Record:
-    """Read a record from a file (errors as :class:`ReplayError`)."""
+    """Read a record from a file (errors as :class:`ReplayError`): a regular file of at most 16 MB."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ReplayError(f"cannot read {path}: {e.strerror if isinstance(e, OSError) else e}") from None
+        text = read_text_limited(path)
+    except RecordError as e:
+        raise ReplayError(str(e)) from None
     return read_record(text)
 
 
 # ------------------------------------------------------------------ writing
 def _toml_str(s: str) -> str:
-    out = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{out}"'
+    """A TOML basic string: backslash, quote and every control character escaped."""
+    out = []
+    for ch in s:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 def _toml_value(v: Any) -> str:
@@ -169,8 +241,8 @@ def _toml_value(v: Any) -> str:
     raise TypeError(f"cannot write {v!r} in a record")
 
 
-def write_record(rec: Record) -> str:
-    """The TOML text of a record (RECORDS.md layout)."""
+def record_header(rec: Record) -> str:
+    """The lines of a record before its deals (format, variant, players, options)."""
     lines = [
         f"format = {_toml_str(FORMAT)}",
         f"variant = {_toml_str(rec.variant)}",
@@ -178,21 +250,36 @@ def write_record(rec: Record) -> str:
     ]
     if rec.options:
         lines.append(f"options = {_toml_value(rec.options)}")
-    for d in rec.deals:
-        lines += ["", "[[deals]]", f"dealer = {d.dealer}"]
-        if d.deck is not None:
-            lines.append(f"deck = {_toml_str(' '.join(card_str(c) for c in d.deck))}")
-        else:
-            lines.append(f"seed = {d.seed}")
-        if d.actions:
-            lines.append("actions = [")
-            lines += [f"  {_toml_str(a)}," for a in d.actions]
-            lines.append("]")
-        else:
-            lines.append("actions = []")
-        if d.result is not None:
-            lines.append(f"result = {_toml_value(d.result)}")
     return "\n".join(lines) + "\n"
+
+
+def deal_text(d: DealRecord) -> str:
+    """One ``[[deals]]`` table of a record, a blank line first (records are written deal by deal)."""
+    lines = ["", "[[deals]]", f"dealer = {d.dealer}"]
+    if d.deck is not None:
+        lines.append(f"deck = {_toml_str(' '.join(card_str(c) for c in d.deck))}")
+    else:
+        lines.append(f"seed = {d.seed}")
+    if d.actions:
+        lines.append("actions = [")
+        lines += [f"  {_toml_str(a)}," for a in d.actions]
+        lines.append("]")
+    else:
+        lines.append("actions = []")
+    if d.result is not None:
+        lines.append(f"result = {_toml_value(d.result)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_record(rec: Record) -> str:
+    """The TOML text of a record (RECORDS.md layout)."""
+    return record_header(rec) + "".join(deal_text(d) for d in rec.deals)
+
+
+def deal_record(deal: Deal, scores: list[int] | None) -> DealRecord:
+    """The record of one deal (its result once ``scores`` are known)."""
+    result = deal_result(deal, scores) if scores is not None else None
+    return DealRecord(dealer=deal.dealer, deck=deal.deck, actions=[str(a) for a in deal.actions()], result=result)
 
 
 def deal_result(deal: Deal, scores: list[int]) -> dict[str, Any]:
@@ -217,9 +304,7 @@ def record_from_match(match: Match) -> Record:
     if match.deals and match.deals[-1].over:
         match.settle()
     for i, deal in enumerate(match.deals):
-        result = deal_result(deal, match.results[i]) if i < len(match.results) else None
-        rec.deals.append(DealRecord(dealer=deal.dealer, deck=deal.deck,
-                                    actions=[str(a) for a in deal.actions()], result=result))
+        rec.deals.append(deal_record(deal, match.results[i] if i < len(match.results) else None))
     return rec
 
 
@@ -266,7 +351,13 @@ def replay(rec: Record) -> Replay:
             raise ReplayError("the previous deal is not over, so no later deal can follow", deal=i)
         try:
             deal = match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)
-        except ValueError as e:
+        except IllegalActionError as e:
+            # RECORDS.md: a deal out of turn is refused under R3.8; any other bad deal makes the
+            # file no valid record (rule null)
+            if e.rule == "R3.8":
+                raise ReplayError(e.cause, deal=i, rule=e.rule) from None
+            raise ReplayError(str(e), deal=i) from None
+        except ConquianError as e:
             raise ReplayError(str(e), deal=i) from None
         for j, text in enumerate(d.actions, 1):
             try:

@@ -16,22 +16,39 @@ True
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from conquian.actions import Action, Discard, Draw, Force, Meld, Shift, Take, Use, meld_text, parse_action
 from conquian.bots import Bot, make_bot
-from conquian.cards import JOKER, card_str, cards_of
-from conquian.cooncan import CooncanDeal
+from conquian.cards import JOKER, card_name, card_str, cards_of, mask_of
+from conquian.cooncan import CooncanEvent
 from conquian.deck import SplitMix64
 from conquian.errors import ConquianError, IllegalActionError
+from conquian.files import atomic_write
 from conquian.match import Deal, Match
 from conquian.record import record_from_match, write_record
 from conquian.rules import CONQUIAN, Rules
-from conquian.twohand import ConquianDeal
+from conquian.twohand import ConquianDeal, Event
 
 HUMAN = "human"
+_SEAT = re.compile(r"\bp(\d{1,2})('s)?\b")
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the table's log: ``text`` as everyone sees it, and for one ``seat`` (a draw from the
+    pack, a hint) the ``private`` text only that seat may read.  ``text`` empty: a line for that seat only."""
+
+    text: str
+    seat: int | None = None
+    private: str = ""
+
+    def for_seat(self, seat: int | None) -> str:
+        """The line as ``seat`` sees it (``None``: a spectator), or "" if it is not for him."""
+        return self.private if seat is not None and seat == self.seat else self.text
 
 
 @dataclass
@@ -44,13 +61,13 @@ class GameSession:
     seed: int = 0
     deals_in_match: int | None = None
     """Conquian: deals to play (default 6); Cooncan: one round (R5.4)."""
-    log: list[str] = field(default_factory=list)
+    lines: list[LogLine] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = self.rules.players
         if len(self.seats) != n:
-            raise ValueError(f"{self.rules.name} with {n} players needs {n} seats, not {len(self.seats)}")
+            raise ConquianError(f"{self.rules.name} with {n} players needs {n} seats, not {len(self.seats)}")
         self.names = list(self.names) if self.names else default_names(self.seats)
         for i, kind in enumerate(self.seats):
             if kind != HUMAN:
@@ -59,6 +76,7 @@ class GameSession:
         if self.deals_in_match is None:
             self.deals_in_match = 6 if self.rules.family == CONQUIAN else n
         self._seeds = SplitMix64(self.seed)
+        self.started = time.strftime("%Y%m%d-%H%M%S")
         self.new_deal()
 
     # ------------------------------------------------------------------ state
@@ -83,19 +101,49 @@ class GameSession:
         assert self.names is not None
         return self.names[seat - 1]
 
+    def holds_cards(self, seat: int) -> bool:
+        """Whether a seat plays this deal (R6.3: at a three-seat conquian table the dealer sits out)."""
+        deal = self.deal
+        return not isinstance(deal, ConquianDeal) or seat in deal.seats
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The seat that sits out this deal (three at a conquian table, R6.3), if any."""
+        deal = self.deal
+        if isinstance(deal, ConquianDeal) and deal.n_seats == 3:
+            return deal.dealer
+        return None
+
     @property
     def match_over(self) -> bool:
         """Whether every deal of the match has been played."""
         return self.deal.over and len(self.match.deals) >= (self.deals_in_match or 1)
 
+    @property
+    def log(self) -> list[str]:
+        """The log as a spectator reads it (no one's draws from the pack, no hints)."""
+        return [t for t in (line.text for line in self.lines) if t]
+
+    def log_for(self, seat: int | None) -> list[str]:
+        """The log as ``seat`` reads it: his own draws from the pack and his hints, nobody else's."""
+        return [t for t in (line.for_seat(seat) for line in self.lines) if t]
+
+    def say(self, text: str, seat: int | None = None, private: str = "") -> LogLine:
+        """Add a line to the log (``seat`` and ``private``: see :class:`LogLine`)."""
+        line = LogLine(text, seat, private)
+        self.lines.append(line)
+        return line
+
     def new_deal(self) -> Deal:
         """Deal the next hand (the deal passes to the left, R3.8, R5.4)."""
         d = self.match.new_deal(seed=self._seeds.next64())
-        self.log.append(f"--- deal {len(self.match.deals)}: {self.name(d.dealer)} deals ---")
+        self.say(f"--- deal {len(self.match.deals)}: {self.name(d.dealer)} deals ---")
         if isinstance(d, ConquianDeal):
-            self.log.append(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
+            if d.n_seats == 3:
+                self.say(f"{self.name(d.dealer)} sits out this deal (R6.3)")
+            self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
         else:
-            self.log.append(f"the stock starts with {_card_words(d.stock[0])}")
+            self.say(f"the stock starts with {_card_words(d.stock[0])}")
         return d
 
     def legal(self) -> list[Action]:
@@ -113,7 +161,8 @@ class GameSession:
             raise IllegalActionError("R7", "the deal is over")
         if isinstance(action, str):
             text = action.strip()
-            if not text.lower().startswith("p"):
+            first = text.split(None, 1)[0].lower() if text else ""
+            if not re.fullmatch(r"p\d+", first):  # "pass" is a verb, not a seat
                 text = f"p{seat} {text}"
             action = parse_action(text)
         return self._play(action)
@@ -129,28 +178,71 @@ class GameSession:
 
     def _play(self, action: Action) -> str:
         deal = self.deal
-        before_events = deal.n_events
+        before = deal.n_events
         deal.play(action)
-        lines = [self.describe(e) for e in deal.recent_events(deal.n_events - before_events)]
-        lines = [ln for ln in lines if ln]
-        self.log.extend(lines)
+        said = []
+        for e in deal.recent_events(deal.n_events - before):
+            line = self.describe_line(e)
+            if line is not None:
+                self.lines.append(line)
+                said.append(line.text or line.private)
         if deal.over:
             self.match.settle()
-            self.log.append(self.result_line())
-        return "; ".join(lines)
+            said.append(self.say(self.result_line()).text)
+        return "; ".join(said)
+
+    # ------------------------------------------------------------------ words
+    def _who(self, seat: int) -> str:
+        return self.name(seat)
+
+    def _verb(self, seat: int, third: str, second: str) -> str:
+        """``Ann wins`` but ``You win``."""
+        name = self.name(seat)
+        return f"{name} {second if name == 'You' else third}"
+
+    def describe_line(self, event: Event | CooncanEvent) -> LogLine | None:
+        """An event as a log line with names; a draw from the pack shows its card to the drawer only."""
+        if event.kind == "bury":
+            return None
+        if isinstance(event, CooncanEvent) and event.kind == "draw":
+            public = f"{self._who(event.seat)} drew from the pack"
+            private = f"{self._who(event.seat)} drew {_card_words(event.card)}" if event.card is not None else public
+            return LogLine(public, event.seat, private)
+        return LogLine(self.describe(event))
 
     def describe(self, event: object) -> str:
-        """An event in words, with names ("Bob passed the 7 of hearts")."""
-        text = str(event)
+        """An event in words, with names ("Bob passed the 7 of hearts"; "You win")."""
         kind = getattr(event, "kind", "")
-        seat = getattr(event, "seat", None)
-        if kind == "draw" and isinstance(self.deal, CooncanDeal) and seat is not None and seat not in self.human_seats:
-            text = f"p{seat} drew from the pack"  # another player's draw is not shown
-        if kind in ("bury",):
-            return ""
-        for s in range(self.rules.players, 0, -1):
-            text = text.replace(f"p{s}", self.name(s))
-        return text
+        seat = getattr(event, "seat", 0)
+        if kind == "win":
+            if isinstance(event, CooncanEvent):
+                return self._verb(seat, "is out and wins", "are out and win")
+            return self._verb(seat, "is eleven down and wins", "are eleven down and win")
+        if kind == "draw" and isinstance(event, CooncanEvent):
+            return f"{self._who(seat)} drew from the pack"
+        if kind == "start":
+            first = _card_words(getattr(event, "card", None))
+            return f"{self._verb(seat, 'deals', 'deal')}; the stock starts with {first}"
+        return self.humanize(str(event))
+
+    def humanize(self, text: str) -> str:
+        """Seat labels (``p2``, ``p2's``) replaced by names, for text meant for people (refusals, hints)."""
+
+        def name(m: re.Match[str]) -> str:
+            seat = int(m.group(1))
+            if not 1 <= seat <= self.rules.players:
+                return m.group(0)
+            who = self.name(seat)
+            if m.group(2):
+                return "your" if who == "You" else f"{who}'s"
+            return "you" if who == "You" else who
+
+        return _SEAT.sub(name, text)
+
+    def action_words(self, action: Action) -> str:
+        """An action as a person reads it: the notation without the seat label."""
+        text = str(action)
+        return text.split(" ", 1)[1] if " " in text else text
 
     def result_line(self) -> str:
         """The deal's result in words."""
@@ -159,27 +251,79 @@ class GameSession:
         shown = ", ".join(f"{self.name(i + 1)} {s:+d}" for i, s in enumerate(scores))
         if deal.winner_seat is not None:
             extra = " (a splash)" if getattr(deal, "splash", False) else ""
-            return f"{self.name(deal.winner_seat)} wins the deal{extra}: {shown}"
+            return f"{self._verb(deal.winner_seat, 'wins', 'win')} the deal{extra}: {shown}"
         if getattr(deal, "void", False):
             return "the deal is void: nobody scores"
-        return "tableau: nobody wins; the next winner takes the pool"
+        return f"tableau: nobody wins; the next winner takes the pool ({self.match.pool} counters, R5.1)"
+
+    def pool_text(self) -> str:
+        """The conquian tableau pool waiting for the next winner (R5.1), in words; "" if empty."""
+        if not self.match.pool:
+            return ""
+        owed = ", ".join(f"{self.name(i + 1)} {k}" for i, k in enumerate(self.match.owed) if k)
+        return f"Tableau pool: {self.match.pool} counters (owed by {owed}), to the next winner (R5.1)"
+
+    # ------------------------------------------------------------------ selection
+    def actions_from_selection(self, cards: Sequence[int]) -> list[Action]:
+        """Legal actions built from selected hand cards, for forms the listing does not show
+        (a four-card use, a use with a rearrangement, a four-card meld, several cards added at
+        once): each candidate is checked by the engine, so every one offered is legal."""
+        deal = self.deal
+        seat = deal.to_act
+        if seat is None or not cards:
+            return []
+        text = " ".join(card_str(c) for c in cards)
+        candidates: list[str] = []
+        if isinstance(deal, ConquianDeal):
+            if deal.card >= 0:
+                p = deal.player_of(seat)
+                tbl = deal.tbl
+                new = mask_of(cards) | 1 << deal.card
+                part = tbl.partition(new)
+                if part:
+                    candidates.append("use " + " | ".join(meld_text(m) for m in part))
+                whole = tbl.partition(deal.downs[p] | new)
+                if whole:
+                    changed = [m for m in whole if m not in deal.sides[p]]
+                    candidates.append("use " + " | ".join(meld_text(m) for m in changed))
+            if len(cards) == 1:
+                candidates += [f"discard {text}", f"force {text}"]
+        else:
+            candidates.append(f"meld {text}")
+            for k in range(1, len(deal.combos) + 1):
+                candidates += [f"add {k} {text}", f"shift {k} {text}"]
+            if len(cards) == 1:
+                candidates.append(f"discard {text}")
+        out: list[Action] = []
+        for c in candidates:
+            try:
+                a = parse_action(f"p{seat} {c}")
+            except ConquianError:
+                continue
+            if deal.is_legal(a) and str(a) not in {str(x) for x in out}:
+                out.append(a)
+        return out
 
     # ------------------------------------------------------------------ records
     def record_text(self) -> str:
         """The match so far as a record (RECORDS.md)."""
         return write_record(record_from_match(self.match))
 
+    def default_record_name(self) -> str:
+        """A file name for this match's record."""
+        return f"conquian-{self.rules.name}-{self.started}.toml"
+
     def save(self, path: str | None = None) -> str:
-        """Write the record; returns the path."""
-        path = path or f"conquian-{self.rules.name}-{time.strftime('%Y%m%d-%H%M%S')}.toml"
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.record_text())
+        """Write the record atomically (a temporary file renamed over ``path``); returns the path.
+
+        Raises :class:`OSError` if it cannot be written; the file at ``path`` is then unchanged.
+        """
+        path = path or self.default_record_name()
+        atomic_write(path, self.record_text())
         return path
 
 
 def _card_words(card: int | None) -> str:
-    from conquian.cards import card_name
-
     return card_name(card) if card is not None and card >= 0 else "nothing"
 
 
@@ -215,10 +359,16 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
         live = view.unseen_mask()
         hand = view.hand_mask
         seen_pairs: dict[int, int] = {}
+        complete = set()  # pairs already inside a three the hand holds whole: nothing to wait for
+        for c in cards_of(hand):
+            for t in tbl.threes_by_card.get(c, ()):
+                if t & ~hand == 0:
+                    for x in cards_of(t):
+                        complete.add(t & ~(1 << x))
         for c in cards_of(hand):
             for t in tbl.threes_by_card.get(c, ()):
                 held = t & hand
-                if held.bit_count() == 2:
+                if held.bit_count() == 2 and held not in complete:
                     missing = t & ~hand
                     if missing & live:
                         seen_pairs[held] = seen_pairs.get(held, 0) | missing
@@ -249,8 +399,8 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
             elif a >> 4 == b >> 4 and abs((a & 15) - (b & 15)) in (1, 2):
                 lo, hi = sorted((a & 15, b & 15))
                 fills = [(a >> 4 << 4) | r for r in ((lo + 1,) if hi - lo == 2 else (lo - 1, hi + 1)) if 1 <= r <= 13]
-            if not fills or (a, b) in done:
-                continue
+            if not fills or (a, b) in done or any(f in naturals and f not in (a, b) for f in fills):
+                continue  # nothing to fill, or the hand already holds the third card
             done.add((a, b))
             n = sum(max(0, copies - seen.get(f, 0)) for f in fills) + jokers_unseen
             if n:

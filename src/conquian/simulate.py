@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from conquian.deck import SplitMix64
-from conquian.match import Match
+from conquian.match import Deal, Match
 from conquian.rules import CONQUIAN, Rules
 
 
@@ -80,12 +81,16 @@ class SimulationResult:
         ])
 
 
-def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False) -> SimulationResult:
-    """Play ``deals`` deals of random legal play, the deal passing round the table; ``keep`` keeps
-    the match (every deal) for a record."""
+def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False,
+             on_deal: Callable[[Deal, list[int]], None] | None = None) -> SimulationResult:
+    """Play ``deals`` deals of random legal play, the deal passing round the table.
+
+    ``keep`` keeps the match (every deal) for a record; without it memory does not grow with the
+    number of deals.  ``on_deal(deal, scores)`` is called as each deal ends (to stream a record).
+    """
     seeds = SplitMix64(seed)
     rnd = random.Random(seed).random
-    match = Match(rules, rounds=None)
+    match = Match(rules, rounds=None, keep_history=keep)
     decisions = 0
     wins = [0] * rules.players
     tableaux = voids = 0
@@ -108,11 +113,8 @@ def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False) -> Sim
             tableaux += 1
         else:
             voids += 1
-        if not keep:
-            match.settle()
-            match.deals.clear()
-            match.deals.append(deal)
-    if match.deals:
         match.settle()
+        if on_deal is not None:
+            on_deal(deal, match.results[-1])
     seconds = time.perf_counter() - start
     return SimulationResult(rules.name, deals, seconds, decisions, wins, tableaux, voids, match if keep else None)

@@ -17,8 +17,10 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import random
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +28,9 @@ from conquian.bots import make_bot
 from conquian.deck import SplitMix64
 from conquian.match import new_deal
 from conquian.rules import CONQUIAN, Rules
+
+#: How many decision times a bot's figures keep for the 95th percentile (a uniform sample beyond).
+TIME_SAMPLE = 200_000
 
 
 @dataclass
@@ -52,8 +57,8 @@ def play_game(rules: Rules, bots: list[str], deck_seed: int, bot_seed: int,
     while not deal.over and limit:
         seat = deal.to_act
         assert seat is not None
+        t0 = time.perf_counter()  # the view is part of the decision's cost
         view = deal.view(seat)
-        t0 = time.perf_counter()
         action = players[seat - 1].choose(view)
         times[seat - 1].append(time.perf_counter() - t0)
         deal.play(action)
@@ -83,6 +88,21 @@ class BotResult:
     voids: int = 0
     scores: list[int] = field(default_factory=list, repr=False)
     times: list[float] = field(default_factory=list, repr=False)
+    """Seconds per decision: every one, or a uniform sample of ``TIME_SAMPLE`` of them in a long run."""
+    decisions: int = 0
+    total_seconds: float = 0.0
+
+    def add_times(self, times: list[float], rng: random.Random) -> None:
+        """Count some decisions' times, keeping a bounded uniform sample for the percentile."""
+        for t in times:
+            self.decisions += 1
+            self.total_seconds += t
+            if len(self.times) < TIME_SAMPLE:
+                self.times.append(t)
+            else:
+                k = rng.randrange(self.decisions)
+                if k < TIME_SAMPLE:
+                    self.times[k] = t
 
     @property
     def points_per_deal(self) -> float:
@@ -101,17 +121,17 @@ class BotResult:
         return (m - h, m + h)
 
     @property
-    def win_rate(self) -> float:
-        """Wins over decided deals (wins + losses)."""
+    def win_rate(self) -> float | None:
+        """Wins over decided deals (wins + losses); None when no deal was decided."""
         decided = self.wins + self.losses
-        return self.wins / decided if decided else 0.0
+        return self.wins / decided if decided else None
 
     @property
     def win_rate_ci95(self) -> tuple[float, float]:
         """Wilson's 95% interval of the win rate of decided deals."""
         n = self.wins + self.losses
         if n == 0:
-            return (0.0, 0.0)
+            return (0.0, 1.0)
         z = 1.96
         p = self.wins / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
@@ -120,8 +140,8 @@ class BotResult:
 
     @property
     def seconds_per_decision(self) -> float:
-        """Mean seconds per decision."""
-        return sum(self.times) / len(self.times) if self.times else 0.0
+        """Mean seconds per decision (the view included)."""
+        return self.total_seconds / self.decisions if self.decisions else 0.0
 
     @property
     def p95_seconds_per_decision(self) -> float:
@@ -138,7 +158,8 @@ class BotResult:
             "tableaux": self.tableaux, "voids": self.voids,
             "points_per_deal": round(self.points_per_deal, 4),
             "points_ci95": [round(x, 4) for x in self.points_ci95],
-            "win_rate": round(self.win_rate, 4), "win_rate_ci95": [round(x, 4) for x in self.win_rate_ci95],
+            "win_rate": None if self.win_rate is None else round(self.win_rate, 4),
+            "win_rate_ci95": [round(x, 4) for x in self.win_rate_ci95],
             "seconds_per_decision": round(self.seconds_per_decision, 6),
             "p95_seconds_per_decision": round(self.p95_seconds_per_decision, 6),
         }
@@ -180,62 +201,65 @@ class TournamentResult:
             lo, hi = r.points_ci95
             wl, wh = r.win_rate_ci95
             ties = r.tableaux if conq else r.voids
+            rate = f"{r.win_rate:>7.3f} ({wl:.3f}, {wh:.3f})" if r.win_rate is not None else f"{'n/a':>22}"
             lines.append(
                 f"{r.bot:10} {r.deals:>6} {r.wins:>6} {r.losses:>6} {ties:>8} "
-                f"{r.points_per_deal:>+9.3f} ({lo:+8.3f}, {hi:+8.3f}) {r.win_rate:>7.3f} ({wl:.3f}, {wh:.3f}) "
+                f"{r.points_per_deal:>+9.3f} ({lo:+8.3f}, {hi:+8.3f}) {rate} "
                 f"{r.seconds_per_decision:>11.5f} {r.p95_seconds_per_decision:>9.5f}"
             )
         return "\n".join(lines)
 
 
-def _game(args: tuple[Rules, list[str], int, int, dict[str, dict[str, Any]]]) -> list[SeatOutcome]:
+def _game(args: Job) -> list[SeatOutcome]:
     return play_game(*args)
 
 
+def max_workers() -> int:
+    """The most worker processes a tournament starts: the machine's cores."""
+    return os.cpu_count() or 1
+
+
+Job = tuple[Rules, list[str], int, int, dict[str, dict[str, Any]]]
+
+
+def _jobs(rules: Rules, bots: list[str], deals: int, seed: int, bot_params: dict[str, dict[str, Any]]) -> Iterator[Job]:
+    """The games, deck by deck and rotation by rotation, made as they are needed (never a list up front)."""
+    n = rules.players
+    seeds = SplitMix64(seed)
+    for i in range(deals):
+        deck_seed = seeds.next64()
+        for r in range(n):
+            yield (rules, [bots[(s + r) % n] for s in range(n)], deck_seed, (seed * 1_000_003 + i) * 16 + r, bot_params)
+
+
 def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, workers: int | None = None,
-                   bot_params: dict[str, dict[str, Any]] | None = None, progress: bool = False) -> TournamentResult:
-    """Play ``deals`` decks, each once per rotation of ``bots`` (one per seat) over the seats."""
+                   bot_params: dict[str, dict[str, Any]] | None = None, progress: bool = False,
+                   keep_outcomes: bool = True) -> TournamentResult:
+    """Play ``deals`` decks, each once per rotation of ``bots`` (one per seat) over the seats.
+
+    Games are made and their figures gathered as they go, so memory does not grow with ``deals``
+    beyond one score per bot and game (and every game's outcome with ``keep_outcomes``).
+    ``workers`` is capped at the machine's cores.
+    """
     n = rules.players
     if len(bots) != n:
         raise ValueError(f"give one bot per seat: {n} for {rules.name} with {n} players, not {len(bots)}")
     for name in set(bots):
         make_bot(name)  # unknown names fail here, before any process starts
-    seeds = SplitMix64(seed)
-    jobs = []
-    slot_of_seat: list[list[int]] = []  # for each game, the bots-list entry sitting in each seat
-    for i in range(deals):
-        deck_seed = seeds.next64()
-        for r in range(n):
-            seating = [bots[(s + r) % n] for s in range(n)]
-            slot_of_seat.append([(s + r) % n for s in range(n)])
-            jobs.append((rules, seating, deck_seed, (seed * 1_000_003 + i) * 16 + r, bot_params or {}))
-    workers = workers or os.cpu_count() or 1
-    start = time.perf_counter()
-    outcomes: list[list[SeatOutcome]] = []
-    show = progress and sys.stderr.isatty()
-    if workers == 1:
-        for k, job in enumerate(jobs, 1):
-            outcomes.append(_game(job))
-            if show:
-                _progress(k, len(jobs), start)
-    else:
-        ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
-        with ctx.Pool(workers) as pool:
-            for k, res in enumerate(pool.imap(_game, jobs, chunksize=max(1, len(jobs) // (workers * 20))), 1):
-                outcomes.append(res)
-                if show:
-                    _progress(k, len(jobs), start)
-    if show:
-        sys.stderr.write("\n")
-    seconds = time.perf_counter() - start
+    total = deals * n
+    workers = max(1, min(workers or max_workers(), max_workers()))
     by_bot: dict[str, BotResult] = {}
     for name in bots:
         by_bot.setdefault(name, BotResult(name))
     slots = [BotResult(name) for name in bots]
     conq = rules.family == CONQUIAN
-    for g, game in enumerate(outcomes):
+    sample_rng = random.Random(seed)
+    outcomes: list[list[SeatOutcome]] = []
+
+    def gather(g: int, game: list[SeatOutcome]) -> None:
+        r = g % n  # the rotation: seat s holds the entry (s + r) % n of bots
         for seat_index, o in enumerate(game):
-            for br in (by_bot[o.bot], slots[slot_of_seat[g][seat_index]]):
+            for br in (by_bot[o.bot], slots[(seat_index + r) % n]):
                 br.deals += 1
                 br.wins += o.won
                 br.losses += o.lost
@@ -245,8 +269,31 @@ def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, wor
                     else:
                         br.voids += 1
                 br.scores.append(o.score)
-                br.times += o.times
-    return TournamentResult(rules.name, n, bots, deals, len(jobs), seconds, list(by_bot.values()), slots, outcomes)
+                br.add_times(o.times, sample_rng)
+            o.times = []
+        if keep_outcomes:
+            outcomes.append(game)
+
+    start = time.perf_counter()
+    show = progress and sys.stderr.isatty()
+    jobs = _jobs(rules, bots, deals, seed, bot_params or {})
+    if workers == 1:
+        for k, job in enumerate(jobs):
+            gather(k, _game(job))
+            if show:
+                _progress(k + 1, total, start)
+    else:
+        ctx = multiprocessing.get_context("spawn" if sys.platform == "darwin" else "fork")
+        with ctx.Pool(workers) as pool:
+            chunk = max(1, min(64, total // (workers * 20)))
+            for k, res in enumerate(pool.imap(_game, jobs, chunksize=chunk)):
+                gather(k, res)
+                if show:
+                    _progress(k + 1, total, start)
+    if show:
+        sys.stderr.write("\n")
+    seconds = time.perf_counter() - start
+    return TournamentResult(rules.name, n, bots, deals, total, seconds, list(by_bot.values()), slots, outcomes)
 
 
 def _progress(done: int, total: int, start: float) -> None:

@@ -9,6 +9,11 @@ refuses an illegal action with its rule number and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import secrets
+import signal
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -49,8 +54,9 @@ you name. The first player rid of every card wins; the others pay the pips left 
 15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. (RULES R2, R4, R5)
 
 Keys: u use, p pass, f force, d discard, r draw, t take, m meld, a add, x shift (narrow the list;
-play it when one is left) - : type an action - h hint - b seen cards - g group by suit/rank -
-w scores - ctrl+s save - escape clear - q quit."""
+play it when one is left; with cards selected, the moves they make) - : type an action - h hint -
+b buried cards (with --show-buried) - g group by suit/rank - w scores - z hurry the bots -
+ctrl+s save - escape clear - q quit (the match is saved)."""
 
 
 def card_text(card: int, ascii_only: bool = False) -> Text:
@@ -74,11 +80,17 @@ def cards_text(cards: list[int], ascii_only: bool = False) -> Text:
 
 
 def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_seen: bool,
-               reveal: bool = False) -> Text:
-    """The table in words and cards: combinations, the card in play or the stock, counts."""
+               reveal: bool = False, names: list[str] | None = None) -> Text:
+    """The table in words and cards: combinations, the card in play or the stock, counts.
+
+    Buried (conquian) and covered (a closed stock) cards show only with ``show_seen``, the memory
+    aid a table may turn on for every seat alike (R3.3).
+    """
 
     def name(seat: int) -> str:
-        return session.name(seat) if session else f"p{seat}"
+        if session:
+            return session.name(seat)
+        return names[seat - 1] if names and 0 < seat <= len(names) else f"p{seat}"
 
     t = Text()
     if isinstance(deal, ConquianDeal):
@@ -97,11 +109,13 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
                 t.append("   hand: ")
                 t.append_text(cards_text(sorted(cards_of(deal.hands[p]), key=sort_key), ascii_only))
                 t.append("\n")
+        if deal.n_seats == 3:
+            t.append(f"{name(deal.dealer)} sits out this deal (R6.3)\n", style="dim")
         if not deal.over:
             t.append("In play: ")
             if deal.card >= 0:
                 t.append_text(card_text(deal.card, ascii_only))
-                t.append(f"  - {name(deal.to_act or 0)} to {deal.phase}")
+                t.append(f"  - {turn_words(name(deal.to_act or 0), deal.phase)}")
             t.append(f"   pack {deal.pack_count}\n")
         if show_seen:
             t.append("Buried: ", style="dim")
@@ -141,6 +155,17 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
     return t
 
 
+def turn_words(name: str, phase: str) -> str:
+    """Whose turn it is, in words: "Ann to say", "You must use the forced card"."""
+    what = {
+        "say": "to say", "forced": "must use the card forced on {}", "discard": "to discard",
+        "draw": "to draw", "play": "to play", "over": "",
+    }.get(phase, f"to {phase}")
+    if "{}" in what:
+        return f"{name} " + what.format("you" if name == "You" else "him")
+    return f"{name} {what}"
+
+
 class Message(ModalScreen[None]):
     """A message over the table; any key (or a click) closes it."""
 
@@ -155,7 +180,8 @@ class Message(ModalScreen[None]):
         with VerticalScroll(id="message"):
             if self.title_text:
                 yield Static(Text(self.title_text, style="bold"))
-            yield Static(self.body)
+            # text from players (names) is never read as markup
+            yield Static(Text(self.body) if isinstance(self.body, str) else self.body)
             yield Static(Text("(press Enter)", style="dim"))
 
     def action_close(self) -> None:
@@ -163,6 +189,32 @@ class Message(ModalScreen[None]):
 
     def on_click(self) -> None:
         self.dismiss(None)
+
+
+class Choice(ModalScreen[str]):
+    """A question with keyed answers, e.g. ``{"y": "leave", "n": "stay"}``; dismisses with the key."""
+
+    def __init__(self, body: str, answers: dict[str, str], title: str = "") -> None:
+        super().__init__()
+        self.body = body
+        self.answers = answers
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="message"):
+            if self.title_text:
+                yield Static(Text(self.title_text, style="bold"))
+            yield Static(Text(self.body))
+            yield Static(Text("   ".join(f"{k}: {v}" for k, v in self.answers.items()), style="bold"))
+
+    def on_key(self, event: Any) -> None:
+        key = getattr(event, "key", "")
+        if key in self.answers:
+            event.stop()
+            self.dismiss(key)
+        elif key == "escape" and "n" in self.answers:
+            event.stop()
+            self.dismiss("n")
 
 
 class CardButton(Button):
@@ -177,6 +229,8 @@ class CardButton(Button):
 class ConquianApp(App[None]):
     """The game at one table."""
 
+    ENABLE_COMMAND_PALETTE = False  # its footer entry hid save and quit at 80 columns
+
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $boost; }
@@ -186,7 +240,7 @@ class ConquianApp(App[None]):
     #verbs { height: 1; margin: 0 1; }
     .verb { min-width: 6; width: auto; height: 1; border: none; margin: 0 1 0 0; padding: 0 1; }
     .card { min-width: 5; width: auto; height: 1; border: none; margin: 0 1 0 0; padding: 0; }
-    .card.selected { background: $accent; text-style: bold reverse; }
+    .card.selected { background: $accent; text-style: bold reverse underline; }
     #lower { height: 1fr; }
     #actions { width: 1fr; border: round $secondary; }
     #log { width: 1fr; border: round $secondary; }
@@ -205,37 +259,46 @@ class ConquianApp(App[None]):
         Binding("m", "verb('meld')", "meld", show=False, priority=True),
         Binding("a", "verb('add')", "add", show=False, priority=True),
         Binding("x", "verb('shift')", "shift", show=False, priority=True),
-        Binding("colon", "command", "type action", priority=True),
+        Binding("colon", "command", "type", priority=True),
         Binding("h", "hint", "hint", priority=True),
         Binding("question_mark", "rules", "rules", priority=True),
-        Binding("b", "seen", "seen cards", priority=True),
-        Binding("g", "group", "group", priority=True),
+        Binding("b", "seen", "buried", show=False, priority=True),
+        Binding("g", "group", "group", show=False, priority=True),
         Binding("w", "scores", "scores", priority=True),
+        Binding("z", "hurry", "hurry", priority=True),
         Binding("ctrl+s", "save", "save", priority=True),
         Binding("escape", "clear", "clear", show=False),
         Binding("q", "quit_game", "quit", priority=True),
+        Binding("ctrl+q", "quit", "quit", show=False, priority=True),
     ]
 
     def __init__(self, session: GameSession, delay: float = 0.6, ascii_only: bool = False,
-                 record_path: str | None = None) -> None:
+                 record_path: str | None = None, show_buried: bool = False) -> None:
         super().__init__()
         self.session = session
         self.delay = delay
         self.ascii_only = ascii_only
-        self.record_path = record_path
+        self.record_path = record_path or session.default_record_name()
+        self.show_buried = show_buried
+        """The memory aid (R3.3): buried and covered cards shown to every seat alike; off by default."""
         self.selected: set[int] = set()  # indexes into the shown hand
         self.verb: str | None = None
         self.by_rank = False
         self.show_seen = False
-        self.shown_seat = session.human_seats[0] if session.human_seats else 1
+        self.hurry = False
+        self.shown_seat: int | None = None
+        """The seat whose hand and log are on the screen (None: nobody's, between hot-seat players)."""
         self.hand_cards: list[int] = []
         self.options: list[Action] = []
         self._bot_timer: Any = None
         self.messages: list[str] = []
+        self.logged = 0
+        self.saved_to: str | None = None
+        self.save_error: str | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # while an action is being typed, the keys belong to the text box
-        return action == "clear" or not isinstance(self.focused, Input)
+        return action in ("clear", "quit") or not isinstance(self.focused, Input)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -249,48 +312,71 @@ class ConquianApp(App[None]):
                     disabled=True)
         with Horizontal(id="lower"):
             yield OptionList(id="actions")
-            yield RichLog(id="log", wrap=True, markup=False)
+            # min_width: wrap at the panel's own width (the default 78 clipped lines in a half-width panel)
+            yield RichLog(id="log", wrap=True, markup=False, min_width=10)
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "conquian"
-        for line in self.session.log:
-            self.write(line)
-        self.logged = len(self.session.log)
-        self.refresh_view()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.on_signal)
+        self.start_deal_view()
         self.query_one("#actions", OptionList).focus()
         self.schedule_bots()
 
-    # ------------------------------------------------------------------ drawing
+    def on_signal(self) -> None:
+        """SIGTERM, SIGHUP (the terminal closed) or SIGINT: save the match, then leave."""
+        self.save_now()
+        self.exit()
+
+    # ------------------------------------------------------------------ the log
     def write(self, line: str) -> None:
         self.query_one("#log", RichLog).write(line)
         self.messages.append(line)
 
     def flush_log(self) -> None:
-        for line in self.session.log[self.logged:]:
-            self.write(line)
-        self.logged = len(self.session.log)
+        """Write the session's new log lines, as the seat on the screen may read them."""
+        lines = self.session.lines
+        for line in lines[self.logged:]:
+            text = line.for_seat(self.shown_seat)
+            if text:
+                self.write(text)
+        self.logged = len(lines)
 
+    def rewrite_log(self) -> None:
+        """The whole log again, for the seat now on the screen (hot seat: each reads only his own)."""
+        self.query_one("#log", RichLog).clear()
+        self.logged = 0
+        self.flush_log()
+
+    # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
         s = self.session
         deal = s.deal
         totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
-        turn = "deal over" if deal.over else f"{s.name(deal.to_act or 0)} to {deal.phase}"
+        turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
         status = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn} - {totals}"
         self.query_one("#status", Static).update(status)
         self.query_one("#table", Static).update(table_text(s, deal, self.ascii_only, self.show_seen))
         self.refresh_hand()
         self.refresh_actions()
+        if self.focused is None or not self.focused.is_mounted:
+            self.query_one("#actions", OptionList).focus()
 
     def refresh_hand(self) -> None:
         row = self.query_one("#handrow", Horizontal)
         row.remove_children()
         seat = self.shown_seat
         deal = self.session.deal
+        if seat is None:
+            self.hand_cards = []
+            return
         if isinstance(deal, ConquianDeal):
             cards = cards_of(deal.hands[deal.player_of(seat)]) if seat in deal.seats else []
         else:
-            cards = [c for c in deal.hand(seat)]
+            cards = list(deal.hand(seat))
         key = (lambda c: (c & 15, c >> 4)) if self.by_rank else (lambda c: (c >> 4, c & 15))
         cards = sorted([c for c in cards if c != JOKER], key=key) + [c for c in cards if c == JOKER]
         if cards != self.hand_cards:
@@ -298,9 +384,15 @@ class ConquianApp(App[None]):
                 if len(self.hand_cards) == len(cards) else set()
         self.hand_cards = cards
         label = Text(f"{self.session.name(seat)}: ", style="bold")
+        if not self.session.holds_cards(seat):
+            label.append("you sit out this deal (R6.3)" if self.session.name(seat) == "You"
+                         else "sits out this deal (R6.3)", style="dim")
         row.mount(Static(label, classes="label"))
         for i, c in enumerate(cards):
-            b = CardButton(c, card_text(c, self.ascii_only), i)
+            face = card_text(c, self.ascii_only)
+            if i in self.selected:  # not by colour alone: the selected cards are bracketed
+                face = Text("[") + face + Text("]")
+            b = CardButton(c, face, i)
             if i in self.selected:
                 b.add_class("selected")
             row.mount(b)
@@ -324,22 +416,23 @@ class ConquianApp(App[None]):
             if chosen and not all(c in names for c in chosen):
                 continue
             self.options.append(a)
-        ol.add_options([Option(self._action_label(a)) for a in self.options])
+        if not self.options and self.selected:
+            # the listing shows minimal forms: build the moves the selection makes, checked by the engine
+            built = s.actions_from_selection([self.hand_cards[i] for i in sorted(self.selected)])
+            self.options = [a for a in built if not self.verb or a.verb == self.verb]
+        ol.add_options([Option(Text(s.action_words(a))) for a in self.options])
         ol.border_title = f"your move ({len(self.options)})" + (f" - {self.verb}" if self.verb else "")
         if self.options:
             ol.highlighted = 0
-
-    def _action_label(self, a: Action) -> str:
-        text = str(a)
-        return text.split(" ", 1)[1] if " " in text else text
 
     # ------------------------------------------------------------------ playing
     def play(self, action: Action | str) -> None:
         try:
             self.session.play_human(action)
         except ConquianError as e:
-            self.notify(str(e), title="refused", severity="error", timeout=6)
-            self.write(f"refused: {e}")
+            text = self.session.humanize(str(e))
+            self.notify(text, title="refused", severity="error", timeout=6)
+            self.write(f"refused: {text}")
             return
         self.selected.clear()
         self.verb = None
@@ -357,8 +450,9 @@ class ConquianApp(App[None]):
     def schedule_bots(self) -> None:
         s = self.session
         if s.deal.over or s.human_to_act:
+            self.hurry = False
             return
-        if self.delay <= 0:
+        if self.delay <= 0 or self.hurry:
             self.call_later(self.bot_tick)
         else:
             self._bot_timer = self.set_timer(self.delay, self.bot_tick)
@@ -369,42 +463,93 @@ class ConquianApp(App[None]):
         self.after_move()
 
     def check_handover(self) -> None:
+        """Before a person's hand is shown, with several people at the terminal, a hand-over screen:
+        the hand, the log and the hints on the screen are only ever one person's."""
         s = self.session
         seat = s.deal.to_act
         if seat is None or not s.human_to_act or seat == self.shown_seat:
             return
-        self.shown_seat = seat
         if len(s.human_seats) > 1:
+            self.shown_seat = None
             self.query_one("#handrow", Horizontal).remove_children()
-            self.push_screen(Message(f"Pass the terminal to {s.name(seat)}. Others, look away.",
-                                     title="Next player"), lambda _: self.refresh_view())
-        else:
+            self.query_one("#log", RichLog).clear()
             self.refresh_view()
+
+            def show(_: object) -> None:
+                self.shown_seat = seat
+                self.rewrite_log()
+                self.refresh_view()
+
+            self.push_screen(Message(f"Pass the terminal to {s.name(seat)}. Others, look away.",
+                                     title="Next player"), show)
+        else:
+            self.shown_seat = seat
+            self.refresh_view()
+
+    def start_deal_view(self) -> None:
+        """A new deal on the screen: one person sees his hand at once; several wait for a hand-over."""
+        s = self.session
+        humans = s.human_seats
+        self.shown_seat = humans[0] if len(humans) == 1 else None
+        self.rewrite_log()
+        self.refresh_view()
+        self.check_handover()
 
     def deal_over(self) -> None:
         s = self.session
         deal = s.deal
+        self.shown_seat = s.human_seats[0] if len(s.human_seats) == 1 else None
+        self.rewrite_log()  # the deal is over: its hands are public, the log is everyone's
         body = table_text(s, deal, self.ascii_only, False, reveal=True)
         body.append("\n" + (s.log[-1] if s.log else "") + "\n\n")
         body.append(str(s.match.washbook))
-        if self.record_path:
-            s.save(self.record_path)
+        if s.pool_text():
+            body.append("\n" + s.pool_text())
+        saved = self.save_now()
+        if saved:
+            body.append(f"\n\nThe match so far is saved in {saved}.")
         self.push_screen(Message(body, title=f"Deal {len(s.match.deals)} is over"), self.next_deal)
 
     def next_deal(self, _: object = None) -> None:
         s = self.session
         if s.match_over:
-            path = s.save(self.record_path)
+            saved = self.save_now()
             totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
-            self.push_screen(Message(f"Final scores: {totals}\n\nThe match is saved in {path}.",
-                                     title="The match is over"), lambda _: self.exit())
+            where = f"The match is saved in {saved}." if saved else f"The match could not be saved: {self.save_error}"
+            self.push_screen(Choice(f"Final scores: {totals}\n\n{where}", {"n": "play again", "q": "quit"},
+                                    title="The match is over"), self.after_match)
             return
         s.new_deal()
-        self.flush_log()
-        self.shown_seat = s.human_seats[0] if s.human_seats else 1
-        self.refresh_view()
-        self.check_handover()
+        self.start_deal_view()
         self.schedule_bots()
+
+    def after_match(self, answer: str | None) -> None:
+        if answer != "n":
+            self.exit()
+            return
+        old = self.session
+        self.session = GameSession(old.rules, list(old.seats), names=list(old.names or []),
+                                   seed=secrets.randbits(63), deals_in_match=old.deals_in_match)
+        self.record_path = str(Path(self.record_path).with_name(self.session.default_record_name()))
+        self.saved_to = None
+        self.selected.clear()
+        self.verb = None
+        self.start_deal_view()
+        self.schedule_bots()
+
+    # ------------------------------------------------------------------ saving
+    def save_now(self) -> str | None:
+        """Save the record atomically; on failure say so in the game and keep playing."""
+        try:
+            path = self.session.save(self.record_path)
+        except OSError as e:
+            self.save_error = f"cannot write {self.record_path}: {e.strerror or e}"
+            self.notify(self.save_error, title="not saved", severity="error", timeout=10)
+            self.write(f"not saved: {self.save_error}")
+            return None
+        self.saved_to = path
+        self.save_error = None
+        return path
 
     def verbs(self) -> list[str]:
         """The verbs of this game, as buttons for the mouse."""
@@ -423,11 +568,11 @@ class ConquianApp(App[None]):
         index = event.button.index
         if index in self.selected:
             self.selected.discard(index)
-            event.button.remove_class("selected")
         else:
             self.selected.add(index)
-            event.button.add_class("selected")
+        self.refresh_hand()
         self.refresh_actions()
+        self.query_one("#actions", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#actions")
     def option_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -447,37 +592,13 @@ class ConquianApp(App[None]):
 
     # ------------------------------------------------------------------ actions
     def action_verb(self, verb: str) -> None:
-        if not self.session.human_to_act:
+        if not self.session.human_to_act or self.session.deal.to_act != self.shown_seat:
             return
         self.verb = verb
         self.refresh_actions()
+        self.query_one("#actions", OptionList).focus()
         if len(self.options) == 1:
             self.play(self.options[0])
-        elif not self.options and self.selected:
-            self.compose_from_selection(verb)
-
-    def compose_from_selection(self, verb: str) -> None:
-        """Nothing listed fits the selected cards: build the action from them and let the engine judge."""
-        deal = self.session.deal
-        cards = " ".join(self.selected_cards())
-        if verb == "use" and isinstance(deal, ConquianDeal) and deal.card >= 0:
-            # the selected cards and the card in play, split into combinations if they make several
-            mask = sum(1 << self.hand_cards[i] for i in self.selected) | 1 << deal.card
-            parts = deal.tbl.partition(mask)
-            text = " | ".join(" ".join(card_str(c) for c in sorted(cards_of(m), key=deal.tbl.sort_key))
-                              for m in parts) if parts else f"{card_str(deal.card)} {cards}"
-            self.play(f"use {text}")
-        elif verb in ("add", "shift") and isinstance(deal, CooncanDeal):
-            seat = deal.to_act
-            fits = [k for k in range(1, len(deal.combos) + 1) if deal.is_legal(f"p{seat} {verb} {k} {cards}")]
-            if len(fits) == 1:
-                self.play(f"{verb} {fits[0]} {cards}")
-            else:
-                self.open_command(f"{verb} ")
-        elif verb in ("meld", "discard", "force"):
-            self.play(f"{verb} {cards}")
-        else:
-            self.open_command(f"{verb} ")
 
     def open_command(self, text: str = "") -> None:
         box = self.query_one("#command", Input)
@@ -499,22 +620,33 @@ class ConquianApp(App[None]):
         self.refresh_view()
 
     def action_hint(self) -> None:
+        """The expert's move and the live outs, for the seat on the screen only."""
         s = self.session
         seat = self.shown_seat
+        if seat is None:
+            return
         lines = []
-        if s.human_to_act and s.deal.to_act == seat:
-            bot = make_bot("expert", seed=len(s.log), iterations=60)
-            lines.append(f"The expert would play: {bot.choose(s.deal.view(seat))}")
-        outs = live_outs(s.deal, seat)
-        lines.append("Live outs: " + ("; ".join(outs) if outs else "none"))
+        if not s.holds_cards(seat):
+            lines.append(s.humanize(f"p{seat} sits out this deal (R6.3): there is nothing to hint"))
+        else:
+            if s.human_to_act and s.deal.to_act == seat:
+                bot = make_bot("expert", seed=len(s.lines), iterations=60)
+                lines.append(f"The expert would play: {s.action_words(bot.choose(s.deal.view(seat)))}")
+            outs = live_outs(s.deal, seat)
+            lines.append("Live outs: " + ("; ".join(outs) if outs else "none"))
         for line in lines:
-            self.write("hint: " + line)
+            s.say("", seat, "hint: " + line)
+        self.flush_log()
         self.notify("\n".join(lines), title="hint", timeout=8)
 
     def action_rules(self) -> None:
         self.push_screen(Message(Text.from_markup(RULES_TEXT), title="The rules"))
 
     def action_seen(self) -> None:
+        if not self.show_buried:
+            self.notify("Buried and covered cards are not shown (R3.3): start the game with --show-buried "
+                        "for the memory aid", title="buried cards", timeout=6)
+            return
         self.show_seen = not self.show_seen
         self.refresh_view()
 
@@ -523,18 +655,45 @@ class ConquianApp(App[None]):
         self.selected.clear()
         self.refresh_view()
 
+    def action_hurry(self) -> None:
+        """Play the bots' moves at once until a person is to act."""
+        self.hurry = True
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+        self.schedule_bots()
+
     def action_scores(self) -> None:
-        self.push_screen(Message(str(self.session.match.washbook) or "no deal finished yet", title="Scores"))
+        s = self.session
+        body = str(s.match.washbook) if s.match.results else "no deal finished yet"
+        if s.pool_text():
+            body += "\n\n" + s.pool_text()
+        self.push_screen(Message(body, title="Scores"))
 
     def action_save(self) -> None:
-        path = self.session.save(self.record_path)
-        self.notify(f"saved to {path}")
-        self.write(f"saved to {path}")
+        path = self.save_now()
+        if path:
+            self.notify(f"saved to {path}")
+            self.write(f"saved to {path}")
 
     def action_quit_game(self) -> None:
-        if self.session.match.deals and any(d.actions() for d in self.session.match.deals):
-            path = self.session.save(self.record_path)
-            self.write(f"saved to {path}")
+        s = self.session
+        if s.deal.over and s.match_over:
+            self.save_now()
+            self.exit()
+            return
+        saved = self.save_now()
+        where = f"The match so far is saved in {saved}." if saved else f"It could not be saved: {self.save_error}"
+
+        def answer(key: str | None) -> None:
+            if key == "y":
+                self.exit()
+
+        self.push_screen(Choice(f"Leave the match in progress?\n\n{where}", {"y": "leave", "n": "stay"},
+                                title="Quit"), answer)
+
+    async def action_quit(self) -> None:
+        """ctrl+q: save, then leave at once."""
+        self.save_now()
         self.exit()
 
 
@@ -563,12 +722,13 @@ class ReplayApp(App[None]):
         self.ascii_only = ascii_only
         self.deal_index = 0
         self.step = 0
+        self.words = _Names(record.players)
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Vertical():
             yield Static(id="table")
-            yield RichLog(id="events", wrap=True)
+            yield RichLog(id="events", wrap=True, min_width=10)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -586,13 +746,15 @@ class ReplayApp(App[None]):
         deal = self._deal_at()
         self.query_one("#status", Static).update(
             f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
-            f"{self.step}/{len(d.actions)}" + (f" - next: {d.actions[self.step]}" if self.step < len(d.actions) else "")
+            f"{self.step}/{len(d.actions)}"
+            + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else "")
         )
-        self.query_one("#table", Static).update(table_text(None, deal, self.ascii_only, True, reveal=True))
+        self.query_one("#table", Static).update(
+            table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players))
         log = self.query_one("#events", RichLog)
         log.clear()
         for e in deal.history()[-12:]:
-            log.write(str(e))
+            log.write(self.words.describe(e))
 
     def action_step(self, k: int) -> None:
         n = len(self.record.deals[self.deal_index].actions)
@@ -611,6 +773,22 @@ class ReplayApp(App[None]):
     def action_finish(self) -> None:
         self.step = len(self.record.deals[self.deal_index].actions)
         self.show()
+
+
+class _Names:
+    """Events in words with the record's names (the replay viewer has no session)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def describe(self, event: object) -> str:
+        import re
+
+        def name(m: re.Match[str]) -> str:
+            k = int(m.group(1))
+            return (self.names[k - 1] + (m.group(2) or "")) if 1 <= k <= len(self.names) else m.group(0)
+
+        return re.sub(r"\bp(\d{1,2})('s)?\b", name, str(event))
 
 
 def make_session(variant: str, players: int | None, bots: list[str] | None, seed: int, names: list[str] | None,
