@@ -46,14 +46,17 @@ class Action:
 
     seat: int
 
-    def __post_init__(self) -> None:
-        self.check()
-
     def check(self) -> None:
         """Raise :class:`NotationError` unless every field has the type and range of the notation.
 
-        Actions are checked when made and again when played, so that no object, however it was
-        built, reaches the rules with a float card, a negative mask or no cards at all.
+        A deal checks every action it is given (``play``, ``verify``; ``is_legal`` answers False),
+        so that no object, however it was built, reaches the rules with a float card, a negative
+        mask or no cards at all.  Making an action checks nothing more than it needs.
+
+        >>> Discard(1, 7.0).check()
+        Traceback (most recent call last):
+        ...
+        conquian.errors.NotationError: discard: 7.0 is not a card number
         """
         if type(self.seat) is not int or self.seat < 1:
             raise NotationError(f"{quote(self.seat)} is not a seat number (seats are 1, 2, ...: p1, p2, ...)")
@@ -83,7 +86,7 @@ class Use(Action):
         if not isinstance(melds, tuple | list):
             raise NotationError(f"use: {quote(melds)} is not a list of combinations (card masks)")
         object.__setattr__(self, "melds", tuple(melds))
-        self.check()
+        self.check()  # the combinations are sorted below: a negative mask would never end
         object.__setattr__(self, "melds", tuple(sorted(melds, key=_meld_order)))
 
     def check(self) -> None:
@@ -276,12 +279,9 @@ def _check_combo(number: object, verb: str) -> None:
 
 
 def _check_tokens(action: Meld | Add | Shift, verb: str) -> None:
-    """The cards of a meld, add or shift: a non-empty tuple of short strings (a list becomes a tuple)."""
+    """The cards of a meld, add or shift: a non-empty tuple of short strings."""
     cards = action.cards
-    if isinstance(cards, list):
-        cards = tuple(cards)
-        object.__setattr__(action, "cards", cards)
-    if not isinstance(cards, tuple) or not cards:
+    if not isinstance(cards, tuple | list) or not cards:
         raise NotationError(f"{verb} needs at least one card (R2.2, R4.3)")
     for t in cards:
         if not isinstance(t, str) or not t or len(t) > MAX_TOKEN:

@@ -357,7 +357,7 @@ def _play(args: argparse.Namespace) -> int:
             options[key] = value
     try:
         from conquian.bots import bot_names
-        from conquian.record import check_name
+        from conquian.match import check_name
 
         for b in bots or []:
             if b.strip() not in (*bot_names(), "human"):

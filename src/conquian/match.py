@@ -20,16 +20,34 @@ every player dealing once, the deal passing to the left (R5.4).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Union
 
 from conquian.cooncan import CooncanDeal
-from conquian.errors import SetupError, quote
+from conquian.errors import NotationError, SetupError, quote
 from conquian.rules import CONQUIAN, Rules
 from conquian.scoring import Washbook
 from conquian.twohand import ConquianDeal
 
 Deal = Union[ConquianDeal, CooncanDeal]  # noqa: UP007 (a runtime alias)
+
+#: The longest player name.
+MAX_NAME = 40
+_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def check_name(name: object) -> str:
+    """A player's name as a record holds it: 1 to 40 printable characters, no control or format
+    characters (a name is shown on terminals and web pages: an escape sequence in it must never be)."""
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise NotationError(f"a player's name is 1 to {MAX_NAME} characters, not {quote(name)}")
+    for ch in name:
+        if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
+            raise NotationError(f"the name {quote(name)} holds a control character (U+{ord(ch):04X})")
+    return name
+
+
 
 
 def new_deal(rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None, dealer: int = 1) -> Deal:
@@ -53,8 +71,10 @@ class Match:
         self.rules = rules
         n = rules.players
         self.players = list(players) if players is not None else [f"p{i + 1}" for i in range(n)]
-        if len(self.players) != n or not all(isinstance(p, str) for p in self.players):
+        if len(self.players) != n:
             raise SetupError("R1", f"{rules.name} with players={n} seats {n} named players, not {quote(players)}")
+        for name in self.players:
+            check_name(name)
         self.first_dealer = first_dealer if first_dealer is not None else n
         if type(self.first_dealer) is not int or not 1 <= self.first_dealer <= n:
             raise SetupError("R3.8", f"the first dealer must be a seat from 1 to {n}, not {quote(first_dealer)}")

@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from conquian.cards import card_str, parse_cards
 from conquian.errors import ConquianError, IllegalActionError, NotationError, RecordError, quote
 from conquian.files import MAX_RECORD_BYTES, read_text_limited
-from conquian.match import Deal, Match
+from conquian.match import Deal, Match, check_name
 from conquian.rules import CONQUIAN, PRESETS, Rules, get_rules
 
 FORMAT = "conquian-record/1"
@@ -41,10 +40,8 @@ FORMAT = "conquian-record/1"
 #: swallow memory: nesting of arrays and tables, dots on one line (dotted keys nest too).
 MAX_DEPTH = 8
 MAX_DOTS_PER_LINE = 8
-#: The longest player name, and the longest action text a record may hold.
-MAX_NAME = 40
+#: The longest action text a record may hold.
 MAX_ACTION = 400
-_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # What matters to nesting in TOML, strings and comments matched whole so that their insides are skipped.
 _TOML_TOKENS = re.compile(
     r'#[^\n]*|"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[\[\]{}.\n]',
@@ -104,17 +101,6 @@ class ReplayError(RecordError):
 def _need(cond: bool, message: str, deal: int | None = None) -> None:
     if not cond:
         raise ReplayError(message, deal=deal)
-
-
-def check_name(name: object) -> str:
-    """A player's name as a record holds it: 1 to 40 printable characters, no control or format
-    characters (a name is shown on terminals and web pages: an escape sequence in it must never be)."""
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise NotationError(f"a player's name is 1 to {MAX_NAME} characters, not {quote(name)}")
-    for ch in name:
-        if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
-            raise NotationError(f"the name {quote(name)} holds a control character (U+{ord(ch):04X})")
-    return name
 
 
 def _check_shape(text: str) -> None:
