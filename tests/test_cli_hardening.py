@@ -82,7 +82,9 @@ def test_special_files_are_refused_without_reading_them(tmp_path: Path) -> None:
 
 def test_options_players_that_agree_are_accepted(tmp_path: Path) -> None:
     path = tmp_path / "ok.toml"
-    path.write_text(FOSTER.read_text().replace('players = ["A", "B"]', 'players = ["A", "B"]\noptions = { players = 2 }'))
+    text = FOSTER.read_text()
+    assert "\noptions" not in text
+    path.write_text(text.replace("\n[[deals]]", "options = { players = 2 }\n\n[[deals]]", 1))
     p = run("replay", str(path), "--json")
     assert p.returncode == 0, p.stdout
     assert json.loads(p.stdout)["totals"] == [1, -1]
