@@ -39,6 +39,9 @@ def atomic_write(path: str | os.PathLike[str], text: str) -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # an ordinary file, not mkstemp's private one
         os.replace(tmp, dest)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -358,7 +358,7 @@ class ConquianApp(App[None]):
         totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
         turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
         status = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn} - {totals}"
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(Text(status))  # names are never markup
         self.query_one("#table", Static).update(table_text(s, deal, self.ascii_only, self.show_seen))
         self.refresh_hand()
         self.refresh_actions()
@@ -431,7 +431,7 @@ class ConquianApp(App[None]):
             self.session.play_human(action)
         except ConquianError as e:
             text = self.session.humanize(str(e))
-            self.notify(text, title="refused", severity="error", timeout=6)
+            self.notify(text, title="refused", severity="error", timeout=6, markup=False)
             self.write(f"refused: {text}")
             return
         self.selected.clear()
@@ -544,7 +544,7 @@ class ConquianApp(App[None]):
             path = self.session.save(self.record_path)
         except OSError as e:
             self.save_error = f"cannot write {self.record_path}: {e.strerror or e}"
-            self.notify(self.save_error, title="not saved", severity="error", timeout=10)
+            self.notify(self.save_error, title="not saved", severity="error", timeout=10, markup=False)
             self.write(f"not saved: {self.save_error}")
             return None
         self.saved_to = path
@@ -637,7 +637,7 @@ class ConquianApp(App[None]):
         for line in lines:
             s.say("", seat, "hint: " + line)
         self.flush_log()
-        self.notify("\n".join(lines), title="hint", timeout=8)
+        self.notify("\n".join(lines), title="hint", timeout=8, markup=False)
 
     def action_rules(self) -> None:
         self.push_screen(Message(Text.from_markup(RULES_TEXT), title="The rules"))
@@ -645,7 +645,7 @@ class ConquianApp(App[None]):
     def action_seen(self) -> None:
         if not self.show_buried:
             self.notify("Buried and covered cards are not shown (R3.3): start the game with --show-buried "
-                        "for the memory aid", title="buried cards", timeout=6)
+                        "for the memory aid", title="buried cards", timeout=6, markup=False)
             return
         self.show_seen = not self.show_seen
         self.refresh_view()
@@ -672,7 +672,7 @@ class ConquianApp(App[None]):
     def action_save(self) -> None:
         path = self.save_now()
         if path:
-            self.notify(f"saved to {path}")
+            self.notify(f"saved to {path}", markup=False)
             self.write(f"saved to {path}")
 
     def action_quit_game(self) -> None:
@@ -744,11 +744,11 @@ class ReplayApp(App[None]):
     def show(self) -> None:
         d = self.record.deals[self.deal_index]
         deal = self._deal_at()
-        self.query_one("#status", Static).update(
+        self.query_one("#status", Static).update(Text(
             f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
             f"{self.step}/{len(d.actions)}"
             + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else "")
-        )
+        ))
         self.query_one("#table", Static).update(
             table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players))
         log = self.query_one("#events", RichLog)
