@@ -224,7 +224,7 @@ def test_a_verb_key_after_selecting_keeps_the_keyboard() -> None:
             await pilot.press("u")  # one use listed: it is played
             await pilot.pause()
             assert s.deal.phase == "discard"
-            button = list(app.query(CardButton))[0]
+            button = next(iter(app.query(CardButton)))
             await pilot.click(button)
             await pilot.pause()
             selected = [b for b in app.query(CardButton) if b.has_class("selected")]
