@@ -24,3 +24,47 @@ def play_all(deal: ConquianDeal, actions: str) -> None:
 def legal(deal: ConquianDeal) -> list[str]:
     """The listed legal actions as text."""
     return [str(a) for a in deal.legal_actions()]
+
+
+class TmuxGame:
+    """`conquian play` (conquian against foster, seed 3, Ann) in a detached tmux session, 80x24."""
+
+    def __init__(self, name: str, record: object, tail: str = "") -> None:
+        import subprocess
+        import sys
+
+        self.name = name
+        cmd = (f"{sys.executable} -m conquian play --variant conquian --bots foster --seed 3 --name Ann "
+               f"--delay 0 --record {record}{tail}")
+        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "24", cmd], check=True)
+
+    def screen(self) -> str:
+        """The pane's text now."""
+        import subprocess
+
+        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True,
+                              text=True).stdout
+
+    def wait_for(self, *words: str, tries: int = 80) -> str:
+        """The screen once it shows every one of `words` (or after `tries` quarter seconds)."""
+        import time
+
+        screen = ""
+        for _ in range(tries):
+            time.sleep(0.25)
+            screen = self.screen()
+            if all(w in screen for w in words):
+                break
+        return screen
+
+    def keys(self, *keys: str) -> None:
+        """Send tmux key names."""
+        import subprocess
+
+        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+
+    def kill(self) -> None:
+        """End the session (whatever is left of it)."""
+        import subprocess
+
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from conquian.cooncan import CooncanDeal
 from conquian.record import read_record, replay
 from conquian.tui import CardButton, ConquianApp, ReplayApp, make_session, table_text
 from conquian.twohand import ConquianDeal
+from helpers import TmuxGame
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -197,25 +196,14 @@ def test_replay_steps_forwards_and_backwards() -> None:
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_conquian_play_in_tmux(tmp_path: Path) -> None:
     record = tmp_path / "tmux.toml"
-    session = f"conquian-test-{os.getpid()}"
-    cmd = (f"{sys.executable} -m conquian play --variant conquian --bots foster --seed 3 --name Ann --delay 0 "
-           f"--record {record}")
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", cmd], check=True)
+    game = TmuxGame(f"conquian-test-{os.getpid()}", record)
     try:
-        screen = ""
-        for _ in range(60):
-            time.sleep(0.25)
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
-                                    text=True).stdout
-            if "your move" in screen:
-                break
+        screen = game.wait_for("your move", tries=60)
         assert "your move" in screen and "Ann" in screen and "In play" in screen
-        subprocess.run(["tmux", "send-keys", "-t", session, "u"], check=True)
+        game.keys("u")
         time.sleep(1)
-        screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
-                                text=True).stdout
-        assert "discard" in screen
-        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        assert "discard" in game.screen()
+        game.keys("q")
         for _ in range(40):
             time.sleep(0.25)
             if record.exists():
@@ -223,4 +211,4 @@ def test_conquian_play_in_tmux(tmp_path: Path) -> None:
         assert record.exists()
         assert "p1 use 7c 8c 9c" in record.read_text()
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        game.kill()

@@ -28,6 +28,7 @@ from conquian.record import read_record, replay
 from conquian.session import GameSession, live_outs
 from conquian.tui import CardButton, Choice, ConquianApp, Message, make_session, turn_words
 from conquian.twohand import ConquianDeal
+from helpers import TmuxGame
 
 
 def run(coro: Any) -> None:
@@ -380,22 +381,14 @@ def test_the_log_wraps_long_lines_at_80_columns() -> None:
 @pytest.mark.parametrize("way_out", ["SIGTERM", "SIGHUP", "ctrl+q", "q y"])
 def test_every_way_out_saves_the_match(tmp_path: Path, way_out: str) -> None:
     record = tmp_path / "out.toml"
-    name = f"conquian-out-{os.getpid()}-{way_out.replace(' ', '').replace('+', '')}"
-    cmd = (f"{sys.executable} -m conquian play --variant conquian --bots foster --seed 3 --name Ann --delay 0 "
-           f"--record {record}; echo EXIT=$?; sleep 5")
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "24", cmd], check=True)
+    game = TmuxGame(f"conquian-out-{os.getpid()}-{way_out.replace(' ', '').replace('+', '')}", record,
+                    "; echo EXIT=$?; sleep 5")
     try:
-        screen = ""
-        for _ in range(80):
-            time.sleep(0.25)
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True,
-                                    text=True).stdout
-            if "your move" in screen and "quit" in screen:
-                break
+        screen = game.wait_for("your move", "quit")
         assert "your move" in screen
         footer = [ln for ln in screen.splitlines() if ln.strip()][-1]
         assert "save" in footer and "quit" in footer, footer  # the footer at 80 columns
-        subprocess.run(["tmux", "send-keys", "-t", name, "u"], check=True)
+        game.keys("u")
         time.sleep(1)
         pids = subprocess.run(["pgrep", "-f", "--", f"--record {record}"], capture_output=True,
                               text=True).stdout.split()
@@ -405,7 +398,7 @@ def test_every_way_out_saves_the_match(tmp_path: Path, way_out: str) -> None:
                 os.kill(int(p), getattr(signal, way_out))
         else:
             for key in way_out.split():
-                subprocess.run(["tmux", "send-keys", "-t", name, key.replace("ctrl+q", "C-q")], check=True)
+                game.keys(key.replace("ctrl+q", "C-q"))
                 time.sleep(0.5)
         for _ in range(40):
             time.sleep(0.25)
@@ -414,4 +407,4 @@ def test_every_way_out_saves_the_match(tmp_path: Path, way_out: str) -> None:
         assert "p1 use 7c 8c 9c" in record.read_text()
         replay(read_record(record.read_text()))
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        game.kill()
