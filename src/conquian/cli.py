@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
                "  play        play a match in the terminal (needs the 'play' extra)\n"
                "  replay      replay a record file through the engine; --json prints the replay contract\n"
                "  simulate    random legal play: speed and outcome figures, optionally a record of every deal\n"
-               "  tournament  bots against each other on duplicate deals, with 95% intervals\n\n"
+               "  tournament  bots against each other on duplicate deals, with 95% intervals\n"
+               "  serve       the web table: play in a browser with friends and bots (needs the 'web' extra)\n\n"
                "'conquian COMMAND --help' describes each one.  Rules: R-numbers in refusals refer to the rule book.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -146,6 +147,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"playouts per expert decision (at most {MAX_EXPERT_ITERATIONS:,})")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     _rules_options(t)
+
+    w = sub.add_parser("serve", help="the web table: play in a browser with friends and bots",
+                       description="Serve the web table: open the address it prints, create a table, share the "
+                                   "invitation link.  Tables are kept in a database (by default SQLite in the "
+                                   "user's data folder) and survive a restart.")
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    w.add_argument("--port", type=_bounded(1, 65535), default=8000, help="port (default 8000)")
+    w.add_argument("--db", metavar="URL", default=None,
+                   help="database URL (SQLAlchemy), e.g. postgresql+psycopg://user@host/db "
+                        "(default: SQLite in the user's data folder)")
+    w.add_argument("--open", action="store_true", help="open the lobby in the browser")
+    w.add_argument("--bot-workers", type=_bounded(0, 64), default=None,
+                   help="processes that play the bots (default: the cores, at most 4; 0: in the server process)")
+    w.add_argument("--bot-delay", type=_delay, default=0.9, help="seconds between the bots' moves (default 0.9)")
+    w.add_argument("--origin", action="append", default=[],
+                   help="another origin a browser may connect from (behind a proxy), e.g. https://cards.example")
+    w.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
     return p
 
 
@@ -389,6 +407,46 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from conquian.web.app import Settings, build_app
+        from conquian.web.store import Store
+    except ImportError:
+        print("conquian serve: the web table needs its extra: pip install 'conquian[web]'", file=sys.stderr)
+        return 2
+    try:
+        store = Store(args.db)
+        store.upgrade()
+        store.dispose()
+    except Exception as e:  # a bad URL, an unreachable server, a database that is not ours
+        print(f"conquian serve: cannot use the database {quote(args.db or 'in the data folder', 80)}: "
+              f"{str(e).splitlines()[0][:200] if str(e) else type(e).__name__}", file=sys.stderr)
+        return 2
+    import logging
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = Settings(db_url=store.url, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
+                        allowed_origins=tuple(args.origin))
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{host}:{args.port}/"
+    print(f"conquian serve: the lobby is at {url} (database {store.url.split('@')[-1]}); ctrl+c stops it",
+          flush=True)
+    if args.open:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    try:
+        uvicorn.run(build_app(settings), host=args.host, port=args.port, log_level=args.log_level,
+                    ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
+    except OSError as e:
+        print(f"conquian serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = build_parser().parse_args(argv)
@@ -399,6 +457,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "tournament":
             return _tournament(args)
+        if args.command == "serve":
+            return _serve(args)
         return _simulate(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

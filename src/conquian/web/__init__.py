@@ -1,0 +1,15 @@
+"""The web table: ``conquian serve`` (optional extra ``web``).
+
+The layers, from the engine up (the engine never imports any of them):
+
+- :mod:`conquian.web.table`: a table's game session — seats, tokens, the state number, whose
+  move, what each seat receives — with no transport and no storage;
+- :mod:`conquian.web.snapshot`: the messages a seat or a spectator receives, built from the
+  engine's seat views;
+- :mod:`conquian.web.protocol`: the versioned message protocol, every incoming message
+  validated against a schema (``docs/protocol.md``);
+- :mod:`conquian.web.store`: storage (SQLAlchemy 2, SQLite by default, PostgreSQL), its schema
+  kept by Alembic migrations;
+- :mod:`conquian.web.bots`: bots played in a process pool;
+- :mod:`conquian.web.app`: the ASGI application (Starlette): pages, the lobby API and WebSockets.
+"""

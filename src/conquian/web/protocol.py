@@ -1,0 +1,181 @@
+"""The web table's message protocol, version 1 (``docs/protocol.md``): every incoming message is
+decoded against these schemas (msgspec), after a size check; anything else is refused with one
+clear error to the sender.
+
+>>> decode_client(b'{"type": "act", "state": 3, "action": "pass"}')
+Act(state=3, action='pass')
+>>> decode_client(b'{"type": "act", "state": "3", "action": "pass"}')
+Traceback (most recent call last):
+...
+conquian.web.protocol.ProtocolError: bad_message: Expected `int`, got `str` - at `$.state`
+>>> decode_client(b'{"type": "shuffle"}').__class__.__name__
+Traceback (most recent call last):
+...
+conquian.web.protocol.ProtocolError: bad_message: Invalid value 'shuffle' - at `$.type`
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from conquian.errors import ConquianError
+
+#: The protocol's version: sent in ``welcome`` and accepted in ``hello``.
+VERSION = 1
+#: The largest message a client may send (bytes); a larger one is refused unread.
+MAX_MESSAGE_BYTES = 4096
+#: Messages a connection may send per second on average, and in a burst.
+RATE_PER_SECOND = 10.0
+RATE_BURST = 30
+
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+ActionText = Annotated[str, msgspec.Meta(min_length=1, max_length=400)]
+CardText = Annotated[str, msgspec.Meta(min_length=1, max_length=4)]
+StateNumber = Annotated[int, msgspec.Meta(ge=0, le=10**9)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+SeatNumber = Annotated[int, msgspec.Meta(ge=1, le=7)]
+
+
+class ProtocolError(ConquianError):
+    """A message that is not valid protocol: ``code`` ``bad_message``, ``too_large``, ``too_fast``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.rule: str | None = None
+        super().__init__(f"{code}: {message}")
+
+
+# ---------------------------------------------------------------------------- client to server
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
+    """The first message: who is connecting (a seat's token, the host's token, or neither: a spectator)."""
+
+    v: Literal[1] = 1
+    token: Token | None = None
+    host: Token | None = None
+
+
+class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
+    """A move in the notation (the seat may be left out), chosen on state ``state``."""
+
+    state: StateNumber
+    action: ActionText
+
+
+class Options(msgspec.Struct, tag="options", forbid_unknown_fields=True):
+    """Which moves the selected cards make (the listed ones with them, and forms built from them)."""
+
+    cards: Annotated[list[CardText], msgspec.Meta(max_length=30)]
+
+
+class Next(msgspec.Struct, tag="next", forbid_unknown_fields=True):
+    """Deal the next hand (the current one is over)."""
+
+    state: StateNumber
+
+
+class Away(msgspec.Struct, tag="away", forbid_unknown_fields=True):
+    """The host: a bot plays for a person away longer than ``seconds`` (None: never)."""
+
+    seconds: Annotated[int, msgspec.Meta(ge=5, le=86400)] | None
+
+
+class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
+    """A new match at a new table with the same seats (the match must be over)."""
+
+
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
+    """Keep-alive; answered with ``pong``."""
+
+
+ClientMessage = Hello | Act | Options | Next | Away | Rematch | Ping
+_client = msgspec.json.Decoder(ClientMessage)
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """One client message, validated, or :class:`ProtocolError`."""
+    raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes, not {len(raw)}")
+    try:
+        return _client.decode(raw)  # type: ignore[no-any-return]
+    except msgspec.ValidationError as e:
+        raise ProtocolError("bad_message", str(e)[:200]) from None
+    except msgspec.DecodeError as e:
+        raise ProtocolError("bad_message", f"not JSON: {str(e)[:120]}") from None
+
+
+# ---------------------------------------------------------------------------- HTTP bodies
+class SeatSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat at a new table: ``open`` (a person will take it) or a bot's name."""
+
+    kind: Annotated[str, msgspec.Meta(max_length=20)] = "open"
+
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables``: a new table.  ``host_name`` seats the host at seat 1."""
+
+    variant: Annotated[str, msgspec.Meta(max_length=30)] = "conquian"
+    name: Annotated[str, msgspec.Meta(max_length=60)] = ""
+    players: Annotated[int, msgspec.Meta(ge=2, le=7)] | None = None
+    options: Annotated[dict[str, int | str | bool], msgspec.Meta(max_length=10)] = msgspec.field(
+        default_factory=dict)
+    seats: Annotated[list[SeatSpec], msgspec.Meta(max_length=7)] = msgspec.field(default_factory=list)
+    host_name: Name | None = None
+    show_buried: bool = False
+    away_after: Annotated[int, msgspec.Meta(ge=5, le=86400)] | None = None
+    deals: Annotated[int, msgspec.Meta(ge=1, le=50)] | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+
+
+class Sit(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables/{id}/sit``: take an open seat."""
+
+    seat: SeatNumber
+    name: Name
+
+
+class SeatBot(msgspec.Struct, forbid_unknown_fields=True):
+    """``POST /api/tables/{id}/bot``: the host gives an open seat to a bot."""
+
+    seat: SeatNumber
+    bot: Annotated[str, msgspec.Meta(max_length=20)]
+    host: Token
+
+
+def decode_body(data: bytes, kind: type[Any]) -> Any:
+    """An HTTP JSON body of type ``kind``, or :class:`ProtocolError`."""
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a request body is at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as e:
+        raise ProtocolError("bad_message", str(e)[:200]) from None
+    except msgspec.DecodeError as e:
+        raise ProtocolError("bad_message", f"not JSON: {str(e)[:120]}") from None
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as JSON text."""
+    return msgspec.json.encode(message).decode()
+
+
+class RateLimit:
+    """A token bucket: :data:`RATE_PER_SECOND` messages a second on average, bursts of
+    :data:`RATE_BURST`.  ``allow(now)`` says whether one more message may pass."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.last: float | None = None
+
+    def allow(self, now: float) -> bool:
+        """Take one token if there is one."""
+        if self.last is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False

@@ -1,0 +1,42 @@
+"""A finished match, step by step, for the browser's replay viewer: every hand shown (the match
+is over, so nothing is hidden any more), one frame per action.
+
+>>> from conquian import Match, get_rules
+>>> m = Match(get_rules("conquian"), ["Ann", "Bob"])
+>>> d = m.new_deal(seed=9)
+>>> while not d.over:
+...     _ = d.play(d.legal_actions()[-1])
+>>> frames = replay_frames(m)
+>>> frames[0]["action"], frames[-1]["deal"]["over"], len(frames) == len(d.actions()) + 1
+(None, True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquian.match import Match, new_deal
+from conquian.twohand import ConquianDeal
+from conquian.web.snapshot import all_hands, deal_snapshot
+
+
+def replay_frames(match: Match) -> list[dict[str, Any]]:
+    """Every position of every deal of ``match``: the deal (public part), every hand, the action
+    that led to it and the scores after the deal."""
+    frames: list[dict[str, Any]] = []
+    for i, played in enumerate(match.deals):
+        deal = new_deal(match.rules, played.deck, dealer=played.dealer)
+        actions = [None, *played.actions()]
+        for k, action in enumerate(actions):
+            if action is not None:
+                deal.play(action)
+            first = deal.seats[0] if isinstance(deal, ConquianDeal) else 1
+            frames.append({
+                "deal_number": i + 1,
+                "step": k,
+                "action": None if action is None else str(action),
+                "deal": deal_snapshot(deal.view(first), show_buried=True, own=False),
+                "hands": all_hands(deal),
+                "scores": match.results[i] if deal.over and i < len(match.results) else None,
+            })
+    return frames

@@ -1,0 +1,156 @@
+"""What a seat or a spectator receives: the table as JSON, built from the engine's seat views.
+
+A seat's snapshot is made from ``deal.view(seat)`` (its own hand and what is public) and the
+log as that seat reads it; a spectator's from the public part of a view (no hand) and the
+public log.  The deal itself is read only once it is over, when its hands are public (R3.7:
+the hands are shown at the end).  The tests re-deal every card a seat cannot know and find
+every snapshot unchanged.
+
+>>> from conquian import get_rules
+>>> from conquian.web.table import Table
+>>> t = Table("t1", "Friday", get_rules("conquian"), seed=5)
+>>> _ = t.sit(1, "Ann"); t.set_bot(2, "foster", host=True)
+>>> mine, public = table_snapshot(t, 1), table_snapshot(t, None)
+>>> len(mine["deal"]["hand"]), public["deal"]["hand"], public["deal"]["hand_counts"]
+(10, None, [10, 10])
+>>> mine["deal"]["to_act"], mine["legal"][:1]
+(1, ['pass'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquian.cards import JOKER, card_str, cards_of
+from conquian.cooncan import CooncanDeal
+from conquian.cooncan_view import CooncanView
+from conquian.melds import meld_table
+from conquian.twohand import ConquianDeal
+from conquian.view import ConquianView
+from conquian.web.table import OPEN, Table
+
+#: Log lines sent with a snapshot (the newest); the whole log is in the record.
+LOG_LINES = 200
+
+
+def _cards(cards: list[int], rules_sort: Any = None) -> list[str]:
+    return [card_str(c) for c in (sorted(cards, key=rules_sort) if rules_sort else cards)]
+
+
+def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
+    """The whole table as ``seat`` may see it (``None``: a spectator)."""
+    out: dict[str, Any] = {
+        "id": table.id,
+        "name": table.name,
+        "variant": table.rules.name,
+        "options": table.rules.options_diff(),
+        "players": table.rules.players,
+        "status": table.status,
+        "state": table.state,
+        "you": seat,
+        "show_buried": table.show_buried,
+        "away_after": table.away_after,
+        "deals_in_match": table.deals_in_match,
+        "rematch": table.rematch_id,
+        "seats": [
+            {"seat": s.number, "name": s.name, "kind": s.kind, "open": s.kind == OPEN,
+             "connected": s.connected > 0 or s.kind not in ("human", OPEN)}
+            for s in table.seats
+        ],
+        "deal": None,
+        "legal": [],
+        "log": [],
+        "scores": None,
+    }
+    session = table.session
+    if session is None:
+        return out
+    deal = session.deal
+    holds = seat is not None and session.holds_cards(seat)
+    if isinstance(deal, ConquianDeal):
+        view: ConquianView | CooncanView = deal.view(seat if holds and seat else deal.seats[0])
+    else:
+        view = deal.view(seat if holds and seat else 1)
+    out["deal"] = deal_snapshot(view, table.show_buried, own=holds)
+    out["deal"]["number"] = len(session.match.deals)
+    out["deal"]["sitting_out"] = session.sitting_out
+    if holds and view.to_act == seat and table.status == "playing":
+        out["legal"] = [session.action_words(a) for a in view.legal_actions()]
+    if deal.over:
+        out["deal"]["hands"] = revealed_hands(deal)
+    out["log"] = session.log_for(seat)[-LOG_LINES:]
+    match = session.match
+    out["scores"] = {
+        "totals": match.totals,
+        "deals": match.results,
+        "pool": match.pool if table.rules.family == "conquian" else 0,
+        "pool_text": session.pool_text(),
+        "result": session.lines[-1].text if deal.over and session.lines else "",
+    }
+    return out
+
+
+def deal_snapshot(view: ConquianView | CooncanView, show_buried: bool, own: bool) -> dict[str, Any]:
+    """A deal from a seat's view; ``own=False`` keeps only the public part (no hand)."""
+    if isinstance(view, ConquianView):
+        tbl = meld_table(view.rules)
+        key = tbl.sort_key
+        sides = [
+            {"seat": s, "melds": [_cards(cards_of(m), key) for m in view.side_masks[p]],
+             "down": view.down_mask(p).bit_count()}
+            for p, s in enumerate(view.seats)
+        ]
+        counts = [len(view.hand), view.adversary_hand_count] if view.player == 0 else \
+            [view.adversary_hand_count, len(view.hand)]
+        return {
+            "family": "conquian",
+            "dealer": view.dealer,
+            "seats": list(view.seats),
+            "hand": _cards(list(view.hand), key) if own else None,
+            "sides": sides,
+            "card_in_play": card_str(view.card) if view.card >= 0 else None,
+            "phase": view.phase,
+            "to_act": view.to_act,
+            "pack": view.pack_count,
+            "hand_counts": counts,
+            "buried": _cards(cards_of(view.buried_mask), key) if show_buried else None,
+            "winner": view.winner_seat,
+            "over": view.over,
+        }
+    covered = view.rules.stock != "open" and not show_buried
+    return {
+        "family": "cooncan",
+        "dealer": view.dealer,
+        "seats": list(range(1, len(view.hand_counts) + 1)),
+        "hand": [("X" if c == JOKER else card_str(c)) for c in view.hand] if own else None,
+        "combos": [{"number": i, "owner": cb.owner, "cards": cb.display().split()}
+                   for i, cb in enumerate(view.combos, 1)],
+        "stock": [card_str(c) for c in (view.stock[-1:] if covered else view.stock)],
+        "stock_count": len(view.stock),
+        "phase": view.phase,
+        "to_act": view.to_act,
+        "pack": view.pack_count,
+        "pack_turns": view.pack_turns,
+        "hand_counts": list(view.hand_counts),
+        "laid": list(view.laid),
+        "taken": card_str(view.taken) if own and view.taken >= 0 else None,
+        "winner": view.winner_seat,
+        "void": view.void,
+        "over": view.over,
+    }
+
+
+def revealed_hands(deal: ConquianDeal | CooncanDeal) -> dict[str, list[str]]:
+    """Every hand at the end of a deal (public then), by seat number as a string."""
+    if not deal.over:
+        raise ValueError("hands are shown only when the deal is over")
+    return all_hands(deal)
+
+
+def all_hands(deal: ConquianDeal | CooncanDeal) -> dict[str, list[str]]:
+    """Every hand, by seat number as a string: only for a deal that is over, or a finished match's
+    replay (the caller's duty: nothing here checks it)."""
+    if isinstance(deal, ConquianDeal):
+        key = deal.tbl.sort_key
+        return {str(s): _cards(cards_of(deal.hands[p]), key) for p, s in enumerate(deal.seats)}
+    return {str(s): [("X" if c == JOKER else card_str(c)) for c in deal.hand(s)] for s in range(1, deal.n + 1)}

@@ -1,0 +1,440 @@
+// The web table's client: lobby, table, replay. Protocol: docs/protocol.md (version 1).
+// Every text from the server is put in the page as text (textContent), never as HTML.
+"use strict";
+
+const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const RANKS = { T: "10", A: "A", J: "J", Q: "Q", K: "K" };
+const main = document.getElementById("main");
+const alertBox = document.getElementById("alert");
+const connBox = document.getElementById("conn");
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "class") e.className = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function showError(text) {
+  alertBox.textContent = text;
+  alertBox.hidden = !text;
+  if (text) { clearTimeout(showError.t); showError.t = setTimeout(() => { alertBox.hidden = true; }, 8000); }
+}
+
+function setTitle(text) { document.getElementById("title").textContent = text; document.title = text ? `${text} - conquian` : "conquian"; }
+
+// ----------------------------------------------------------------------------- cards
+function cardWords(code) {
+  if (code.startsWith("X")) return "joker";
+  const r = code.slice(0, -1), s = code.slice(-1);
+  return `${RANKS[r] || r}${SUITS[s] || s}`;
+}
+
+function cardEl(code, opts = {}) {
+  // "7h", "Th", "X", "X(4d)", "X(7d)*" (a joker named as the card it stands for; * once moved)
+  const small = opts.small ? " small" : "";
+  if (code.startsWith("X")) {
+    const m = code.match(/^X\(([^)]+)\)/);
+    const named = m ? cardWords(m[1]) : "";
+    const node = el(opts.button ? "button" : "span", { class: "card joker" + small, title: "joker" + (named ? ` as ${named}` : ""), type: opts.button ? "button" : null },
+      "★", el("span", { class: "named" }, named || "joker"));
+    return node;
+  }
+  const r = code.slice(0, -1), s = code.slice(-1);
+  const red = s === "h" || s === "d";
+  return el(opts.button ? "button" : "span",
+    { class: "card" + (red ? " red" : "") + small, title: cardWords(code), type: opts.button ? "button" : null, "aria-label": cardWords(code) },
+    el("span", {}, RANKS[r] || r), el("span", { class: "suit" }, SUITS[s] || s));
+}
+
+function backs(n) { return el("span", { class: "dim" }, `${n} card${n === 1 ? "" : "s"}`); }
+
+async function api(path, body) {
+  const res = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) throw new Error((data && data.error && data.error.message) || `request failed (${res.status})`);
+  return data;
+}
+
+const store = {
+  get(kind, id) { try { return localStorage.getItem(`conquian:${kind}:${id}`); } catch (e) { return null; } },
+  set(kind, id, v) { try { localStorage.setItem(`conquian:${kind}:${id}`, v); } catch (e) { /* private mode */ } },
+};
+
+// ----------------------------------------------------------------------------- lobby
+let presets = null;
+
+async function lobby() {
+  setTitle("");
+  presets = presets || await api("/api/presets");
+  const form = el("form", { class: "panel", id: "create" });
+  const variant = el("select", { id: "variant", name: "variant" }, presets.variants.map(v => el("option", { value: v.name }, v.name)));
+  const players = el("select", { id: "players", name: "players" });
+  const optionsBox = el("div", { id: "options" });
+  const seatsBox = el("div", { id: "seat-kinds" });
+  const name = el("input", { type: "text", id: "host-name", maxlength: 40, required: true, placeholder: "your name", value: store.get("name", "me") || "" });
+  const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: "Friday night" });
+  const showBuried = el("input", { type: "checkbox", id: "show-buried" });
+  const away = el("select", { id: "away" }, el("option", { value: "" }, "never"),
+    [30, 60, 120, 300].map(s => el("option", { value: s }, `after ${s} s away`)));
+
+  function preset() { return presets.variants.find(v => v.name === variant.value); }
+  function refreshPlayers() {
+    const p = preset();
+    players.replaceChildren(...Array.from({ length: p.max_players - p.min_players + 1 }, (_, i) => p.min_players + i)
+      .map(n => el("option", { value: n, selected: n === p.players }, n)));
+    refreshOptions(); refreshSeats();
+  }
+  function refreshOptions() {
+    const p = preset();
+    const o = p.options;
+    const rows = [];
+    if (p.family === "conquian") {
+      rows.push(el("label", {}, "Scoring ", el("select", { "data-opt": "scoring" }, ["games", "pips"].map(v => el("option", { value: v, selected: v === o.scoring }, v)))));
+    } else {
+      if (p.name === "cooncan") {
+        rows.push(el("label", {}, "Stock ", el("select", { "data-opt": "stock" }, ["closed", "open"].map(v => el("option", { value: v, selected: v === o.stock }, v)))));
+        rows.push(el("label", {}, "Jokers ", el("select", { "data-opt": "jokers", "data-int": 1 }, [0, 1].map(v => el("option", { value: v, selected: v === o.jokers }, v)))));
+      }
+      rows.push(el("label", {}, "Splash bonus ", el("select", { "data-opt": "splash_bonus", "data-int": 1 }, [0, 25, 50].map(v => el("option", { value: v, selected: v === o.splash_bonus }, v)))));
+      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " the card taken from the stock may not be discarded in the same turn"));
+    }
+    optionsBox.replaceChildren(...rows);
+  }
+  function refreshSeats() {
+    const n = Number(players.value);
+    const rows = [el("div", { class: "dim" }, "Seat 1: you")];
+    for (let i = 2; i <= n; i++) {
+      rows.push(el("label", {}, `Seat ${i} `, el("select", { "data-seat": i, "aria-label": `seat ${i}` },
+        el("option", { value: "open" }, "a friend (invite)"),
+        presets.bots.map(b => el("option", { value: b, selected: b === "expert" }, `bot: ${b}`)))));
+    }
+    seatsBox.replaceChildren(...rows);
+  }
+  variant.addEventListener("change", refreshPlayers);
+  players.addEventListener("change", refreshSeats);
+  form.append(el("h2", {}, "New table"),
+    el("label", {}, "Your name ", name),
+    el("label", {}, "Table name ", tableName),
+    el("div", { class: "row" }, el("label", {}, "Game ", variant), el("label", {}, "Players ", players)),
+    optionsBox, seatsBox,
+    el("label", {}, showBuried, " memory aid: show buried and covered cards to every seat (R3.3)"),
+    el("label", {}, "A bot plays for someone away: ", away),
+    el("button", { type: "submit", id: "create-table" }, "Create the table"));
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const options = {};
+    for (const s of optionsBox.querySelectorAll("[data-opt]")) {
+      if (s.dataset.bool) options[s.dataset.opt] = !s.checked;
+      else options[s.dataset.opt] = s.dataset.int ? Number(s.value) : s.value;
+    }
+    const seats = [{ kind: "open" }];
+    for (const s of seatsBox.querySelectorAll("[data-seat]")) seats.push({ kind: s.value });
+    try {
+      store.set("name", "me", name.value.trim());
+      const r = await api("/api/tables", {
+        variant: variant.value, players: Number(players.value), options, seats, host_name: name.value.trim(),
+        name: tableName.value.trim(), show_buried: showBuried.checked, away_after: away.value ? Number(away.value) : null,
+      });
+      store.set("host", r.id, r.host);
+      if (r.token) store.set("seat", r.id, r.token);
+      history.pushState(null, "", r.url); route();
+    } catch (e) { showError(e.message); }
+  });
+  refreshPlayers();
+
+  const listBox = el("div", { class: "panel", id: "tables" }, el("h2", {}, "Tables"), el("p", { class: "dim" }, "…"));
+  main.replaceChildren(el("div", { class: "grid" }, form, listBox));
+  async function refreshList() {
+    if (!document.body.contains(listBox)) return;
+    try {
+      const data = await api("/api/tables");
+      const rows = data.open.map(t => el("tr", {},
+        el("td", {}, t.name), el("td", {}, `${t.variant} (${t.players})`),
+        el("td", {}, t.seats.map(s => s.kind === "open" ? "·open·" : s.name).join(", ")),
+        el("td", {}, el("a", { href: `/t/${t.id}`, "data-link": 1 }, t.status === "waiting" ? "join" : "watch"))));
+      const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " replay"));
+      listBox.replaceChildren(el("h2", {}, "Tables"),
+        rows.length ? el("table", { class: "list" }, el("tbody", {}, rows)) : el("p", { class: "dim" }, "No table is open: create one."),
+        done.length ? el("div", {}, el("h2", {}, "Finished matches"), el("ul", {}, done)) : null);
+    } catch (e) { /* the server may be restarting */ }
+    setTimeout(refreshList, 5000);
+  }
+  refreshList();
+}
+
+// ----------------------------------------------------------------------------- table
+let game = null;
+
+class Game {
+  constructor(id) {
+    this.id = id; this.table = null; this.you = null; this.host = false; this.selected = [];
+    this.options = null; this.ws = null; this.closed = false; this.retry = 500;
+    const frag = new URLSearchParams(location.hash.slice(1));
+    if (frag.get("seat")) { store.set("seat", id, frag.get("seat")); history.replaceState(null, "", location.pathname); }
+    this.connect();
+  }
+  token() { return store.get("seat", this.id); }
+  connect() {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${this.id}`);
+    this.ws = ws;
+    connBox.textContent = "connecting…";
+    ws.onopen = () => { this.retry = 500; connBox.textContent = "connected"; ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token(), host: store.get("host", this.id) })); };
+    ws.onmessage = ev => this.receive(JSON.parse(ev.data));
+    ws.onclose = ev => {
+      if (this.closed) return;
+      if (ev.code === 4404) { connBox.textContent = ""; main.replaceChildren(el("p", {}, "There is no such table. ", el("a", { href: "/", "data-link": 1 }, "Back to the lobby"))); return; }
+      connBox.textContent = "reconnecting…";
+      setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+  close() { this.closed = true; if (this.ws) this.ws.close(); }
+  send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); else showError("not connected: retrying"); }
+  receive(m) {
+    if (m.type === "welcome") { this.you = m.seat; this.host = m.host; }
+    else if (m.type === "table") {
+      const before = this.table ? this.table.state : -1;
+      this.table = m.table;
+      if (m.table.rematch) {
+        const t = this.token(); if (t) store.set("seat", m.table.rematch, t);
+        const h = store.get("host", this.id); if (h) store.set("host", m.table.rematch, h);
+      }
+      if (m.table.state !== before) { this.selected = []; this.options = null; }
+      this.render();
+    } else if (m.type === "options") { this.options = m.actions; this.render(); }
+    else if (m.type === "error") {
+      showError(m.rule ? `${m.message}` : m.message);
+      if (m.code === "bad_token") { /* watching */ }
+    }
+  }
+  name(seat) { const s = this.table.seats[seat - 1]; return s ? (s.name || `Seat ${seat}`) : `p${seat}`; }
+  act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
+  toggle(code) {
+    const i = this.selected.indexOf(code);
+    if (i >= 0) this.selected.splice(i, 1); else this.selected.push(code);
+    this.options = null;
+    if (this.selected.length) this.send({ type: "options", cards: this.selected.filter(c => c !== "X") });
+    this.render();
+  }
+  render() {
+    const t = this.table;
+    setTitle(`${t.name} - ${t.variant}`);
+    const parts = [];
+    if (t.status === "waiting") parts.push(this.waiting());
+    else {
+      parts.push(el("div", { class: "layout" },
+        el("div", {}, this.board(), this.handPanel()),
+        el("div", {}, this.scores(), this.logPanel(), this.links())));
+    }
+    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    main.replaceChildren(...parts);
+    if (focus) { const again = main.querySelector(`[data-key="${CSS.escape(focus)}"]`); if (again) again.focus(); }
+  }
+  waiting() {
+    const t = this.table;
+    const invite = `${location.origin}/t/${t.id}`;
+    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, "Waiting for players"),
+      el("p", {}, "Invite your friends with this link: ", el("span", { class: "link", id: "invite" }, invite), " ",
+        el("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, "copy")));
+    for (const s of t.seats) {
+      const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, `Seat ${s.seat}: `));
+      if (!s.open) row.append(el("span", {}, s.name), s.kind !== "human" ? el("span", { class: "dim" }, ` (bot ${s.kind})`) : "", s.seat === this.you ? el("span", { class: "dim" }, " (you)") : "");
+      else if (this.you === null) {
+        const nm = el("input", { type: "text", maxlength: 40, placeholder: "your name", value: store.get("name", "me") || "", "aria-label": `name for seat ${s.seat}` });
+        row.append(nm, el("button", { type: "button", class: "take", onclick: async () => {
+          try {
+            const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
+            store.set("seat", t.id, r.token); store.set("name", "me", nm.value.trim());
+            this.ws.close();
+          } catch (e) { showError(e.message); }
+        } }, "Take this seat"));
+      } else row.append(el("span", { class: "dim" }, "open"));
+      if (s.open && this.host) {
+        const pick = el("select", { "aria-label": `bot for seat ${s.seat}` }, presets_bots().map(b => el("option", { value: b }, b)));
+        row.append(pick, el("button", { type: "button", class: "secondary", onclick: async () => {
+          try { await api(`/api/tables/${t.id}/bot`, { seat: s.seat, bot: pick.value, host: store.get("host", t.id) }); } catch (e) { showError(e.message); }
+        } }, "Give to a bot"));
+      }
+      box.append(row);
+    }
+    box.append(this.links());
+    return box;
+  }
+  turnWords(d) {
+    if (d.over) return this.table.scores && this.table.scores.result ? this.table.scores.result : "The deal is over";
+    const who = d.to_act === this.you ? "You" : this.name(d.to_act);
+    const you = d.to_act === this.you;
+    const what = {
+      say: you ? "have the say" : "has the say", forced: you ? "must use the forced card" : "must use the forced card",
+      discard: you ? "must discard" : "must discard", draw: you ? "draw or take" : "draws or takes", play: you ? "play, then discard" : "plays",
+    }[d.phase] || d.phase;
+    return `${who} ${what}`;
+  }
+  board() {
+    const t = this.table, d = t.deal;
+    const box = el("div", { class: "panel", id: "board" });
+    box.append(el("div", { class: "dim" }, `Deal ${d.number} of ${t.deals_in_match} - ${this.name(d.dealer)} dealt`, d.sitting_out ? ` - ${this.name(d.sitting_out)} sits out` : ""));
+    box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
+    box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : "") },
+      el("strong", {}, this.name(s)), s === this.you ? " (you)" : "", ` - ${d.hand_counts[i]} in hand`,
+      t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " away")))));
+    if (d.family === "conquian") {
+      for (const side of d.sides) {
+        box.append(el("div", { class: "side", "data-side": side.seat }, el("strong", {}, `${this.name(side.seat)}: `),
+          side.melds.length ? side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true })))) : el("span", { class: "dim" }, "nothing down"),
+          el("span", { class: "dim" }, ` ${side.down} down`)));
+      }
+      box.append(el("div", { class: "row", id: "in-play" }, "In play: ", d.card_in_play ? cardEl(d.card_in_play) : el("span", { class: "dim" }, "nothing"), el("span", { class: "dim" }, ` pack ${d.pack}`)));
+      if (d.buried) box.append(el("div", { class: "dim" }, "Buried: ", d.buried.map(c => cardEl(c, { small: true }))));
+    } else {
+      box.append(el("div", { id: "combos" }, d.combos.length ? d.combos.map(c => el("span", { class: "meld", "data-combo": c.number },
+        el("span", { class: "num" }, `${c.number}.`), c.cards.map(x => cardEl(x, { small: true })), el("span", { class: "owner" }, this.name(c.owner))))
+        : el("span", { class: "dim" }, "No combinations on the table yet.")));
+      box.append(el("div", { class: "row", id: "stock" }, "Stock: ", d.stock.length ? d.stock.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, "empty"),
+        el("span", { class: "dim" }, ` (${d.stock_count}) - pack ${d.pack}${d.pack_turns ? `, turned ${d.pack_turns}×` : ""}`)));
+    }
+    if (d.hands) {
+      box.append(el("h2", {}, "Every hand"), Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, "no cards"))));
+    }
+    return box;
+  }
+  handPanel() {
+    const t = this.table, d = t.deal;
+    const box = el("div", { class: "panel", id: "hand-panel" });
+    if (this.you === null) { box.append(el("p", { class: "dim" }, "You are watching.")); return box; }
+    if (d.over) {
+      if (t.status === "playing") box.append(el("button", { type: "button", id: "next-deal", "data-key": "next", onclick: () => this.send({ type: "next", state: t.state }) }, "Next deal"));
+      else box.append(this.summary());
+      return box;
+    }
+    if (!d.hand) { box.append(el("p", { class: "dim" }, "You sit out this deal (R6.3).")); return box; }
+    const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" });
+    d.hand.forEach((c, i) => {
+      const b = cardEl(c, { button: true });
+      const key = `card-${i}-${c}`;
+      b.dataset.key = key; b.dataset.card = c;
+      if (this.selected.includes(c)) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); } else b.setAttribute("aria-pressed", "false");
+      b.addEventListener("click", () => this.toggle(c));
+      hand.append(b);
+    });
+    box.append(el("h2", {}, "Your hand"), hand);
+    const mine = d.to_act === this.you;
+    let moves = mine ? t.legal : [];
+    if (mine && this.selected.length) moves = this.options || [];
+    const list = el("div", { class: "actions row", id: "actions" }, moves.map(w => el("button", { type: "button", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, w)));
+    box.append(el("h2", {}, mine ? (this.selected.length ? "Moves with the selected cards" : "Your moves") : "Wait for your turn"), list);
+    if (mine && this.selected.length && this.options && !this.options.length) box.append(el("p", { class: "dim" }, "No legal move uses exactly these cards."));
+    if (mine) {
+      const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: "or type a move: use 7c 8c 9c", "aria-label": "type a move" });
+      const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, "play"));
+      f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
+      box.append(f);
+      if (this.selected.length) box.append(el("button", { type: "button", class: "secondary", onclick: () => { this.selected = []; this.options = null; this.render(); } }, "clear selection"));
+    }
+    return box;
+  }
+  summary() {
+    const t = this.table;
+    const totals = t.scores.totals;
+    const best = Math.max(...totals);
+    const winners = t.seats.filter((s, i) => totals[i] === best).map(s => s.name);
+    return el("div", { id: "summary" }, el("h2", {}, "The match is over"),
+      el("p", {}, `${winners.join(" and ")} ${winners.length > 1 ? "share" : "wins"} the match.`),
+      el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, "Rematch"),
+      t.rematch ? el("a", { href: `/t/${t.rematch}`, "data-link": 1, id: "rematch-link" }, " Go to the rematch") : null,
+      " ", el("a", { href: `/r/${t.id}`, "data-link": 1 }, "Replay the match"));
+  }
+  scores() {
+    const t = this.table, s = t.scores;
+    const head = el("tr", {}, el("th", {}, "deal"), t.seats.map(x => el("th", {}, x.name)));
+    const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, v > 0 ? `+${v}` : v))));
+    const total = el("tr", {}, el("th", {}, "total"), s.totals.map(v => el("th", {}, v > 0 ? `+${v}` : v)));
+    return el("div", { class: "panel", id: "scores" }, el("h2", {}, "Scores"), el("table", { class: "scores" }, el("tbody", {}, head, rows, total)),
+      s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
+  }
+  logPanel() {
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite" }, this.table.log.map(l => el("div", {}, l)));
+    setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
+    return el("div", { class: "panel" }, el("h2", {}, "Log"), box);
+  }
+  links() {
+    const t = this.table;
+    const token = this.token();
+    const box = el("div", { class: "panel", id: "links" });
+    if (t.status !== "waiting") box.append(el("p", {}, "Invitation: ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
+    if (token && this.you) box.append(el("p", {}, "Your seat on another device (keep it secret): ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
+    if (t.deal && t.deal.over) box.append(el("p", {}, el("a", { href: `/api/tables/${t.id}/record`, id: "download" }, "Download the record")));
+    if (this.host && t.status === "playing") {
+      const sel = el("select", { id: "away-after", "aria-label": "a bot plays for someone away" }, el("option", { value: "" }, "never"),
+        [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, `after ${s} s`)));
+      sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
+      box.append(el("label", {}, "A bot plays for someone away: ", sel));
+    }
+    return box;
+  }
+}
+
+function presets_bots() { return (presets && presets.bots) || ["expert", "foster", "random"]; }
+
+// ----------------------------------------------------------------------------- replay
+async function replayPage(id) {
+  let data;
+  try { data = await api(`/api/tables/${id}/replay`); } catch (e) { main.replaceChildren(el("p", {}, e.message)); return; }
+  setTitle(`${data.name} - replay`);
+  let i = 0;
+  const name = s => data.names[s - 1] || `p${s}`;
+  function show() {
+    const f = data.frames[i], d = f.deal;
+    const box = el("div", { class: "panel", id: "replay" },
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "first", onclick: () => go(0) }, "⏮"),
+        el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, "◀ back"),
+        el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, "forward ▶"),
+        el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, "⏭"),
+        el("span", { id: "step" }, `deal ${f.deal_number}, step ${f.step} (${i + 1}/${data.frames.length})`)),
+      el("p", { id: "replay-action" }, f.action ? `${f.action.replace(/^p(\d+)/, (m, s) => name(Number(s)))}` : "the deal starts"),
+      Object.entries(f.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${name(Number(s))}: `), cards.map(c => cardEl(c, { small: true })))));
+    if (d.family === "conquian") {
+      for (const side of d.sides) box.append(el("div", {}, el("strong", {}, `${name(side.seat)} down: `), side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true }))))));
+      box.append(el("div", {}, "In play: ", d.card_in_play ? cardEl(d.card_in_play) : "nothing", ` pack ${d.pack}`));
+    } else {
+      box.append(el("div", {}, d.combos.map(c => el("span", { class: "meld" }, el("span", { class: "num" }, `${c.number}.`), c.cards.map(x => cardEl(x, { small: true })), el("span", { class: "owner" }, name(c.owner))))));
+      box.append(el("div", {}, "Stock: ", d.stock.map(c => cardEl(c, { small: true })), ` pack ${d.pack}`));
+    }
+    if (f.scores) box.append(el("p", {}, "Scores: ", f.scores.map((v, k) => `${name(k + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")));
+    main.replaceChildren(box, el("p", {}, el("a", { href: `/api/tables/${id}/record` }, "Download the record"), " ", el("a", { href: "/", "data-link": 1 }, "Lobby")));
+  }
+  function go(k) { i = Math.max(0, Math.min(data.frames.length - 1, k)); show(); }
+  document.onkeydown = ev => { if (ev.key === "ArrowRight") go(i + 1); else if (ev.key === "ArrowLeft") go(i - 1); else if (ev.key === "Home") go(0); else if (ev.key === "End") go(data.frames.length - 1); };
+  show();
+}
+
+// ----------------------------------------------------------------------------- routing
+function route() {
+  if (game) { game.close(); game = null; }
+  document.onkeydown = null;
+  showError("");
+  connBox.textContent = "";
+  const path = location.pathname;
+  let m;
+  if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) { if (!presets) api("/api/presets").then(p => { presets = p; }); game = new Game(m[1]); }
+  else if ((m = path.match(/^\/r\/([A-Za-z0-9_-]{1,16})$/))) replayPage(m[1]);
+  else lobby().catch(e => showError(e.message));
+}
+
+document.addEventListener("click", ev => {
+  const a = ev.target.closest && ev.target.closest("a[data-link]");
+  if (a && a.origin === location.origin) { ev.preventDefault(); history.pushState(null, "", a.pathname + a.hash); route(); }
+});
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,249 @@
+"""Storage of tables: SQLAlchemy 2 over SQLite (the default, in the user's data folder) or
+PostgreSQL, the schema created and upgraded by Alembic migrations at start.
+
+A table is stored as its settings, its seats and the list of commands it accepted (the state
+number is a command's position); it is rebuilt by replaying the commands.  A command is written
+in the transaction that advances the table, and the key (table, state number) makes a second
+write of the same state fail, so two writers can never both apply a move made on one state.
+
+>>> import tempfile, os
+>>> store = Store("sqlite:///" + os.path.join(tempfile.mkdtemp(), "t.db"))
+>>> store.upgrade()
+>>> from conquian import get_rules
+>>> from conquian.web.table import Table
+>>> t = Table("abc", "Friday", get_rules("conquian"), seed=5)
+>>> store.create(t)
+>>> token = t.sit(1, "Ann"); t.set_bot(2, "random", host=True)
+>>> store.save_seats(t); store.append(t, 0)
+>>> again = store.load("abc")
+>>> again.status, again.seat_of(token), again.session.deal.deck == t.session.deal.deck
+('playing', 1, True)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy import (
+    Table as SqlTable,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from conquian.rules import get_rules
+from conquian.web.table import Seat, Table
+
+metadata = MetaData()
+
+tables = SqlTable(
+    "tables", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(60), nullable=False),
+    Column("variant", String(30), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("host_hash", String(64), nullable=False),
+    Column("show_buried", Boolean, nullable=False),
+    Column("away_after", Float, nullable=True),
+    Column("deals_in_match", Integer, nullable=False),
+    Column("rematch_id", String(16), nullable=True),
+    Column("status", String(10), nullable=False),
+    Column("state", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+seats = SqlTable(
+    "seats", metadata,
+    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(20), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+)
+
+commands = SqlTable(
+    "commands", metadata,
+    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("command", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+class ConflictError(Exception):
+    """Another writer stored a command for this state first."""
+
+
+def default_url() -> str:
+    """The default database: ``conquian.db`` in the user's data folder (platformdirs)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(os.environ.get("CONQUIAN_DATA") or user_data_dir("conquian", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'conquian.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` mean psycopg 3 (the driver the ``web`` extra installs)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+class Store:
+    """The database of tables (synchronous: the application calls it from worker threads)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalise_url(url or default_url())
+        self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def upgrade(self) -> None:
+        """Create or upgrade the schema to the newest migration (Alembic)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def dispose(self) -> None:
+        """Close the connections."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writing
+    def create(self, table: Table) -> None:
+        """Store a new table with its seats and commands."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables).values(
+                id=table.id, name=table.name, variant=table.rules.name, players=table.rules.players,
+                options=json.dumps(table.rules.options_diff(), sort_keys=True), seed=table.seed,
+                host_hash=table.host_hash, show_buried=table.show_buried, away_after=table.away_after,
+                deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
+                state=table.state, created_at=table.created, updated_at=now))
+            conn.execute(insert(seats), [
+                {"table_id": table.id, "seat": s.number, "kind": s.kind, "name": s.name, "token_hash": s.token_hash}
+                for s in table.seats])
+            if table.commands:
+                conn.execute(insert(commands), [
+                    {"table_id": table.id, "seq": i + 1, "command": c, "created_at": now}
+                    for i, c in enumerate(table.commands)])
+
+    def save_seats(self, table: Table) -> None:
+        """Store the seats (and the settings a host may change)."""
+        with self.engine.begin() as conn:
+            for s in table.seats:
+                conn.execute(update(seats).where(seats.c.table_id == table.id, seats.c.seat == s.number).values(
+                    kind=s.kind, name=s.name, token_hash=s.token_hash))
+            conn.execute(update(tables).where(tables.c.id == table.id).values(
+                away_after=table.away_after, rematch_id=table.rematch_id, status=table.status,
+                updated_at=time.time()))
+
+    def append(self, table: Table, first: int) -> None:
+        """Store the commands that took ``table`` from state ``first`` to its current state, in one
+        transaction with the table's new status.  :class:`ConflictError` if one of those states was
+        already stored (by another writer): nothing is then written."""
+        if first >= table.state:
+            return
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(commands), [
+                    {"table_id": table.id, "seq": seq, "command": table.commands[seq - 1], "created_at": now}
+                    for seq in range(first + 1, table.state + 1)])
+                conn.execute(update(tables).where(tables.c.id == table.id).values(
+                    status=table.status, state=table.state, updated_at=now))
+        except IntegrityError:
+            raise ConflictError(f"table {table.id}: state {first + 1} is already stored") from None
+
+    def delete(self, table_id: str) -> None:
+        """Remove a table and everything of it."""
+        with self.engine.begin() as conn:
+            for t in (commands, seats):
+                conn.execute(delete(t).where(t.c.table_id == table_id))
+            conn.execute(delete(tables).where(tables.c.id == table_id))
+
+    # ------------------------------------------------------------------ reading
+    def load(self, table_id: str) -> Table | None:
+        """Rebuild a table from its stored commands, or None if there is no such table."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
+                                     ).mappings().all()
+            stored = conn.execute(select(commands.c.command).where(commands.c.table_id == table_id)
+                                  .order_by(commands.c.seq)).scalars().all()
+        rules = get_rules(row["variant"], players=row["players"], **json.loads(row["options"]))
+        table = Table(
+            id=row["id"], name=row["name"], rules=rules, seed=int(row["seed"]), host_hash=row["host_hash"],
+            show_buried=bool(row["show_buried"]), away_after=row["away_after"],
+            deals_in_match=row["deals_in_match"], rematch_id=row["rematch_id"], created=row["created_at"],
+            seats=[Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows],
+        )
+        table.rebuild(list(stored))
+        return table
+
+    def listing(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Tables waiting for players or being played, newest first (for the lobby)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id, tables.c.name, tables.c.variant, tables.c.players, tables.c.status,
+                       tables.c.updated_at)
+                .where(tables.c.status != "over").order_by(tables.c.updated_at.desc()).limit(limit)
+            ).mappings().all()
+            ids = [r["id"] for r in rows]
+            seat_rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name)
+                                     .where(seats.c.table_id.in_(ids))).mappings().all() if ids else []
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for s in seat_rows:
+            by_table.setdefault(s["table_id"], []).append({"seat": s["seat"], "kind": s["kind"], "name": s["name"]})
+        return [dict(r) | {"seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
+
+    def finished(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Finished matches, newest first (they can be replayed)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables.c.id, tables.c.name, tables.c.variant, tables.c.players, tables.c.updated_at)
+                .where(tables.c.status == "over").order_by(tables.c.updated_at.desc()).limit(limit)
+            ).mappings().all()
+        return [dict(r) for r in rows]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL survives a killed process (a committed move is never lost) and lets readers run beside
+    # the writer; foreign keys are off by default in SQLite.
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()

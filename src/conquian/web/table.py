@@ -1,0 +1,306 @@
+"""A table's game session: seats, tokens, the state number and the moves (no transport, no storage).
+
+A :class:`Table` is what the web server keeps for each table, and nothing of how messages
+travel or where they are stored: the application (:mod:`conquian.web.app`) feeds it commands
+and stores the ones it accepts, the storage (:mod:`conquian.web.store`) rebuilds it by feeding
+the same commands again.  Every command that changes the game has a number, the *state
+number*: an action carries the number of the state it was chosen on, and an action chosen on
+another state is refused, so the same move sent twice (two tabs, a retry) applies once.
+
+>>> from conquian import get_rules
+>>> t = Table("t1", "Friday", get_rules("conquian"), seed=5)
+>>> ann = t.sit(1, "Ann")
+>>> t.set_bot(2, "foster", host=True)
+>>> t.status, t.state
+('playing', 1)
+>>> t.seat_of(ann), t.seat_of("no such token")
+(1, None)
+>>> command = t.act(1, t.session.legal()[0], state=1)
+>>> command.startswith("act p1 "), t.state
+(True, 2)
+>>> t.act(1, "pass", state=1)
+Traceback (most recent call last):
+...
+conquian.web.table.TableError: stale: this move was chosen on state 1; the table is at state 2
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from conquian.actions import Action, parse_action
+from conquian.bots import bot_names
+from conquian.errors import ConquianError, IllegalActionError
+from conquian.match import check_name
+from conquian.rules import CONQUIAN, Rules
+from conquian.session import HUMAN, GameSession
+
+#: Bytes of randomness in a seat token (192 bits; the issue asks for at least 128).
+TOKEN_BYTES = 24
+OPEN = "open"
+"""A seat nobody has taken yet."""
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+
+class TableError(ConquianError):
+    """A command the table refuses for a reason other than the rules: ``code`` says which
+    (``stale``, ``not_your_turn``, ``not_your_seat``, ``seat_taken``, ``no_seat``, ``not_host``,
+    ``not_playing``, ``deal_in_progress``, ``bad_name``, ``bad_bot``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.rule: str | None = None
+        super().__init__(f"{code}: {message}")
+
+
+def new_token() -> str:
+    """A fresh secret token (URL-safe, :data:`TOKEN_BYTES` random bytes)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    """What the server keeps of a token: its SHA-256, hex."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One seat: who sits there (``kind`` is ``human``, a bot's name, or ``open``)."""
+
+    number: int
+    kind: str = OPEN
+    name: str = ""
+    token_hash: str = ""
+    connected: int = 0
+    """Open connections holding this seat's token (not stored: a restart starts at zero)."""
+    away_since: float | None = None
+    """When the seat's last connection closed (a person who has not come back)."""
+
+
+@dataclass
+class Table:
+    """A table: its rules and seats, a match once every seat is filled, and the state number."""
+
+    id: str
+    name: str
+    rules: Rules
+    seed: int
+    host_hash: str = ""
+    show_buried: bool = False
+    """The memory aid of R3.3: buried and covered cards shown to every seat alike."""
+    away_after: float | None = None
+    """Seconds after which a bot plays for a person who is away (None: never)."""
+    deals_in_match: int | None = None
+    seats: list[Seat] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    """Every accepted command, in order: its index plus one is the state it led to."""
+    session: GameSession | None = None
+    rematch_id: str | None = None
+    created: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [Seat(i + 1) for i in range(self.rules.players)]
+        if self.deals_in_match is None:
+            self.deals_in_match = 6 if self.rules.family == CONQUIAN else self.rules.players
+
+    # ------------------------------------------------------------------ state
+    @property
+    def state(self) -> int:
+        """The state number: how many commands the table has accepted."""
+        return len(self.commands)
+
+    @property
+    def status(self) -> str:
+        """``waiting`` for players, ``playing``, or ``over`` (the match is finished)."""
+        if self.session is None:
+            return WAITING
+        return OVER if self.session.match_over else PLAYING
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names (an open seat: ``Seat N``)."""
+        return [s.name or f"Seat {s.number}" for s in self.seats]
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds, or None (compared in constant time)."""
+        if not token:
+            return None
+        h = hash_token(token)
+        for s in self.seats:
+            if s.token_hash and hmac.compare_digest(s.token_hash, h):
+                return s.number
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether ``token`` is the host's."""
+        return bool(token) and bool(self.host_hash) and hmac.compare_digest(self.host_hash, hash_token(token or ""))
+
+    def seat(self, number: object) -> Seat:
+        """A seat by number, or :class:`TableError` ``no_seat``."""
+        if type(number) is not int or not 1 <= number <= len(self.seats):
+            raise TableError("no_seat", f"this table has seats 1 to {len(self.seats)}")
+        return self.seats[number - 1]
+
+    # ------------------------------------------------------------------ seats
+    def sit(self, number: int, name: str, token: str | None = None) -> str:
+        """A person takes an open seat; returns the seat's secret token (kept only as a hash)."""
+        seat = self.seat(number)
+        if seat.kind != OPEN:
+            raise TableError("seat_taken", f"seat {number} is taken")
+        try:
+            check_name(name.strip() if isinstance(name, str) else name)
+        except ConquianError as e:
+            raise TableError("bad_name", str(e)) from None
+        if name.strip() in {s.name for s in self.seats if s.kind != OPEN}:
+            raise TableError("bad_name", f"{name.strip()!r} already sits at this table")
+        token = token or new_token()
+        seat.kind, seat.name, seat.token_hash = HUMAN, name.strip(), hash_token(token)
+        self._maybe_start()
+        return token
+
+    def set_bot(self, number: int, bot: str, host: bool) -> None:
+        """The host gives an open seat to a bot (before the match starts)."""
+        if not host:
+            raise TableError("not_host", "only the table's host may seat a bot")
+        seat = self.seat(number)
+        if seat.kind != OPEN:
+            raise TableError("seat_taken", f"seat {number} is taken")
+        if bot not in bot_names():
+            raise TableError("bad_bot", f"there is no bot {bot[:40]!r} (bots: {', '.join(bot_names())})")
+        seat.kind, seat.name = bot, _bot_name(bot, self.seats)
+        self._maybe_start()
+
+    def _maybe_start(self) -> None:
+        if self.session is None and all(s.kind != OPEN for s in self.seats):
+            self._apply("start")
+
+    def start_if_full(self) -> None:
+        """Start the match if every seat is filled (a rematch's table is full from the start)."""
+        self._maybe_start()
+
+    # ------------------------------------------------------------------ moves
+    def act(self, seat: int, action: Action | str, state: object) -> str:
+        """A seat's move, chosen on ``state``; returns the command stored.  Refusals: a
+        :class:`TableError`, or the engine's :class:`IllegalActionError` naming the rule; either
+        way the table is unchanged."""
+        self._check_state(state)
+        session = self._playing()
+        deal = session.deal
+        if deal.over:
+            raise IllegalActionError("R7", "the deal is over")
+        if isinstance(action, str):
+            text = action.strip()
+            first = text.split(None, 1)[0].lower() if text else ""
+            if not re.fullmatch(r"p\d+", first):  # "pass" is a verb, not a seat
+                text = f"p{seat} {text}"
+            action = parse_action(text)
+        if action.seat != seat:
+            raise TableError("not_your_seat", f"you sit at seat {seat}, not {action.seat}")
+        if deal.to_act != seat:
+            who = self.names[deal.to_act - 1] if deal.to_act else "nobody"
+            raise TableError("not_your_turn", f"it is {who}'s turn, not yours")
+        return self._apply(f"act {action}")  # the engine refuses (naming the rule) or plays it
+
+    def next_deal(self, state: object) -> str:
+        """Deal the next hand once the current one is over (any seated player may ask)."""
+        self._check_state(state)
+        session = self._playing()
+        if not session.deal.over:
+            raise TableError("deal_in_progress", "the deal is still being played")
+        return self._apply("next")
+
+    def _check_state(self, state: object) -> None:
+        if type(state) is not int or state != self.state:
+            raise TableError("stale", f"this move was chosen on state {str(state)[:20]}; the table is at state "
+                             f"{self.state}")
+
+    def _playing(self) -> GameSession:
+        if self.session is None:
+            raise TableError("not_playing", "the match has not started: seats are still open")
+        if self.session.match_over:
+            raise TableError("not_playing", "the match is over")
+        return self.session
+
+    def _apply(self, command: str) -> str:
+        self.replay_command(command)
+        self.commands.append(command)
+        return command
+
+    def replay_command(self, command: str) -> None:
+        """Apply a stored command (``start``, ``act ...``, ``next``) without checks of turn or state:
+        how a table is rebuilt from storage.  An illegal stored action still raises."""
+        if command == "start":
+            if self.session is not None:
+                raise TableError("not_playing", "the match has already started")
+            self.session = GameSession(self.rules, seats=[HUMAN] * len(self.seats), names=self.names,
+                                       seed=self.seed, deals_in_match=self.deals_in_match)
+        elif command == "next":
+            session = self._playing()
+            if not session.deal.over:
+                raise TableError("deal_in_progress", "the deal is still being played")
+            session.new_deal()
+        elif command.startswith("act "):
+            self._playing().play_human(parse_action(command[4:]))
+        else:
+            raise TableError("bad_command", f"unknown stored command {command[:40]!r}")
+
+    def rebuild(self, commands: Sequence[str]) -> None:
+        """Apply stored commands in order (the table must be new)."""
+        for c in commands:
+            self._apply(c)
+
+    # ------------------------------------------------------------------ bots
+    def bot_to_act(self, now: float | None = None) -> tuple[int, str] | None:
+        """The seat a bot must play now and the bot's name: a bot's seat, or a person away longer
+        than ``away_after`` (the expert plays for him).  None when a person is to act."""
+        if self.status != PLAYING:
+            return None
+        assert self.session is not None
+        seat_no = self.session.deal.to_act
+        if seat_no is None:
+            return None
+        seat = self.seats[seat_no - 1]
+        if seat.kind != HUMAN:
+            return seat_no, seat.kind
+        now = now if now is not None else time.time()
+        away = seat.connected == 0 and seat.away_since is not None and self.away_after is not None
+        if away and now - (seat.away_since or now) >= (self.away_after or 0):
+            return seat_no, "expert"
+        return None
+
+    @property
+    def all_bots(self) -> bool:
+        """Whether no person sits at the table (deals then follow one another by themselves)."""
+        return all(s.kind not in (HUMAN, OPEN) for s in self.seats)
+
+    # ------------------------------------------------------------------ connections
+    def connect(self, seat: int | None) -> None:
+        """A connection holding ``seat``'s token opened."""
+        if seat is not None:
+            s = self.seats[seat - 1]
+            s.connected += 1
+            s.away_since = None
+
+    def disconnect(self, seat: int | None, now: float | None = None) -> None:
+        """A connection holding ``seat``'s token closed."""
+        if seat is not None:
+            s = self.seats[seat - 1]
+            s.connected = max(0, s.connected - 1)
+            if s.connected == 0:
+                s.away_since = now if now is not None else time.time()
+
+
+def _bot_name(bot: str, seats: Sequence[Seat]) -> str:
+    taken = {s.name for s in seats}
+    base = bot.capitalize()
+    name, k = base, 2
+    while name in taken:
+        name, k = f"{base} {k}", k + 1
+    return name
