@@ -1,0 +1,253 @@
+"""The web table's session, snapshots and protocol, without a server (issue 10)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("msgspec")
+
+from conquian import IllegalActionError, get_rules
+from conquian.match import Match
+from conquian.twohand import ConquianDeal
+from conquian.web.protocol import ProtocolError, RateLimit, decode_client
+from conquian.web.replay import replay_frames
+from conquian.web.snapshot import table_snapshot
+from conquian.web.table import Table, TableError, hash_token
+from test_cooncan_properties import public_rearrangement
+from test_view import rearrange_hidden
+
+
+def full_table(variant: str = "conquian", players: int | None = None, seed: int = 5, **kw: Any) -> Table:
+    rules = get_rules(variant, **({"players": players} if players else {}))
+    t = Table("t", "test", rules, seed=seed, **kw)
+    for s in range(1, rules.players + 1):
+        t.sit(s, f"P{s}")
+    return t
+
+
+# ------------------------------------------------------------------ seats and tokens
+def test_tokens_are_long_random_and_kept_only_as_hashes() -> None:
+    t = Table("t", "x", get_rules("conquian"), seed=1)
+    token = t.sit(1, "Ann")
+    assert len(token) >= 32  # 24 random bytes, URL-safe base64: 192 bits
+    assert t.seats[0].token_hash == hash_token(token) and token not in repr(t.seats)
+    assert t.seat_of(token) == 1 and t.seat_of(token + "x") is None and t.seat_of("") is None
+    assert t.status == "waiting"
+
+
+def test_seats_refuse_what_they_must() -> None:
+    t = Table("t", "x", get_rules("conquian"), seed=1)
+    t.sit(1, "Ann")
+    with pytest.raises(TableError, match="seat_taken"):
+        t.sit(1, "Bob")
+    with pytest.raises(TableError, match="no_seat"):
+        t.sit(3, "Bob")
+    with pytest.raises(TableError, match="bad_name"):
+        t.sit(2, "Ann")
+    with pytest.raises(TableError, match="bad_name"):
+        t.sit(2, "x\x1b[31m")
+    with pytest.raises(TableError, match="not_host"):
+        t.set_bot(2, "foster", host=False)
+    with pytest.raises(TableError, match="bad_bot"):
+        t.set_bot(2, "nobody", host=True)
+    assert t.status == "waiting" and t.state == 0
+    t.set_bot(2, "foster", host=True)
+    assert t.status == "playing" and t.commands == ["start"]
+
+
+# ------------------------------------------------------------------ moves
+def test_moves_carry_the_state_and_apply_once() -> None:
+    t = full_table()
+    legal = table_snapshot(t, 1)["legal"]
+    state = t.state
+    t.act(1, legal[0], state)
+    # the same move again, from a second tab: chosen on the old state, refused
+    with pytest.raises(TableError, match="stale"):
+        t.act(1, legal[0], state)
+    with pytest.raises(TableError, match="stale"):
+        t.act(2, "pass", "2")
+    assert t.state == state + 1
+
+
+def test_another_seats_move_and_out_of_turn_are_refused_and_change_nothing() -> None:
+    t = full_table()
+    deal = t.session.deal  # type: ignore[union-attr]
+    before = deal.copy()
+    with pytest.raises(TableError, match="not_your_seat"):
+        t.act(1, "p2 pass", t.state)
+    with pytest.raises(TableError, match="not_your_turn"):
+        t.act(2, "pass", t.state)
+    with pytest.raises(IllegalActionError, match=r"R3\.5"):
+        t.act(1, "discard 7h", t.state)
+    assert deal == before and t.state == 1
+
+
+def test_next_deal_only_when_the_deal_is_over_and_dealt_by_the_rotation() -> None:
+    t = full_table()
+    with pytest.raises(TableError, match="deal_in_progress"):
+        t.next_deal(t.state)
+    rng = random.Random(1)
+    session = t.session
+    assert session is not None
+    while not session.deal.over:
+        seat = session.deal.to_act
+        assert seat is not None
+        t.act(seat, rng.choice(table_snapshot(t, seat)["legal"]), t.state)
+    first_dealer = session.deal.dealer
+    t.next_deal(t.state)
+    assert session.deal.dealer == first_dealer % 2 + 1  # R3.8
+
+
+def test_a_table_rebuilds_from_its_commands() -> None:
+    t = full_table("cooncan", 3)
+    rng = random.Random(2)
+    for _ in range(40):
+        seat = t.session.deal.to_act  # type: ignore[union-attr]
+        if seat is None:
+            break
+        t.act(seat, rng.choice(table_snapshot(t, seat)["legal"]), t.state)
+    again = Table("t", "test", t.rules, seed=t.seed, seats=t.seats)
+    again.rebuild(t.commands)
+    assert again.session.deal == t.session.deal  # type: ignore[union-attr]
+    assert table_snapshot(again, 2) == table_snapshot(t, 2)
+
+
+def test_bots_play_for_someone_away_only_after_the_time_the_host_set() -> None:
+    t = full_table(away_after=30)
+    t.connect(1)
+    assert t.bot_to_act() is None
+    t.disconnect(1, now=100.0)
+    assert t.bot_to_act(now=120.0) is None
+    assert t.bot_to_act(now=131.0) == (1, "expert")
+    t.connect(1)
+    assert t.bot_to_act(now=1000.0) is None
+
+
+# ------------------------------------------------------------------ hidden information
+def _play_and_snapshot(t: Table, rng: random.Random, steps: int) -> None:
+    session = t.session
+    assert session is not None
+    for _ in range(steps):
+        seat = session.deal.to_act
+        if seat is None:
+            return
+        t.act(seat, rng.choice(table_snapshot(t, seat)["legal"]), t.state)
+
+
+def _twin(t: Table, deck: tuple[int, ...]) -> Table:
+    """The same table and commands, with the first deal dealt from ``deck``."""
+    twin = Table(t.id, t.name, t.rules, seed=t.seed)
+    for s, o in zip(twin.seats, t.seats, strict=True):
+        s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
+    twin.start_if_full()
+    session = twin.session
+    assert session is not None
+    match = session.match
+    match.deals.clear()
+    session.lines.clear()
+    real_new_deal = Match.new_deal
+    match.new_deal = lambda deck_=None, **kw: real_new_deal(match, deck, dealer=kw.get("dealer"))  # type: ignore[method-assign]
+    session.new_deal()
+    for c in t.commands[1:]:
+        twin.replay_command(c)
+        twin.commands.append(c)
+    return twin
+
+
+@pytest.mark.parametrize("variant,players", [("conquian", 2), ("conquian", 3), ("cooncan", 3), ("cooncan-double", 5)])
+def test_every_message_to_a_seat_is_the_same_when_its_unknown_cards_are_redealt(variant: str, players: int) -> None:
+    for seed in range(12):
+        rng = random.Random(seed)
+        t = full_table(variant, players, seed=seed)
+        _play_and_snapshot(t, rng, rng.randint(0, 60))
+        deal = t.session.deal  # type: ignore[union-attr]
+        seats = list(deal.seats) if isinstance(deal, ConquianDeal) else list(range(1, players + 1))
+        for seat in seats:
+            if isinstance(deal, ConquianDeal):
+                other = rearrange_hidden(deal, seat, random.Random(seed + seat))
+            else:
+                other = public_rearrangement(deal, seat, random.Random(seed + seat))
+            if deal.over:
+                continue  # every hand is public once the deal is over
+            twin = _twin(t, tuple(other.deck))
+            assert json.dumps(table_snapshot(twin, seat)) == json.dumps(table_snapshot(t, seat))
+            if tuple(other.deck) != tuple(deal.deck):
+                assert json.dumps(table_snapshot(twin, None)) == json.dumps(table_snapshot(t, None))
+
+
+@pytest.mark.parametrize("variant,players", [("conquian", 2), ("cooncan", 3), ("cooncan-double", 5)])
+def test_a_spectator_never_receives_a_card_from_a_hand(variant: str, players: int) -> None:
+    for seed in range(8):
+        rng = random.Random(seed)
+        t = full_table(variant, players, seed=seed)
+        session = t.session
+        assert session is not None
+        while not session.deal.over:
+            snap = table_snapshot(t, None)
+            assert snap["deal"]["hand"] is None and snap["legal"] == [] and "hands" not in snap["deal"]
+            deal = session.deal
+            hidden: set[str] = set()
+            if isinstance(deal, ConquianDeal):
+                from conquian.cards import card_str, cards_of
+
+                for h in deal.hands:
+                    hidden |= {card_str(c) for c in cards_of(h)}
+                hidden |= {card_str(c) for c in deal.deck[deal.pos:]}
+                shown = {c for side in snap["deal"]["sides"] for m in side["melds"] for c in m}
+                shown |= {snap["deal"]["card_in_play"]} - {None}
+                assert not shown & hidden
+                assert all(not any(c in line for c in ("hand", "drew the")) for line in snap["log"])
+            else:
+                for line in snap["log"]:
+                    assert "drew the" not in line  # another's draw from the pack: "drew from the pack"
+            seat = deal.to_act
+            assert seat is not None
+            t.act(seat, rng.choice(table_snapshot(t, seat)["legal"]), t.state)
+        assert "hands" in table_snapshot(t, None)["deal"]  # public at the end
+
+
+def test_buried_cards_are_shown_only_with_the_memory_aid() -> None:
+    for show in (False, True):
+        t = full_table(seed=3, show_buried=show)
+        _play_and_snapshot(t, random.Random(3), 12)
+        d = table_snapshot(t, 1)["deal"]
+        assert (d["buried"] is not None) == show
+    t = full_table("cooncan", 3, seed=4)
+    _play_and_snapshot(t, random.Random(4), 30)
+    d = table_snapshot(t, None)["deal"]
+    assert len(d["stock"]) == min(1, d["stock_count"])  # a closed stock shows its top card only
+
+
+# ------------------------------------------------------------------ protocol
+@pytest.mark.parametrize("data,code", [
+    (b"{not json", "bad_message"),
+    (b'{"type": "shuffle"}', "bad_message"),
+    (b'{"type": "act", "state": 1}', "bad_message"),
+    (b'{"type": "act", "state": 1, "action": "pass", "extra": 1}', "bad_message"),
+    (b'{"type": "act", "state": -1, "action": "pass"}', "bad_message"),
+    (b'{"type": "options", "cards": ["7h", "' + b"x" * 50 + b'"]}', "bad_message"),
+    (b'[1, 2, 3]', "bad_message"),
+    (b'{"type": "act", "state": 1, "action": "' + b"p" * 5000 + b'"}', "too_large"),
+])
+def test_malformed_messages_are_refused_with_a_code(data: bytes, code: str) -> None:
+    with pytest.raises(ProtocolError) as e:
+        decode_client(data)
+    assert e.value.code == code and len(str(e.value)) < 300
+
+
+def test_the_rate_limit_allows_a_burst_then_the_rate() -> None:
+    r = RateLimit(rate=10, burst=5)
+    assert [r.allow(0.0) for _ in range(7)] == [True] * 5 + [False] * 2
+    assert r.allow(0.1) and not r.allow(0.1)
+
+
+def test_replay_frames_show_every_hand_of_a_finished_match() -> None:
+    t = full_table(seed=8)
+    _play_and_snapshot(t, random.Random(8), 500)
+    frames = replay_frames(t.session.match)  # type: ignore[union-attr]
+    assert frames[0]["step"] == 0 and frames[-1]["deal"]["over"]
+    assert sum(len(h) for h in frames[0]["hands"].values()) == 20

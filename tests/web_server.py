@@ -1,0 +1,126 @@
+"""Helpers for the web tests: ``conquian serve`` as a real process on 127.0.0.1, and a client."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``conquian serve`` in a child process (its output in ``log``)."""
+
+    def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None) -> None:
+        self.db, self.tmp, self.bot_delay = db, tmp, bot_delay
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tmp / f"server-{self.port}.log"
+
+    def start(self) -> Server:
+        env = dict(os.environ, CONQUIAN_DATA=str(self.tmp))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "conquian", "serve", "--port", str(self.port), "--db", self.db,
+             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", "--log-level", "warning"],
+            stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env)
+        for _ in range(200):
+            try:
+                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start: " + self.log.read_text()[-2000:])
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def post(self, path: str, body: Any) -> httpx.Response:
+        return httpx.post(self.url + path, json=body, timeout=10)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.url + path, timeout=10)
+
+    def create(self, **spec: Any) -> dict[str, Any]:
+        r = self.post("/api/tables", spec)
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+
+class Client:
+    """A WebSocket client of one table: ``table`` is the newest snapshot received."""
+
+    def __init__(self, server: Server, table_id: str, token: str | None = None, host: str | None = None,
+                 origin: str | None = None) -> None:
+        headers = {"Origin": origin} if origin else None
+        self._cm = connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}", additional_headers=headers,
+                           open_timeout=10)
+        self.ws: ClientConnection = self._cm.__enter__()
+        self.token = token
+        self.table: dict[str, Any] = {}
+        self.errors: list[dict[str, Any]] = []
+        self.other: list[dict[str, Any]] = []
+        self.send({"type": "hello", "v": 1, "token": token, "host": host})
+        self.welcome = self.wait(lambda m: m["type"] == "welcome")
+        self.wait_table(lambda t: True)
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        m: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        if m["type"] == "table":
+            self.table = m["table"]
+        elif m["type"] == "error":
+            self.errors.append(m)
+        else:
+            self.other.append(m)
+        return m
+
+    def wait(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
+        end = time.time() + timeout
+        while True:
+            m = self.recv(max(0.01, end - time.time()))
+            if pred(m):
+                return m
+
+    def wait_table(self, pred: Any, timeout: float = 30) -> dict[str, Any]:
+        if self.table and pred(self.table):
+            return self.table
+        return self.wait(lambda m: m["type"] == "table" and pred(m["table"]), timeout)["table"]
+
+    def error(self, timeout: float = 10) -> dict[str, Any]:
+        return self.wait(lambda m: m["type"] == "error", timeout)
+
+    def act(self, words: str, state: int | None = None) -> None:
+        self.send({"type": "act", "state": self.table["state"] if state is None else state, "action": words})
+
+    def close(self) -> None:
+        self._cm.__exit__(None, None, None)
