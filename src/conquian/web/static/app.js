@@ -219,11 +219,14 @@ class Game {
   }
   name(seat) { const s = this.table.seats[seat - 1]; return s ? (s.name || `Seat ${seat}`) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
-  toggle(code) {
-    const i = this.selected.indexOf(code);
-    if (i >= 0) this.selected.splice(i, 1); else this.selected.push(code);
+  toggle(index) {
+    // by position in the hand: a double pack can hold two of a card
+    const i = this.selected.indexOf(index);
+    if (i >= 0) this.selected.splice(i, 1); else this.selected.push(index);
     this.options = null;
-    if (this.selected.length) this.send({ type: "options", cards: this.selected.filter(c => c !== "X") });
+    const hand = this.table.deal.hand || [];
+    const cards = this.selected.map(k => hand[k]).filter(c => c);
+    if (cards.length) this.send({ type: "options", cards });
     this.render();
   }
   render() {
@@ -282,7 +285,7 @@ class Game {
   }
   board() {
     const t = this.table, d = t.deal;
-    const box = el("div", { class: "panel", id: "board" });
+    const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "" });
     box.append(el("div", { class: "dim" }, `Deal ${d.number} of ${t.deals_in_match} - ${this.name(d.dealer)} dealt`, d.sitting_out ? ` - ${this.name(d.sitting_out)} sits out` : ""));
     box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
     box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : "") },
@@ -304,7 +307,7 @@ class Game {
         el("span", { class: "dim" }, ` (${d.stock_count}) - pack ${d.pack}${d.pack_turns ? `, turned ${d.pack_turns}×` : ""}`)));
     }
     if (d.hands) {
-      box.append(el("h2", {}, "Every hand"), Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, "no cards"))));
+      box.append(el("h2", {}, "Every hand"), el("div", { id: "hands" }, Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, "no cards")))));
     }
     return box;
   }
@@ -323,8 +326,8 @@ class Game {
       const b = cardEl(c, { button: true });
       const key = `card-${i}-${c}`;
       b.dataset.key = key; b.dataset.card = c;
-      if (this.selected.includes(c)) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); } else b.setAttribute("aria-pressed", "false");
-      b.addEventListener("click", () => this.toggle(c));
+      if (this.selected.includes(i)) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); } else b.setAttribute("aria-pressed", "false");
+      b.addEventListener("click", () => this.toggle(i));
       hand.append(b);
     });
     box.append(el("h2", {}, "Your hand"), hand);
@@ -359,7 +362,7 @@ class Game {
     const head = el("tr", {}, el("th", {}, "deal"), t.seats.map(x => el("th", {}, x.name)));
     const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, v > 0 ? `+${v}` : v))));
     const total = el("tr", {}, el("th", {}, "total"), s.totals.map(v => el("th", {}, v > 0 ? `+${v}` : v)));
-    return el("div", { class: "panel", id: "scores" }, el("h2", {}, "Scores"), el("table", { class: "scores" }, el("tbody", {}, head, rows, total)),
+    return el("div", { class: "panel scroll", id: "scores" }, el("h2", {}, "Scores"), el("table", { class: "scores" }, el("tbody", {}, head, rows, total)),
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
