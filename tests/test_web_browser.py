@@ -18,7 +18,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
+
+from playwright import sync_api
 
 from web_server import Server
 

@@ -261,3 +261,46 @@ def test_nothing_is_lost_when_the_server_is_killed(tmp_path: Path) -> None:
         s2.stop()
     finally:
         s.kill()
+
+
+def test_a_bot_plays_for_someone_away_longer_than_the_host_allows(server: Server) -> None:
+    t, a, b = two_people(server)
+    host = Client(server, str(t["id"]), str(t["token"]), host=str(t["host"]))
+    assert host.welcome["host"] is True
+    host.send({"type": "away", "seconds": 5})
+    host.wait_table(lambda x: x["away_after"] == 5)
+    # play until it is Bea's turn, then Bea goes away
+    rng = random.Random(2)
+    while a.wait_table(lambda x: True)["deal"]["to_act"] != 2:
+        a.act(rng.choice(a.table["legal"]))
+        a.wait_table(lambda x, st=a.table["state"]: x["state"] > st)
+    state = a.table["state"]
+    b.close()
+    a.wait_table(lambda x: not x["seats"][1]["connected"])
+    moved = a.wait_table(lambda x: x["state"] > state, timeout=30)
+    assert moved["state"] > state  # the expert played Bea's turn
+    a.close()
+    host.close()
+
+
+def test_a_rematch_seats_the_same_people_at_a_new_table(server: Server) -> None:
+    r = server.create(variant="conquian", host_name="Ann", seats=[{"kind": "open"}, {"kind": "random"}], deals=1)
+    a = Client(server, str(r["id"]), str(r["token"]))
+    rng = random.Random(9)
+    while True:
+        table = a.wait_table(lambda x: x["deal"]["over"] or x["deal"]["to_act"] == 1)
+        if table["deal"]["over"]:
+            break
+        a.act(rng.choice(table["legal"]))
+        a.wait_table(lambda x, st=table["state"]: x["state"] > st)
+    final = a.wait_table(lambda x: x["status"] == "over")
+    assert final["legal"] == []
+    a.send({"type": "rematch"})
+    new_id = a.wait_table(lambda x: x["rematch"] is not None)["rematch"]
+    again = Client(server, new_id, str(r["token"]))
+    assert again.welcome["seat"] == 1 and again.table["status"] == "playing"
+    assert [s["name"] for s in again.table["seats"]] == [s["name"] for s in final["seats"]]
+    replay = server.get(f"/api/tables/{r['id']}/replay").json()
+    assert replay["frames"][-1]["deal"]["over"]
+    a.close()
+    again.close()
