@@ -144,7 +144,8 @@ async def run_level(url: str, port: int, players: int, seconds: float, think: fl
         return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
 
     return {
-        "players": players, "seconds": round(elapsed, 1), "moves": len(lat), "moves_per_second": round(len(lat) / elapsed, 1),
+        "players": players, "seconds": round(elapsed, 1), "moves": len(lat),
+        "moves_per_second": round(len(lat) / elapsed, 1),
         "p50_ms": q(0.50), "p95_ms": q(0.95), "p99_ms": q(0.99),
         "mean_ms": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         "errors": len(figures.errors), "error_codes": sorted(set(figures.errors)), "lost": figures.lost,
@@ -169,10 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     db = args.db or f"sqlite:///{tmp}/load.db"
     port = free_port()
     url = f"http://127.0.0.1:{port}"
+    log = open(os.path.join(tmp, "server.log"), "wb")  # noqa: SIM115 (the server's whole life)
     proc = subprocess.Popen([sys.executable, "-m", "conquian", "serve", "--port", str(port), "--db", db,
                              "--bot-workers", "0", "--log-level", "warning"],
-                            stdout=open(os.path.join(tmp, "server.log"), "wb"), stderr=subprocess.STDOUT,
-                            env=dict(os.environ, CONQUIAN_DATA=tmp))
+                            stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, CONQUIAN_DATA=tmp))
     results = []
     try:
         for _ in range(100):
@@ -192,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         proc.terminate()
         proc.wait(10)
+        log.close()
     if args.json:
         print(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
                           "database": db.split("://")[0], "think_seconds": args.think, "levels": results}))

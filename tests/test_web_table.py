@@ -251,3 +251,18 @@ def test_replay_frames_show_every_hand_of_a_finished_match() -> None:
     frames = replay_frames(t.session.match)  # type: ignore[union-attr]
     assert frames[0]["step"] == 0 and frames[-1]["deal"]["over"]
     assert sum(len(h) for h in frames[0]["hands"].values()) == 20
+
+
+def test_the_migrations_build_exactly_the_schema_the_code_uses(tmp_path: Any) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from conquian.web.store import Store, metadata
+
+    store = Store(f"sqlite:///{tmp_path / 'm.db'}")
+    store.upgrade()
+    store.upgrade()  # idempotent: a second start changes nothing
+    with store.engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), metadata)
+    assert diffs == []
+    store.dispose()

@@ -34,6 +34,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -73,6 +74,7 @@ tables = SqlTable(
     Column("state", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Index("ix_tables_status_updated", "status", "updated_at"),
 )
 
 seats = SqlTable(
