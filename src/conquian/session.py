@@ -159,13 +159,7 @@ class GameSession:
         seat = self.deal.to_act
         if seat is None:
             raise IllegalActionError("R7", "the deal is over")
-        if isinstance(action, str):
-            text = action.strip()
-            first = text.split(None, 1)[0].lower() if text else ""
-            if not re.fullmatch(r"p\d+", first):  # "pass" is a verb, not a seat
-                text = f"p{seat} {text}"
-            action = parse_action(text)
-        return self._play(action)
+        return self._play(seated_action(action, seat))
 
     def bot_step(self) -> str | None:
         """Let the bot to act play one action; None if a person is to act or the deal is over."""
@@ -321,6 +315,21 @@ class GameSession:
         path = path or self.default_record_name()
         atomic_write(path, self.record_text())
         return path
+
+
+def seated_action(action: Action | str, seat: int) -> Action:
+    """An action, read from text that may leave out the seat (``"use 7c 8c 9c"`` by ``seat``).
+
+    >>> str(seated_action("pass", 2)), str(seated_action("p1 pass", 2))
+    ('p2 pass', 'p1 pass')
+    """
+    if isinstance(action, Action):
+        return action
+    text = str(action).strip()
+    first = text.split(None, 1)[0].lower() if text else ""
+    if not re.fullmatch(r"p\d+", first):  # "pass" is a verb, not a seat
+        text = f"p{seat} {text}"
+    return parse_action(text)
 
 
 def _card_words(card: int | None) -> str:

@@ -302,37 +302,33 @@ def build_app(settings: Settings | None = None) -> Starlette:
             return _error(404, "no_table", "there is no such table")
         return JSONResponse(table_snapshot(hub.table, None))
 
-    async def sit(request: Request) -> Response:
+    async def seat_change(request: Request, kind: type[Any]) -> Response:
+        """Take a seat (``Sit``) or, for the host, give one to a bot (``SeatBot``)."""
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return _error(404, "no_table", "there is no such table")
         try:
-            spec = await _body(request, protocol.Sit)
+            spec = await _body(request, kind)
             async with hub.lock:
-                token = hub.table.sit(spec.seat, spec.name)
+                if isinstance(spec, protocol.Sit):
+                    answer = {"seat": spec.seat, "token": hub.table.sit(spec.seat, spec.name)}
+                else:
+                    hub.table.set_bot(spec.seat, spec.bot, host=hub.table.is_host(spec.host))
+                    answer = {"seat": spec.seat, "bot": spec.bot}
                 await run_in_threadpool(server.store.save_seats, hub.table)
                 await server.persist(hub)
         except ConquianError as e:
-            return _conquian_error(e, 409 if getattr(e, "code", "") == "seat_taken" else 400)
+            code = getattr(e, "code", "")
+            return _conquian_error(e, {"seat_taken": 409, "not_host": 403}.get(code, 400))
         await server.broadcast(hub)
         server.schedule(hub)
-        return JSONResponse({"seat": spec.seat, "token": token})
+        return JSONResponse(answer)
+
+    async def sit(request: Request) -> Response:
+        return await seat_change(request, protocol.Sit)
 
     async def seat_bot(request: Request) -> Response:
-        hub = await server.hub(request.path_params["id"])
-        if hub is None:
-            return _error(404, "no_table", "there is no such table")
-        try:
-            spec = await _body(request, protocol.SeatBot)
-            async with hub.lock:
-                hub.table.set_bot(spec.seat, spec.bot, host=hub.table.is_host(spec.host))
-                await run_in_threadpool(server.store.save_seats, hub.table)
-                await server.persist(hub)
-        except ConquianError as e:
-            return _conquian_error(e, 403 if getattr(e, "code", "") == "not_host" else 400)
-        await server.broadcast(hub)
-        server.schedule(hub)
-        return JSONResponse({"seat": spec.seat, "bot": spec.bot})
+        return await seat_change(request, protocol.SeatBot)
 
     async def record(request: Request) -> Response:
         hub = await server.hub(request.path_params["id"])

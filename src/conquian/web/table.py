@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 import secrets
 import time
 from collections.abc import Sequence
@@ -39,7 +38,7 @@ from conquian.bots import bot_names
 from conquian.errors import ConquianError, IllegalActionError
 from conquian.match import check_name
 from conquian.rules import CONQUIAN, Rules
-from conquian.session import HUMAN, GameSession
+from conquian.session import HUMAN, GameSession, seated_action
 
 #: Bytes of randomness in a seat token (192 bits; the issue asks for at least 128).
 TOKEN_BYTES = 24
@@ -195,12 +194,7 @@ class Table:
         deal = session.deal
         if deal.over:
             raise IllegalActionError("R7", "the deal is over")
-        if isinstance(action, str):
-            text = action.strip()
-            first = text.split(None, 1)[0].lower() if text else ""
-            if not re.fullmatch(r"p\d+", first):  # "pass" is a verb, not a seat
-                text = f"p{seat} {text}"
-            action = parse_action(text)
+        action = seated_action(action, seat)
         if action.seat != seat:
             raise TableError("not_your_seat", f"you sit at seat {seat}, not {action.seat}")
         if deal.to_act != seat:

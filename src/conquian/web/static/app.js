@@ -100,11 +100,13 @@ async function lobby() {
     const rows = [];
     if (p.family === "conquian") {
       rows.push(el("label", {}, "Scoring ", el("select", { "data-opt": "scoring" }, ["games", "pips"].map(v => el("option", { value: v, selected: v === o.scoring }, v)))));
+      rows.push(el("label", {}, "Deals in the match ", el("select", { id: "deals" }, [1, 2, 4, 6, 8, 10, 12].map(v => el("option", { value: v, selected: v === 6 }, v)))));
     } else {
       if (p.name === "cooncan") {
         rows.push(el("label", {}, "Stock ", el("select", { "data-opt": "stock" }, ["closed", "open"].map(v => el("option", { value: v, selected: v === o.stock }, v)))));
         rows.push(el("label", {}, "Jokers ", el("select", { "data-opt": "jokers", "data-int": 1 }, [0, 1].map(v => el("option", { value: v, selected: v === o.jokers }, v)))));
       }
+      rows.push(el("label", {}, "Turns of the pack before a deal is void ", el("select", { "data-opt": "max_pack_turns", "data-int": 1 }, [0, 1, 2, 3, 5, 10].map(v => el("option", { value: v, selected: v === o.max_pack_turns }, v)))));
       rows.push(el("label", {}, "Splash bonus ", el("select", { "data-opt": "splash_bonus", "data-int": 1 }, [0, 25, 50].map(v => el("option", { value: v, selected: v === o.splash_bonus }, v)))));
       rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " the card taken from the stock may not be discarded in the same turn"));
     }
@@ -144,6 +146,7 @@ async function lobby() {
       const r = await api("/api/tables", {
         variant: variant.value, players: Number(players.value), options, seats, host_name: name.value.trim(),
         name: tableName.value.trim(), show_buried: showBuried.checked, away_after: away.value ? Number(away.value) : null,
+        deals: optionsBox.querySelector("#deals") ? Number(optionsBox.querySelector("#deals").value) : null,
       });
       store.set("host", r.id, r.host);
       if (r.token) store.set("seat", r.id, r.token);
