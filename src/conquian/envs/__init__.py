@@ -1,0 +1,8 @@
+"""Research interfaces over the engine (optional extra ``rl``): PettingZoo AEC environments for
+every preset, a single-agent Gymnasium environment, and the fixed encodings they share
+(``docs/encodings.md``).  The engine never imports this package.
+
+Environments by versioned name: :mod:`conquian.envs.conquian_v0`,
+:mod:`conquian.envs.conquian_spanish_v0`, :mod:`conquian.envs.cooncan_v0`,
+:mod:`conquian.envs.cooncan_double_v0`, each with ``env(**kwargs)`` and ``raw_env``.
+"""

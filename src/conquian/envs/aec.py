@@ -1,0 +1,173 @@
+"""PettingZoo AEC environments: one episode is one deal of a preset.
+
+Agents are ``player_1`` .. ``player_N`` (the seats).  Each observation is a dict with
+``observation`` (the seat's view, encoded as :mod:`conquian.envs.encoding` documents) and
+``action_mask``; actions are indices of the fixed discrete space of the preset.  Rewards are
+the deal's real scores at its end (games or pips, as the options say), zero before; no
+shaping.  ``reset(seed=...)`` reproduces the deck.  At a three-seat conquian table the dealer
+sits out (R6.3): he is not among the agents of that episode.
+
+>>> from conquian.envs import conquian_v0
+>>> env = conquian_v0.env()
+>>> env.reset(seed=3)
+>>> obs, reward, term, trunc, info = env.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(info["legal_actions"])
+((609,), True)
+>>> while env.agents:
+...     obs, reward, term, trunc, info = env.last()
+...     env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from conquian.deck import SplitMix64
+from conquian.envs.encoding import Encoding, Obs, Public, encoding
+from conquian.match import Deal, new_deal
+from conquian.rules import get_rules
+from conquian.twohand import ConquianDeal
+
+
+class ConquianAEC(AECEnv):  # type: ignore[misc]
+    """One deal of a preset as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi"], "name": "conquian_v0", "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self, variant: str = "conquian", players: int | None = None, render_mode: str | None = None,
+                 name: str | None = None, **options: Any) -> None:
+        super().__init__()
+        opts = dict(options)
+        if players is not None:
+            opts["players"] = players
+        self.rules = get_rules(variant, **opts)
+        self.enc: Encoding = encoding(self.rules)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=name or f"{variant.replace('-', '_')}_v0")
+        n = self.rules.players
+        self.possible_agents = [f"player_{i}" for i in range(1, n + 1)]
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 2.0, shape=(self.enc.obs_size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(self.enc.n_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.enc.n_actions) for a in self.possible_agents}
+        self._seeds = SplitMix64(random.SystemRandom().getrandbits(63))
+        self.deal: Deal | None = None
+        self.public = Public()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @staticmethod
+    def seat(agent: str) -> int:
+        """The seat number of an agent name."""
+        return int(agent.rsplit("_", 1)[1])
+
+    # ------------------------------------------------------------------ the episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = SplitMix64(seed)
+        deal_seed = self._seeds.next64()
+        n = self.rules.players
+        dealer = (options or {}).get("dealer", n)
+        self.deal = new_deal(self.rules, seed=deal_seed, dealer=dealer)
+        self.public = Public()
+        self._fold()
+        if isinstance(self.deal, ConquianDeal):
+            self.agents = [f"player_{s}" for s in sorted(self.deal.seats)]
+        else:
+            self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = f"player_{self.deal.to_act}"
+        self._set_info()
+
+    def _fold(self) -> None:
+        deal = self.deal
+        assert deal is not None
+        new = deal.n_events - self.public.n_events
+        if new > 0:
+            events = deal.recent_events(new, 1) if not isinstance(deal, ConquianDeal) else deal.recent_events(new)
+            self.enc.update(self.public, events)
+
+    def _set_info(self) -> None:
+        deal = self.deal
+        assert deal is not None
+        if deal.over:
+            return
+        agent = self.agent_selection
+        self.infos[agent] = {"legal_actions": sorted(self.enc.listed(deal.view(self.seat(agent))))}
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        deal = self.deal
+        assert deal is not None
+        view = deal.view(self.seat(agent))
+        obs: Obs = self.enc.observe(view, self.public)
+        mask = self.enc.mask(view) if agent == self.agent_selection and not deal.over else \
+            np.zeros(self.enc.n_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        deal = self.deal
+        assert deal is not None
+        seat = self.seat(agent)
+        self._cumulative_rewards[agent] = 0.0
+        chosen = self.enc.action(int(action), deal.view(seat))  # type: ignore[arg-type]
+        deal.play(chosen)
+        self._fold()
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if deal.over:
+            scores = deal.scores() or [0] * self.rules.players
+            for a in self.agents:
+                self.rewards[a] = float(scores[self.seat(a) - 1])
+                self.terminations[a] = True
+                self.infos[a] = {"scores": list(scores)}
+        else:
+            self.agent_selection = f"player_{deal.to_act}"
+            self._set_info()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.deal is None:
+            return None
+        return str(self.deal)  # the whole deal as text: what an observer of the experiment sees
+
+    def close(self) -> None:
+        pass
+
+
+def make_env(variant: str, name: str) -> Any:
+    """The ``env`` and ``raw_env`` constructors of one preset."""
+
+    def raw_env(players: int | None = None, render_mode: str | None = None, **options: Any) -> ConquianAEC:
+        return ConquianAEC(variant, players, render_mode, name, **options)
+
+    def env(players: int | None = None, render_mode: str | None = None, **options: Any) -> AECEnv:
+        from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+        e: AECEnv = raw_env(players, render_mode, **options)
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+        e = wrappers.AssertOutOfBoundsWrapper(e)
+        return wrappers.OrderEnforcingWrapper(e)
+
+    return env, raw_env
+

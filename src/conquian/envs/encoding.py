@@ -1,0 +1,344 @@
+"""Fixed encodings of observations and actions for the research interfaces (``docs/encodings.md``).
+
+An :class:`Encoding` is made once per rules object.  It numbers every action the engine's
+listing can contain (a fixed discrete space), and turns a seat's view, with the public
+events seen so far, into a flat ``float32`` array of fixed shape.
+
+>>> from conquian import get_rules, ConquianDeal
+>>> enc = encoding(get_rules("conquian"))
+>>> enc.n_actions, enc.obs_size
+(275, 609)
+>>> deal = ConquianDeal(get_rules("conquian"), seed=3, dealer=2)
+>>> mask = enc.mask(deal.view(1))
+>>> v = deal.view(1)
+>>> sorted(str(enc.action(int(i), v)) for i in mask.nonzero()[0]) == sorted(str(a) for a in deal.legal_actions())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from conquian.actions import Action
+from conquian.cards import JOKER, card_str, parse_card
+from conquian.cooncan import (
+    K_ADD1,
+    K_DISCARD,
+    K_DRAW,
+    K_MELD3,
+    K_SHIFT1,
+    K_TAKE,
+    CooncanEvent,
+    _threes,
+)
+from conquian.cooncan import raw_to_action as cooncan_raw_to_action
+from conquian.cooncan_view import CooncanView
+from conquian.deck import pack_order
+from conquian.melds import meld_table
+from conquian.rules import CONQUIAN, Rules
+from conquian.twohand import K_DISCARD as C_DISCARD
+from conquian.twohand import K_FORCE, K_PASS, K_USE, Event
+from conquian.twohand import raw_to_action as conquian_raw_to_action
+from conquian.view import ConquianView
+
+Obs = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+View = ConquianView | CooncanView
+
+#: Conquian: the most combinations one side can hold (eleven down ends the deal: 4 x 3 = 12).
+CONQUIAN_SLOTS = 4
+_SHIFT_WHICH = {None: 0, "low": 1, "high": 2}
+
+
+@dataclass
+class Public:
+    """The public facts a seat accumulates from the events (all seats see them alike): cards each
+    seat passed and discarded (conquian), cards each seat took from the stock and still holds
+    (Cooncan)."""
+
+    n_events: int = 0
+    passed: dict[int, int] = field(default_factory=dict)
+    discarded: dict[int, int] = field(default_factory=dict)
+    known: dict[int, list[int]] = field(default_factory=dict)
+
+    def copy(self) -> Public:
+        return Public(self.n_events, dict(self.passed), dict(self.discarded),
+                      {k: list(v) for k, v in self.known.items()})
+
+
+class Encoding:
+    """Actions and observations of one rules object (a preset with its options)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.conquian = rules.family == CONQUIAN
+        cards = sorted(set(c for c in pack_order(rules) if c != JOKER))
+        self.cards = cards
+        self.dense = np.full(64, -1, dtype=np.int64)
+        for i, c in enumerate(cards):
+            self.dense[c] = i
+        self.n_cards = len(cards)
+        self.players = rules.players
+        if self.conquian:
+            self._conquian_actions()
+        else:
+            self._cooncan_actions()
+
+    # ---------------------------------------------------------------- actions
+    def _conquian_actions(self) -> None:
+        tbl = meld_table(self.rules)
+        self.melds = sorted(tbl.valid)
+        self.meld_index = {m: i for i, m in enumerate(self.melds)}
+        self.A_PASS, self.A_FORCE = 0, 1
+        self.A_DISCARD = self.A_FORCE + self.n_cards
+        self.A_USE = self.A_DISCARD + self.n_cards
+        self.n_actions = self.A_USE + len(self.melds)
+        c = self.n_cards
+        self.obs_size = c * (1 + 2 * CONQUIAN_SLOTS + 1 + 1 + 4) + 4 + 3 + 2
+
+    def _cooncan_actions(self) -> None:
+        r = self.rules
+        d = self.n_cards  # 52 naturals
+        self.tokens = d + 1 + d  # a natural, a joker in a set, a joker named as a natural
+        self.slots = r.pack_size // 3
+        full = sum(1 << c for c in self.cards)
+        threes = _threes(full, full if r.copies == 2 else 0, min(r.jokers, 2))
+        self.threes = list(dict.fromkeys(threes))
+        self.three_index = {t: i for i, t in enumerate(self.threes)}
+        self.A_DRAW = 0
+        self.A_TAKE = 1
+        self.A_DISCARD = self.A_TAKE + d + 1
+        self.A_MELD = self.A_DISCARD + d + 1
+        self.A_ADD = self.A_MELD + len(self.threes)
+        self.A_SHIFT = self.A_ADD + self.slots * self.tokens
+        self.n_actions = self.A_SHIFT + self.slots * 3 * self.tokens
+        n = self.players
+        self.slot_size = d + 1 + d + n + 1
+        self.obs_size = (d + 1) * 4 + self.slots * self.slot_size + (n - 1) * (d + 1) + 2 * n + n + 3 + 3
+
+    def _card(self, c: int) -> int:
+        return self.n_cards if c == JOKER else int(self.dense[c])
+
+    def _token(self, card: int, pos: int, named: int) -> int:
+        if card != JOKER:
+            return int(self.dense[card])
+        return self.n_cards if pos == 0 else self.n_cards + 1 + int(self.dense[named])
+
+    def index(self, raw: tuple[int, Any]) -> int:
+        """The index of a listed raw action."""
+        kind, arg = raw
+        if self.conquian:
+            if kind == K_PASS:
+                return self.A_PASS
+            if kind == K_FORCE:
+                return self.A_FORCE + int(self.dense[arg])
+            if kind == C_DISCARD:
+                return self.A_DISCARD + int(self.dense[arg])
+            assert kind == K_USE
+            raise ValueError("a use needs the card in play: use index_use")
+        if kind == K_DRAW:
+            return self.A_DRAW
+        if kind == K_TAKE:
+            return self.A_TAKE + self._card(arg)
+        if kind == K_DISCARD:
+            return self.A_DISCARD + self._card(arg)
+        if kind == K_MELD3:
+            return self.A_MELD + self.three_index[tuple(arg)]
+        if kind == K_ADD1:
+            k, card, pos, named = arg
+            return int(self.A_ADD + k * self.tokens + self._token(card, pos, named))
+        if kind == K_SHIFT1:
+            k, which, card, pos, named = arg
+            return int(self.A_SHIFT + (k * 3 + _SHIFT_WHICH[which]) * self.tokens + self._token(card, pos, named))
+        raise ValueError(f"not a listed action kind: {kind}")
+
+    def listed(self, view: View) -> dict[int, tuple[int, Any]]:
+        """The listed legal actions of the seat to act, by index (empty when it is not to act)."""
+        out: dict[int, tuple[int, Any]] = {}
+        if isinstance(view, ConquianView):
+            for raw in view.legal_raw():
+                if raw[0] == K_USE:
+                    card = view.card
+                    meld = next(m for m in raw[1] if m >> card & 1)
+                    i = self.A_USE + self.meld_index[meld]
+                else:
+                    i = self.index(raw)
+                out.setdefault(i, raw)
+            return out
+        for raw in view.legal_raw():
+            out.setdefault(self.index(raw), raw)
+        return out
+
+    def mask(self, view: View) -> Mask:
+        """1 at the index of every listed legal action of the seat to act, 0 elsewhere."""
+        m = np.zeros(self.n_actions, dtype=np.int8)
+        idx = list(self.listed(view))
+        if idx:
+            m[idx] = 1
+        return m
+
+    def action(self, index: int, view: View) -> Action:
+        """The engine's action for a legal ``index`` (raises ``ValueError`` if it is masked)."""
+        listed = self.listed(view)
+        if index not in listed:
+            raise ValueError(f"action {index} is not legal now")
+        raw = listed[index]
+        if isinstance(view, ConquianView):
+            return conquian_raw_to_action(view.seat, raw)
+        return cooncan_raw_to_action(view.seat, raw, view.rules.stock == "open")
+
+    def action_text(self, index: int, seat: int) -> str:
+        """An index in words, for any seat (a use or an add names its combination)."""
+        if self.conquian:
+            if index == self.A_PASS:
+                return f"p{seat} pass"
+            if index < self.A_DISCARD:
+                return f"p{seat} force {card_str(self.cards[index - self.A_FORCE])}"
+            if index < self.A_USE:
+                return f"p{seat} discard {card_str(self.cards[index - self.A_DISCARD])}"
+            return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
+        if index == self.A_DRAW:
+            return f"p{seat} draw"
+        if index < self.A_DISCARD:
+            return f"p{seat} take {self._name(index - self.A_TAKE)}"
+        if index < self.A_MELD:
+            return f"p{seat} discard {self._name(index - self.A_DISCARD)}"
+        if index < self.A_ADD:
+            return f"p{seat} meld " + " ".join(card_str(c) if c != JOKER else "X" for c in
+                                                self.threes[index - self.A_MELD])
+        if index < self.A_SHIFT:
+            k, t = divmod(index - self.A_ADD, self.tokens)
+            return f"p{seat} add {k + 1} {self._token_name(t)}"
+        k3, t = divmod(index - self.A_SHIFT, self.tokens)
+        k, w = divmod(k3, 3)
+        return f"p{seat} shift {k + 1} {['', 'low ', 'high '][w]}{self._token_name(t)}"
+
+    def _name(self, i: int) -> str:
+        return "X" if i == self.n_cards else card_str(self.cards[i])
+
+    def _token_name(self, t: int) -> str:
+        if t < self.n_cards:
+            return card_str(self.cards[t])
+        return "X" if t == self.n_cards else "X=" + card_str(self.cards[t - self.n_cards - 1])
+
+    # ---------------------------------------------------------------- observations
+    def update(self, public: Public, events: Sequence[Event | CooncanEvent]) -> None:
+        """Fold new public events into ``public`` (a draw's card is never read)."""
+        for e in events:
+            public.n_events += 1
+            s = e.seat
+            if isinstance(e, Event):
+                if e.kind == "pass" and e.card is not None:
+                    public.passed[s] = public.passed.get(s, 0) | 1 << e.card
+                elif e.kind == "discard" and e.card is not None:
+                    public.discarded[s] = public.discarded.get(s, 0) | 1 << e.card
+                continue
+            known = public.known.setdefault(s, [])
+            if e.kind == "take" and e.card is not None:
+                known.append(e.card)
+            elif e.kind in ("meld", "add", "shift", "discard"):
+                shown = [e.card] if e.kind == "discard" and e.card is not None else [
+                    JOKER if t.startswith("X") else parse_card(t) for t in e.cards]
+                for c in shown:
+                    if c in known:
+                        known.remove(c)
+
+    def observe(self, view: View, public: Public) -> Obs:
+        """The observation of ``view``'s seat (see ``docs/encodings.md``)."""
+        if isinstance(view, ConquianView):
+            return self._observe_conquian(view, public)
+        return self._observe_cooncan(view, public)
+
+    def _planes(self, masks: list[int]) -> Obs:
+        bits = np.unpackbits(np.array(masks, dtype=np.uint64).view(np.uint8), bitorder="little")
+        return bits.reshape(len(masks), 64)[:, self.cards].astype(np.float32).ravel()
+
+    def _observe_conquian(self, v: ConquianView, public: Public) -> Obs:
+        me = v.player
+        masks = [v.hand_mask]
+        for p in (me, 1 - me):
+            side = list(v.side_masks[p][:CONQUIAN_SLOTS])
+            masks += side + [0] * (CONQUIAN_SLOTS - len(side))
+        masks.append(1 << v.card if v.card >= 0 else 0)
+        masks.append(v.buried_mask)
+        adv = v.adversary
+        masks += [public.passed.get(v.seat, 0), public.passed.get(adv, 0),
+                  public.discarded.get(v.seat, 0), public.discarded.get(adv, 0)]
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        planes = self._planes(masks)
+        out[: planes.size] = planes
+        i = planes.size
+        out[i + v.stage] = 1.0  # say, forced, discard, over
+        i += 4
+        out[i] = v.pack_count / 40.0
+        out[i + 1] = v.adversary_hand_count / 11.0
+        out[i + 2] = len(v.hand) / 11.0
+        out[i + 3] = 1.0 if v.actor_seat == v.seat else 0.0
+        out[i + 4] = 1.0 if v.dealer == v.seat else 0.0
+        return out
+
+    def _counts(self, cards: tuple[int, ...] | list[int]) -> Obs:
+        out = np.zeros(self.n_cards + 1, dtype=np.float32)
+        for c in cards:
+            out[self._card(c)] += 1.0
+        return out
+
+    def _observe_cooncan(self, v: CooncanView, public: Public) -> Obs:
+        n = self.players
+        d = self.n_cards
+        rel = [(v.seat - 1 + k) % n + 1 for k in range(n)]  # me first, then to my left
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        i = 0
+        out[i: i + d + 1] = self._counts(v.hand)
+        i += d + 1
+        out[i: i + d + 1] = self._counts(v.stock)
+        i += d + 1
+        if v.stock:
+            out[i + self._card(v.stock[-1])] = 1.0
+        i += d + 1
+        if v.taken >= 0:
+            out[i + self._card(v.taken)] = 1.0
+        i += d + 1
+        for k, cb in enumerate(v.combos[: self.slots]):
+            base = i + k * self.slot_size
+            named = cb.display().split()
+            for cell, tok in zip(cb.cells, named, strict=False):
+                if cell == JOKER:
+                    if "(" in tok:
+                        out[base + d + 1 + int(self.dense[parse_card(tok[2:tok.index(")")])])] = 1.0
+                    else:
+                        out[base + d] += 1.0
+                else:
+                    out[base + int(self.dense[cell])] += 1.0
+            out[base + 2 * d + 1 + rel.index(cb.owner)] = 1.0
+            out[base + 2 * d + 1 + n] = 1.0 if len(set(c & 15 for c in cb.cells if c != JOKER)) > 1 else 0.0
+        i += self.slots * self.slot_size
+        for s in rel[1:]:
+            out[i: i + d + 1] = self._counts(public.known.get(s, []))
+            i += d + 1
+        for s in rel:
+            out[i] = v.hand_counts[s - 1] / 15.0
+            out[i + n] = 1.0 if v.laid[s - 1] else 0.0
+            if v.actor_seat == s:
+                out[i + 2 * n] = 1.0
+            i += 1
+        i += 2 * n
+        out[i + v.stage] = 1.0  # draw, play, over
+        i += 3
+        out[i] = v.pack_count / self.rules.pack_size
+        out[i + 1] = v.pack_turns / max(1, self.rules.max_pack_turns)
+        out[i + 2] = len(v.stock) / self.rules.pack_size
+        return out
+
+
+@cache
+def encoding(rules: Rules) -> Encoding:
+    """The encoding of a rules object (made once)."""
+    return Encoding(rules)
+

@@ -1,0 +1,135 @@
+"""A single-agent Gymnasium environment: one seat learns, bots named by the caller play the others.
+
+One episode is one deal.  The observation is the seat's encoded view (``docs/encodings.md``);
+the mask of legal actions is in ``info["action_mask"]`` and from :meth:`action_masks` (the
+method sb3-contrib's ``MaskablePPO`` calls).  The reward is the seat's score for the deal at its
+end, zero before.  A masked index ends the episode with ``illegal_reward``.
+
+>>> env = ConquianGymEnv("conquian", opponents="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, info["action_mask"].dtype
+((609,), dtype('int8'))
+>>> done = False
+>>> while not done:
+...     action = int(info["action_mask"].nonzero()[0][0])
+...     obs, reward, terminated, truncated, info = env.step(action)
+...     done = terminated or truncated
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from conquian.bots import Bot, make_bot
+from conquian.envs.encoding import Mask, Obs, Public, encoding
+from conquian.match import Deal, new_deal
+from conquian.rules import CONQUIAN, get_rules
+from conquian.twohand import ConquianDeal
+
+
+class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
+    """One deal of a preset, from seat ``seat``'s side, against ``opponents`` (a bot name for
+    every other seat, or one name for all)."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's own attribute)
+
+    def __init__(self, variant: str = "conquian", opponents: str | Sequence[str] = "random", seat: int = 1,
+                 players: int | None = None, illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **options: Any) -> None:
+        opts = dict(options)
+        if players is not None:
+            opts["players"] = players
+        self.rules = get_rules(variant, **opts)
+        n = self.rules.players
+        if not 1 <= seat <= n:
+            raise ValueError(f"seat must be from 1 to {n}, not {seat!r}")
+        self.seat = seat
+        others = [s for s in range(1, n + 1) if s != seat]
+        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(names) != len(others):
+            raise ValueError(f"name {len(others)} opponents, one per other seat, not {len(names)}")
+        self.opponent_names = dict(zip(others, names, strict=True))
+        self.bots: dict[int, Bot] = {}
+        self.enc = encoding(self.rules)
+        self.illegal_reward = illegal_reward
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 2.0, shape=(self.enc.obs_size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(self.enc.n_actions)
+        self.deal: Deal | None = None
+        self.public = Public()
+        self._rng = random.Random()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._rng = random.Random(int(self.np_random.integers(0, 2**62)))
+        n = self.rules.players
+        if self.rules.family == CONQUIAN and n == 3:
+            dealer = self._rng.choice([s for s in range(1, 4) if s != self.seat])  # the learner holds cards
+        else:
+            dealer = self._rng.randint(1, n)
+        self.deal = new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
+        self.bots = {s: make_bot(name, seed=self._rng.getrandbits(32)) for s, name in self.opponent_names.items()}
+        self.public = Public()
+        self._advance()
+        return self._obs(), self._info()
+
+    def _fold(self) -> None:
+        deal = self.deal
+        assert deal is not None
+        new = deal.n_events - self.public.n_events
+        if new > 0:
+            events = deal.recent_events(new) if isinstance(deal, ConquianDeal) else deal.recent_events(new, 1)
+            self.enc.update(self.public, events)
+
+    def _advance(self) -> None:
+        """Let the bots play until the learner is to act or the deal is over."""
+        deal = self.deal
+        assert deal is not None
+        while not deal.over and deal.to_act != self.seat:
+            s = deal.to_act
+            assert s is not None
+            deal.play(self.bots[s].choose(deal.view(s)))
+        self._fold()
+
+    def _obs(self) -> Obs:
+        assert self.deal is not None
+        return self.enc.observe(self.deal.view(self.seat), self.public)
+
+    def action_masks(self) -> Mask:
+        """The legal actions of the learner now (all zero once the deal is over)."""
+        assert self.deal is not None
+        if self.deal.over:
+            return np.zeros(self.enc.n_actions, dtype=np.int8)
+        return self.enc.mask(self.deal.view(self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks()}
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        deal = self.deal
+        assert deal is not None, "call reset() first"
+        try:
+            chosen = self.enc.action(int(action), deal.view(self.seat))
+        except ValueError:
+            info = self._info() | {"illegal": True}
+            return self._obs(), self.illegal_reward, True, False, info
+        deal.play(chosen)
+        self._fold()
+        self._advance()
+        if deal.over:
+            scores = deal.scores() or [0] * self.rules.players
+            return self._obs(), float(scores[self.seat - 1]), True, False, self._info() | {"scores": list(scores)}
+        return self._obs(), 0.0, False, False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.deal is None:
+            return None
+        return str(self.deal)
