@@ -16,6 +16,7 @@ from conquian.cooncan import CooncanDeal, _threes
 from conquian.deck import pack_order
 from conquian.match import Match
 from conquian.record import read_record, record_from_match, replay, write_record
+from conquian.redeal import redeal_unseen
 
 CONFIGS = st.sampled_from([
     ("cooncan", 2, {}), ("cooncan", 3, {}), ("cooncan", 3, {"stock": "open"}), ("cooncan", 3, {"jokers": 0}),
@@ -150,56 +151,9 @@ def test_meld_listing_is_every_three_card_combination(seed: int, variant: str, s
 
 # ------------------------------------------------------------------ hidden information
 def public_rearrangement(deal: CooncanDeal, seat: int, rng: random.Random) -> CooncanDeal:
-    """The same public history with every card ``seat`` has not seen dealt differently.
-
-    Deck positions whose card the seat never saw (other hands' cards never shown, other
-    seats' draws from the pack never shown, the pack not yet drawn) are shuffled among
-    themselves; every card another seat shows later is pinned to a position he held."""
-    n = deal.n
-    hs = deal.rules.hand_size
-    deck = list(deal.deck)
-    holding: dict[int, list[int]] = {s: [] for s in range(1, n + 1)}  # positions (or -1: a public card)
-    public_cards: dict[int, list[int]] = {s: [] for s in range(1, n + 1)}
-    for k in range(n * hs):
-        holding[(deal.dealer + k) % n + 1].append(k)
-    fixed = set(holding[seat]) | {n * hs}
-    first_pack = list(range(n * hs + 1, len(deck)))
-    drawn = 0
-    turned = False
-    for e in deal.history():
-        q = e.seat
-        if e.kind == "turnover":
-            turned = True
-        elif e.kind == "draw":
-            if turned:
-                public_cards[q].append(e.card if e.card is not None else -1)
-            else:
-                pos = first_pack[drawn]
-                drawn += 1
-                holding[q].append(pos)
-                if q == seat:
-                    fixed.add(pos)
-        elif e.kind == "take":
-            public_cards[q].append(e.card or 0)
-        elif e.kind in ("meld", "add", "shift", "discard"):
-            shown = [e.card] if e.kind == "discard" else [
-                JOKER if t.startswith("X") else int(__import__("conquian").parse_card(t)) for t in e.cards
-            ]
-            for c in shown:
-                if c in public_cards[q]:
-                    public_cards[q].remove(c)
-                    continue
-                pos = next(p for p in holding[q] if deck[p] == c)
-                holding[q].remove(pos)
-                fixed.add(pos)
-    movable = [p for p in range(len(deck)) if p not in fixed]
-    cards = [deck[p] for p in movable]
-    rng.shuffle(cards)
-    for p, c in zip(movable, cards, strict=True):
-        deck[p] = c
-    other = CooncanDeal(deal.rules, deck, dealer=deal.dealer)
-    for a in deal.actions():
-        other.play(a)
+    """The same public history with every card ``seat`` has not seen dealt differently."""
+    other = redeal_unseen(deal, seat, rng)
+    assert isinstance(other, CooncanDeal)
     return other
 
 

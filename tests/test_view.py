@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import ConquianDeal, ConquianView, get_rules
-from conquian.cards import cards_of
+from conquian.redeal import redeal_unseen
 
 
 def random_position(seed: int, steps: int, variant: str = "conquian") -> ConquianDeal:
@@ -22,34 +22,10 @@ def random_position(seed: int, steps: int, variant: str = "conquian") -> Conquia
     return deal
 
 
-def public_cards(deal: ConquianDeal) -> set[int]:
-    out: set[int] = set()
-    for e in deal.history():
-        if e.card is not None:
-            out.add(e.card)
-        for m in e.melds:
-            out.update(cards_of(m))
-    return out
-
-
 def rearrange_hidden(deal: ConquianDeal, seat: int, rng: random.Random) -> ConquianDeal:
-    """The same public history, with the cards ``seat`` has not seen dealt differently.
-
-    The adversary's cards not yet shown and the pack below the cards turned so far
-    are shuffled among themselves; the same actions are then replayed.
-    """
-    p = deal.player_of(seat)
-    deck = list(deal.deck)
-    shown = public_cards(deal)
-    movable = [i for i in range(20) if (i >> 1) & 1 != p and deck[i] not in shown]
-    movable += list(range(deal.pos, len(deck)))
-    cards = [deck[i] for i in movable]
-    rng.shuffle(cards)
-    for i, c in zip(movable, cards, strict=False):
-        deck[i] = c
-    other = ConquianDeal(deal.rules, deck, dealer=deal.dealer)
-    for a in deal.actions():
-        other.play(a)
+    """The same public history, with the cards ``seat`` has not seen dealt differently."""
+    other = redeal_unseen(deal, seat, rng)
+    assert isinstance(other, ConquianDeal)
     return other
 
 

@@ -75,6 +75,14 @@ class DealMixin:
     def legal_raw(self) -> list[RawAction]:
         raise NotImplementedError
 
+    def copy(self) -> Any:
+        raise NotImplementedError
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        # the deck and the history are immutable and shared: a copy is already independent (and
+        # walking a long history recursively would overflow the stack)
+        return self.copy()
+
     def to_action(self, raw: RawAction) -> Action:
         raise NotImplementedError
 
