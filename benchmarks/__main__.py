@@ -134,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
             report["peers"][name] = median_of(lambda f=fn: f(seconds), repeat)
         except Missing as e:
             report["skipped"][name] = str(e)
+    try:
+        from benchmarks.bench_envs import run as run_envs
+
+        report["envs"] = run_envs(seconds)
+    except ImportError as e:  # the rl extra is not installed
+        report["skipped"]["environments"] = f"{e} (pip install -e '.[rl]')"
     report["ratios"] = ratios(report)
     if args.json:
         print(json.dumps(report))
@@ -168,6 +174,8 @@ def ratios(report: dict[str, Any]) -> dict[str, float]:
         out["OpenSpiel bytes/state vs conquian bytes/state (target >= 20)"] = os_mem / max(1.0, c_mem)
     if os_dec and d_dec:
         out["cooncan-double (5) decisions/s vs OpenSpiel decisions/s (target >= 1)"] = d_dec / os_dec
+    for name, r in report.get("envs", {}).get("ratios", {}).items():
+        out[f"{name} (targets: >= 5 x RLCard, >= 1 x OpenSpiel)"] = r
     if rl_env:
         for name in report["ours"]:
             for key in ("decisions_per_second", "copies_per_second"):
@@ -206,6 +214,11 @@ def text(report: dict[str, Any]) -> str:
                            ("bytes_per_state", "memory per stored state (RSS), B")]:
             if key in table:
                 lines.append(row(label, table[key]))
+    if report.get("envs"):
+        lines.append("environment steps/s (random legal play, observation and mask built at every step)")
+        for side in ("ours", "peers"):
+            for name, fig in report["envs"][side].items():
+                lines.append(f"  {name:48} {fig['steps_per_second']:>10,.0f}")
     for name, why in report["skipped"].items():
         lines.append(f"{name}: skipped ({why})")
     if report["ratios"]:

@@ -178,9 +178,12 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         deal = self.deal
         assert deal is not None
         new = deal.n_events - self.public.n_events
-        if new > 0:
-            events = deal.recent_events(new) if isinstance(deal, ConquianDeal) else deal.recent_events(new, 1)
-            self.g.enc.update(self.public, events)
+        if new <= 0:
+            return
+        if isinstance(deal, ConquianDeal):
+            self.g.enc.fold_conquian(self.public, deal.events, deal.seats, new)
+        else:
+            self.g.enc.update(self.public, deal.recent_events(new, 1))  # a draw's card is never read
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

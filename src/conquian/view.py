@@ -91,7 +91,11 @@ class ConquianView:
     def from_deal(cls, deal: ConquianDeal, seat: int) -> ConquianView:
         """Copy out of ``deal`` what ``seat`` may know."""
         p = deal.player_of(seat)
-        return cls(
+        v = object.__new__(cls)
+        # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
+        # instance's dict at once is the same object, several times cheaper (views are made at
+        # every decision of every bot and environment)
+        v.__dict__.update(
             rules=deal.rules,
             seat=seat,
             dealer=deal.dealer,
@@ -108,6 +112,7 @@ class ConquianView:
             winner_seat=deal.winner_seat,
             event_node=deal.events,
         )
+        return v
 
     # -------------------------------------------------------------- accessors
     @property

@@ -11,7 +11,7 @@ sits out (R6.3): he is not among the agents of that episode.
 >>> env = conquian_v0.env()
 >>> env.reset(seed=3)
 >>> obs, reward, term, trunc, info = env.last()
->>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(info["legal_actions"])
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(env.unwrapped.deal.legal_actions())
 ((609,), True)
 >>> while env.agents:
 ...     obs, reward, term, trunc, info = env.last()
@@ -32,6 +32,8 @@ from conquian.envs.encoding import Encoding, Obs, Public, encoding
 from conquian.match import Deal, new_deal
 from conquian.rules import get_rules
 from conquian.twohand import ConquianDeal
+
+_SEATS = {f"player_{i}": i for i in range(1, 8)}
 
 
 class ConquianAEC(AECEnv):  # type: ignore[misc]
@@ -62,6 +64,8 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         self._seeds = SplitMix64(random.SystemRandom().getrandbits(63))
         self.deal: Deal | None = None
         self.public = Public()
+        self._view: Any = None
+        self._listed: dict[int, Any] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -94,31 +98,40 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = f"player_{self.deal.to_act}"
-        self._set_info()
+        self._refresh()
 
     def _fold(self) -> None:
         deal = self.deal
         assert deal is not None
         new = deal.n_events - self.public.n_events
-        if new > 0:
-            events = deal.recent_events(new, 1) if not isinstance(deal, ConquianDeal) else deal.recent_events(new)
-            self.enc.update(self.public, events)
+        if new <= 0:
+            return
+        if isinstance(deal, ConquianDeal):
+            self.enc.fold_conquian(self.public, deal.events, deal.seats, new)
+        else:
+            self.enc.update(self.public, deal.recent_events(new, 1))  # a draw's card is never read
 
-    def _set_info(self) -> None:
+    def _refresh(self) -> None:
+        """The view and the listed actions of the seat to act, made once per state."""
         deal = self.deal
         assert deal is not None
         if deal.over:
+            self._view, self._listed = None, {}
             return
-        agent = self.agent_selection
-        self.infos[agent] = {"legal_actions": sorted(self.enc.listed(deal.view(self.seat(agent))))}
+        self._view = deal.view(deal.to_act or 1)
+        self._listed = self.enc.listed(self._view)
 
     def observe(self, agent: str) -> dict[str, Any]:
         deal = self.deal
         assert deal is not None
-        view = deal.view(self.seat(agent))
+        seat = _SEATS.get(agent) or self.seat(agent)
+        view = self._view
+        mask = np.zeros(self.enc.n_actions, dtype=np.int8)
+        if view is not None and view.seat == seat:
+            mask[list(self._listed)] = 1
+        else:
+            view = deal.view(seat)
         obs: Obs = self.enc.observe(view, self.public)
-        mask = self.enc.mask(view) if agent == self.agent_selection and not deal.over else \
-            np.zeros(self.enc.n_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -128,22 +141,25 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
             return
         deal = self.deal
         assert deal is not None
-        seat = self.seat(agent)
+        raw = self._listed.get(action) if isinstance(action, int | np.integer) else None
+        if raw is None:
+            raise ValueError(f"action {action!r} is not legal now (see the action mask)")
         self._cumulative_rewards[agent] = 0.0
-        chosen = self.enc.action(int(action), deal.view(seat))  # type: ignore[arg-type]
-        deal.play(chosen)
+        deal.apply_raw(*raw)  # the listed raw action: the engine's own fast path
         self._fold()
+        rewards = self.rewards
         for a in self.agents:
-            self.rewards[a] = 0.0
+            rewards[a] = 0.0
         if deal.over:
             scores = deal.scores() or [0] * self.rules.players
             for a in self.agents:
-                self.rewards[a] = float(scores[self.seat(a) - 1])
+                rewards[a] = float(scores[self.seat(a) - 1])
                 self.terminations[a] = True
                 self.infos[a] = {"scores": list(scores)}
+            self._refresh()
         else:
             self.agent_selection = f"player_{deal.to_act}"
-            self._set_info()
+            self._refresh()
         self._accumulate_rewards()
 
     def render(self) -> str | None:

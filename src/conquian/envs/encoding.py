@@ -80,11 +80,15 @@ class Encoding:
         self.conquian = rules.family == CONQUIAN
         cards = sorted(set(c for c in pack_order(rules) if c != JOKER))
         self.cards = cards
-        self.dense = np.full(64, -1, dtype=np.int64)
+        self.dense = [-1] * 64  # card number -> its index among the pack's cards
         for i, c in enumerate(cards):
             self.dense[c] = i
         self.n_cards = len(cards)
         self.players = rules.players
+        # a suit's 16-bit row -> its ranks present, in the pack's order (the dense order is suit by
+        # suit, ranks ascending)
+        ranks = np.array(sorted(set(c & 15 for c in cards)), dtype=np.int64)
+        self._row_table = ((np.arange(1 << 16, dtype=np.int64)[:, None] >> ranks) & 1).astype(np.float32)
         if self.conquian:
             self._conquian_actions()
         else:
@@ -123,12 +127,12 @@ class Encoding:
         self.obs_size = (d + 1) * 4 + self.slots * self.slot_size + (n - 1) * (d + 1) + 2 * n + n + 3 + 3
 
     def _card(self, c: int) -> int:
-        return self.n_cards if c == JOKER else int(self.dense[c])
+        return self.n_cards if c == JOKER else self.dense[c]
 
     def _token(self, card: int, pos: int, named: int) -> int:
         if card != JOKER:
-            return int(self.dense[card])
-        return self.n_cards if pos == 0 else self.n_cards + 1 + int(self.dense[named])
+            return self.dense[card]
+        return self.n_cards if pos == 0 else self.n_cards + 1 + self.dense[named]
 
     def index(self, raw: tuple[int, Any]) -> int:
         """The index of a listed raw action."""
@@ -162,14 +166,20 @@ class Encoding:
         """The listed legal actions of the seat to act, by index (empty when it is not to act)."""
         out: dict[int, tuple[int, Any]] = {}
         if isinstance(view, ConquianView):
+            card, dense, melds = view.card, self.dense, self.meld_index
+            use, force, discard = self.A_USE, self.A_FORCE, self.A_DISCARD
             for raw in view.legal_raw():
-                if raw[0] == K_USE:
-                    card = view.card
-                    meld = next(m for m in raw[1] if m >> card & 1)
-                    i = self.A_USE + self.meld_index[meld]
+                kind, arg = raw
+                if kind == K_USE:
+                    i = use + melds[next(m for m in arg if m >> card & 1)]
+                elif kind == C_DISCARD:
+                    i = discard + dense[arg]
+                elif kind == K_FORCE:
+                    i = force + dense[arg]
                 else:
-                    i = self.index(raw)
-                out.setdefault(i, raw)
+                    i = self.A_PASS
+                if i not in out:
+                    out[i] = raw
             return out
         for raw in view.legal_raw():
             out.setdefault(self.index(raw), raw)
@@ -249,38 +259,63 @@ class Encoding:
                     if c in known:
                         known.remove(c)
 
+    def fold_conquian(self, public: Public, node: Any, seats: tuple[int, int], count: int) -> None:
+        """:meth:`update` for conquian from the public history as the deal and its views share it
+        (newest first, linked; every conquian event is public), without building events."""
+        passed, discarded = public.passed, public.discarded
+        public.n_events += count
+        while node is not None and count > 0:
+            node, (kind, player, card, _melds) = node
+            count -= 1
+            if kind == "pass" and card is not None:
+                s = seats[player]
+                passed[s] = passed.get(s, 0) | 1 << card
+            elif kind == "discard" and card is not None:
+                s = seats[player]
+                discarded[s] = discarded.get(s, 0) | 1 << card
+
     def observe(self, view: View, public: Public) -> Obs:
         """The observation of ``view``'s seat (see ``docs/encodings.md``)."""
         if isinstance(view, ConquianView):
             return self._observe_conquian(view, public)
         return self._observe_cooncan(view, public)
 
-    def _planes(self, masks: list[int]) -> Obs:
-        bits = np.unpackbits(np.array(masks, dtype=np.uint64).view(np.uint8), bitorder="little")
-        return bits.reshape(len(masks), 64)[:, self.cards].astype(np.float32).ravel()
+    def _planes(self, masks: list[int], out: Obs | None = None) -> Obs:
+        """Card masks as 0/1 rows over the pack's cards: each mask is four 16-bit suit rows, and a
+        table gives a row's ranks (one lookup for all the rows of all the masks, written into
+        ``out`` when given)."""
+        big = 0
+        for i, m in enumerate(masks):
+            big |= m << (64 * i)
+        rows = np.frombuffer(big.to_bytes(8 * len(masks), "little"), dtype="<u2")
+        if out is None:
+            flat: Obs = self._row_table[rows].ravel()
+            return flat
+        self._row_table.take(rows, axis=0, out=out.reshape(len(rows), -1))
+        return out
 
     def _observe_conquian(self, v: ConquianView, public: Public) -> Obs:
         me = v.player
         masks = [v.hand_mask]
         for p in (me, 1 - me):
-            side = list(v.side_masks[p][:CONQUIAN_SLOTS])
-            masks += side + [0] * (CONQUIAN_SLOTS - len(side))
-        masks.append(1 << v.card if v.card >= 0 else 0)
-        masks.append(v.buried_mask)
+            side = v.side_masks[p]
+            masks += side[:CONQUIAN_SLOTS] if len(side) >= CONQUIAN_SLOTS else \
+                [*side, *([0] * (CONQUIAN_SLOTS - len(side)))]
         adv = v.adversary
-        masks += [public.passed.get(v.seat, 0), public.passed.get(adv, 0),
+        masks += [1 << v.card if v.card >= 0 else 0, v.buried_mask,
+                  public.passed.get(v.seat, 0), public.passed.get(adv, 0),
                   public.discarded.get(v.seat, 0), public.discarded.get(adv, 0)]
-        out = np.zeros(self.obs_size, dtype=np.float32)
-        planes = self._planes(masks)
-        out[: planes.size] = planes
-        i = planes.size
-        out[i + v.stage] = 1.0  # say, forced, discard, over
-        i += 4
-        out[i] = v.pack_count / 40.0
-        out[i + 1] = v.adversary_hand_count / 11.0
-        out[i + 2] = len(v.hand) / 11.0
-        out[i + 3] = 1.0 if v.actor_seat == v.seat else 0.0
-        out[i + 4] = 1.0 if v.dealer == v.seat else 0.0
+        out = np.empty(self.obs_size, dtype=np.float32)
+        planes = len(masks) * self.n_cards
+        self._planes(masks, out[:planes])
+        tail = [0.0] * 9
+        tail[v.stage] = 1.0  # say, forced, discard, over
+        tail[4] = v.pack_count / 40.0
+        tail[5] = v.adversary_hand_count / 11.0
+        tail[6] = v.hand_mask.bit_count() / 11.0
+        tail[7] = 1.0 if v.actor_seat == v.seat else 0.0
+        tail[8] = 1.0 if v.dealer == v.seat else 0.0
+        out[planes:] = tail
         return out
 
     def _counts(self, cards: tuple[int, ...] | list[int]) -> Obs:
@@ -311,11 +346,11 @@ class Encoding:
             for cell, tok in zip(cb.cells, named, strict=False):
                 if cell == JOKER:
                     if "(" in tok:
-                        out[base + d + 1 + int(self.dense[parse_card(tok[2:tok.index(")")])])] = 1.0
+                        out[base + d + 1 + (self.dense[parse_card(tok[2:tok.index(")")])])] = 1.0
                     else:
                         out[base + d] += 1.0
                 else:
-                    out[base + int(self.dense[cell])] += 1.0
+                    out[base + self.dense[cell]] += 1.0
             out[base + 2 * d + 1 + rel.index(cb.owner)] = 1.0
             out[base + 2 * d + 1 + n] = 1.0 if len(set(c & 15 for c in cb.cells if c != JOKER)) > 1 else 0.0
         i += self.slots * self.slot_size

@@ -85,9 +85,12 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         deal = self.deal
         assert deal is not None
         new = deal.n_events - self.public.n_events
-        if new > 0:
-            events = deal.recent_events(new) if isinstance(deal, ConquianDeal) else deal.recent_events(new, 1)
-            self.enc.update(self.public, events)
+        if new <= 0:
+            return
+        if isinstance(deal, ConquianDeal):
+            self.enc.fold_conquian(self.public, deal.events, deal.seats, new)
+        else:
+            self.enc.update(self.public, deal.recent_events(new, 1))  # a draw's card is never read
 
     def _advance(self) -> None:
         """Let the bots play until the learner is to act or the deal is over."""
