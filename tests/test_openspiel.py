@@ -56,6 +56,7 @@ def test_resampling_keeps_the_information_state(name: str) -> None:
         other = state.resample_from_infostate(player, sampler)
         assert other.information_state_string(player) == state.information_state_string(player)
         assert np.array_equal(other.observation_tensor(player), state.observation_tensor(player))
+        assert np.array_equal(other.information_state_tensor(player), state.information_state_tensor(player))
         assert other.legal_actions() == state.legal_actions()
 
 

@@ -7,9 +7,11 @@ chance nodes (the deck's cards, top first, each drawn uniformly from what is lef
 are the fixed indices of :mod:`conquian.envs.encoding`; the returns are the deal's scores.
 Observation tensors and strings are built from the seat's view; the information state string
 adds the seat's whole history (its hand as dealt and every public action), so it is perfect
-recall.  ``resample_from_infostate`` re-deals every card the player has not seen and replays
-the history (:func:`conquian.redeal.redeal_unseen`), which is what OpenSpiel's
-information-set MCTS needs.
+recall.  The information state tensor is the observation tensor (which already holds the
+cards each seat passed, discarded or took): a fixed-size tensor of the whole history would
+be as long as the longest deal, so it is not perfect recall.  ``resample_from_infostate``
+re-deals every card the player has not seen and replays the history
+(:func:`conquian.redeal.redeal_unseen`), which is what OpenSpiel's information-set MCTS needs.
 
 >>> import pyspiel
 >>> import conquian.openspiel
@@ -70,7 +72,7 @@ def _game_type(variant: str) -> pyspiel.GameType:
         max_num_players=base.max_players,
         min_num_players=base.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_OPTION_DEFAULTS[variant],
