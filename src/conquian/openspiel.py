@@ -179,13 +179,7 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
     def _fold(self) -> None:
         deal = self.deal
         assert deal is not None
-        new = deal.n_events - self.public.n_events
-        if new <= 0:
-            return
-        if isinstance(deal, ConquianDeal):
-            self.g.enc.fold_conquian(self.public, deal.events, deal.seats, new)
-        else:
-            self.g.enc.update(self.public, deal.recent_events(new, 1))  # a draw's card is never read
+        self.g.enc.fold(self.public, deal)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

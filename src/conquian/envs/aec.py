@@ -103,13 +103,7 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
     def _fold(self) -> None:
         deal = self.deal
         assert deal is not None
-        new = deal.n_events - self.public.n_events
-        if new <= 0:
-            return
-        if isinstance(deal, ConquianDeal):
-            self.enc.fold_conquian(self.public, deal.events, deal.seats, new)
-        else:
-            self.enc.update(self.public, deal.recent_events(new, 1))  # a draw's card is never read
+        self.enc.fold(self.public, deal)
 
     def _refresh(self) -> None:
         """The view and the listed actions of the seat to act, made once per state."""

@@ -34,6 +34,7 @@ from conquian.cooncan import (
     K_MELD3,
     K_SHIFT1,
     K_TAKE,
+    CooncanDeal,
     CooncanEvent,
     _threes,
 )
@@ -43,7 +44,7 @@ from conquian.deck import pack_order
 from conquian.melds import meld_table
 from conquian.rules import CONQUIAN, Rules
 from conquian.twohand import K_DISCARD as C_DISCARD
-from conquian.twohand import K_FORCE, K_PASS, K_USE, Event
+from conquian.twohand import K_FORCE, K_PASS, K_USE, ConquianDeal, Event
 from conquian.twohand import raw_to_action as conquian_raw_to_action
 from conquian.view import ConquianView
 
@@ -258,6 +259,16 @@ class Encoding:
                 for c in shown:
                     if c in known:
                         known.remove(c)
+
+    def fold(self, public: Public, deal: ConquianDeal | CooncanDeal) -> None:
+        """Fold the public events ``deal`` has had since ``public`` last saw it."""
+        new = deal.n_events - public.n_events
+        if new <= 0:
+            return
+        if isinstance(deal, ConquianDeal):
+            self.fold_conquian(public, deal.events, deal.seats, new)
+        else:
+            self.update(public, deal.recent_events(new, 1))  # a draw's card is never read
 
     def fold_conquian(self, public: Public, node: Any, seats: tuple[int, int], count: int) -> None:
         """:meth:`update` for conquian from the public history as the deal and its views share it

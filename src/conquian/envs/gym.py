@@ -30,7 +30,6 @@ from conquian.bots import Bot, make_bot
 from conquian.envs.encoding import Mask, Obs, Public, encoding
 from conquian.match import Deal, new_deal
 from conquian.rules import CONQUIAN, get_rules
-from conquian.twohand import ConquianDeal
 
 
 class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
@@ -84,13 +83,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
     def _fold(self) -> None:
         deal = self.deal
         assert deal is not None
-        new = deal.n_events - self.public.n_events
-        if new <= 0:
-            return
-        if isinstance(deal, ConquianDeal):
-            self.enc.fold_conquian(self.public, deal.events, deal.seats, new)
-        else:
-            self.enc.update(self.public, deal.recent_events(new, 1))  # a draw's card is never read
+        self.enc.fold(self.public, deal)
 
     def _advance(self) -> None:
         """Let the bots play until the learner is to act or the deal is over."""
