@@ -10,12 +10,17 @@ asserted.
     python -m benchmarks.serve_load                       # 100, 300 and 1,000 players, 30 s each
     python -m benchmarks.serve_load --players 300 --seconds 60 --json
     python -m benchmarks.serve_load --quick               # a smoke run (CI)
+    python -m benchmarks.serve_load --postgres --servers 2  # two processes over a throwaway PostgreSQL
+
+With ``--servers N`` the players of a table are spread over the processes (seat 1 on one, seat
+2 on the next), so every move travels from one process to another through PostgreSQL.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -101,7 +106,8 @@ async def player(game: Game, me: Seat, figures: Figures, think: float, until: fl
         await me.ws.send(json.dumps({"type": "act", "state": state, "action": rng.choice(t["legal"])}))
 
 
-async def run_level(url: str, port: int, players: int, seconds: float, think: float, seed: int) -> dict[str, Any]:
+async def run_level(url: str, ports: list[int], players: int, seconds: float, think: float, seed: int
+                    ) -> dict[str, Any]:
     figures = Figures()
     rng = random.Random(seed)
     games: list[Game] = []
@@ -115,6 +121,7 @@ async def run_level(url: str, port: int, players: int, seconds: float, think: fl
             b = (await http.post(f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": f"B{i}"})).json()
             seats = []
             for n, token in ((1, t["token"]), (2, b["token"])):
+                port = ports[(i + n - 1) % len(ports)]
                 try:
                     ws = await connect(f"ws://127.0.0.1:{port}/ws/{t['id']}", open_timeout=30, max_size=2**20)
                 except Exception:
@@ -159,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=30.0, help="play time per level (default 30)")
     p.add_argument("--think", type=float, default=2.0, help="mean seconds between a player's looks (default 2)")
     p.add_argument("--db", default=None, help="database URL (default: SQLite in a temporary folder)")
+    p.add_argument("--postgres", action="store_true",
+                   help="a throwaway PostgreSQL from Debian's packages as the database")
+    p.add_argument("--servers", type=int, default=1, help="server processes over the database (default 1)")
     p.add_argument("--quick", action="store_true", help="a smoke run: 20 players, 5 s")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
@@ -166,38 +176,58 @@ def main(argv: list[str] | None = None) -> int:
     seconds = 5.0 if args.quick else args.seconds
     if max(levels) > 5000 or seconds > 600:
         p.error("at most 5,000 players and 600 seconds a level")
-    tmp = tempfile.mkdtemp(prefix="conquian-load-")
-    db = args.db or f"sqlite:///{tmp}/load.db"
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = open(os.path.join(tmp, "server.log"), "wb")  # noqa: SIM115 (the server's whole life)
-    proc = subprocess.Popen([sys.executable, "-m", "conquian", "serve", "--port", str(port), "--db", db,
-                             "--bot-workers", "0", "--log-level", "warning"],
-                            stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, CONQUIAN_DATA=tmp))
-    results = []
-    try:
-        for _ in range(100):
-            try:
-                if httpx.get(url + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        for i, n in enumerate(levels):
-            r = asyncio.run(run_level(url, port, n, seconds, args.think, seed=i))
-            results.append(r)
-            if not args.json:
-                print(f"{n:>6} players: {r['moves']:>6} moves ({r['moves_per_second']}/s), move to every seat's "
-                      f"update p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms, p99 {r['p99_ms']} ms; errors "
-                      f"{r['errors']} {r['error_codes'] or ''}, lost {r['lost']}, connections refused "
-                      f"{r['connect_failures']}", flush=True)
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
+    if args.servers > 1 and not (args.postgres or (args.db or "").startswith("postgres")):
+        p.error("several servers need PostgreSQL: --postgres or --db postgresql+psycopg://...")
+    with contextlib.ExitStack() as stack:
+        db = args.db
+        if args.postgres:
+            from benchmarks.postgres import running_postgres
+
+            db = stack.enter_context(running_postgres(max_connections=100 + 60 * args.servers))
+        results = run_levels(args, levels, seconds, db)
+        database = (db or "sqlite").split("://")[0].split("+")[0]
     if args.json:
         print(json.dumps({"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
-                          "database": db.split("://")[0], "think_seconds": args.think, "levels": results}))
+                          "database": database, "servers": args.servers, "think_seconds": args.think,
+                          "levels": results}))
     return 0
+
+
+def run_levels(args: argparse.Namespace, levels: list[int], seconds: float, db: str | None) -> list[dict[str, Any]]:
+    tmp = tempfile.mkdtemp(prefix="conquian-load-")
+    db = db or f"sqlite:///{tmp}/load.db"
+    ports = [free_port() for _ in range(args.servers)]
+    url = f"http://127.0.0.1:{ports[0]}"
+    log = open(os.path.join(tmp, "server.log"), "wb")  # noqa: SIM115 (the servers' whole life)
+    procs = [subprocess.Popen([sys.executable, "-m", "conquian", "serve", "--port", str(port), "--db", db,
+                               "--bot-workers", "0", "--log-level", "warning"],
+                              stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, CONQUIAN_DATA=tmp))
+             for port in ports]
+    results = []
+    try:
+        for port in ports:
+            for _ in range(200):
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+        for i, n in enumerate(levels):
+            r = asyncio.run(run_level(url, ports, n, seconds, args.think, seed=i))
+            results.append(r)
+            if not args.json:
+                print(f"{n:>6} players on {len(ports)} server(s): {r['moves']:>6} moves ({r['moves_per_second']}/s), "
+                      f"move to every seat's update p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms, p99 {r['p99_ms']} "
+                      f"ms; errors {r['errors']} {r['error_codes'] or ''}, lost {r['lost']}, connections refused "
+                      f"{r['connect_failures']}", flush=True)
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(10)
+        log.close()
+    return results
 
 
 if __name__ == "__main__":

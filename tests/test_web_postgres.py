@@ -1,19 +1,13 @@
 """The web table on a real PostgreSQL server (Debian's packages), started by these tests (issue 10).
 
-The server runs from a temporary folder on 127.0.0.1 and a free port, as the ``postgres``
-user when the tests run as root (PostgreSQL refuses to run as root).  ``.ci/run`` installs
-the package and sets ``CONQUIAN_REQUIRE_POSTGRES=1`` so that a missing server fails in CI.
+See ``tests/pg.py`` for how the server is started.
 """
 
 from __future__ import annotations
 
-import glob
-import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,40 +19,17 @@ pytest.importorskip("uvicorn")
 from conquian import get_rules
 from conquian.web.store import ConflictError, Store
 from conquian.web.table import Table
+from pg import require_postgres, running_postgres
 from test_web_server import play_deal, two_people
 from web_server import Client, Server, free_port
 
-BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
-if not BIN:
-    if os.environ.get("CONQUIAN_REQUIRE_POSTGRES"):
-        raise RuntimeError("PostgreSQL is required (CONQUIAN_REQUIRE_POSTGRES) but is not installed")
-    pytest.skip("Debian's postgresql is not installed", allow_module_level=True)
-
-
-def _as_postgres(cmd: list[str]) -> list[str]:
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *cmd]
-    return cmd
+require_postgres()
 
 
 @pytest.fixture(scope="module")
 def postgres_url() -> Iterator[str]:
-    bindir = BIN[-1]
-    folder = tempfile.mkdtemp(prefix="conquian-pg-")
-    data = os.path.join(folder, "data")
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres", "postgres")
-    port = free_port()
-    subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8"]),
-                   check=True, capture_output=True)
-    subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(folder, "log"), "-w", "-o",
-                                 f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start"]),
-                   check=True, capture_output=True)
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"]), capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with running_postgres() as url:
+        yield url
 
 
 def test_the_schema_is_created_and_upgraded_idempotently(postgres_url: str) -> None:

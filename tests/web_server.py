@@ -24,8 +24,9 @@ def free_port() -> int:
 class Server:
     """``conquian serve`` in a child process (its output in ``log``)."""
 
-    def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None) -> None:
-        self.db, self.tmp, self.bot_delay = db, tmp, bot_delay
+    def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None,
+                 extra: tuple[str, ...] = ("--log-level", "warning")) -> None:
+        self.db, self.tmp, self.bot_delay, self.extra = db, tmp, bot_delay, extra
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -35,7 +36,7 @@ class Server:
         env = dict(os.environ, CONQUIAN_DATA=str(self.tmp))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "conquian", "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", "--log-level", "warning"],
+             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", *self.extra],
             stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env)
         for _ in range(200):
             try:
@@ -67,6 +68,9 @@ class Server:
 
     def get(self, path: str) -> httpx.Response:
         return httpx.get(self.url + path, timeout=10)
+
+    def health(self) -> dict[str, Any]:
+        return dict(self.get("/health").json())
 
     def create(self, **spec: Any) -> dict[str, Any]:
         r = self.post("/api/tables", spec)

@@ -163,7 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--bot-delay", type=_delay, default=0.9, help="seconds between the bots' moves (default 0.9)")
     w.add_argument("--origin", action="append", default=[],
                    help="another origin a browser may connect from (behind a proxy), e.g. https://cards.example")
+    w.add_argument("--workers", type=_bounded(1, 64), default=1,
+                   help="server processes sharing the port (default 1; more need a PostgreSQL --db: the processes "
+                        "tell each other of every move through it)")
     w.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
+    w.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="log lines as text or as JSON objects (a line per request and per move; never a seat token)")
     return p
 
 
@@ -411,7 +416,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from conquian.web.app import Settings, build_app
+        from conquian.web.app import SETTINGS_ENV, Settings, build_app
+        from conquian.web.logs import configure
         from conquian.web.store import Store
     except ImportError:
         print("conquian serve: the web table needs its extra: pip install 'conquian[web]'", file=sys.stderr)
@@ -424,9 +430,11 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"conquian serve: cannot use the database {quote(args.db or 'in the data folder', 80)}: "
               f"{str(e).splitlines()[0][:200] if str(e) else type(e).__name__}", file=sys.stderr)
         return 2
-    import logging
-
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.workers > 1 and not store.postgres:
+        print("conquian serve: --workers above 1 needs a PostgreSQL database (--db postgresql+psycopg://...): "
+              "the processes tell each other of every move through it", file=sys.stderr)
+        return 2
+    configure(args.log_level, args.log_format)
     settings = Settings(db_url=store.url, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
                         allowed_origins=tuple(args.origin))
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -438,9 +446,18 @@ def _serve(args: argparse.Namespace) -> int:
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    common: dict[str, Any] = dict(host=args.host, port=args.port, log_level=args.log_level, log_config=None,
+                                  access_log=False, ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
     try:
-        uvicorn.run(build_app(settings), host=args.host, port=args.port, log_level=args.log_level,
-                    ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
+        if args.workers > 1:
+            # uvicorn's supervisor spawns the processes; each builds its application from the environment
+            os.environ[SETTINGS_ENV] = json.dumps({
+                "db_url": settings.db_url, "bot_workers": settings.bot_workers, "bot_delay": settings.bot_delay,
+                "allowed_origins": list(settings.allowed_origins), "log_level": args.log_level,
+                "log_format": args.log_format})
+            uvicorn.run("conquian.web.app:app_from_environment", factory=True, workers=args.workers, **common)
+        else:
+            uvicorn.run(build_app(settings), **common)
     except OSError as e:
         print(f"conquian serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
         return 2

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable
@@ -21,6 +23,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -34,6 +37,9 @@ from conquian.rules import PRESETS, get_rules
 from conquian.session import HUMAN
 from conquian.web import protocol
 from conquian.web.bots import BotRunner, bot_job
+from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
+from conquian.web.logs import AccessLog
+from conquian.web.logs import configure as configure_logs
 from conquian.web.protocol import ProtocolError, RateLimit
 from conquian.web.replay import replay_frames
 from conquian.web.snapshot import table_snapshot
@@ -46,6 +52,11 @@ STATIC = Path(__file__).with_name("static")
 HELLO_TIMEOUT = 10.0
 #: Refused messages after which a flooding connection is closed.
 FLOOD_CLOSE = 200
+#: Seconds between two tries of a process to take the bots of a table another process holds.
+LEASE_RETRY = 2.0
+#: Seconds without a move after which a process loads a playing table it does not hold (its
+#: bots may have been held by a process that died).
+STALE_TABLE = 30.0
 
 
 @dataclass
@@ -96,33 +107,45 @@ class Hub:
 
 
 class Server:
-    """The tables the process holds, the store and the bots."""
+    """The tables this process holds, the store, the bots, and the other processes sharing the
+    database (:mod:`~conquian.web.cluster`)."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = Store(settings.db_url)
+        self.worker = worker_name()
+        self.cluster: Cluster = (PostgresCluster(self.store.url, self.worker) if self.store.postgres
+                                 else Cluster(self.worker))
         self.bots: BotRunner | None = None
         self.hubs: dict[str, Hub] = {}
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.presence: dict[str, dict[str, tuple[dict[int, int], float]]] = {}
+        """Other processes' connections per table: table -> process -> (seat -> count, when told)."""
 
     async def start(self) -> None:
-        """Upgrade the schema, start the bot workers and the bots of unfinished tables."""
+        """Upgrade the schema, start the bot workers, listen to the other processes, start the
+        bots of unfinished tables."""
         await run_in_threadpool(self.store.upgrade)
         self.bots = BotRunner(self.settings.bot_workers)
+        await self.cluster.start(self.on_notice)
         for row in await run_in_threadpool(self.store.listing, 10_000):
             if row["status"] == PLAYING:
                 hub = await self.hub(row["id"])
                 if hub:
                     self.schedule(hub)
+        if self.cluster.shared:
+            self.spawn(self._heartbeat())
+        log.info("started", extra={"event": "start", "worker": self.worker, "tables": len(self.hubs)})
 
     async def stop(self) -> None:
-        """Stop the bots and close the database."""
+        """Stop the bots, give up their leases and close the database."""
         for t in list(self.tasks):
             t.cancel()
         for hub in self.hubs.values():
             if hub.bot_task:
                 hub.bot_task.cancel()
+        await self.cluster.stop()
         if self.bots:
             self.bots.close()
         self.store.dispose()
@@ -141,23 +164,155 @@ class Server:
                 if table is None:
                     return None
                 hub = self.hubs[table_id] = Hub(table, table.state)
+                self._apply_presence(hub)
         return hub
 
     async def persist(self, hub: Hub) -> None:
         """Store what the table accepted since the last write (before anyone is told of it).  If
-        the write fails, the table is rebuilt from the database, so memory never runs ahead of it."""
+        another process stored a move first, or the write fails, the table is rebuilt from the
+        database, so memory never runs ahead of it (the caller holds ``hub.lock``)."""
         try:
-            await run_in_threadpool(self.store.append, hub.table, hub.stored)
+            await run_in_threadpool(self.store.append, hub.table, hub.stored, self.worker)
             hub.stored = hub.table.state
-        except (ConflictError, Exception):
-            log.exception("table %s: a command could not be stored; rebuilding from the database", hub.table.id)
+        except ConflictError:
+            await self.reload(hub)
+            raise TableError("stale", f"another move was made first; the table is at state {hub.table.state}"
+                             ) from None
+        except Exception:
+            log.exception("a command could not be stored; rebuilding from the database",
+                          extra={"event": "store_failed", "table": hub.table.id})
+            await self.reload(hub)
+            raise TableError("storage", "the move could not be saved; the table is as it was") from None
+
+    async def reload(self, hub: Hub) -> None:
+        """Rebuild the table from the database, keeping who is connected (the caller holds the lock)."""
+        with contextlib.suppress(Exception):
             table = await run_in_threadpool(self.store.load, hub.table.id)
             if table is not None:
                 for s, old in zip(table.seats, hub.table.seats, strict=True):
-                    s.connected, s.away_since = old.connected, old.away_since
+                    s.connected, s.elsewhere, s.away_since = old.connected, old.elsewhere, old.away_since
                 hub.table, hub.stored = table, table.state
-            raise TableError("storage", "the move could not be saved; the table is as it was") from None
 
+    async def catch_up(self, hub: Hub, notice: dict[str, Any] | None = None) -> None:
+        """Take what other processes stored for the table (a notification came), and tell this
+        process's connections.  A move's notification carries its commands: when they follow
+        the state this process has, they are applied without reading the database."""
+        if notice is not None and await self._apply_notice(hub, notice):
+            await self.broadcast(hub)
+            self.schedule(hub)
+            return
+        async with hub.lock:
+            before = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
+                      hub.table.rematch_id)
+            changes = await run_in_threadpool(self.store.changes, hub.table.id, hub.table.state)
+            if changes is None:
+                return
+            seats, settings, stored = changes
+            try:
+                hub.table.update_seats(seats)
+                hub.table.away_after, hub.table.rematch_id = settings["away_after"], settings["rematch_id"]
+                hub.table.rebuild(stored)
+                hub.stored = hub.table.state
+            except ConquianError:
+                log.exception("a stored command could not be applied; rebuilding the table",
+                              extra={"event": "catch_up_failed", "table": hub.table.id})
+                await self.reload(hub)
+            after = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
+                     hub.table.rematch_id)
+        if after != before:
+            await self.broadcast(hub)
+            self.schedule(hub)
+
+    async def _apply_notice(self, hub: Hub, notice: dict[str, Any]) -> bool:
+        commands = notice.get("c")
+        if not (isinstance(commands, list) and all(isinstance(c, str) for c in commands)):
+            return False
+        async with hub.lock:
+            if notice.get("f") != hub.stored or hub.stored != hub.table.state:
+                return False  # this process missed something: read it from the database
+            try:
+                hub.table.rebuild(commands)
+                hub.stored = hub.table.state
+            except ConquianError:
+                await self.reload(hub)
+        return True
+
+    async def on_notice(self, payload: dict[str, Any]) -> None:
+        """A notification from the database: another process changed a table, or told who is
+        connected to it; ``resync`` after the listening connection was (re)opened."""
+        kind = payload.get("k")
+        if kind == "resync":
+            for held in list(self.hubs.values()):
+                self.spawn(self.catch_up(held))
+        elif kind == "presence":
+            self._presence_message(payload)
+        elif kind in ("move", "seats", "settings") and payload.get("w") != self.worker:
+            hub = self.hubs.get(str(payload.get("t")))
+            state = payload.get("s")
+            if hub is not None and not (kind == "move" and isinstance(state, int) and state <= hub.stored):
+                self.spawn(self.catch_up(hub, payload if kind == "move" else None))
+
+    # ------------------------------------------------------------------ presence across processes
+    def _presence_message(self, payload: dict[str, Any]) -> None:
+        worker, tables = payload.get("w"), payload.get("p")
+        if worker == self.worker or not isinstance(worker, str) or not isinstance(tables, dict):
+            return
+        now = time.time()
+        for table_id, counts in tables.items():
+            try:
+                seats = {int(k): int(v) for k, v in counts.items()}
+            except (AttributeError, TypeError, ValueError):
+                continue
+            self.presence.setdefault(str(table_id), {})[worker] = (seats, now)
+            hub = self.hubs.get(str(table_id))
+            if hub is not None:
+                self._apply_presence(hub, now)
+
+    def _apply_presence(self, hub: Hub, now: float | None = None) -> None:
+        now = now if now is not None else time.time()
+        entries = self.presence.get(hub.table.id, {})
+        for w in [w for w, (_, when) in entries.items() if now - when > PRESENCE_TTL]:
+            del entries[w]
+        before = [s.present for s in hub.table.seats]
+        for seat in hub.table.seats:
+            hub.table.connected_elsewhere(seat.number, sum(c.get(seat.number, 0) for c, _ in entries.values()), now)
+        if before != [s.present for s in hub.table.seats]:
+            self.schedule(hub)  # someone away: the expert may play for him after the host's delay
+
+    def local_presence(self, hub: Hub) -> dict[str, int]:
+        """This process's connections to each seat of the table."""
+        return {str(s.number): s.connected for s in hub.table.seats if s.connected}
+
+    async def tell_presence(self, hub: Hub) -> None:
+        """Tell the other processes who is connected here (a connection opened or closed)."""
+        if self.cluster.shared:
+            await self.cluster.publish({"k": "presence", "w": self.worker,
+                                        "p": {hub.table.id: self.local_presence(hub)}})
+
+    async def _heartbeat(self) -> None:
+        tick = 0
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            tick += 1
+            with contextlib.suppress(Exception):
+                held = [(h.table.id, self.local_presence(h)) for h in list(self.hubs.values())]
+                held = [(i, p) for i, p in held if p]
+                for k in range(0, max(1, len(held)), PRESENCE_CHUNK):
+                    await self.cluster.publish({"k": "presence", "w": self.worker,
+                                                "p": dict(held[k:k + PRESENCE_CHUNK])})
+                now = time.time()
+                for hub in list(self.hubs.values()):
+                    if hub.table.id in self.presence:
+                        self._apply_presence(hub, now)
+            if tick % 2 == 0:  # tables whose bots a dead process held, and nobody here has loaded
+                with contextlib.suppress(Exception):
+                    for table_id in await run_in_threadpool(self.store.stale_playing, STALE_TABLE):
+                        if table_id not in self.hubs:
+                            loaded = await self.hub(table_id)
+                            if loaded is not None:
+                                self.schedule(loaded)
+
+    # ------------------------------------------------------------------ telling and bots
     async def broadcast(self, hub: Hub) -> None:
         """Send every connection the table as its seat may see it."""
         cache: dict[int | None, str] = {}
@@ -191,30 +346,40 @@ class Server:
         seat_no = t.session.deal.to_act
         if seat_no is not None and t.away_after is not None:
             seat = t.seats[seat_no - 1]
-            if seat.kind == HUMAN and seat.connected == 0:
+            if seat.kind == HUMAN and not seat.present:
                 return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
         return None
 
     async def _bots(self, hub: Hub) -> None:
+        """Play the table's bots while there is bot work, holding its lease (one process at a time,
+        for the whole match unless it dies)."""
         assert self.bots is not None
+        table_id = hub.table.id
         while True:
             work = self._bot_work(hub)
             if work is None:
+                # the lease is kept while the match lasts: the bots stay with one process, which
+                # the others take them from only if it dies
+                if hub.table.status != PLAYING:
+                    await self.cluster.release(table_id)
                 return
+            if not await self.cluster.lease(table_id):
+                await asyncio.sleep(LEASE_RETRY)  # another process plays them, or died: try again
+                continue
             t = hub.table
             if work == "wait":
                 seat = t.seats[(t.session.deal.to_act or 1) - 1] if t.session else None
                 since = seat.away_since if seat and seat.away_since else time.time()
-                await asyncio.sleep(max(0.05, since + (t.away_after or 0) - time.time()))
-                if t.bot_to_act() is None:
-                    continue
+                await asyncio.sleep(min(LEASE_RETRY, max(0.05, since + (t.away_after or 0) - time.time())))
+                continue
             await asyncio.sleep(self.settings.next_delay if work == "next" else self.settings.bot_delay)
             state = hub.table.state
             if work == "next":
                 async with hub.lock:
                     if hub.table.state == state and self._bot_work(hub) == "next":
                         hub.table.next_deal(state)
-                        await self.persist(hub)
+                        with contextlib.suppress(TableError):
+                            await self.persist(hub)
                 await self.broadcast(hub)
                 continue
             who = hub.table.bot_to_act()
@@ -223,19 +388,32 @@ class Server:
             try:
                 text = await self.bots.choose(bot_job(hub.table, *who))
             except Exception:
-                log.exception("table %s: the bot %s failed", hub.table.id, who[1])
+                log.exception("the bot failed", extra={"event": "bot_failed", "table": table_id, "by": who[1]})
+                await self.cluster.release(table_id)
                 return
             async with hub.lock:
                 if hub.table.state != state:
-                    continue  # someone moved meanwhile (a person came back): think again
+                    continue  # someone moved meanwhile (a person came back, another process): think again
                 try:
                     hub.table.act(who[0], text, state)
                     await self.persist(hub)
+                except TableError as e:
+                    if e.code in ("stale", "storage"):
+                        continue
+                    raise
                 except ConquianError:
-                    log.exception("table %s: the bot's move %s was refused", hub.table.id, text)
+                    log.exception("the bot's move was refused",
+                                  extra={"event": "bot_refused", "table": table_id, "command": text})
+                    await self.cluster.release(table_id)
                     return
-            log.info("table %s state %d: %s (bot)", hub.table.id, hub.table.state, hub.table.commands[-1])
+            log_move(hub.table, who[0], who[1])
             await self.broadcast(hub)
+
+
+def log_move(table: Table, seat: int | None, by: str) -> None:
+    """The log line of a move (its command is public: every seat saw it made)."""
+    log.info("move", extra={"event": "move", "table": table.id, "state": table.state, "seat": seat, "by": by,
+                            "command": table.commands[-1] if table.commands else None})
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -266,7 +444,18 @@ def build_app(settings: Settings | None = None) -> Starlette:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "tables_in_memory": len(server.hubs)})
+        try:
+            database = await asyncio.wait_for(run_in_threadpool(server.store.ping), 5)
+        except Exception:
+            database = False
+        ok = database and server.cluster.listening
+        return JSONResponse({
+            "ok": ok, "database": server.store.engine.dialect.name, "database_ok": database,
+            "listening": server.cluster.listening, "worker": server.worker, "pid": os.getpid(),
+            "tables_in_memory": len(server.hubs),
+            "connections": sum(len(h.connections) for h in server.hubs.values()),
+            "bots_for": sorted(server.cluster.leases),
+        }, status_code=200 if ok else 503)
 
     async def presets(request: Request) -> Response:
         return JSONResponse({
@@ -309,20 +498,39 @@ def build_app(settings: Settings | None = None) -> Starlette:
             return _error(404, "no_table", "there is no such table")
         try:
             spec = await _body(request, kind)
-            async with hub.lock:
-                if isinstance(spec, protocol.Sit):
-                    answer = {"seat": spec.seat, "token": hub.table.sit(spec.seat, spec.name)}
-                else:
-                    hub.table.set_bot(spec.seat, spec.bot, host=hub.table.is_host(spec.host))
-                    answer = {"seat": spec.seat, "bot": spec.bot}
-                await run_in_threadpool(server.store.save_seats, hub.table)
-                await server.persist(hub)
+            answer = await _seat(server, hub, spec)
         except ConquianError as e:
             code = getattr(e, "code", "")
             return _conquian_error(e, {"seat_taken": 409, "not_host": 403}.get(code, 400))
         await server.broadcast(hub)
         server.schedule(hub)
         return JSONResponse(answer)
+
+    async def _seat(server: Server, hub: Hub, spec: Any) -> dict[str, Any]:
+        # another process may seat someone at the same moment: the store then refuses ours, and we
+        # try again on the table as stored (where the seat may now be taken: a clear refusal)
+        for _ in range(5):
+            async with hub.lock:
+                first = hub.table.state
+                if isinstance(spec, protocol.Sit):
+                    answer = {"seat": spec.seat, "token": hub.table.sit(spec.seat, spec.name)}
+                else:
+                    hub.table.set_bot(spec.seat, spec.bot, host=hub.table.is_host(spec.host))
+                    answer = {"seat": spec.seat, "bot": spec.bot}
+                try:
+                    await run_in_threadpool(server.store.save_seat, hub.table, spec.seat, first, server.worker)
+                    hub.stored = hub.table.state
+                except ConflictError:
+                    await server.reload(hub)
+                    continue
+                except Exception:
+                    log.exception("a seat could not be stored", extra={"event": "store_failed", "table": hub.table.id})
+                    await server.reload(hub)
+                    raise TableError("storage", "the seat could not be saved; try again") from None
+            log.info("seat", extra={"event": "seat", "table": hub.table.id, "seat": spec.seat,
+                                    "by": "person" if isinstance(spec, protocol.Sit) else spec.bot})
+            return answer
+        raise TableError("busy", "the table's seats keep changing; try again")
 
     async def sit(request: Request) -> Response:
         return await seat_change(request, protocol.Sit)
@@ -364,13 +572,18 @@ def build_app(settings: Settings | None = None) -> Starlette:
             await conn.error("no_table", "there is no such table")
             await ws.close(code=4404)
             return
+        opened = time.monotonic()
         try:
             await _serve(server, hub, conn)
         finally:
             hub.connections.discard(conn)
+            log.info("closed", extra={"event": "ws_close", "table": hub.table.id, "seat": conn.seat,
+                                      "ms": round((time.monotonic() - opened) * 1000)})
             if conn.seat is not None:
                 hub.table.disconnect(conn.seat)
                 server.schedule(hub)
+                with contextlib.suppress(Exception):
+                    await server.tell_presence(hub)
                 await server.broadcast(hub)
 
     @contextlib.asynccontextmanager
@@ -399,9 +612,23 @@ def build_app(settings: Settings | None = None) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(AccessLog)],
     )
     app.state.server = server
     return app
+
+
+#: The environment variable that carries the settings to each of ``conquian serve --workers N``'s
+#: processes (JSON: :class:`Settings`' fields, ``log_level`` and ``log_format``).
+SETTINGS_ENV = "CONQUIAN_SERVE_SETTINGS"
+
+
+def app_from_environment() -> Starlette:
+    """The application of one process of ``conquian serve --workers N`` (uvicorn's factory)."""
+    data = json.loads(os.environ[SETTINGS_ENV])
+    configure_logs(data.pop("log_level", "info"), data.pop("log_format", "text"))
+    data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
+    return build_app(Settings(**data))
 
 
 def _option_defaults(variant: str) -> dict[str, Any]:
@@ -469,6 +696,9 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     conn.seat, conn.host = seat, hub.table.is_host(hello.host)
     hub.table.connect(seat)
     hub.connections.add(conn)
+    log.info("opened", extra={"event": "ws_open", "table": hub.table.id, "seat": seat})
+    if seat is not None:
+        server.spawn(server.tell_presence(hub))
     await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host})
     await server.broadcast(hub)
     while True:
@@ -503,7 +733,6 @@ def _words(hub: Hub, text: str) -> str:
 
 
 async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.ClientMessage) -> None:
-    t = hub.table
     if isinstance(msg, protocol.Ping):
         await conn.send({"type": "pong"})
         return
@@ -516,8 +745,8 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         if not conn.host:
             raise TableError("not_host", "only the host may let a bot play for someone away")
         async with hub.lock:
-            t.away_after = msg.seconds
-            await run_in_threadpool(server.store.save_seats, t)
+            hub.table.away_after = msg.seconds
+            await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
     elif isinstance(msg, protocol.Rematch):
         if conn.seat is None and not conn.host:
             raise TableError("not_your_seat", "only a player or the host may ask for a rematch")
@@ -527,11 +756,15 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
             raise TableError("not_your_seat", "spectators watch; take a seat to play")
         async with hub.lock:
             if isinstance(msg, protocol.Act):
-                t.act(conn.seat, msg.action, msg.state)
+                hub.table.act(conn.seat, msg.action, msg.state)
             else:
-                t.next_deal(msg.state)
-            await server.persist(hub)
-        log.info("table %s state %d: %s", t.id, t.state, t.commands[-1])
+                hub.table.next_deal(msg.state)
+            try:
+                await server.persist(hub)
+            except TableError:
+                server.spawn(server.broadcast(hub))  # the table as stored, which the move missed
+                raise
+        log_move(hub.table, conn.seat, "person")
     await server.broadcast(hub)
     server.schedule(hub)
 
@@ -580,7 +813,11 @@ async def _rematch(server: Server, hub: Hub) -> None:
                 s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
             table.start_if_full()
             await run_in_threadpool(server.store.create, table)
-            new = server.hubs[table.id] = Hub(table, table.state)
             old.rematch_id = table.id
-            await run_in_threadpool(server.store.save_seats, old)
+            stored = await run_in_threadpool(server.store.save_rematch, old)
+            if stored != table.id:  # another process made the rematch first: join that one
+                await run_in_threadpool(server.store.delete, table.id)
+                old.rematch_id = stored
+                return
+            new = server.hubs[table.id] = Hub(table, table.state)
             server.schedule(new)

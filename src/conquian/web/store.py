@@ -3,8 +3,11 @@ PostgreSQL, the schema created and upgraded by Alembic migrations at start.
 
 A table is stored as its settings, its seats and the list of commands it accepted (the state
 number is a command's position); it is rebuilt by replaying the commands.  A command is written
-in the transaction that advances the table, and the key (table, state number) makes a second
-write of the same state fail, so two writers can never both apply a move made on one state.
+in the transaction that advances the table, under a lock of the table's row, and only if the
+stored state is the one the move was chosen on; the key (table, state number) backs this up, so
+two writers (two server processes) can never both apply a move made on one state.  On
+PostgreSQL the same transaction sends a NOTIFY on :data:`CHANNEL`, delivered to every process
+listening when, and only when, the move is committed (:mod:`conquian.web.cluster`).
 
 >>> import tempfile, os
 >>> store = Store("sqlite:///" + os.path.join(tempfile.mkdtemp(), "t.db"))
@@ -44,12 +47,13 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy import (
     Table as SqlTable,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from conquian.rules import get_rules
@@ -95,8 +99,12 @@ commands = SqlTable(
 )
 
 
+#: The PostgreSQL channel of the tables' notifications (see :mod:`conquian.web.cluster`).
+CHANNEL = "conquian"
+
+
 class ConflictError(Exception):
-    """Another writer stored a command for this state first."""
+    """Another writer changed the table first (a command for this state, or a seat)."""
 
 
 def default_url() -> str:
@@ -122,6 +130,8 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalise_url(url or default_url())
         self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        """Whether several processes can share the tables (notifications, row locks)."""
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -160,31 +170,92 @@ class Store:
                     for i, c in enumerate(table.commands)])
 
     def save_seats(self, table: Table) -> None:
-        """Store the seats (and the settings a host may change)."""
+        """Store every seat as ``table`` has it, unconditionally (setting a table up; the server
+        stores a seat change with :meth:`save_seat`, which refuses to overwrite another's)."""
         with self.engine.begin() as conn:
             for s in table.seats:
                 conn.execute(update(seats).where(seats.c.table_id == table.id, seats.c.seat == s.number).values(
                     kind=s.kind, name=s.name, token_hash=s.token_hash))
             conn.execute(update(tables).where(tables.c.id == table.id).values(
-                away_after=table.away_after, rematch_id=table.rematch_id, status=table.status,
-                updated_at=time.time()))
+                away_after=table.away_after, status=table.status, updated_at=time.time()))
 
-    def append(self, table: Table, first: int) -> None:
-        """Store the commands that took ``table`` from state ``first`` to its current state, in one
-        transaction with the table's new status.  :class:`ConflictError` if one of those states was
-        already stored (by another writer): nothing is then written."""
-        if first >= table.state:
-            return
+    def save_settings(self, table: Table, worker: str = "") -> None:
+        """Store what a host may change during the match (the delay before a bot plays for
+        someone away)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == table.id).values(
+                away_after=table.away_after, updated_at=time.time()))
+            self._notify(conn, {"k": "settings", "t": table.id, "w": worker})
+
+    def save_seat(self, table: Table, number: int, first: int, worker: str = "") -> None:
+        """Store seat ``number``, just taken by a person or given to a bot, and the commands
+        since state ``first`` (the match's start when it filled the table).  The seat must still
+        be open in the database and the other seats as ``table`` has them, else
+        :class:`ConflictError` and nothing is written: another process seated someone first."""
+        seat = table.seats[number - 1]
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(commands), [
-                    {"table_id": table.id, "seq": seq, "command": table.commands[seq - 1], "created_at": now}
-                    for seq in range(first + 1, table.state + 1)])
-                conn.execute(update(tables).where(tables.c.id == table.id).values(
-                    status=table.status, state=table.state, updated_at=now))
+                self._lock(conn, table, first)
+                stored = {r.seat: (r.kind, r.token_hash) for r in conn.execute(
+                    select(seats.c.seat, seats.c.kind, seats.c.token_hash).where(seats.c.table_id == table.id))}
+                mine = {s.number: (s.kind, s.token_hash) for s in table.seats if s.number != number}
+                if stored.pop(number, None) != ("open", "") or stored != mine:
+                    raise ConflictError(f"table {table.id}: seat {number} changed meanwhile")
+                conn.execute(update(seats).where(seats.c.table_id == table.id, seats.c.seat == number).values(
+                    kind=seat.kind, name=seat.name, token_hash=seat.token_hash))
+                self._insert_commands(conn, table, first, now)
+                self._notify(conn, {"k": "seats", "t": table.id, "s": table.state, "w": worker})
         except IntegrityError:
             raise ConflictError(f"table {table.id}: state {first + 1} is already stored") from None
+
+    def save_rematch(self, table: Table) -> str:
+        """Store ``table.rematch_id`` unless a rematch was stored first; returns the stored one."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables).where(tables.c.id == table.id, tables.c.rematch_id.is_(None)).values(
+                rematch_id=table.rematch_id, updated_at=time.time()))
+            stored = conn.execute(select(tables.c.rematch_id).where(tables.c.id == table.id)).scalar_one()
+            self._notify(conn, {"k": "settings", "t": table.id, "w": ""})
+        return str(stored)
+
+    def append(self, table: Table, first: int, worker: str = "") -> None:
+        """Store the commands that took ``table`` from state ``first`` to its current state, in one
+        transaction with the table's new status.  :class:`ConflictError` if the stored state is
+        not ``first`` (another writer stored a move first): nothing is then written."""
+        if first >= table.state:
+            return
+        try:
+            with self.engine.begin() as conn:
+                self._lock(conn, table, first)
+                self._insert_commands(conn, table, first, time.time())
+                new = table.commands[first:]
+                payload: dict[str, Any] = {"k": "move", "t": table.id, "s": table.state, "w": worker}
+                if sum(len(c) for c in new) < 4000:  # a NOTIFY holds 8,000 bytes: else they read it
+                    payload |= {"f": first, "c": new}
+                self._notify(conn, payload)
+        except IntegrityError:
+            raise ConflictError(f"table {table.id}: state {first + 1} is already stored") from None
+
+    def _lock(self, conn: Connection, table: Table, first: int) -> None:
+        # the table's row, locked until the transaction ends (PostgreSQL: SELECT ... FOR UPDATE;
+        # SQLite has one writer at a time anyway): moves of one table are written one at a time
+        stored = conn.execute(select(tables.c.state).where(tables.c.id == table.id).with_for_update()).scalar()
+        if stored != first:
+            raise ConflictError(f"table {table.id}: the stored state is {stored}, not {first}")
+
+    def _insert_commands(self, conn: Connection, table: Table, first: int, now: float) -> None:
+        if first < table.state:
+            conn.execute(insert(commands), [
+                {"table_id": table.id, "seq": seq, "command": table.commands[seq - 1], "created_at": now}
+                for seq in range(first + 1, table.state + 1)])
+        conn.execute(update(tables).where(tables.c.id == table.id).values(
+            status=table.status, state=table.state, updated_at=now))
+
+    def _notify(self, conn: Connection, payload: dict[str, Any]) -> None:
+        # delivered to the listeners when the transaction commits, never if it rolls back
+        if self.postgres:
+            conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                         {"channel": CHANNEL, "payload": json.dumps(payload, separators=(",", ":"))})
 
     def delete(self, table_id: str) -> None:
         """Remove a table and everything of it."""
@@ -213,6 +284,34 @@ class Store:
         )
         table.rebuild(list(stored))
         return table
+
+    def changes(self, table_id: str, after: int) -> tuple[list[Seat], dict[str, Any], list[str]] | None:
+        """What another process stored for a table: its seats, settings and the commands after
+        state ``after`` (how a process catches up on a notification); None if it is gone."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables.c.away_after, tables.c.rematch_id).where(tables.c.id == table_id)
+                               ).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)
+                                     ).mappings().all()
+            stored = conn.execute(select(commands.c.command).where(commands.c.table_id == table_id,
+                                                                   commands.c.seq > after)
+                                  .order_by(commands.c.seq)).scalars().all()
+        return ([Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows], dict(row), list(stored))
+
+    def stale_playing(self, older_than: float, limit: int = 1000) -> list[str]:
+        """Tables being played that nobody has moved at for ``older_than`` seconds (a process that
+        held their bots may have died)."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(
+                select(tables.c.id).where(tables.c.status == "playing", tables.c.updated_at < time.time() - older_than)
+                .order_by(tables.c.updated_at).limit(limit)).scalars().all())
+
+    def ping(self) -> bool:
+        """Whether the database answers."""
+        with self.engine.connect() as conn:
+            return conn.execute(text("SELECT 1")).scalar() == 1
 
     def listing(self, limit: int = 100) -> list[dict[str, Any]]:
         """Tables waiting for players or being played, newest first (for the lobby)."""

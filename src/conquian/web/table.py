@@ -77,9 +77,17 @@ class Seat:
     name: str = ""
     token_hash: str = ""
     connected: int = 0
-    """Open connections holding this seat's token (not stored: a restart starts at zero)."""
+    """Open connections holding this seat's token in this process (not stored: a restart starts at
+    zero)."""
+    elsewhere: int = 0
+    """Open connections holding it in the other server processes (as they last told)."""
     away_since: float | None = None
     """When the seat's last connection closed (a person who has not come back)."""
+
+    @property
+    def present(self) -> bool:
+        """Whether the seat's person has a connection open to any process."""
+        return self.connected + self.elsewhere > 0
 
 
 @dataclass
@@ -246,9 +254,15 @@ class Table:
             raise TableError("bad_command", f"unknown stored command {command[:40]!r}")
 
     def rebuild(self, commands: Sequence[str]) -> None:
-        """Apply stored commands in order (the table must be new)."""
+        """Apply stored commands in order, after those the table has (a new table: all of them)."""
         for c in commands:
             self._apply(c)
+
+    def update_seats(self, seats: Sequence[Seat]) -> None:
+        """Take who sits where from storage (another process seated someone), keeping this
+        process's connections."""
+        for mine, stored in zip(self.seats, seats, strict=True):
+            mine.kind, mine.name, mine.token_hash = stored.kind, stored.name, stored.token_hash
 
     # ------------------------------------------------------------------ bots
     def bot_to_act(self, now: float | None = None) -> tuple[int, str] | None:
@@ -264,7 +278,7 @@ class Table:
         if seat.kind != HUMAN:
             return seat_no, seat.kind
         now = now if now is not None else time.time()
-        away = seat.connected == 0 and seat.away_since is not None and self.away_after is not None
+        away = not seat.present and seat.away_since is not None and self.away_after is not None
         if away and now - (seat.away_since or now) >= (self.away_after or 0):
             return seat_no, "expert"
         return None
@@ -287,8 +301,18 @@ class Table:
         if seat is not None:
             s = self.seats[seat - 1]
             s.connected = max(0, s.connected - 1)
-            if s.connected == 0:
+            if not s.present:
                 s.away_since = now if now is not None else time.time()
+
+    def connected_elsewhere(self, seat: int, count: int, now: float | None = None) -> None:
+        """Another process's connections to ``seat`` add up to ``count`` now."""
+        s = self.seats[seat - 1]
+        was = s.present
+        s.elsewhere = max(0, count)
+        if s.present:
+            s.away_since = None
+        elif was:
+            s.away_since = now if now is not None else time.time()
 
 
 def _bot_name(bot: str, seats: Sequence[Seat]) -> str:
