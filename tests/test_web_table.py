@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -266,3 +267,29 @@ def test_the_migrations_build_exactly_the_schema_the_code_uses(tmp_path: Any) ->
         diffs = compare_metadata(MigrationContext.configure(conn), metadata)
     assert diffs == []
     store.dispose()
+
+
+def test_a_table_nobody_uses_is_let_go_of_and_read_again(tmp_path: Path) -> None:
+    import asyncio
+
+    from conquian.web.app import EVICT_AFTER, Hub, Server, Settings
+
+    async def run() -> None:
+        server = Server(Settings(db_url=f"sqlite:///{tmp_path / 'e.db'}"))
+        server.store.upgrade()
+        t = Table("ev1", "idle", get_rules("conquian"), seed=3)
+        server.store.create(t)
+        t.sit(1, "Ann")
+        t.sit(2, "Bea")
+        server.store.save_seats(t)
+        server.store.append(t, 0)
+        hub = server.hubs[t.id] = Hub(t, t.state)
+        server.evict()
+        assert t.id in server.hubs  # used a moment ago
+        server.evict(now=hub.used + EVICT_AFTER + 1)
+        assert t.id not in server.hubs
+        again = await server.hub(t.id)
+        assert again is not None and again.table.state == t.state and again is not hub
+        server.store.dispose()
+
+    asyncio.run(run())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -37,7 +38,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "conquian", "serve", "--port", str(self.port), "--db", self.db,
              "--bot-delay", str(self.bot_delay), "--bot-workers", "1", *self.extra],
-            stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env)
+            stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
         for _ in range(200):
             try:
                 if httpx.get(self.url + "/health", timeout=1).status_code == 200:
@@ -50,9 +51,9 @@ class Server:
         raise RuntimeError("the server did not start: " + self.log.read_text()[-2000:])
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown, no flush."""
+        """SIGKILL to the server and its bot workers at once (a machine lost): no shutdown, no flush."""
         if self.proc and self.proc.poll() is None:
-            self.proc.kill()
+            os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
 
     def stop(self) -> None:

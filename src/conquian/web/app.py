@@ -54,9 +54,12 @@ HELLO_TIMEOUT = 10.0
 FLOOD_CLOSE = 200
 #: Seconds between two tries of a process to take the bots of a table another process holds.
 LEASE_RETRY = 2.0
-#: Seconds without a move after which a process loads a playing table it does not hold (its
-#: bots may have been held by a process that died).
+#: Seconds without a move after which a process loads a playing table with bots that it does
+#: not hold (its bots may have been held by a process that died).
 STALE_TABLE = 30.0
+#: Seconds a table stays in memory with no connection and no bot to play (it is read again from
+#: the database when asked for).
+EVICT_AFTER = 300.0
 
 
 @dataclass
@@ -104,6 +107,13 @@ class Hub:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)
+    """When a connection last opened or closed (a table nobody uses is let go of after a while)."""
+
+    @property
+    def idle(self) -> bool:
+        """No connection, and no bot thinking."""
+        return not self.connections and (self.bot_task is None or self.bot_task.done())
 
 
 class Server:
@@ -134,8 +144,7 @@ class Server:
                 hub = await self.hub(row["id"])
                 if hub:
                     self.schedule(hub)
-        if self.cluster.shared:
-            self.spawn(self._heartbeat())
+        self.spawn(self._heartbeat())
         log.info("started", extra={"event": "start", "worker": self.worker, "tables": len(self.hubs)})
 
     async def stop(self) -> None:
@@ -294,6 +303,9 @@ class Server:
         while True:
             await asyncio.sleep(HEARTBEAT)
             tick += 1
+            if not self.cluster.shared:
+                self.evict()
+                continue
             with contextlib.suppress(Exception):
                 held = [(h.table.id, self.local_presence(h)) for h in list(self.hubs.values())]
                 held = [(i, p) for i, p in held if p]
@@ -304,6 +316,7 @@ class Server:
                 for hub in list(self.hubs.values()):
                     if hub.table.id in self.presence:
                         self._apply_presence(hub, now)
+            self.evict()
             if tick % 2 == 0:  # tables whose bots a dead process held, and nobody here has loaded
                 with contextlib.suppress(Exception):
                     for table_id in await run_in_threadpool(self.store.stale_playing, STALE_TABLE):
@@ -311,6 +324,15 @@ class Server:
                             loaded = await self.hub(table_id)
                             if loaded is not None:
                                 self.schedule(loaded)
+
+    def evict(self, now: float | None = None) -> None:
+        """Let go of the tables nobody has used for :data:`EVICT_AFTER` seconds and no bot is to
+        play (their bots' leases with them)."""
+        now = now if now is not None else time.monotonic()
+        for table_id, hub in list(self.hubs.items()):
+            if hub.idle and now - hub.used > EVICT_AFTER and self._bot_work(hub) is None and not hub.lock.locked():
+                del self.hubs[table_id]
+                self.spawn(self.cluster.release(table_id))
 
     # ------------------------------------------------------------------ telling and bots
     async def broadcast(self, hub: Hub) -> None:
@@ -577,6 +599,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             await _serve(server, hub, conn)
         finally:
             hub.connections.discard(conn)
+            hub.used = time.monotonic()
             log.info("closed", extra={"event": "ws_close", "table": hub.table.id, "seat": conn.seat,
                                       "ms": round((time.monotonic() - opened) * 1000)})
             if conn.seat is not None:
@@ -696,6 +719,7 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     conn.seat, conn.host = seat, hub.table.is_host(hello.host)
     hub.table.connect(seat)
     hub.connections.add(conn)
+    hub.used = time.monotonic()
     log.info("opened", extra={"event": "ws_open", "table": hub.table.id, "seat": seat})
     if seat is not None:
         server.spawn(server.tell_presence(hub))

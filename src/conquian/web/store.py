@@ -129,7 +129,12 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = normalise_url(url or default_url())
-        self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+        if self.url.startswith("postgresql"):
+            # no ping before each use (a round trip per move): a connection found dead fails
+            # that one move, which is rebuilt from the database, and the pool is renewed
+            self.engine: Engine = create_engine(self.url, pool_size=10, max_overflow=20, pool_recycle=1800)
+        else:
+            self.engine = create_engine(self.url, pool_pre_ping=True)
         self.postgres = self.engine.dialect.name == "postgresql"
         """Whether several processes can share the tables (notifications, row locks)."""
         if self.engine.dialect.name == "sqlite":
@@ -224,10 +229,19 @@ class Store:
         not ``first`` (another writer stored a move first): nothing is then written."""
         if first >= table.state:
             return
+        now = time.time()
         try:
             with self.engine.begin() as conn:
-                self._lock(conn, table, first)
-                self._insert_commands(conn, table, first, time.time())
+                # the update locks the table's row until the transaction ends, and applies only if
+                # the stored state is the one the move was chosen on (a second writer waits for
+                # the first, then finds the state moved on)
+                done = conn.execute(update(tables).where(tables.c.id == table.id, tables.c.state == first).values(
+                    status=table.status, state=table.state, updated_at=now))
+                if done.rowcount != 1:
+                    raise ConflictError(f"table {table.id}: the stored state is not {first}")
+                conn.execute(insert(commands), [
+                    {"table_id": table.id, "seq": seq, "command": table.commands[seq - 1], "created_at": now}
+                    for seq in range(first + 1, table.state + 1)])
                 new = table.commands[first:]
                 payload: dict[str, Any] = {"k": "move", "t": table.id, "s": table.state, "w": worker}
                 if sum(len(c) for c in new) < 4000:  # a NOTIFY holds 8,000 bytes: else they read it
@@ -301,11 +315,13 @@ class Store:
         return ([Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows], dict(row), list(stored))
 
     def stale_playing(self, older_than: float, limit: int = 1000) -> list[str]:
-        """Tables being played that nobody has moved at for ``older_than`` seconds (a process that
-        held their bots may have died)."""
+        """Tables being played, with a bot or a bot allowed to play for someone away, that nobody
+        has moved at for ``older_than`` seconds (a process that held their bots may have died)."""
+        with_bots = select(seats.c.table_id).where(seats.c.kind.not_in(("human", "open")))
         with self.engine.connect() as conn:
             return list(conn.execute(
-                select(tables.c.id).where(tables.c.status == "playing", tables.c.updated_at < time.time() - older_than)
+                select(tables.c.id).where(tables.c.status == "playing", tables.c.updated_at < time.time() - older_than,
+                                          tables.c.id.in_(with_bots) | tables.c.away_after.is_not(None))
                 .order_by(tables.c.updated_at).limit(limit)).scalars().all())
 
     def ping(self) -> bool:
