@@ -75,10 +75,16 @@ def test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint(tmp_pat
             hints = [m for m in app.messages if m.startswith("hint: The expert would play: ")]
             assert hints and "p1" not in hints[0]  # words for people: no seat labels
             assert any(m.startswith("hint: Live outs:") for m in app.messages)
-            # the rules screen opens and closes
+            # the rules screen opens at the rule just refused under, with the whole rule book
+            assert any("(? shows rule R3.5)" in m for m in app.messages)
             await pilot.press("question_mark")
             await pilot.pause()
-            await pilot.press("enter")
+            from textual.widgets import Markdown
+
+            refused = app.screen.query_one("#refused-rule", Markdown)
+            assert "R3.5 Discarding" in refused.source
+            assert "R6.3" in app.screen.query_one("#rulebook", Markdown).source
+            await pilot.press("escape")
             await pilot.pause()
             await play_deal(app, pilot)
             assert s.deal.over and len(s.match.results) == 1

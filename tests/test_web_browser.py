@@ -221,6 +221,13 @@ def test_a_refused_move_shows_its_rule_and_changes_nothing(server: Server, brows
     page.wait_for_selector("#alert:not([hidden])")
     assert "R3.5" in page.inner_text("#alert")
     assert state(page) == before
+    # the refusal links to its rule in the rule book the server shows
+    link = page.get_attribute("#alert a.rule-link", "href")
+    assert link == "/rules#R3.5"
+    rules = new_page(browser)
+    rules.goto(server.url + link)
+    assert "Discarding" in rules.inner_text("[id='R3.5']")
+    assert "you discard one card from your hand" in rules.inner_text("main")
 
 
 def test_names_are_shown_as_text_never_run(server: Server, browser: Any) -> None:

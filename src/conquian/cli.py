@@ -88,8 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
                "  replay      replay a record file through the engine; --json prints the replay contract\n"
                "  simulate    random legal play: speed and outcome figures, optionally a record of every deal\n"
                "  tournament  bots against each other on duplicate deals, with 95% intervals\n"
-               "  serve       the web table: play in a browser with friends and bots (needs the 'web' extra)\n\n"
-               "'conquian COMMAND --help' describes each one.  Rules: R-numbers in refusals refer to the rule book.",
+               "  serve       the web table: play in a browser with friends and bots (needs the 'web' extra)\n"
+               "  rules       the rule book, or one rule: conquian rules R3.4\n\n"
+               "'conquian COMMAND --help' describes each one.  The R-numbers in refusals are the rule book's: "
+               "'conquian rules R3.4' prints one.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
@@ -147,6 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"playouts per expert decision (at most {MAX_EXPERT_ITERATIONS:,})")
     t.add_argument("--json", action="store_true", help="print one JSON object")
     _rules_options(t)
+
+    b = sub.add_parser("rules", help="the rule book: every rule by its number (R3.4 ...)",
+                       description="Print the rule book (paged on a terminal), one rule (conquian rules R3.4: the "
+                                   "numbers every refusal names), or the list of rules.")
+    b.add_argument("rule", nargs="?", help="a rule's number, e.g. R3.4 or 3.4 (default: the whole book)")
+    b.add_argument("--list", action="store_true", help="the rules' numbers and titles")
+    b.add_argument("--no-pager", action="store_true", help="print, even on a terminal")
 
     w = sub.add_parser("serve", help="the web table: play in a browser with friends and bots",
                        description="Serve the web table: open the address it prints, create a table, share the "
@@ -412,6 +421,28 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules(args: argparse.Namespace) -> int:
+    from conquian import rulebook
+
+    try:
+        if args.list:
+            out = rulebook.listing() + "\n"
+        elif args.rule:
+            out = rulebook.rule(args.rule)
+        else:
+            out = rulebook.text()
+    except rulebook.UnknownRuleError as e:
+        print(f"conquian rules: {e}", file=sys.stderr)
+        return 2
+    if sys.stdout.isatty() and not args.no_pager and out.count("\n") > 40:
+        import pydoc
+
+        pydoc.pager(out)
+    else:
+        sys.stdout.write(out)
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -447,7 +478,8 @@ def _serve(args: argparse.Namespace) -> int:
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     common: dict[str, Any] = dict(host=args.host, port=args.port, log_level=args.log_level, log_config=None,
-                                  access_log=False, ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20)
+                                  access_log=False, ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
+                                  timeout_graceful_shutdown=5)
     try:
         if args.workers > 1:
             # uvicorn's supervisor spawns the processes; each builds its application from the environment
@@ -476,6 +508,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tournament(args)
         if args.command == "serve":
             return _serve(args)
+        if args.command == "rules":
+            return _rules(args)
         return _simulate(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

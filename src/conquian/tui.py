@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, OptionList, RichLog, Static
+from textual.widgets import Button, Footer, Input, Markdown, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from conquian.actions import Action
@@ -191,6 +191,34 @@ class Message(ModalScreen[None]):
         self.dismiss(None)
 
 
+class RulesScreen(ModalScreen[None]):
+    """The rules: the rule just refused under (if any), a summary with the keys, and the whole
+    rule book (the same text as ``conquian rules``); escape closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", "close")]
+
+    def __init__(self, refused: str | None = None) -> None:
+        super().__init__()
+        self.refused = refused
+
+    def compose(self) -> ComposeResult:
+        from conquian import rulebook
+
+        with VerticalScroll(id="message"):
+            if self.refused:
+                yield Static(Text(f"The rule of the last refusal ({self.refused}):", style="bold"))
+                yield Markdown("#### " + rulebook.rule(self.refused), id="refused-rule")
+            yield Static(Text("In short", style="bold"))
+            yield Static(Text.from_markup(RULES_TEXT))
+            yield Static(Text("\nThe rule book (also: conquian rules, or conquian rules R3.4 for one rule)",
+                              style="bold"))
+            yield Markdown(rulebook.text(), id="rulebook")
+            yield Static(Text("(escape closes)", style="dim"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class Choice(ModalScreen[str]):
     """A question with keyed answers, e.g. ``{"y": "leave", "n": "stay"}``; dismisses with the key."""
 
@@ -282,6 +310,7 @@ class ConquianApp(App[None]):
         self.show_buried = show_buried
         """The memory aid (R3.3): buried and covered cards shown to every seat alike; off by default."""
         self.selected: set[int] = set()  # indexes into the shown hand
+        self.last_rule: str | None = None  # the rule of the last refusal: the rules screen opens at it
         self.verb: str | None = None
         self.by_rank = False
         self.show_seen = False
@@ -431,8 +460,11 @@ class ConquianApp(App[None]):
             self.session.play_human(action)
         except ConquianError as e:
             text = self.session.humanize(str(e))
-            self.notify(text, title="refused", severity="error", timeout=6, markup=False)
-            self.write(f"refused: {text}")
+            rule = getattr(e, "rule", None)
+            self.last_rule = rule if isinstance(rule, str) else None
+            more = f" (? shows rule {rule})" if self.last_rule else ""
+            self.notify(text + more, title="refused", severity="error", timeout=6, markup=False)
+            self.write(f"refused: {text}{more}")
             return
         self.selected.clear()
         self.verb = None
@@ -640,7 +672,14 @@ class ConquianApp(App[None]):
         self.notify("\n".join(lines), title="hint", timeout=8, markup=False)
 
     def action_rules(self) -> None:
-        self.push_screen(Message(Text.from_markup(RULES_TEXT), title="The rules"))
+        refused = None
+        if self.last_rule:
+            from conquian.rulebook import UnknownRuleError, rule
+
+            with contextlib.suppress(UnknownRuleError):
+                rule(self.last_rule)
+                refused = self.last_rule
+        self.push_screen(RulesScreen(refused))
 
     def action_seen(self) -> None:
         if not self.show_buried:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -25,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -479,6 +480,9 @@ def build_app(settings: Settings | None = None) -> Starlette:
             "bots_for": sorted(server.cluster.leases),
         }, status_code=200 if ok else 503)
 
+    async def rules_page(request: Request) -> Response:
+        return HTMLResponse(_rules_html(), headers={"Cache-Control": "max-age=3600"})
+
     async def presets(request: Request) -> Response:
         return JSONResponse({
             "variants": [
@@ -623,6 +627,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             Route("/t/{id}", page),
             Route("/r/{id}", page),
             Route("/health", health),
+            Route("/rules", rules_page),
             Route("/api/presets", presets),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables", create_table, methods=["POST"]),
@@ -652,6 +657,22 @@ def app_from_environment() -> Starlette:
     configure_logs(data.pop("log_level", "info"), data.pop("log_format", "text"))
     data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
     return build_app(Settings(**data))
+
+
+@functools.cache
+def _rules_html() -> str:
+    """The rule book as a page, every rule with its anchor (``/rules#R3.4``, where refusals link)."""
+    import markdown
+
+    from conquian import rulebook
+
+    body = markdown.markdown(rulebook.markdown(), extensions=["attr_list", "tables"], output_format="html")
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<title>The rules - conquian</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>"
+            "<body><header class=\"top\"><a href=\"/\" class=\"brand\">conquian</a>"
+            "<span class=\"title\">The rules</span></header>"
+            f"<main class=\"rulebook\">{body}</main></body></html>")
 
 
 def _option_defaults(variant: str) -> dict[str, Any]:

@@ -23,8 +23,12 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
-function showError(text) {
+function showError(text, rule) {
   alertBox.textContent = text;
+  if (text && rule && /^R[0-9.]+$/.test(rule)) {
+    // the refusal names a rule: a link to it in the rule book (a new tab: the table stays)
+    alertBox.append(" ", el("a", { href: `/rules#${rule}`, target: "_blank", rel: "noopener", class: "rule-link" }, `read ${rule}`));
+  }
   alertBox.hidden = !text;
   if (text) { clearTimeout(showError.t); showError.t = setTimeout(() => { alertBox.hidden = true; }, 8000); }
 }
@@ -216,7 +220,7 @@ class Game {
       this.render();
     } else if (m.type === "options") { this.options = m.actions; this.render(); }
     else if (m.type === "error") {
-      showError(m.rule ? `${m.message}` : m.message);
+      showError(m.message, m.rule);
       if (m.code === "bad_token") { /* watching */ }
     }
   }

@@ -1,0 +1,110 @@
+"""The rule book, shipped in the package: every rule by its number, as ``conquian rules`` prints it.
+
+The book is ``rulebook.md`` beside this module (Markdown; the documentation site includes the
+same file).  A refusal names a rule (``R3.4: ...``); :func:`rule` gives its text.
+
+>>> print(rule("r2.4").splitlines()[0])
+R2.4 Pip values
+>>> "R3.4" in numbers() and numbers()[0] == "R1"
+True
+>>> rule("R9.9")
+Traceback (most recent call last):
+...
+conquian.rulebook.UnknownRuleError: there is no rule R9.9 (the rules are R1 to R7; `conquian rules --list` lists them)
+>>> anchor("R3.4")
+'R3.4'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from conquian.errors import ConquianError
+
+_HEADING = re.compile(r"^(#{2,3}) (R\d+(?:\.\d+)?)\.? (.+?) \{#(R[\d.]+)\}\s*$")
+_NUMBER = re.compile(r"^[Rr]?(\d+)(?:\.(\d+))?\.?$")
+
+
+class UnknownRuleError(ConquianError, LookupError):
+    """A rule number the book does not have."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One numbered rule: ``number`` (``R3.4``), its ``title``, and its ``text`` (Markdown, with its
+    sub-rules for a section such as ``R3``)."""
+
+    number: str
+    title: str
+    text: str
+
+
+def text() -> str:
+    """The whole rule book (Markdown, without the anchors the web and the site use)."""
+    return _strip(_source())
+
+
+def markdown() -> str:
+    """The whole rule book as Markdown with the rules' anchors (``{#R3.4}``, attribute lists)."""
+    return _source()
+
+
+@cache
+def _source() -> str:
+    return files("conquian").joinpath("rulebook.md").read_text(encoding="utf-8")
+
+
+def _strip(markdown: str) -> str:
+    return re.sub(r" \{#R[\d.]+\}$", "", markdown, flags=re.MULTILINE)
+
+
+@cache
+def rules() -> dict[str, Rule]:
+    """Every rule by number, in the book's order."""
+    lines = _source().splitlines()
+    heads = [(i, m) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
+    out: dict[str, Rule] = {}
+    for k, (i, m) in enumerate(heads):
+        level = len(m.group(1))
+        end = next((j for j, n in heads[k + 1:] if len(n.group(1)) <= level), len(lines))
+        body = "\n".join(lines[i + 1:end]).strip()
+        number = m.group(2)
+        out[number] = Rule(number, m.group(3), _strip(body))
+    return out
+
+
+def numbers() -> list[str]:
+    """The rule numbers, in the book's order."""
+    return list(rules())
+
+
+def normalise(number: str) -> str:
+    """``r3.4``, ``3.4`` or ``R3.4.`` as ``R3.4``; :class:`UnknownRuleError` if it is no rule number."""
+    m = _NUMBER.match(number.strip())
+    if not m:
+        raise UnknownRuleError(f"{number.strip()[:20]!r} is not a rule number (rules are written R3.4)")
+    return f"R{int(m.group(1))}" + (f".{int(m.group(2))}" if m.group(2) else "")
+
+
+def rule(number: str) -> str:
+    """One rule's text with its heading, as the terminal shows it."""
+    key = normalise(number)
+    found = rules().get(key)
+    if found is None:
+        tops = [n for n in numbers() if "." not in n]
+        raise UnknownRuleError(f"there is no rule {key} (the rules are {tops[0]} to {tops[-1]}; "
+                               "`conquian rules --list` lists them)")
+    return f"{found.number} {found.title}\n\n{found.text}\n"
+
+
+def anchor(number: str) -> str:
+    """The rule's anchor in the web table's and the site's rule page (``/rules#R3.4``)."""
+    return normalise(number)
+
+
+def listing() -> str:
+    """One line per rule: number and title, sub-rules indented."""
+    return "\n".join(("  " if "." in r.number else "") + f"{r.number}  {r.title}" for r in rules().values())
