@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -206,13 +207,17 @@ def run_levels(args: argparse.Namespace, levels: list[int], seconds: float, db: 
     results = []
     try:
         for port in ports:
-            for _ in range(200):
+            for _ in range(300):
                 try:
                     if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
                         break
                 except httpx.HTTPError:
                     pass
                 time.sleep(0.1)
+            else:
+                log.flush()
+                raise SystemExit(f"the server on port {port} did not start: "
+                                 + Path(log.name).read_text(errors="replace")[-1500:])
         for i, n in enumerate(levels):
             r = asyncio.run(run_level(url, ports, n, seconds, args.think, seed=i))
             results.append(r)

@@ -283,3 +283,19 @@ def test_logs_are_structured_and_never_hold_a_token(postgres_url: str, tmp_path:
     assert {x["by"] for x in moves} == {"person", "foster"}
     text = s.log.read_text()
     assert str(t["token"]) not in text and str(t["host"]) not in text
+
+
+def test_processes_starting_together_upgrade_the_schema_once(tmp_path: Path) -> None:
+    # a fresh database, several processes at once: each waits for the other's upgrade
+    with running_postgres() as url:
+        servers = [Server(url, tmp_path) for _ in range(3)]
+        procs = [threading.Thread(target=s.start) for s in servers]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join()
+        try:
+            assert all(s.health()["ok"] for s in servers)
+        finally:
+            for s in servers:
+                s.stop()

@@ -101,6 +101,8 @@ commands = SqlTable(
 
 #: The PostgreSQL channel of the tables' notifications (see :mod:`conquian.web.cluster`).
 CHANNEL = "conquian"
+#: The advisory lock that serialises schema upgrades of processes starting together ("conu").
+UPGRADE_LOCK = 0x636F6E75
 
 
 class ConflictError(Exception):
@@ -148,6 +150,10 @@ class Store:
         cfg = Config()
         cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
         with self.engine.begin() as conn:
+            if self.postgres:
+                # processes starting together upgrade one at a time (the others then find the
+                # schema current): a lock held until this transaction ends
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k, 0)"), {"k": UPGRADE_LOCK})
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 
