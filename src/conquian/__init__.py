@@ -4,10 +4,13 @@ An engine for Conquian (two hands, forty cards, "eleven down") built on int
 bitmasks, with records, replay and simulation.  See ``README.md`` and the rule
 book ``RULES.md`` (R-numbers in every refusal).
 
+```pycon
 >>> from conquian import ConquianDeal, get_rules
 >>> deal = ConquianDeal(get_rules("conquian"), seed=42, dealer=2)
 >>> deal.to_act
 1
+
+```
 """
 
 from conquian.actions import Action, Discard, Force, Pass, Use, parse_action

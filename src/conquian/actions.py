@@ -4,6 +4,7 @@ An action is a small frozen value; ``str()`` gives the canonical notation and
 :func:`parse_action` reads it back (also the relaxed input forms: any case,
 ``10``, suit symbols, cards and combinations in any order).
 
+```pycon
 >>> a = parse_action("P2 USE 8h 6h 7h | 5h 5d 5c")
 >>> str(a)
 'p2 use 5c 5d 5h | 6h 7h 8h'
@@ -11,6 +12,8 @@ An action is a small frozen value; ``str()`` gives the canonical notation and
 True
 >>> str(parse_action("p1 force 10♠"))
 'p1 force Ts'
+
+```
 """
 
 from __future__ import annotations
@@ -53,10 +56,13 @@ class Action:
         so that no object, however it was built, reaches the rules with a float card, a negative
         mask or no cards at all.  Making an action checks nothing more than it needs.
 
+        ```pycon
         >>> Discard(1, 7.0).check()
         Traceback (most recent call last):
         ...
         conquian.errors.NotationError: discard: 7.0 is not a card number
+
+        ```
         """
         if type(self.seat) is not int or self.seat < 1:
             raise NotationError(f"{quote(self.seat)} is not a seat number (seats are 1, 2, ...: p1, p2, ...)")

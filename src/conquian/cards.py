@@ -5,6 +5,7 @@ A card is a small int: ``suit * 16 + rank`` with ranks ``A=1 .. K=13`` and suits
 sequence is a run of adjacent bits.  Users see :class:`CardSet`, a set API
 over such a mask, and the notation of RULES R2.1 (``Th``, ``7s``, ``Ac``).
 
+```pycon
 >>> parse_card("10h") == parse_card("Th") == parse_card("t♥")
 True
 >>> card_str(parse_card("10h"))
@@ -13,6 +14,8 @@ True
 CardSet.parse('7h 8h 9h')
 >>> str(CardSet.parse("9h 7h 8h"))
 '7h 8h 9h'
+
+```
 """
 
 from __future__ import annotations
@@ -49,8 +52,11 @@ def suit_of(card: int) -> int:
 def card_str(card: int) -> str:
     """The canonical notation of one card (R2.1).
 
+    ```pycon
     >>> card_str(make_card(10, 2))
     'Th'
+
+    ```
     """
     if card == JOKER:
         return "X"
@@ -75,12 +81,15 @@ _SYMBOL_TO_SUIT = {sym: SUIT_CHARS[i] for i, sym in enumerate(SUIT_SYMBOLS)}
 def parse_card(text: str) -> int:
     """Parse one card in the notation of R2.1 (case-insensitive, ``10`` and suit symbols accepted).
 
+    ```pycon
     >>> card_str(parse_card("10♠"))
     'Ts'
     >>> parse_card("Zz")
     Traceback (most recent call last):
     ...
     conquian.errors.NotationError: 'Zz' is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)
+
+    ```
     """
     if not isinstance(text, str):
         raise NotationError(f"{quote(text)} is not a card: cards are written as text (R2.1)")
@@ -169,6 +178,7 @@ def mask_str(mask: int) -> str:
 class CardSet:
     """An immutable set of cards over an int bitmask (like python-chess's ``SquareSet``).
 
+    ```pycon
     >>> s = CardSet.parse("Ac 2c 3c")
     >>> parse_card("2c") in s, len(s)
     (True, 3)
@@ -176,6 +186,8 @@ class CardSet:
     'Ac 2c 3c Kd'
     >>> [card_str(c) for c in s]
     ['Ac', '2c', '3c']
+
+    ```
     """
 
     __slots__ = ("mask",)

@@ -7,6 +7,7 @@ sequence knows its suit, the position of its lowest cell (2-13 for the ranks,
 1 for an ace below the deuce, 14 for an ace above the king) and its cells, each
 a natural card or the joker; a set knows its rank and its cards.
 
+```pycon
 >>> from conquian.cards import parse_card
 >>> run = build_combo([("X", None), ("5d", None), ("6d", None)], double=True, owner=2)
 >>> str(run), run.low_position, run.high_position
@@ -16,6 +17,8 @@ a natural card or the joker; a set knows its rank and its cards.
 ('5d 6d X 8d 9d', [])
 >>> str(build_combo([("Qh", None), ("Kh", None), ("Ah", None)], double=False, owner=1))
 'Qh Kh Ah'
+
+```
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ unchanged.
 A hand is three ints: the cards held at least once (a bitmask), the cards held
 twice (the double pack) and the number of jokers, so copying a deal is cheap.
 
+```pycon
 >>> from conquian import get_rules
 >>> deal = CooncanDeal(get_rules("cooncan-double"), seed=4, dealer=5)
 >>> deal.to_act, deal.phase, [len(deal.hand(s)) for s in range(1, 6)]
@@ -18,6 +19,8 @@ twice (the double pack) and the number of jokers, so copying a deal is cheap.
 Traceback (most recent call last):
 ...
 conquian.errors.IllegalActionError: R4.3: p1 must draw (draw, or take from the stock) before laying anything down
+
+```
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ Every public event is here (draws from the stock with their card, combinations,
 jokers and their names, discards, the pack turned over); another seat's draw from
 the pack shows only that it happened.  Other hands are counts; the pack is a count.
 
+```pycon
 >>> from conquian import get_rules
 >>> from conquian.cooncan import CooncanDeal
 >>> deal = CooncanDeal(get_rules("cooncan"), seed=2, dealer=3)
@@ -12,6 +13,8 @@ the pack shows only that it happened.  Other hands are counts; the pack is a cou
 (7, (7, 7, 7), 31, 1)
 >>> [str(a) for a in v.legal_actions()] == [str(a) for a in deal.legal_actions()]
 True
+
+```
 """
 
 from __future__ import annotations

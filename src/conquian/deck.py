@@ -5,6 +5,7 @@ shuffle, all written out here, so a seed gives the same deck in every version
 of the project and on every platform (the standard library's ``random`` makes
 no such promise for ``shuffle``).
 
+```pycon
 >>> from conquian.rules import get_rules
 >>> from conquian.cards import card_str
 >>> deck = seeded_deck(get_rules("conquian"), 1)
@@ -12,6 +13,8 @@ no such promise for ``shuffle``).
 (40, 40)
 >>> deck == seeded_deck(get_rules("conquian"), 1)
 True
+
+```
 """
 
 from __future__ import annotations
@@ -105,6 +108,7 @@ def arrange_deck(rules: Rules, hands: Sequence[Iterable[int]], pack: Iterable[in
     lists the top of the pack, the first being the card turned up.  The rest
     of the pack follows in canonical order.  For tests and bug reports.
 
+    ```pycon
     >>> from conquian.rules import get_rules
     >>> from conquian.cards import parse_cards, card_str
     >>> r = get_rules("conquian")
@@ -112,6 +116,8 @@ def arrange_deck(rules: Rules, hands: Sequence[Iterable[int]], pack: Iterable[in
     ...                         parse_cards("Ad 2d 3d 4d 5d 6d 7d 8d 9d Td")], parse_cards("Ah"))
     >>> " ".join(card_str(c) for c in deck[:5]), card_str(deck[20])
     ('Ac 2c Ad 2d 3c', 'Ah')
+
+    ```
     """
     pone, other = (list(h) for h in hands)
     top = list(pack)

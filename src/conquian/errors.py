@@ -1,9 +1,12 @@
 """The errors of the engine: every one is a :class:`ValueError` (RULES R7).
 
+```pycon
 >>> str(IllegalActionError("R3.5", "p1 does not hold 7h"))
 'R3.5: p1 does not hold 7h'
 >>> quote("p1 use " + "7h " * 1000).endswith("... (3007 characters)")
 True
+
+```
 """
 
 from __future__ import annotations

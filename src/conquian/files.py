@@ -5,11 +5,14 @@ failure (a full disk, a kill) leaves the old file or the new one, never half of 
 refuses what is not a regular file (a FIFO would block, ``/dev/zero`` never ends) and what is
 larger than a record can sensibly be.
 
+```pycon
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "match.toml")
 >>> atomic_write(path, "format = 1\\n")
 >>> read_text_limited(path)
 'format = 1\\n'
+
+```
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ Conquian matches go on deal after deal, the deal alternating (R3.8), a tableau's
 point carried to the next winner (R5.1).  A Cooncan match is one round of deals,
 every player dealing once, the deal passing to the left (R5.4).
 
+```pycon
 >>> from conquian import Match, get_rules
 >>> m = Match(get_rules("conquian"), ["Ann", "Bob"])
 >>> deal = m.new_deal(seed=1)
@@ -16,6 +17,8 @@ every player dealing once, the deal passing to the left (R5.4).
 (0, 1)
 >>> m.new_deal(seed=2).dealer   # the deal alternates (R3.8)
 1
+
+```
 """
 
 from __future__ import annotations

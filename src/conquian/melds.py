@@ -5,6 +5,7 @@ sequence as an int mask, indexed by card, so that checking a combination is a
 set lookup and splitting a side of the table into combinations is a short
 memoised search.
 
+```pycon
 >>> from conquian.rules import get_rules
 >>> from conquian.cards import CardSet
 >>> t = meld_table(get_rules("conquian"))
@@ -15,6 +16,8 @@ memoised search.
 >>> s = meld_table(get_rules("conquian-spanish"))
 >>> s.is_meld(CardSet.parse("6s 7s Js").mask), s.is_meld(CardSet.parse("Qs Ks As").mask)
 (True, False)
+
+```
 """
 
 from __future__ import annotations

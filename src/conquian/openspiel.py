@@ -13,6 +13,7 @@ be as long as the longest deal, so it is not perfect recall.  ``resample_from_in
 re-deals every card the player has not seen and replays the history
 (:func:`conquian.redeal.redeal_unseen`), which is what OpenSpiel's information-set MCTS needs.
 
+```pycon
 >>> import pyspiel
 >>> import conquian.openspiel
 >>> game = pyspiel.load_game("python_conquian")
@@ -21,6 +22,8 @@ re-deals every card the player has not seen and replays the history
 ...     state.apply_action(state.chance_outcomes()[0][0])
 >>> state.current_player(), len(state.observation_tensor(0)) == game.observation_tensor_size()
 (0, True)
+
+```
 """
 
 from __future__ import annotations

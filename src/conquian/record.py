@@ -5,6 +5,7 @@ A record is read with the standard library's ``tomllib`` and written by hand
 API, so a record round-trip is exact and a bad record fails with the deal and
 action that broke.
 
+```pycon
 >>> from conquian import Match, get_rules
 >>> m = Match(get_rules("conquian"))
 >>> d = m.new_deal(seed=5)
@@ -20,6 +21,8 @@ True
 >>> assert sim.match is not None
 >>> replay(read_record(write_record(record_from_match(sim.match)))).totals == sim.match.totals
 True
+
+```
 """
 
 from __future__ import annotations

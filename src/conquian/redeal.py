@@ -8,6 +8,7 @@ history), so sampling it is sampling the seat's information set uniformly: an Op
 adapter uses it to resample states, and the tests use it to prove that views hide what they
 must.
 
+```pycon
 >>> import random
 >>> from conquian import ConquianDeal, get_rules
 >>> deal = ConquianDeal(get_rules("conquian"), seed=4, dealer=2)
@@ -16,6 +17,8 @@ must.
 >>> other = redeal_unseen(deal, 1, random.Random(1))
 >>> other.view(1) == deal.view(1), other.hands[1] != deal.hands[1]
 (True, True)
+
+```
 """
 
 from __future__ import annotations

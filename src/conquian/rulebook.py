@@ -3,6 +3,7 @@
 The book is ``rulebook.md`` beside this module (Markdown; the documentation site includes the
 same file).  A refusal names a rule (``R3.4: ...``); :func:`rule` gives its text.
 
+```pycon
 >>> print(rule("r2.4").splitlines()[0])
 R2.4 Pip values
 >>> "R3.4" in numbers() and numbers()[0] == "R1"
@@ -13,6 +14,8 @@ Traceback (most recent call last):
 conquian.rulebook.UnknownRuleError: there is no rule R9.9 (the rules are R1 to R7; `conquian rules --list` lists them)
 >>> anchor("R3.4")
 'R3.4'
+
+```
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ A :class:`Rules` value says everything that differs between the forms of the
 game; the engine reads it and has no per-variant code paths beyond the two
 families (two-hand conquian, R3; Cooncan, R4).
 
+```pycon
 >>> r = get_rules("conquian")
 >>> r.players, r.hand_size, len(r.ranks)
 (2, 10, 10)
@@ -13,6 +14,8 @@ families (two-hand conquian, R3; Cooncan, R4).
 Traceback (most recent call last):
 ...
 conquian.errors.NotationError: R1: option scoring must be one of 'games', 'pips', not 'tricks'
+
+```
 """
 
 from __future__ import annotations

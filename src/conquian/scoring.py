@@ -1,10 +1,13 @@
 """Pip values and settlement (RULES R2.4, R5).
 
+```pycon
 >>> from conquian.cards import parse_card
 >>> [pip_value(parse_card(c)) for c in ("Ah", "Kd", "Ts", "7c", "X")]
 [11, 10, 10, 7, 15]
 >>> [conquian_pip_value(parse_card(c)) for c in ("Ah", "Ts", "7c", "Kd")]
 [1, 10, 7, 10]
+
+```
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ class Washbook:
     Every deal's scores must sum to zero, so the book always balances: the sum
     of the pluses equals the sum of the minuses.  The seeds' worked check:
 
+    ```pycon
     >>> book = Washbook(["A", "B", "C", "D", "E"])
     >>> book.add([-20, -46, 105, -30, -9])   # C wins 105
     >>> book.add([87, -24, -24, -28, -11])   # A wins 87
@@ -46,6 +50,8 @@ class Washbook:
     deal  value      A      B      C      D      E
        1    105    -20    -46   +105    -30     -9
        2     87    +67    -70    +81    -58    -20
+
+    ```
     """
 
     def __init__(self, players: list[str]) -> None:

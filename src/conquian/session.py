@@ -5,6 +5,7 @@ session knows which seats are people, lets bots play their turns one at a time
 (so an interface can pace them), writes every action in words, and saves the
 match as a record.
 
+```pycon
 >>> from conquian import get_rules
 >>> s = GameSession(get_rules("conquian"), seats=["human", "foster"], names=["Ann", "Bob"], seed=3)
 >>> s.human_to_act, s.deal.to_act
@@ -12,6 +13,8 @@ match as a record.
 >>> line = s.play_human(s.legal()[0])
 >>> line.startswith("Ann ")
 True
+
+```
 """
 
 from __future__ import annotations
@@ -320,8 +323,11 @@ class GameSession:
 def seated_action(action: Action | str, seat: int) -> Action:
     """An action, read from text that may leave out the seat (``"use 7c 8c 9c"`` by ``seat``).
 
+    ```pycon
     >>> str(seated_action("pass", 2)), str(seated_action("p1 pass", 2))
     ('p2 pass', 'p1 pass')
+
+    ```
     """
     if isinstance(action, Action):
         return action

@@ -5,10 +5,13 @@ Every decision picks uniformly among the listed legal actions
 deal ``i`` uses a deck seed drawn from ``SplitMix64(seed)`` and the choices a
 ``random.Random(seed)``.
 
+```pycon
 >>> from conquian import get_rules
 >>> s = simulate(get_rules("conquian"), deals=20, seed=1)
 >>> s.deals, sum(s.wins) + s.tableaux
 (20, 20)
+
+```
 """
 
 from __future__ import annotations

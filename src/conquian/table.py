@@ -1,11 +1,14 @@
 """The table: cutting for seats and deal (R6.1) and forming tables (R6.2).
 
+```pycon
 >>> from conquian import get_rules
 >>> cut = cut_for_seats(get_rules("cooncan-double"), ["Ann", "Bob", "Cy", "Di", "Ed"], seed=7)
 >>> len(cut.seating), cut.dealer
 (5, 5)
 >>> cut.seating == cut_for_seats(get_rules("cooncan-double"), ["Ann", "Bob", "Cy", "Di", "Ed"], seed=7).seating
 True
+
+```
 """
 
 from __future__ import annotations

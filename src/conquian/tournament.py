@@ -6,10 +6,13 @@ Games run in worker processes; results are gathered in game order, so the same
 seed gives the same result whatever the number of workers.  Bots only ever see
 views (:func:`play_game`).
 
+```pycon
 >>> from conquian import get_rules
 >>> res = run_tournament(get_rules("conquian"), ["foster", "random"], deals=4, seed=1, workers=1)
 >>> [r.bot for r in res.results], res.results[0].deals
 (['foster', 'random'], 8)
+
+```
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ table is a tuple of combination masks, the deck is shared between copies and
 the public history is a persistent linked list, so :meth:`ConquianDeal.copy`
 costs a handful of attribute copies.
 
+```pycon
 >>> from conquian import ConquianDeal, get_rules, parse_action
 >>> deal = ConquianDeal(get_rules("conquian"), seed=7, dealer=2)
 >>> deal.to_act, deal.phase, str(deal.card_in_play) in str(deal.view(1).card_in_play)
@@ -23,6 +24,8 @@ Traceback (most recent call last):
 conquian.errors.IllegalActionError: R3.3: it is p1's say, not p2's
 >>> deal == before
 True
+
+```
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ copying the public facts and the seat's own hand out of the deal; it holds no
 reference to the deal, so the adversary's hand and the order of the pack are
 not reachable from it (tested in ``tests/test_view.py``).
 
+```pycon
 >>> from conquian import ConquianDeal, get_rules
 >>> deal = ConquianDeal(get_rules("conquian"), seed=3, dealer=2)
 >>> v = deal.view(1)
@@ -12,6 +13,8 @@ not reachable from it (tested in ``tests/test_view.py``).
 (10, 19, 10, 1)
 >>> [str(a) for a in v.legal_actions()] == [str(a) for a in deal.legal_actions()]
 True
+
+```
 """
 
 from __future__ import annotations

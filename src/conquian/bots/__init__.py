@@ -6,6 +6,7 @@ and nothing else; :func:`check_view` refuses anything that is not a view, so a
 bot cannot be given a deal (and its hidden cards) by mistake.  Bots are made by
 name from a registry:
 
+```pycon
 >>> from conquian import ConquianDeal, get_rules
 >>> from conquian.bots import make_bot, bot_names
 >>> bot_names()
@@ -18,6 +19,8 @@ parse_action('p1 use 6c 6d 6s')
 Traceback (most recent call last):
 ...
 TypeError: a bot is given a seat's view (ConquianView or CooncanView), never ConquianDeal: it would see hidden cards
+
+```
 """
 
 from __future__ import annotations

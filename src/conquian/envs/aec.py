@@ -7,6 +7,7 @@ the deal's real scores at its end (games or pips, as the options say), zero befo
 shaping.  ``reset(seed=...)`` reproduces the deck.  At a three-seat conquian table the dealer
 sits out (R6.3): he is not among the agents of that episode.
 
+```pycon
 >>> from conquian.envs import conquian_v0
 >>> env = conquian_v0.env()
 >>> env.reset(seed=3)
@@ -16,6 +17,8 @@ sits out (R6.3): he is not among the agents of that episode.
 >>> while env.agents:
 ...     obs, reward, term, trunc, info = env.last()
 ...     env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
+
+```
 """
 
 from __future__ import annotations

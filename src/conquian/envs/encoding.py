@@ -4,6 +4,7 @@ An :class:`Encoding` is made once per rules object.  It numbers every action the
 listing can contain (a fixed discrete space), and turns a seat's view, with the public
 events seen so far, into a flat ``float32`` array of fixed shape.
 
+```pycon
 >>> from conquian import get_rules, ConquianDeal
 >>> enc = encoding(get_rules("conquian"))
 >>> enc.n_actions, enc.obs_size
@@ -13,6 +14,8 @@ events seen so far, into a flat ``float32`` array of fixed shape.
 >>> v = deal.view(1)
 >>> sorted(str(enc.action(int(i), v)) for i in mask.nonzero()[0]) == sorted(str(a) for a in deal.legal_actions())
 True
+
+```
 """
 
 from __future__ import annotations

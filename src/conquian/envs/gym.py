@@ -5,6 +5,7 @@ the mask of legal actions is in ``info["action_mask"]`` and from :meth:`action_m
 method sb3-contrib's ``MaskablePPO`` calls).  The reward is the seat's score for the deal at its
 end, zero before.  A masked index ends the episode with ``illegal_reward``.
 
+```pycon
 >>> env = ConquianGymEnv("conquian", opponents="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, info["action_mask"].dtype
@@ -14,6 +15,8 @@ end, zero before.  A masked index ends the episode with ``illegal_reward``.
 ...     action = int(info["action_mask"].nonzero()[0][0])
 ...     obs, reward, terminated, truncated, info = env.step(action)
 ...     done = terminated or truncated
+
+```
 """
 
 from __future__ import annotations

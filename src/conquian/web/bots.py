@@ -4,6 +4,7 @@ A bot's turn is sent to a worker as a :class:`BotJob`: the deal's deck and actio
 worker rebuilds the deal) and the seat; the worker gives the bot that seat's view only and
 returns the action it chose, as text.  The server then plays it like any move.
 
+```pycon
 >>> from conquian import get_rules
 >>> from conquian.web.table import Table
 >>> t = Table("t1", "", get_rules("conquian"), seed=5)
@@ -12,6 +13,8 @@ returns the action it chose, as text.  The server then plays it like any move.
 >>> job = bot_job(t, 2, "foster")
 >>> choose(job).startswith("p2 ")
 True
+
+```
 """
 
 from __future__ import annotations

@@ -19,10 +19,13 @@ advisory locks, through psycopg 3.
 
 With SQLite (one process) :class:`Cluster` is the whole of it: no notifications, every lease held.
 
+```pycon
 >>> import asyncio
 >>> c = Cluster("w1")
 >>> asyncio.run(c.lease("t1")), c.leases
 (True, {'t1'})
+
+```
 """
 
 from __future__ import annotations

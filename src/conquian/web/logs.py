@@ -4,11 +4,14 @@ Fields come from a fixed list (:data:`FIELDS`), so nothing a log call did not me
 written; no call is ever given a seat's token (tokens travel only inside WebSocket hellos and
 request bodies, which are never logged, and in URL fragments, which browsers never send).
 
+```pycon
 >>> import logging
 >>> record = logging.LogRecord("conquian.web", logging.INFO, "", 0, "move", None, None)
 >>> record.table, record.state, record.seat = "x1", 7, 2
 >>> JsonFormatter().format(record).split(",", 1)[1]
 '"level":"info","logger":"conquian.web","msg":"move","table":"x1","state":7,"seat":2}'
+
+```
 """
 
 from __future__ import annotations

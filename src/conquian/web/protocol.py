@@ -2,6 +2,7 @@
 decoded against these schemas (msgspec), after a size check; anything else is refused with one
 clear error to the sender.
 
+```pycon
 >>> decode_client(b'{"type": "act", "state": 3, "action": "pass"}')
 Act(state=3, action='pass')
 >>> decode_client(b'{"type": "act", "state": "3", "action": "pass"}')
@@ -12,6 +13,8 @@ conquian.web.protocol.ProtocolError: bad_message: Expected `int`, got `str` - at
 Traceback (most recent call last):
 ...
 conquian.web.protocol.ProtocolError: bad_message: Invalid value 'shuffle' - at `$.type`
+
+```
 """
 
 from __future__ import annotations

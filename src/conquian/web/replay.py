@@ -1,6 +1,7 @@
 """A finished match, step by step, for the browser's replay viewer: every hand shown (the match
 is over, so nothing is hidden any more), one frame per action.
 
+```pycon
 >>> from conquian import Match, get_rules
 >>> m = Match(get_rules("conquian"), ["Ann", "Bob"])
 >>> d = m.new_deal(seed=9)
@@ -9,6 +10,8 @@ is over, so nothing is hidden any more), one frame per action.
 >>> frames = replay_frames(m)
 >>> frames[0]["action"], frames[-1]["deal"]["over"], len(frames) == len(d.actions()) + 1
 (None, True, True)
+
+```
 """
 
 from __future__ import annotations

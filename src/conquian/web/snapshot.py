@@ -6,6 +6,7 @@ public log.  The deal itself is read only once it is over, when its hands are pu
 the hands are shown at the end).  The tests re-deal every card a seat cannot know and find
 every snapshot unchanged.
 
+```pycon
 >>> from conquian import get_rules
 >>> from conquian.web.table import Table
 >>> t = Table("t1", "Friday", get_rules("conquian"), seed=5)
@@ -15,6 +16,8 @@ every snapshot unchanged.
 (10, None, [10, 10])
 >>> mine["deal"]["to_act"], mine["legal"][:1]
 (1, ['pass'])
+
+```
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ two writers (two server processes) can never both apply a move made on one state
 PostgreSQL the same transaction sends a NOTIFY on :data:`CHANNEL`, delivered to every process
 listening when, and only when, the move is committed (:mod:`conquian.web.cluster`).
 
+```pycon
 >>> import tempfile, os
 >>> store = Store("sqlite:///" + os.path.join(tempfile.mkdtemp(), "t.db"))
 >>> store.upgrade()
@@ -21,6 +22,8 @@ listening when, and only when, the move is committed (:mod:`conquian.web.cluster
 >>> again = store.load("abc")
 >>> again.status, again.seat_of(token), again.session.deal.deck == t.session.deal.deck
 ('playing', 1, True)
+
+```
 """
 
 from __future__ import annotations

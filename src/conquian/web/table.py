@@ -7,6 +7,7 @@ the same commands again.  Every command that changes the game has a number, the 
 number*: an action carries the number of the state it was chosen on, and an action chosen on
 another state is refused, so the same move sent twice (two tabs, a retry) applies once.
 
+```pycon
 >>> from conquian import get_rules
 >>> t = Table("t1", "Friday", get_rules("conquian"), seed=5)
 >>> ann = t.sit(1, "Ann")
@@ -22,6 +23,8 @@ another state is refused, so the same move sent twice (two tabs, a retry) applie
 Traceback (most recent call last):
 ...
 conquian.web.table.TableError: stale: this move was chosen on state 1; the table is at state 2
+
+```
 """
 
 from __future__ import annotations
