@@ -2,7 +2,7 @@
 
 If one of these changes, the deck generator or the action listing changed: that
 breaks every record written with ``seed = ...`` or every stored analysis, so it
-must be a deliberate, documented change (RECORDS.md: bump ``format``).
+must be a deliberate, documented change (docs/records.md: bump ``format``).
 """
 
 from __future__ import annotations

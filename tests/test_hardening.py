@@ -199,7 +199,7 @@ A_HAND, B_HAND, PACK = A, B, FOSTER_PACK  # Foster's spade-7 hand (tests/test_ru
 
 
 def test_r5_1_three_at_the_table_the_sitter_out_still_pays_his_counter() -> None:
-    """RULES R5.1: p2 and p3 tie, then p3 beats p1: p1 -1, p2 -1, p3 +2."""
+    """R5.1: p2 and p3 tie, then p3 beats p1: p1 -1, p2 -1, p3 +2."""
     rules = get_rules("conquian", players=3)
     m = Match(rules, ["P1", "P2", "P3"], first_dealer=1)
     d1 = m.new_deal(seed=1)

@@ -1,4 +1,4 @@
-"""Records (RECORDS.md) and the command line: replay contract, simulate, clear errors."""
+"""Records (docs/records.md) and the command line: replay contract, simulate, clear errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every rule of RULES R3 (the two-hand game), case by case; each test cites its rule."""
+"""Every rule of R3 (the two-hand game), case by case; each test cites its rule."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def test_r3_4_new_combination_with_hand_cards_and_extra_cards_laid() -> None:
 
 def test_r3_4_borrow_the_end_of_a_sequence_of_four() -> None:
     deal = borrow_deal()
-    assert "p1 use 5c 5d 5h | 6h 7h 8h" in legal(deal)  # the example of RECORDS.md
+    assert "p1 use 5c 5d 5h | 6h 7h 8h" in legal(deal)  # the example of docs/records.md
     deal.play("p1 use 5c 5d 5h | 6h 7h 8h")
     assert sorted(str(s) for s in deal.side(1)) == ["5c 5d 5h", "6h 7h 8h"]
 
@@ -358,7 +358,7 @@ def test_r5_1_the_tableau_pool_goes_to_the_next_winner() -> None:
     assert d.dealer == 2
     play_all(d, FOSTER_WIN)
     m.settle()
-    assert m.results == [[0, 0], [0, 0], [3, -3]]  # RECORDS.md: after two tableaux, +3 / -3
+    assert m.results == [[0, 0], [0, 0], [3, -3]]  # docs/records.md: after two tableaux, +3 / -3
     assert m.totals == [3, -3] and m.pool == 0
 
 

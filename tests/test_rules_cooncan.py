@@ -1,4 +1,4 @@
-"""Every rule of RULES R4 (Cooncan) and every joker rule of R2.3, case by case; each test cites its rule."""
+"""Every rule of R4 (Cooncan) and every joker rule of R2.3, case by case; each test cites its rule."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 An engine for Conquian (two hands, forty cards, "eleven down") built on int
 bitmasks, with records, replay and simulation.  See ``README.md`` and the rule
-book ``RULES.md`` (R-numbers in every refusal).
+book (``conquian rules``; its R-numbers are named in every refusal).
 
 ```pycon
 >>> from conquian import ConquianDeal, get_rules

@@ -1,4 +1,4 @@
-"""Actions and their one-line notation (RECORDS.md, "Actions").
+"""Actions and their one-line notation (docs/records.md, "Actions").
 
 An action is a small frozen value; ``str()`` gives the canonical notation and
 :func:`parse_action` reads it back (also the relaxed input forms: any case,
@@ -331,7 +331,7 @@ def parse_seat(text: str) -> int:
 
 
 def parse_action(text: str) -> Action:
-    """Parse one action line (RECORDS.md).  Raises :class:`NotationError` if it cannot."""
+    """Parse one action line (docs/records.md).  Raises :class:`NotationError` if it cannot."""
     if not isinstance(text, str):
         raise NotationError(f"{quote(text)} is not an action: actions are written as text")
     words = text.split(None, 2)

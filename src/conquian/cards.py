@@ -1,9 +1,9 @@
-"""Cards and card sets (RULES R2.1).
+"""Cards and card sets (R2.1).
 
 A card is a small int: ``suit * 16 + rank`` with ranks ``A=1 .. K=13`` and suits
 ``c d h s`` numbered 0-3, so every single pack fits one int bitmask and a
 sequence is a run of adjacent bits.  Users see :class:`CardSet`, a set API
-over such a mask, and the notation of RULES R2.1 (``Th``, ``7s``, ``Ac``).
+over such a mask, and the notation of R2.1 (``Th``, ``7s``, ``Ac``).
 
 ```pycon
 >>> parse_card("10h") == parse_card("Th") == parse_card("t♥")

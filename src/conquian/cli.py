@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--replay", metavar="FILE", default=None, help="step through a record instead of playing")
     _rules_options(g)
 
-    r = sub.add_parser("replay", help="replay a record file through the engine (RECORDS.md)",
+    r = sub.add_parser("replay", help="replay a record file through the engine (docs/records.md)",
                        description="Replay a conquian-record/1 file through the engine and tell it in words, or "
                                    "print the replay contract's JSON object with --json.")
     r.add_argument("file", help="a conquian-record/1 TOML file")

@@ -1,4 +1,4 @@
-"""Combinations on a Cooncan table (RULES R2.2, R2.3, R4.4): sets and sequences with jokers.
+"""Combinations on a Cooncan table (R2.2, R2.3, R4.4): sets and sequences with jokers.
 
 In Cooncan a combination is never rearranged: every card keeps its place, and
 the only thing that ever moves is a joker at the end of a sequence, once
@@ -173,7 +173,7 @@ class Combo:
     def fit_position(self, card: int) -> int | None:
         """Where a natural card would go (0 for a set), or None if it does not fit (R4.4).
 
-        An ace that fits both ends of a sequence goes low (RECORDS.md).
+        An ace that fits both ends of a sequence goes low (docs/records.md).
         """
         if self.kind == SET:
             if card & 15 != self.key:

@@ -1,4 +1,4 @@
-"""Cooncan (RULES R4): three hands with one pack, four or five with the double pack.
+"""Cooncan (R4): three hands with one pack, four or five with the double pack.
 
 A :class:`CooncanDeal` holds one deal: the deal one card at a time (R4.1),
 turns of draw / lay out / discard (R4.3), a closed or open stock (R4.2), the
@@ -505,7 +505,7 @@ class CooncanDeal(DealMixin):
     def to_action(self, raw: RawAction) -> Action:
         """The Action of a raw action for the seat to act.
 
-        The listing (``legal_actions``, RECORDS.md): every draw, take and discard; of
+        The listing (``legal_actions``, docs/records.md): every draw, take and discard; of
         ``meld``, every three-card combination of the hand (naturals; a pair with one
         joker; one natural with two jokers, as a set); of ``add``, each single hand card
         that fits a combination, and a joker at each open place; of ``shift``, each movable

@@ -105,7 +105,7 @@ class DealMixin:
     __hash__ = None  # type: ignore[assignment]  # deals are mutable
 
     def legal_actions(self) -> list[Action]:
-        """The listed legal actions of the seat to act, sorted by notation (RECORDS.md); empty when over."""
+        """The listed legal actions of the seat to act, sorted by notation (docs/records.md); empty when over."""
         seen: dict[str, Action] = {}
         for raw in self.legal_raw():
             a = self.to_action(raw)

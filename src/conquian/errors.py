@@ -1,4 +1,4 @@
-"""The errors of the engine: every one is a :class:`ValueError` (RULES R7).
+"""The errors of the engine: every one is a :class:`ValueError` (R7).
 
 ```pycon
 >>> str(IllegalActionError("R3.5", "p1 does not hold 7h"))
@@ -28,11 +28,11 @@ class ConquianError(ValueError):
 
 
 class NotationError(ConquianError):
-    """Text (or an object) that cannot be read as a card, an action or a record field (RECORDS.md)."""
+    """Text (or an object) that cannot be read as a card, an action or a record field (docs/records.md)."""
 
 
 class IllegalActionError(ConquianError):
-    """An action that parses but breaks a rule (RULES R7).
+    """An action that parses but breaks a rule (R7).
 
     ``rule`` is the R-number broken (``"R3.4"``) and ``cause`` the reason in words;
     ``str()`` gives both.  The state the action was tried on is left unchanged.

@@ -1,4 +1,4 @@
-"""Combinations (melds) of a single pack as bitmasks (RULES R2.2).
+"""Combinations (melds) of a single pack as bitmasks (R2.2).
 
 A :class:`MeldTable` is built once per rules object: every valid set and
 sequence as an int mask, indexed by card, so that checking a combination is a

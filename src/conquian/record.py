@@ -1,4 +1,4 @@
-"""The record file (RECORDS.md): read, write and replay TOML records.
+"""The record file (docs/records.md): read, write and replay TOML records.
 
 A record is read with the standard library's ``tomllib`` and written by hand
 (no dependency).  :func:`replay` plays every deal through the public engine
@@ -65,7 +65,7 @@ class DealRecord:
 
 @dataclass
 class Record:
-    """A whole record: variant, players, options and deals (RECORDS.md)."""
+    """A whole record: variant, players, options and deals (docs/records.md)."""
 
     variant: str
     players: list[str]
@@ -261,7 +261,7 @@ def deal_text(d: DealRecord) -> str:
 
 
 def write_record(rec: Record) -> str:
-    """The TOML text of a record (RECORDS.md layout)."""
+    """The TOML text of a record (docs/records.md layout)."""
     return record_header(rec) + "".join(deal_text(d) for d in rec.deals)
 
 
@@ -341,7 +341,7 @@ def replay(rec: Record) -> Replay:
         try:
             deal = match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)
         except IllegalActionError as e:
-            # RECORDS.md: a deal out of turn is refused under R3.8; any other bad deal makes the
+            # docs/records.md: a deal out of turn is refused under R3.8; any other bad deal makes the
             # file no valid record (rule null)
             if e.rule == "R3.8":
                 raise ReplayError(e.cause, deal=i, rule=e.rule) from None

@@ -1,4 +1,4 @@
-"""Rules objects: the presets of RULES R1 as data.
+"""Rules objects: the presets of R1 as data.
 
 A :class:`Rules` value says everything that differs between the forms of the
 game; the engine reads it and has no per-variant code paths beyond the two
@@ -120,7 +120,7 @@ class Rules:
             raise NotationError(f"R1: max_turns must be a whole number from 1 to {MAX_TURNS:,}, not {self.max_turns!r}")
 
     def options_diff(self) -> dict[str, Any]:
-        """The options that differ from the preset (what a record stores, RECORDS.md)."""
+        """The options that differ from the preset (what a record stores, docs/records.md)."""
         base = PRESETS[self.name]
         return {
             key: getattr(self, key)

@@ -1,4 +1,4 @@
-"""Pip values and settlement (RULES R2.4, R5).
+"""Pip values and settlement (R2.4, R5).
 
 ```pycon
 >>> from conquian.cards import parse_card

@@ -303,7 +303,7 @@ class GameSession:
 
     # ------------------------------------------------------------------ records
     def record_text(self) -> str:
-        """The match so far as a record (RECORDS.md)."""
+        """The match so far as a record (docs/records.md)."""
         return write_record(record_from_match(self.match))
 
     def default_record_name(self) -> str:

@@ -44,14 +44,14 @@ it. A player who uses a card discards one; the adversary has the say to that dis
 refused by both is buried; the one who buried it turns the next. A combination is three or more
 cards: of one rank, or in sequence in one suit (ace low only; in the Spanish pack 7 then J).
 Win with [b]eleven[/b] cards down: your ten and the card you just used. If the pack runs out
-first, the deal is a [i]tableau[/i]: its point goes to the next winner. (RULES R3, R5.1)
+first, the deal is a [i]tableau[/i]: its point goes to the next winner. (R3, R5.1)
 
 [b]Cooncan[/b] (three hands with one pack, four or five with two packs and jokers): in your turn
 DRAW the top of the pack or TAKE from the stock, then lay out combinations (MELD), ADD cards to
 anyone's combinations, or move a joker at the end of a sequence to the other end (SHIFT, once,
 playing a card that fits), then DISCARD. The ace is high or low, never both. A joker is any card
 you name. The first player rid of every card wins; the others pay the pips left in hand (joker
-15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. (RULES R2, R4, R5)
+15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. (R2, R4, R5)
 
 Keys: u use, p pass, f force, d discard, r draw, t take, m meld, a add, x shift (narrow the list;
 play it when one is left; with cards selected, the moves they make) - : type an action - h hint -

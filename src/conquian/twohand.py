@@ -1,4 +1,4 @@
-"""The two-hand game, conquian (RULES R3): the state of one deal.
+"""The two-hand game, conquian (R3): the state of one deal.
 
 A :class:`ConquianDeal` holds one deal from the deal to the win or tableau.
 Every public method checks the rules (R7): an illegal action raises
@@ -119,7 +119,7 @@ def conquian_events(node: _Node, seats: tuple[int, int], count: int | None = Non
 def use_forms(
     tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int
 ) -> list[tuple[int, ...]]:
-    """The listed ways to use ``card`` (RECORDS.md: the engine's documented choice).
+    """The listed ways to use ``card`` (docs/records.md: the engine's documented choice).
 
     Listed, without duplicates:
 
