@@ -34,6 +34,7 @@ class TmuxGame:
         import sys
 
         self.name = name
+        self.record = str(record)
         cmd = (f"{sys.executable} -m conquian play --variant conquian --bots foster --seed 3 --name Ann "
                f"--delay 0 --record {record}{tail}")
         subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "24", cmd], check=True)
@@ -63,8 +64,16 @@ class TmuxGame:
 
         subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
 
-    def kill(self) -> None:
-        """End the session (whatever is left of it)."""
+    def kill(self) -> bool:
+        """End the session (whatever is left of it); whether the game's process then ended (it
+        saves and leaves on the terminal's hang-up, within a few seconds)."""
         import subprocess
+        import time
 
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        for _ in range(40):
+            if subprocess.run(["pgrep", "-f", "--", f"--record {self.record}"], capture_output=True).returncode != 0:
+                return True
+            time.sleep(0.25)
+        subprocess.run(["pkill", "-9", "-f", "--", f"--record {self.record}"], capture_output=True)
+        return False

@@ -217,4 +217,5 @@ def test_conquian_play_in_tmux(tmp_path: Path) -> None:
         assert record.exists()
         assert "p1 use 7c 8c 9c" in record.read_text()
     finally:
-        game.kill()
+        ended = game.kill()
+    assert ended, "the game went on after its terminal closed"

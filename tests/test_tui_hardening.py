@@ -36,8 +36,15 @@ def run(coro: Any) -> None:
 
 
 async def type_text(pilot: Any, text: str) -> None:
-    for ch in text:
-        await pilot.press(ch if ch != " " else "space")
+    """Type ``text`` into the command line and press Enter (a long text is pasted: thousands of
+    single key presses would take minutes and test nothing more)."""
+    if len(text) > 40:
+        from textual.widgets import Input
+
+        pilot.app.query_one("#command", Input).insert_text_at_cursor(text)
+    else:
+        for ch in text:
+            await pilot.press(ch if ch != " " else "space")
     await pilot.press("enter")
     await pilot.pause()
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import signal
+import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -358,6 +360,11 @@ class ConquianApp(App[None]):
     def on_signal(self) -> None:
         """SIGTERM, SIGHUP (the terminal closed) or SIGINT: save the match, then leave."""
         self.save_now()
+        # with the terminal gone, Textual's shutdown can wait for ever on its output thread; the
+        # match is saved (atomically), so after a moment the process ends regardless
+        watchdog = threading.Timer(3.0, os._exit, args=(1,))
+        watchdog.daemon = True
+        watchdog.start()
         self.exit()
 
     # ------------------------------------------------------------------ the log

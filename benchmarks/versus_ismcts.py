@@ -1,0 +1,191 @@
+"""Our bots against OpenSpiel's information-set MCTS, through ``conquian.openspiel`` (issue 12).
+
+    python -m benchmarks.versus_ismcts --deals 100 --seconds 0.5        # expert vs ISMCTS
+    python -m benchmarks.versus_ismcts --bot foster --simulations 200
+
+Two-hand conquian on duplicate deals: every deck (from our seeded shuffle) is played twice,
+our bot in each seat in turn, OpenSpiel's ``ISMCTSBot`` (Cowling, Powley and Whitehouse's
+algorithm as OpenSpiel implements it: UCT over information sets, random rollouts) in the
+other. ISMCTS gets ``--simulations`` per decision, or, with ``--seconds``, as many as fit in
+that time (the same time per decision our bot is given).  Reported: our bot's wins, losses,
+tableaux and win rate of decided deals with Wilson's 95% interval, and each side's seconds
+per decision.  ISMCTS only ever sees what its seat may see: it acts on pyspiel states through
+``resample_from_infostate``, which re-deals every card its seat has not seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    losses: int = 0
+    tableaux: int = 0
+    ours: list[float] = field(default_factory=list)
+    theirs: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.wins += other.wins
+        self.losses += other.losses
+        self.tableaux += other.tableaux
+        self.ours += other.ours
+        self.theirs += other.theirs
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    z = 1.96
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+class TimedISMCTS:
+    """OpenSpiel's ISMCTSBot, given a number of simulations or a time per decision."""
+
+    def __init__(self, game: Any, simulations: int, seconds: float | None, seed: int) -> None:
+        import numpy as np
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        self.rng = np.random.RandomState(seed)
+        self.seconds = seconds
+        evaluator = mcts.RandomRolloutEvaluator(1, self.rng)
+        self.bot = ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=self.rng,
+                                    final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+
+    def step(self, state: Any) -> int:
+        if self.seconds is None:
+            return int(self.bot.step(state))
+        # ISMCTSBot.run_search with a deadline instead of a number of simulations
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        bot = self.bot
+        bot.reset()
+        root = bot._root_node = bot.create_new_node(state)
+        deadline = time.perf_counter() + self.seconds
+        while time.perf_counter() < deadline:
+            bot.run_simulation(bot.sample_root_state(state))
+        policy = bot.get_final_policy(state, root)
+        return int(max(policy, key=lambda ap: ap[1])[0])
+
+
+def play_decks(job: tuple[int, int, str, dict[str, Any], int, float | None]) -> Tally:
+    """Play decks ``first`` .. ``first + count - 1`` twice (our bot in each seat)."""
+    first, count, bot_name, bot_options, simulations, seconds = job
+    import pyspiel
+
+    import conquian.openspiel  # noqa: F401  (registers the games)
+    from conquian import get_rules
+    from conquian.bots import make_bot
+    from conquian.match import new_deal
+
+    game = pyspiel.load_game("python_conquian")
+    rules = get_rules("conquian")
+    tally = Tally()
+    for deck_no in range(first, first + count):
+        deck = new_deal(rules, seed=deck_no, dealer=2).deck
+        for our_seat in (1, 2):
+            ours = make_bot(bot_name, seed=deck_no, **bot_options)
+            theirs = TimedISMCTS(game, simulations, seconds, seed=deck_no * 2 + our_seat)
+            state = game.new_initial_state()
+            outcomes = list(state.g.outcomes)
+            for card in deck:
+                state.apply_action(outcomes.index(card))
+            while not state.is_terminal():
+                seat = state.current_player() + 1
+                start = time.perf_counter()
+                if seat == our_seat:
+                    view = state.deal.view(seat)
+                    chosen = str(ours.choose(view))
+                    action = next(a for a in state.legal_actions()
+                                  if str(state.g.enc.action(a, view)) == chosen)
+                    tally.ours.append(time.perf_counter() - start)
+                else:
+                    action = theirs.step(state)
+                    tally.theirs.append(time.perf_counter() - start)
+                state.apply_action(action)
+            r = state.returns()[our_seat - 1]
+            if r > 0:
+                tally.wins += 1
+            elif r < 0:
+                tally.losses += 1
+            else:
+                tally.tableaux += 1
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.versus_ismcts", description=__doc__.split("\n\n")[0])
+    p.add_argument("--deals", type=int, default=50, help="decks, each played twice (default 50)")
+    p.add_argument("--first", type=int, default=1, help="the first deck's seed (default 1)")
+    p.add_argument("--bot", default="expert", help="our bot (default expert)")
+    p.add_argument("--iterations", type=int, default=None, help="the expert's playouts per decision")
+    p.add_argument("--ms", type=float, default=None, help="the expert's time per decision instead")
+    p.add_argument("--simulations", type=int, default=100, help="ISMCTS simulations per decision (default 100)")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="ISMCTS time per decision instead of a number of simulations")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    options: dict[str, Any] = {}
+    if args.bot == "expert":
+        if args.iterations:
+            options["iterations"] = args.iterations
+        if args.ms:
+            options["ms"] = args.ms
+    chunks = max(1, min(args.deals, args.workers * 4))
+    size = -(-args.deals // chunks)
+    jobs = [(args.first + i, min(size, args.deals - i), args.bot, options, args.simulations, args.seconds)
+            for i in range(0, args.deals, size)]
+    total = Tally()
+    start = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        for t in pool.imap_unordered(play_decks, jobs):
+            total.add(t)
+            print(f"  {total.wins + total.losses + total.tableaux} games", file=sys.stderr, flush=True)
+    decided = total.wins + total.losses
+    lo, hi = wilson(total.wins, decided)
+
+    def mean(xs: list[float]) -> float:
+        return sum(xs) / len(xs) if xs else 0.0
+
+    def p95(xs: list[float]) -> float:
+        return sorted(xs)[int(0.95 * (len(xs) - 1))] if xs else 0.0
+
+    out = {
+        "bot": args.bot, "options": options, "ismcts": {"simulations": args.simulations, "seconds": args.seconds,
+                                                      "uct_c": 2.0, "rollouts": 1},
+        "deals": args.deals, "games": decided + total.tableaux, "wins": total.wins, "losses": total.losses,
+        "tableaux": total.tableaux, "win_rate": total.wins / decided if decided else None,
+        "win_rate_ci95": [lo, hi], "our_seconds": mean(total.ours), "our_p95_seconds": p95(total.ours),
+        "ismcts_seconds": mean(total.theirs), "ismcts_p95_seconds": p95(total.theirs),
+        "wall_seconds": round(time.perf_counter() - start, 1),
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{args.bot} vs OpenSpiel ISMCTS ({args.simulations} simulations" if args.seconds is None
+              else f"{args.bot} vs OpenSpiel ISMCTS ({args.seconds} s a decision", end="")
+        print(f", UCT c=2, one random rollout), {out['games']} games on {args.deals} decks: "
+              f"{total.wins} wins, {total.losses} losses, {total.tableaux} tableaux; win rate of decided deals "
+              f"{100 * (out['win_rate'] or 0):.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%); seconds per decision: "
+              f"ours {out['our_seconds']:.3f} (p95 {out['our_p95_seconds']:.3f}), ISMCTS "
+              f"{out['ismcts_seconds']:.3f} (p95 {out['ismcts_p95_seconds']:.3f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
