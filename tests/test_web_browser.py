@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,19 +88,40 @@ def my_turn(page: Any) -> bool:
     return bool(page.query_selector("#actions button"))
 
 
+def alert(page: Any) -> str:
+    box = page.query_selector("[role=alert], #alert")
+    return str(box.inner_text()) if box else ""
+
+
+def pace(page: Any) -> None:
+    """Click no faster than a person could: the server refuses more than 10 messages a second
+    from one connection (protocol.RATE_PER_SECOND), and a test on a fast machine reached that."""
+    now = time.monotonic()
+    wait = getattr(page, "next_send", 0.0) - now
+    if wait > 0:
+        time.sleep(wait)
+    page.next_send = max(now, getattr(page, "next_send", 0.0)) + 0.15
+
+
 def click_a_move(page: Any, rng: random.Random, prefer: tuple[str, ...] = ()) -> None:
     """Play a move by clicks: sometimes by selecting a card first, then a move offered for it."""
     before = state(page)
     cards = page.query_selector_all("#hand button.card")
     if cards and rng.random() < 0.4:
+        pace(page)
         cards[rng.randrange(len(cards))].click()
-        page.wait_for_function("() => document.querySelector('#actions') && (document.querySelectorAll("
-                               "'#actions button').length > 0 || document.body.innerText.includes('No legal move'))")
+        try:
+            page.wait_for_function("() => document.querySelector('#actions') && "
+                                   "(document.querySelectorAll('#actions button').length > 0 || "
+                                   "document.body.innerText.includes('No legal move'))")
+        except sync_api.TimeoutError:
+            raise AssertionError(f"no moves offered for the selection; the page says {alert(page)!r}") from None
         if not page.query_selector("#actions button"):
             page.click("text=clear selection")
     buttons = page.query_selector_all("#actions button")
     texts = [b.inner_text() for b in buttons]
     pick = next((i for i, t in enumerate(texts) for p in prefer if t.startswith(p)), rng.randrange(len(buttons)))
+    pace(page)
     buttons[pick].click()
     page.wait_for_function(f"() => Number(document.querySelector('#board')?.dataset.state) > {before}")
 
