@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from conquian import IllegalActionError, NotationError, get_rules
 from conquian.cards import JOKER, card_str
 from conquian.combos import build_combo, parse_token
-from conquian.cooncan import CooncanDeal, _threes
+from conquian.cooncan import CooncanDeal, hand_threes
 from conquian.deck import pack_order
 from conquian.match import Match
 from conquian.record import read_record, record_from_match, replay, write_record
@@ -144,7 +144,7 @@ def test_meld_listing_is_every_three_card_combination(seed: int, variant: str, s
         else:
             h1 |= 1 << c
     listed = {str(build_combo([("X" if c == JOKER else card_str(c), None) for c in cells], rules.copies == 2, 1))
-              for cells in _threes(h1, h2, hj)}
+              for cells in hand_threes(h1, h2, hj)}
     # a listed triple with one natural and two jokers is the set form; the brute force agrees
     assert listed == brute_force_threes(hand, rules.copies == 2)
 

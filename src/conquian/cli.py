@@ -89,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  simulate    random legal play: speed and outcome figures, optionally a record of every deal\n"
                "  tournament  bots against each other on duplicate deals, with 95% intervals\n"
                "  serve       the web table: play in a browser with friends and bots (needs the 'web' extra)\n"
-               "  rules       the rule book, or one rule: conquian rules R3.4\n\n"
+               "  rules       the rule book, or one rule: conquian rules R3.4\n"
+               "  stats       how long a hand lasts and what it takes to win: a report (needs the 'analysis' extra)\n"
+               "  speedups    compile the hot path with mypyc, or remove it (needs the 'speed' extra)\n\n"
                "'conquian COMMAND --help' describes each one.  The R-numbers in refusals are the rule book's: "
                "'conquian rules R3.4' prints one.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -156,6 +158,35 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("rule", nargs="?", help="a rule's number, e.g. R3.4 or 3.4 (default: the whole book)")
     b.add_argument("--list", action="store_true", help="the rules' numbers and titles")
     b.add_argument("--no-pager", action="store_true", help="print, even on a terminal")
+
+    st = sub.add_parser("stats", help="how long a hand lasts and what it takes to win: a report with plots",
+                        description="Play many deals with the bots named per seat and write a report: the duration "
+                                    "of a deal in rounds and turns, the survival curve, Foster's table (the chance "
+                                    "a hand needing k cards fills in time), the seats' advantage and how winners "
+                                    "win.  The same seed gives the same stats.json however it runs: one process, "
+                                    "several, or Ray.")
+    st.add_argument("--variant", default="conquian", choices=list(PRESETS))
+    st.add_argument("--bots", default="foster",
+                    help="bots by seat, comma-separated, or one name for every seat (default foster)")
+    st.add_argument("--deals", type=_bounded(1, MAX_SIMULATE_DEALS), default=10_000,
+                    help=f"deals to play (default 10000, at most {MAX_SIMULATE_DEALS:,})")
+    st.add_argument("--seed", type=_integer, default=0, help="seed of the run (default 0)")
+    st.add_argument("--workers", type=_bounded(1, 1024), default=None,
+                    help=f"local processes (default: the machine's cores, {os.cpu_count() or 1})")
+    st.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                    help="run on Ray: a local instance (--ray) or the cluster at ADDRESS (--ray ray://host:10001 "
+                         "or auto)")
+    st.add_argument("--chunk", type=_bounded(1, 1_000_000), default=None, help="deals per task (default: automatic)")
+    st.add_argument("--out", metavar="DIR", default=None,
+                    help="folder of the report (default ./stats-VARIANT-Np; created if needed)")
+    st.add_argument("--json", action="store_true", help="also print stats.json on standard output")
+    _rules_options(st)
+
+    sp = sub.add_parser("speedups", help="compile the hot path with mypyc (about 3 times as fast), or remove it",
+                        description="Compile the legal listing, the meld tables and the foster policies with mypyc "
+                                    "into extension modules beside their sources (needs the 'speed' extra and a C "
+                                    "compiler); 'remove' returns to pure Python; 'status' says which is in use.")
+    sp.add_argument("action", choices=("build", "remove", "status"))
 
     w = sub.add_parser("serve", help="the web table: play in a browser with friends and bots",
                        description="Serve the web table: open the address it prints, create a table, share the "
@@ -443,6 +474,105 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stats(args: argparse.Namespace) -> int:
+    import time
+
+    from conquian.bots import bot_names
+
+    err = "conquian stats:"
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in bot_names()]
+    if not bots or unknown:
+        print(f"{err} unknown bot {(unknown or [args.bots])[0]!r} (bots: {', '.join(bot_names())})", file=sys.stderr)
+        return 2
+    if args.players is None and args.variant.startswith("cooncan") and len(bots) > 1:
+        args.players = len(bots)
+    try:
+        rules = rules_from_args(args)
+    except ConquianError as e:
+        print(f"{err} {e}", file=sys.stderr)
+        return 2
+    if len(bots) == 1:
+        bots = bots * rules.players
+    if len(bots) != rules.players:
+        print(f"{err} give one bot per seat ({rules.players} for {rules.name}) or one for every seat, "
+              f"not {len(bots)}", file=sys.stderr)
+        return 2
+    if args.ray is not None and args.workers is not None:
+        print(f"{err} --workers and --ray exclude each other (Ray uses its cluster's CPUs)", file=sys.stderr)
+        return 2
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print(f"{err} the report's plots need the analysis extra: pip install 'conquian[analysis]'", file=sys.stderr)
+        return 2
+    from conquian.analysis import report
+    from conquian.analysis.run import progress_bar, run, run_ray
+
+    out = Path(args.out) if args.out else Path(f"stats-{rules.name}-{rules.players}p")
+    if out.exists() and not out.is_dir():
+        print(f"{err} {quote(str(out), 80)} exists and is not a folder", file=sys.stderr)
+        return 2
+    advance, close = progress_bar(args.deals, f"{rules.name} {rules.players}p")
+    start = time.perf_counter()
+    try:
+        if args.ray is not None:
+            address = None if args.ray == "local" else args.ray
+            tally = run_ray(rules, bots, args.deals, args.seed, address=address, chunk=args.chunk, progress=advance)
+            how = f"on Ray ({'a local instance' if address is None else address})"
+        else:
+            workers = args.workers or os.cpu_count() or 1
+            tally = run(rules, bots, args.deals, args.seed, workers=workers, chunk=args.chunk, progress=advance)
+            how = f"on {workers} local process{'es' if workers > 1 else ''}"
+    except RuntimeError as e:
+        close()
+        print(f"{err} {e}", file=sys.stderr)
+        return 2
+    close()
+    seconds = time.perf_counter() - start
+    data = report.stats_json(rules, bots, args.seed, tally)
+    try:
+        files = report.write(out, data, rules, seconds, how)
+    except OSError as e:
+        print(f"{err} cannot write the report in {quote(str(out), 80)}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    f = data["figures"]
+    if args.json:
+        print(json.dumps(data, sort_keys=True))
+    else:
+        print(f"{f['deals']:,} deals of {rules.name} ({rules.players} hands) {how} in {seconds:,.1f} s "
+              f"({f['deals'] / max(seconds, 1e-9):,.0f} deals/s): a deal lasts {f['rounds']['mean']:.2f} rounds "
+              f"on average (95% {f['rounds']['ci95'][0]:.2f} to {f['rounds']['ci95'][1]:.2f}), "
+              f"median {f['rounds']['median']}")
+        print(f"report: {files[-1]}")
+    return 0
+
+
+def _speedups(args: argparse.Namespace) -> int:
+    from conquian import speedups
+
+    if args.action == "status":
+        st = speedups.status()
+        for name, compiled in st.items():
+            print(f"{name:32} {'compiled' if compiled else 'pure Python'}")
+        return 0
+    if args.action == "remove":
+        gone = speedups.remove()
+        print(f"removed {len(gone)} compiled file{'s' if len(gone) != 1 else ''}: pure Python from now on")
+        return 0
+    try:
+        written = speedups.build()
+    except speedups.SpeedupsError as e:
+        print(f"conquian speedups: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"conquian speedups: cannot write into the package: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(f"compiled {len(written) - 1} modules into {speedups.package_dir()} "
+          "('conquian speedups remove' returns to pure Python)")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -510,6 +640,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "rules":
             return _rules(args)
+        if args.command == "stats":
+            return _stats(args)
+        if args.command == "speedups":
+            return _speedups(args)
         return _simulate(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -30,8 +30,30 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Union
 
 from conquian.actions import Action, Add, Discard, Draw, Meld, Shift, Take
-from conquian.cards import JOKER, card_name, card_str, cards_of, make_card, parse_card, sort_key
-from conquian.combos import RUN, SET, Combo, build_combo, card_at, parse_token
+from conquian.cards import JOKER, card_name, card_str, cards_of, parse_card, sort_key
+from conquian.combos import RUN, Combo, build_combo, card_at, parse_token
+from conquian.cooncan_listing import (
+    _DRAW_RAW,
+    DRAW,
+    K_ADD,
+    K_ADD1,
+    K_DISCARD,
+    K_DRAW,
+    K_MELD,
+    K_MELD3,
+    K_SHIFT,
+    K_SHIFT1,
+    K_TAKE,
+    OVER,
+    PLAY,
+    STAGE_NAMES,
+    RawAction,
+    draw_options,
+    hand_threes,
+    holds_other,
+    new_combo,
+    play_options,
+)
 from conquian.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.errors import IllegalActionError
 from conquian.rules import COONCAN, Rules
@@ -40,31 +62,8 @@ from conquian.scoring import pip_value
 if TYPE_CHECKING:
     from conquian.cooncan_view import CooncanView
 
-DRAW: Final = 0
-PLAY: Final = 1
-OVER: Final = 2
-STAGE_NAMES: Final = ("draw", "play", "over")
-
-K_DRAW: Final = 10
-K_TAKE: Final = 11
-K_MELD: Final = 12
-K_ADD: Final = 13
-K_SHIFT: Final = 14
-K_DISCARD: Final = 15
-K_MELD3: Final = 16  # listing forms, built lazily
-K_ADD1: Final = 17
-K_SHIFT1: Final = 18
-
-RawAction = tuple[int, Any]
-_DRAW_RAW: Final = (K_DRAW, None)
-_DISCARD_RAW: Final = tuple((K_DISCARD, c) for c in range(64))
 _Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
 _Cards = Union[tuple["_Cards", int], None]  # noqa: UP007 (a player's draws, newest first)
-
-SUIT_ROW = 0x3FFE  # bits 1..13 of a suit's 16
-ACE_BITS = sum(1 << (16 * s + 1) for s in range(4))
-RANK_MASK = [sum(1 << make_card(r, s) for s in range(4)) if 1 <= r <= 13 else 0 for r in range(14)]
-
 
 @dataclass(frozen=True)
 class CooncanEvent:
@@ -449,7 +448,7 @@ class CooncanDeal(DealMixin):
                 self._start_turn((p + 1) % self.n)
         else:
             if kind == K_MELD3:
-                combo = _new_combo(arg, p + 1, 0 if self.double else 4)
+                combo = new_combo(arg, p + 1, 0 if self.double else 4)
                 index, removed, tokens, which, kind = len(self.combos), arg, tuple(str(combo).split()), None, K_MELD
             elif kind == K_ADD1:
                 index, card, pos, named = arg
@@ -676,190 +675,6 @@ class CooncanDeal(DealMixin):
         return f"<CooncanDeal {self.rules.name} {self.n} hands dealer=p{self.dealer} {self.phase}>"
 
 
-def draw_options(stock: tuple[int, ...], open_stock: bool) -> list[RawAction]:
-    """Draw from the pack, or take from the stock (R4.2, R4.3).  (The pack is never empty here.)"""
-    out: list[RawAction] = [(K_DRAW, None)]
-    if stock:
-        if open_stock:
-            for c in sorted(set(stock)):
-                out.append((K_TAKE, c))
-        else:
-            out.append((K_TAKE, stock[-1]))
-    return out
-
-
-def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: bool, seat: int,
-                 taken: int = -1) -> list[RawAction]:
-    """The listed lay-out, add, shift and discard actions of a hand (see CooncanDeal.legal_actions).
-
-    ``taken`` is a card that may not be discarded unless it is the last one (R1 ``discard_taken``).
-
-    Raw forms are lazy (a combination is built only when the action is played):
-    ``(K_MELD3, cells)``, ``(K_ADD1, (k, card, position))``, ``(K_SHIFT1, (k, which, card, position))``.
-    """
-    out: list[RawAction] = [(K_MELD3, cells) for cells in _threes(h1, h2, hj)]
-    app = out.append
-    k = -1
-    for cb in combos:
-        k += 1
-        m = h1 & cb.add_mask
-        if m:
-            if cb.kind == SET:
-                while m:
-                    low = m & -m
-                    app((K_ADD1, (k, low.bit_length() - 1, 0, 0)))
-                    m ^= low
-            else:
-                for pos, c, natural_ok in cb.adds:
-                    if natural_ok and h1 >> c & 1:
-                        app((K_ADD1, (k, c, pos, c)))
-        if hj:
-            for pos, c in cb.joker_adds:
-                app((K_ADD1, (k, JOKER, pos, c)))
-        if cb.shifts:
-            for tag, adds in cb.shifts:
-                for pos, c, natural_ok in adds:
-                    if natural_ok and h1 >> c & 1:
-                        app((K_SHIFT1, (k, tag, c, pos, c)))
-                    if hj:
-                        app((K_SHIFT1, (k, tag, JOKER, pos, c)))
-    m = h1
-    if taken >= 0 and holds_other(h1, h2, hj, taken):
-        if taken == JOKER:
-            hj = 0
-        else:
-            m &= ~(1 << taken)
-    discard = _DISCARD_RAW
-    while m:
-        low = m & -m
-        app(discard[low.bit_length() - 1])
-        m ^= low
-    if hj:
-        app(discard[JOKER])
-    return out
-
-
-def holds_other(h1: int, h2: int, hj: int, card: int) -> bool:
-    """Whether a hand holds a card other than ``card`` (and its copies): R1 ``discard_taken = false``
-    forbids discarding the card just taken only while another discard exists, so a turn never
-    has no legal end."""
-    if card == JOKER:
-        return bool(h1 | h2)
-    return bool(hj or (h1 | h2) & ~(1 << card))
-
-
-def _new_combo(cells: tuple[int, ...], seat: int, limit: int) -> Combo:
-    """The combination of listed cells (sets by rank; sequences in position order)."""
-    naturals = [c for c in cells if c != JOKER]
-    if len(naturals) == 1 or naturals[0] & 15 == naturals[1] & 15:
-        return Combo(SET, naturals[0] & 15, 0, tuple(sorted(cells)), 0, seat, limit)
-    first = 0 if cells[0] != JOKER else 1
-    c0 = cells[first]  # the listing never puts an ace above a king first
-    return Combo(RUN, c0 >> 4, (c0 & 15) - first, cells, 0, seat, limit)
-
-
-_SET_MEMO: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
-_RUN_MEMO: dict[int, tuple[tuple[int, ...], ...]] = {}
-
-
-def _set_threes(row1: int, row2: int, hj: int) -> tuple[tuple[int, ...], ...]:
-    """Three-card sets from one rank's cards (``row1`` held, ``row2`` held twice) and ``hj`` jokers."""
-    cards = sorted(cards_of(row1) + cards_of(row2))
-    n = len(cards)
-    out: list[tuple[int, ...]] = []
-    if n >= 3:
-        seen: set[tuple[int, ...]] = set()
-        for i in range(n):
-            for j in range(i + 1, n):
-                for k in range(j + 1, n):
-                    t = (cards[i], cards[j], cards[k])
-                    if t not in seen:
-                        seen.add(t)
-                        out.append(t)
-    if hj and n >= 2:
-        pairs = sorted({(cards[i], cards[j]) for i in range(n) for j in range(i + 1, n)})
-        out += [(a, b, JOKER) for a, b in pairs]
-    if hj >= 2:
-        out += [(c, JOKER, JOKER) for c in sorted(set(cards))]
-    return tuple(out)
-
-
-def _run_threes(suit: int, row: int, joker: bool) -> tuple[tuple[int, ...], ...]:
-    """Three-card sequences in one suit's row of positions (bit 14: the ace above the king)."""
-    out: list[tuple[int, ...]] = []
-    base = suit << 4
-    ext = row | ((row & 2) << 13)
-    starts = ext & (ext >> 1) & (ext >> 2)
-    while starts:
-        low = starts & -starts
-        p = low.bit_length() - 1
-        starts ^= low
-        out.append((base + p, base + p + 1, base + (1 if p + 2 == 14 else p + 2)))
-    if joker:
-        pairs = ext & (ext >> 1)
-        while pairs:
-            low = pairs & -pairs
-            p = low.bit_length() - 1
-            pairs ^= low
-            a, b = base + p, base + (1 if p + 1 == 14 else p + 1)
-            if p >= 2 and not (p == 2 and p + 1 == 14):
-                out.append((JOKER, a, b))
-            if p + 2 <= 14 and not (p == 1 and p + 2 == 14):
-                out.append((a, b, JOKER))
-        gaps = ext & (ext >> 2)  # the joker between (even where the natural is held: R2.3)
-        while gaps:
-            low = gaps & -gaps
-            p = low.bit_length() - 1
-            gaps ^= low
-            out.append((base + p, JOKER, base + (1 if p + 2 == 14 else p + 2)))
-    return tuple(out)
-
-
-def _threes(h1: int, h2: int, hj: int) -> list[tuple[int, ...]]:
-    """Every three-card combination a hand can lay out (the documented listing choice)."""
-    out: list[tuple[int, ...]] = []
-    # sets: a bit-sliced count of each rank over the suit rows (and the second copies)
-    b0 = b1 = b2 = 0
-    for h in (h1, h2) if h2 else (h1,):
-        while h:
-            x = h & 0xFFFF
-            h >>= 16
-            carry = b0 & x
-            b0 ^= x
-            b2 |= b1 & carry
-            b1 ^= carry
-    # ranks held at least three times, or twice / once with jokers to help
-    ranks = (b2 | (b1 & b0)) if hj == 0 else ((b2 | b1) if hj == 1 else (b0 | b1 | b2))
-    j2 = hj if hj < 2 else 2
-    while ranks:
-        low = ranks & -ranks
-        r = low.bit_length() - 1
-        ranks ^= low
-        rm = RANK_MASK[r]
-        key = (h1 & rm, h2 & rm, j2)
-        got = _SET_MEMO.get(key)
-        if got is None:
-            got = _SET_MEMO[key] = _set_threes(key[0], key[1], j2)
-        out += got
-    # sequences: one test over the whole hand first (most hands have none), then suit by
-    # suit, memoised on the suit's row.  Bit 14 of a suit stands for its ace above the king.
-    ext = h1 | ((h1 & ACE_BITS) << 13)
-    cand = ext & (ext >> 1)
-    cand = cand & (ext >> 2) if not hj else cand | (ext & (ext >> 2))
-    joker = 1 if hj else 0
-    while cand:
-        low = cand & -cand
-        suit = (low.bit_length() - 1) >> 4
-        cand &= ~(0xFFFF << (16 * suit))
-        row = (h1 >> (16 * suit)) & SUIT_ROW
-        rkey = row << 3 | suit << 1 | joker
-        rgot = _RUN_MEMO.get(rkey)
-        if rgot is None:
-            rgot = _RUN_MEMO[rkey] = _run_threes(suit, row, bool(joker))
-        out += rgot
-    return out
-
-
 def _token(card: int, pos: int, named: int) -> str:
     """A card as written in add/shift: a joker in a sequence names its card (``X=9h``)."""
     if card != JOKER:
@@ -877,7 +692,7 @@ def raw_to_action(seat: int, raw: RawAction, open_stock: bool) -> Action:
     if kind == K_DISCARD:
         return Discard(seat, arg)
     if kind == K_MELD3:
-        return Meld(seat, tuple(str(_new_combo(arg, seat, 0)).split()))
+        return Meld(seat, tuple(str(new_combo(arg, seat, 0)).split()))
     if kind == K_ADD1:
         k, card, pos, named = arg
         return Add(seat, k + 1, (_token(card, pos, named),))
@@ -892,3 +707,10 @@ def raw_to_action(seat: int, raw: RawAction, open_stock: bool) -> Action:
     return Shift(seat, index + 1, which, tokens)
 
 
+
+
+__all__ = [
+    "DRAW", "K_ADD", "K_ADD1", "K_DISCARD", "K_DRAW", "K_MELD", "K_MELD3", "K_SHIFT", "K_SHIFT1", "K_TAKE", "OVER",
+    "PLAY", "STAGE_NAMES", "CooncanDeal", "CooncanEvent", "RawAction", "cooncan_events", "draw_options",
+    "hand_threes", "holds_other", "new_combo", "play_options", "raw_to_action",
+]

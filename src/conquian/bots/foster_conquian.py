@@ -30,8 +30,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from conquian.melds import MeldTable
-from conquian.twohand import (
+from conquian.conquian_listing import (
     DISCARD,
     FORCED,
     K_DISCARD,
@@ -43,6 +42,7 @@ from conquian.twohand import (
     RawAction,
     legal_raw,
 )
+from conquian.melds import MeldTable
 
 
 @dataclass

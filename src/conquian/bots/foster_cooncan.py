@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from conquian.cards import JOKER
 from conquian.combos import Combo
-from conquian.cooncan import (
+from conquian.cooncan_listing import (
     K_ADD1,
     K_DISCARD,
     K_DRAW,
@@ -47,8 +47,8 @@ from conquian.cooncan import (
     K_SHIFT1,
     K_TAKE,
     RawAction,
-    _threes,
     draw_options,
+    hand_threes,
     play_options,
 )
 from conquian.scoring import pip_value
@@ -170,7 +170,7 @@ def draw_choice(o: Obs) -> RawAction:
     """Rule 1: take a stock card that fits, else draw."""
     options = draw_options(o.stock, o.open_stock)
     best: tuple[float, RawAction] = (0.0, (K_DRAW, None))
-    before = len(_threes(o.h1, o.h2, o.hj))
+    before = len(hand_threes(o.h1, o.h2, o.hj))
     for raw in options:
         if raw[0] != K_TAKE:
             continue
@@ -179,7 +179,7 @@ def draw_choice(o: Obs) -> RawAction:
             return raw
         h1, h2, hj = _add(o.h1, o.h2, o.hj, c)
         gain = 0.0
-        if len(_threes(h1, h2, hj)) > before:
+        if len(hand_threes(h1, h2, hj)) > before:
             gain = 3.0
         elif _fits_table(o, c) and (o.laid or _danger(o)):
             gain = 1.5
@@ -239,13 +239,13 @@ def _uses_joker(raw: RawAction) -> bool:
 
 def _apply(o: Obs, h1: int, h2: int, hj: int, combos: tuple[Combo, ...],
            raw: RawAction) -> tuple[int, int, int, tuple[Combo, ...]]:
-    from conquian.cooncan import _new_combo
+    from conquian.cooncan_listing import new_combo
 
     kind, arg = raw
     if kind == K_MELD3:
         for c in arg:
             h1, h2, hj = _remove(h1, h2, hj, c)
-        return h1, h2, hj, (*combos, _new_combo(arg, o.seat, 0 if o.double else 4))
+        return h1, h2, hj, (*combos, new_combo(arg, o.seat, 0 if o.double else 4))
     if kind == K_ADD1:
         k, c, pos, _named = arg
         h1, h2, hj = _remove(h1, h2, hj, c)

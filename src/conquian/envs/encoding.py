@@ -39,7 +39,7 @@ from conquian.cooncan import (
     K_TAKE,
     CooncanDeal,
     CooncanEvent,
-    _threes,
+    hand_threes,
 )
 from conquian.cooncan import raw_to_action as cooncan_raw_to_action
 from conquian.cooncan_view import CooncanView
@@ -116,7 +116,7 @@ class Encoding:
         self.tokens = d + 1 + d  # a natural, a joker in a set, a joker named as a natural
         self.slots = r.pack_size // 3
         full = sum(1 << c for c in self.cards)
-        threes = _threes(full, full if r.copies == 2 else 0, min(r.jokers, 2))
+        threes = hand_threes(full, full if r.copies == 2 else 0, min(r.jokers, 2))
         self.threes = list(dict.fromkeys(threes))
         self.three_index = {t: i for i, t in enumerate(self.threes)}
         self.A_DRAW = 0

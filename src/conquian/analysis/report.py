@@ -1,0 +1,165 @@
+"""The report of ``conquian stats``: ``stats.json``, ``report.md`` and its plots (PNG and SVG).
+
+``stats.json`` holds the settings of the run, the figures and the raw counts, and nothing
+that depends on how or how fast it ran, so the same seed writes the same file from every
+backend.  The run's speed goes in ``report.md`` and on the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conquian.analysis.collect import Tally
+from conquian.analysis.figures import figures
+from conquian.rules import Rules
+
+POSITION_NAMES_CONQUIAN = ("pone (first to play)", "the other hand (the dealer at two)")
+
+
+def position_name(rules: Rules, pos: int) -> str:
+    """How a report names a position at the table (0: first to play)."""
+    if rules.family == "conquian":
+        return POSITION_NAMES_CONQUIAN[pos]
+    n = rules.players
+    if pos == n - 1:
+        return f"{pos + 1}: the dealer"
+    return f"{pos + 1}" + (": first to play (left of the dealer)" if pos == 0 else "")
+
+
+def stats_json(rules: Rules, bots: list[str], seed: int, tally: Tally) -> dict[str, Any]:
+    """The content of ``stats.json``."""
+    return {
+        "format": "conquian-stats/1",
+        "variant": rules.name, "players": rules.players, "options": rules.options_diff(), "bots": bots,
+        "seed": seed, "figures": figures(tally, rules.family), "counts": tally.to_json(),
+    }
+
+
+def write(out: Path, data: dict[str, Any], rules: Rules, seconds: float, how: str) -> list[Path]:
+    """Write ``stats.json``, the plots and ``report.md`` into ``out``; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = [out / "stats.json"]
+    files[0].write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    files += plots(out, data)
+    (out / "report.md").write_text(markdown(data, rules, seconds, how))
+    files.append(out / "report.md")
+    return files
+
+
+def plots(out: Path, data: dict[str, Any]) -> list[Path]:
+    """The histogram of durations and the survival curve, as PNG and SVG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    f = data["figures"]
+    title = f"{data['variant']}, {data['players']} hands, {', '.join(data['bots'])}: {data['figures']['deals']:,} deals"
+    written = []
+    hist = {int(k): v for k, v in f["rounds"]["histogram"].items()}
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    xs = sorted(hist)
+    n = sum(hist.values())
+    ax.bar(xs, [hist[x] / n for x in xs], color="#3b6ea8")
+    ax.set_xlabel("rounds in the deal")
+    ax.set_ylabel("share of deals")
+    ax.set_title(title, fontsize=9)
+    mean = f["rounds"]["mean"]
+    ax.axvline(mean, color="#c0392b", linestyle="--", linewidth=1, label=f"mean {mean:.2f}")
+    ax.legend()
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        p = out / f"duration.{ext}"
+        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else {})
+        written.append(p)
+    plt.close(fig)
+    surv = f["survival"]
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    ax.step(range(len(surv)), surv, where="post", color="#2e7d32")
+    ax.set_xlabel("rounds played, r")
+    ax.set_ylabel("chance the deal is still running")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(title, fontsize=9)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        p = out / f"survival.{ext}"
+        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else {})
+        written.append(p)
+    plt.close(fig)
+    return written
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def markdown(data: dict[str, Any], rules: Rules, seconds: float, how: str) -> str:
+    """The report in Markdown (the plots beside it)."""
+    f = data["figures"]
+    conq = rules.family == "conquian"
+    r, t = f["rounds"], f["turns"]
+    lines = [
+        f"# {data['variant']}, {data['players']} hands: {f['deals']:,} deals",
+        "",
+        f"Bots by seat: {', '.join(data['bots'])}; seed {data['seed']}; options "
+        f"{json.dumps(data['options']) if data['options'] else 'the defaults'}. "
+        f"Played {how} in {seconds:,.1f} s ({f['deals'] / max(seconds, 1e-9):,.0f} deals a second).",
+        "",
+        "## How long a hand lasts",
+        "",
+        "A round is one turn for each player"
+        + (" (in conquian, a card turned from the pack by each of the two hands)." if conq else "."),
+        "",
+        "| | mean | 95% interval | median | 10% | 90% | 99% |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, d in (("rounds", r), ("turns", t)):
+        q = d["quantiles"]
+        lines.append(f"| {name} | {d['mean']:.3f} | {d['ci95'][0]:.3f} to {d['ci95'][1]:.3f} | {d['median']} | "
+                     f"{q['0.1']} | {q['0.9']} | {q['0.99']} |")
+    lines += ["", "![duration](duration.png)", "", "The chance a deal is still running after r rounds:", "",
+              "![survival](survival.png)", "",
+              "| r | " + " | ".join(str(i) for i in range(1, min(len(f["survival"]), 16))) + " |",
+              "|---|" + "---|" * (min(len(f["survival"]), 16) - 1),
+              "| S(r) | " + " | ".join(_pct(x) for x in f["survival"][1:16]) + " |", ""]
+    ft = f["foster_table"]
+    lines += ["## Foster's table: does a hand fill in time?", "",
+              "The chance that a hand known at round r, still needing k cards, any k of `live` unseen cards "
+              f"filling the need, fills before the deal ends ({ft['cards_per_round']} card"
+              f"{'s' if ft['cards_per_round'] > 1 else ''} reaching a hand each round; the method is in "
+              "docs/analysis.md).", ""]
+    for rr, block in ft["by_round"].items():
+        lives = sorted({int(x) for row in block["chances"].values() for x in row})
+        lines += [f"Known at round {rr} ({block['unseen']:.1f} cards unseen):", "",
+                  "| k needed | " + " | ".join(f"{x} live" for x in lives) + " |",
+                  "|---|" + "---|" * len(lives)]
+        for k, row in block["chances"].items():
+            lines.append(f"| {k} | " + " | ".join(_pct(row.get(str(x))) for x in lives) + " |")
+        lines.append("")
+    lines += ["## Outcomes", "",
+              f"{'Tableaux (nobody eleven down)' if conq else 'Void deals'}: {f['no_winner']['deals']:,} "
+              f"({_pct(f['no_winner']['share'][0])}, 95% {_pct(f['no_winner']['share'][1])} to "
+              f"{_pct(f['no_winner']['share'][2])}).", "",
+              "| position | wins | share of deals (95%) | points a deal (95%) |", "|---|---|---|---|"]
+    for s in f["positions"]:
+        w, p = s["win_share"], s["points_per_deal"]
+        lines.append(f"| {position_name(rules, s['position'])} | {s['wins']:,} | {_pct(w[0])} ({_pct(w[1])} to "
+                     f"{_pct(w[2])}) | {p[0]:+.3f} ({p[1]:+.3f} to {p[2]:+.3f}) |")
+    lines.append("")
+    if not conq:
+        sp = f["splash"]
+        lines += [f"Splashes (going out with no earlier lay-out, R5.3): {sp['deals']:,}, "
+                  f"{_pct(sp['share_of_wins'][0])} of the won deals.", ""]
+    lines += ["How the winners won" + (" (the winning use)" if conq else " (the action that went out)") + ":", "",
+              "| | deals | share of won deals |", "|---|---|---|"]
+    for k, v in f["win_kinds"].items():
+        lines.append(f"| {k} | {v['deals']:,} | {_pct(v['share'])} |")
+    if conq:
+        lines += ["", "The winning card was:", "", "| | deals | share of won deals |", "|---|---|---|"]
+        for k, v in f["win_sources"].items():
+            lines.append(f"| {k} | {v['deals']:,} | {_pct(v['share'])} |")
+    lines.append("")
+    return "\n".join(lines)

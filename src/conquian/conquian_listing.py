@@ -1,0 +1,135 @@
+"""Conquian's legal listing as pure functions over card masks: the hot path of play and search.
+
+The phases of a deal, the raw action kinds, the listed uses of a card (R3.4) and the
+listing of the player to act, apart from :class:`~conquian.twohand.ConquianDeal` so that
+they can be compiled (``conquian speedups build``) and called by the bots' policies
+without a deal object.  :mod:`conquian.twohand` re-exports every name.
+
+```pycon
+>>> from conquian import get_rules
+>>> from conquian.cards import CardSet, parse_card
+>>> from conquian.melds import meld_table
+>>> tbl = meld_table(get_rules("conquian"))
+>>> hand = CardSet.parse("5h 6h Kc").mask
+>>> [tbl.meld_str(f[0]) for f in use_forms(tbl, (), 0, hand, parse_card("7h"))]
+['5h 6h 7h']
+
+```
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from conquian.melds import MeldTable
+
+# Phases of a deal.  The say phases differ only in what a pass does (R3.3).
+SAY_TURNED: Final = 0  # the turner's first say to a turned card
+SAY_PASSED: Final = 1  # the adversary's say to a turned card the turner passed
+SAY_DISCARD: Final = 2  # the adversary's say to a card discarded face up
+FORCED: Final = 3  # a card was forced on the actor: he must use it (R3.6)
+DISCARD: Final = 4  # the actor used a card and must discard (R3.5)
+OVER: Final = 5
+
+PHASE_NAMES: Final = ("say", "say", "say", "forced", "discard", "over")
+
+# Raw actions (the fast path used by the legal listing and simulations).
+K_USE: Final = 0
+K_PASS: Final = 1
+K_FORCE: Final = 2
+K_DISCARD: Final = 3
+
+RawAction = tuple[int, Any]  # (kind, melds tuple | card | -1)
+
+
+def use_forms(
+    tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int
+) -> list[tuple[int, ...]]:
+    """The listed ways to use ``card`` (docs/records.md: the engine's documented choice).
+
+    Listed, without duplicates:
+
+    1. the card added to one existing combination as it lies;
+    2. a new three-card combination of the card and two hand cards;
+    3. a three-card combination of the card with cards borrowed from the
+       player's own combinations (and hand cards), the rest of the touched
+       combinations laid again as valid combinations, with hand cards only if
+       they are needed for that;
+    4. if none of these exists, one use found by a complete search over every
+       rearrangement (R3.4), so that a use is listed whenever one is legal.
+
+    Every other legal form is accepted by :meth:`ConquianDeal.play` too.
+    """
+    cb = 1 << card
+    avail = down | hand
+    threes = tbl.threes_by_card.get(card, ())
+    for t in threes:
+        if t & ~cb & ~avail == 0:
+            break
+    else:
+        # Every combination holding the card holds a three-card one: none can be made.
+        return []
+    valid = tbl.valid
+    forms: list[tuple[int, ...]] = []
+    for m in side:
+        if m | cb in valid:
+            forms.append((m | cb,))
+    for t in threes:
+        rest = t & ~cb
+        if rest & ~hand == 0:
+            forms.append((t,))
+        elif rest & ~avail == 0:
+            touched = 0
+            for m in side:
+                if m & t:
+                    touched |= m
+            left = touched & ~t
+            part = tbl.partition(left) if left else ()
+            if part is None:
+                part = tbl.cover(left, hand & ~t)
+            if part is not None:
+                forms.append((t, *part))
+    if not forms:
+        sol = tbl.cover(down | cb, hand)
+        if sol is not None:
+            forms.append(tuple(m for m in sol if m not in side))
+    return forms
+
+
+def legal_raw(
+    tbl: MeldTable,
+    phase: int,
+    card: int,
+    hand: int,
+    side: tuple[int, ...],
+    down: int,
+    other_side: tuple[int, ...],
+) -> list[RawAction]:
+    """The listed legal actions of the player to act, from what he can see."""
+    out: list[RawAction] = []
+    if phase <= FORCED:
+        for f in use_forms(tbl, side, down, hand, card):
+            out.append((K_USE, f))
+        if phase == FORCED:
+            return out
+        out.append((K_PASS, -1))
+        valid = tbl.valid
+        cb = 1 << card
+        for m in other_side:
+            if m | cb in valid:
+                out.append((K_FORCE, card))
+                break
+        return out
+    if phase == DISCARD:
+        valid = tbl.valid
+        h = hand
+        while h:
+            low = h & -h
+            c = low.bit_length() - 1
+            h ^= low
+            out.append((K_DISCARD, c))
+            for m in other_side:
+                if m | low in valid:
+                    out.append((K_FORCE, c))
+                    break
+    return out
