@@ -14,9 +14,10 @@ import pytest
 
 from conquian import get_rules
 from conquian.analysis.collect import Tally, deck_seed, play_chunk
-from conquian.analysis.figures import fill_chance, hypergeom_at_least, mean_ci, quantile, survival, wilson
+from conquian.analysis.figures import fill_chance, mean_ci, quantile, survival, wilson
 from conquian.analysis.run import run
 from conquian.deck import SplitMix64
+from conquian.fill import hypergeom_at_least
 
 
 def test_deck_seeds_are_the_generator_s_outputs_in_order() -> None:

@@ -291,6 +291,23 @@ def test_live_outs_skip_pairs_already_complete() -> None:
     assert any(o.startswith("9c 9d") for o in outs)
 
 
+def test_the_hint_gives_the_chance_a_pair_fills_in_time() -> None:
+    """Issue 13: each partial combination's live outs come with Foster's chance, from the
+    durations measured by conquian stats (conquian.fill)."""
+    from conquian.fill import chance
+    from conquian.session import current_round
+
+    s = conquian_session("2h 3h 4h 9c 9d 5s 7s Tc Td 6c", "Ac 2c 3c 4c 5c 7c 8c Ad 2d 3d", "8h")
+    outs = live_outs(s.deal, 1)
+    pair = next(o for o in outs if o.startswith("9c 9d"))
+    live = int(pair.split(": ")[1].split(" live")[0])
+    expected = chance(s.deal.rules, 1, live, current_round(s.deal))
+    assert expected is not None and f", {100 * expected:.0f}% to fill in time" in pair, pair
+    # more live cards, better chances; a chance is a probability
+    assert chance(s.deal.rules, 1, 1, 1) < chance(s.deal.rules, 1, 3, 1)  # type: ignore[operator]
+    assert all(0 <= (chance(s.deal.rules, k, 4, r) or 0) <= 1 for k in range(1, 5) for r in range(1, 12))
+
+
 def test_the_scores_screen_shows_the_tableau_pool() -> None:
     s = make_session("conquian", None, ["foster"], 3, ["Ann"])
     deal = s.deal

@@ -389,7 +389,8 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
                         seen_pairs[held] = seen_pairs.get(held, 0) | missing
         for held, missing in sorted(seen_pairs.items()):
             cards = " ".join(card_str(c) for c in cards_of(missing))
-            out.append(f"{meld_text(held)}: {missing.bit_count()} live ({cards})")
+            out.append(f"{meld_text(held)}: {missing.bit_count()} live ({cards})"
+                       + _in_time(deal, missing.bit_count()))
         return out
     from conquian.cooncan_view import CooncanView
 
@@ -419,8 +420,24 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
             done.add((a, b))
             n = sum(max(0, copies - seen.get(f, 0)) for f in fills) + jokers_unseen
             if n:
-                out.append(f"{card_str(a)} {card_str(b)}: {n} live (with jokers)")
+                out.append(f"{card_str(a)} {card_str(b)}: {n} live (with jokers)" + _in_time(deal, n))
     return out
+
+
+def current_round(deal: Deal) -> int:
+    """The round a deal is in (1 for the first): each player's turn once makes a round."""
+    if isinstance(deal, ConquianDeal):
+        return max(1, (deal.pos - 20 + 1) // 2)
+    return max(1, (deal.n_turns + deal.n - 1) // deal.n)
+
+
+def _in_time(deal: Deal, live: int) -> str:
+    """", 83% to fill in time": the chance a combination needing one card fills before the deal ends,
+    from the measured durations of :mod:`conquian.fill` (nothing if none are shipped for these rules)."""
+    from conquian.fill import chance
+
+    x = chance(deal.rules, 1, live, current_round(deal))
+    return "" if x is None else f", {100 * x:.0f}% to fill in time"
 
 
 def default_names(seats: Sequence[str]) -> list[str]:
@@ -451,4 +468,4 @@ def seats_from_bots(rules: Rules, bots: Sequence[str] | None) -> list[str]:
     return [HUMAN, *names]
 
 
-__all__ = ["HUMAN", "Draw", "GameSession", "action_cards", "live_outs", "seats_from_bots"]
+__all__ = ["HUMAN", "Draw", "GameSession", "action_cards", "current_round", "live_outs", "seats_from_bots"]

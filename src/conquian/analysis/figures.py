@@ -27,6 +27,7 @@ offered to both, R3.3), 1 in Cooncan (one draw a turn, R4.2).
 >>> dur = Counter({1: 1, 2: 1})        # half the deals last 1 round, half 2
 >>> survival(dur)
 [1.0, 0.5, 0.0]
+>>> from conquian.fill import hypergeom_at_least
 >>> round(hypergeom_at_least(4, 2, 2, 1), 4)   # 1 of 2 live among 4 unseen in 2 cards
 0.8333
 
@@ -39,7 +40,9 @@ import math
 from collections import Counter
 from typing import Any
 
+from conquian import fill
 from conquian.analysis.collect import Tally
+from conquian.fill import cards_per_round
 
 #: Levels of the quantiles reported.
 QUANTILES = (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
@@ -84,21 +87,6 @@ def survival(hist: Counter[int]) -> list[float]:
     return out
 
 
-def hypergeom_at_least(population: int, live: int, draws: int, k: int) -> float:
-    """P(at least ``k`` of ``live`` marked cards among ``draws`` cards drawn without replacement
-    from ``population``)."""
-    draws = min(draws, population)
-    live = min(live, population)
-    if k <= 0:
-        return 1.0
-    total = math.comb(population, draws)
-    if total == 0:
-        return 0.0
-    miss = sum(math.comb(live, j) * math.comb(population - live, draws - j)
-               for j in range(0, min(k, live + 1)) if draws - j >= 0)
-    return 1.0 - miss / total
-
-
 def wilson(wins: int, n: int) -> tuple[float, float, float]:
     """A share and its 95% Wilson interval."""
     if n == 0:
@@ -109,11 +97,6 @@ def wilson(wins: int, n: int) -> tuple[float, float, float]:
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
     return (p, c - h, c + h)
-
-
-def cards_per_round(family: str) -> int:
-    """Cards reaching one hand per round: 2 in conquian (R3.3), 1 in Cooncan (R4.2)."""
-    return 2 if family == "conquian" else 1
 
 
 def mean_unseen(t: Tally, r: int) -> float:
@@ -130,19 +113,8 @@ def mean_unseen(t: Tally, r: int) -> float:
 
 def fill_chance(t: Tally, family: str, k: int, live: int, r: int) -> float:
     """Foster's chance: a hand known at round ``r`` needing ``k`` cards, ``live`` of the unseen
-    cards filling the need, fills before the deal ends (see the module's formula)."""
-    reached = sum(v for d, v in t.rounds.items() if d >= r)
-    if reached == 0:
-        return math.nan
-    population = round(mean_unseen(t, r))
-    c = cards_per_round(family)
-    total = 0.0
-    for d_end, v in t.rounds.items():
-        if d_end < r:
-            continue
-        more = d_end - r + 1  # rounds the hand still plays, round r included
-        total += v / reached * hypergeom_at_least(population, live, c * more, k)
-    return total
+    cards filling the need, fills before the deal ends (the formula of :mod:`conquian.fill`)."""
+    return fill.fill_chance(t.rounds, lambda x: mean_unseen(t, x), family, k, live, r)
 
 
 def figures(t: Tally, family: str, rounds_for_table: tuple[int, ...] = (1, 3, 5, 8),

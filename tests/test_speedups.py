@@ -1,0 +1,78 @@
+"""The compiled hot path (``conquian speedups``): built with mypyc into a copy of the package, it
+plays exactly as the pure-Python path does (issue 12: a compiled hot path, the pure path kept)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import conquian
+from conquian import get_rules, speedups
+from conquian.analysis.collect import play_chunk
+
+pytest.importorskip("mypyc")
+
+CASES = [("conquian", 2, ["foster", "foster"]), ("conquian", 2, ["random", "foster"]),
+         ("cooncan", 3, ["foster", "foster", "random"]), ("cooncan-double", 5, ["foster"] * 5)]
+
+PROBE = """
+import json, sys
+from conquian import get_rules, speedups
+from conquian.analysis.collect import play_chunk
+from conquian.simulate import simulate
+assert all(speedups.status().values()), speedups.status()
+cases = json.loads(sys.argv[1])
+out = [play_chunk(get_rules(v, players=n), bots, 3, 0, 40).to_json() for v, n, bots in cases]
+out.append(simulate(get_rules("cooncan"), 50, seed=2).to_json()["wins"])
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("compiled")
+    shutil.copytree(Path(conquian.__file__).parent, root / "conquian",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    written = speedups.build(root / "conquian")
+    assert len(written) == len(speedups.HOT_MODULES) + 1  # and the group's shared library
+    return root
+
+
+def test_the_pure_path_is_in_use_here() -> None:
+    assert not any(speedups.status().values())
+
+
+def test_compiled_play_is_the_pure_play(compiled: Path) -> None:
+    from conquian.simulate import simulate
+
+    expected = [play_chunk(get_rules(v, players=n), bots, 3, 0, 40).to_json() for v, n, bots in CASES]
+    expected.append(simulate(get_rules("cooncan"), 50, seed=2).to_json()["wins"])
+    env = dict(os.environ, PYTHONPATH=str(compiled))
+    p = subprocess.run([sys.executable, "-c", PROBE, json.dumps(CASES)], capture_output=True, text=True, env=env,
+                       cwd=compiled, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == json.loads(json.dumps(expected))
+
+
+def test_status_and_remove_on_the_copy(compiled: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(compiled))
+    p = subprocess.run([sys.executable, "-m", "conquian", "speedups", "status"], capture_output=True, text=True,
+                       env=env, cwd=compiled, timeout=120)
+    assert p.returncode == 0 and p.stdout.count("compiled") == len(speedups.HOT_MODULES), p.stdout
+    gone = speedups.remove(compiled / "conquian")
+    assert len(gone) == len(speedups.HOT_MODULES) + 1 and not speedups.built_files(compiled / "conquian")
+
+
+def test_a_build_without_mypyc_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mypyc" else real(name, *a))
+    with pytest.raises(speedups.SpeedupsError, match=r"conquian\[speed\]"):
+        speedups.build(tmp_path)
