@@ -130,6 +130,14 @@ def test_bad_arguments_get_one_line(tmp_path: Path, args: tuple[str, ...], says:
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
 
 
+def test_three_at_conquian_report_two_positions(tmp_path: Path) -> None:
+    # R6.3: with three at the table one sits out; the deal has a pone and another hand
+    p = _stats(tmp_path, "--variant", "conquian", "--players", "3", "--deals", "30", "--workers", "1", "--out", "c3")
+    assert p.returncode == 0, p.stderr
+    data = json.loads((tmp_path / "c3" / "stats.json").read_text())
+    assert len(data["figures"]["positions"]) == 2 and data["bots"] == ["foster"] * 3
+
+
 def test_a_file_in_the_way_of_the_report(tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("x")
     p = _stats(tmp_path, "--deals", "5", "--out", "taken")

@@ -105,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument("--variant", default="conquian", choices=list(PRESETS))
     g.add_argument("--bots", default=None,
-                   help="the other seats' bots, comma-separated (default expert); list 'human' seats to share "
+                   help="the other seats' bots, comma-separated (default: master with the compiled hot path of "
+                        "'conquian speedups build', else expert); list 'human' seats to share "
                         "the terminal, e.g. human,human,foster")
     g.add_argument("--seed", type=_integer, default=None,
                    help="seed of the deals, for a game you can play again (default: from the system's randomness)")

@@ -460,7 +460,9 @@ def seats_from_bots(rules: Rules, bots: Sequence[str] | None) -> list[str]:
             raise ConquianError(f"--bots lists {len(names)} seats; {rules.name} seats {n}")
         return names
     if not names:
-        names = ["expert"]
+        from conquian.bots.expert import strongest_quick_bot
+
+        names = [strongest_quick_bot()]
     if len(names) == 1:
         names = names * (n - 1)
     if len(names) != n - 1:

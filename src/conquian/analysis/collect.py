@@ -177,12 +177,24 @@ class _Seat:
         return deal.verify(action)
 
 
+def positions(rules: Rules) -> int:
+    """The positions a deal has: two hands in conquian (with three at the table one sits out,
+    R6.3), every player in Cooncan."""
+    return 2 if rules.family == "conquian" else rules.players
+
+
+def empty_tally(rules: Rules) -> Tally:
+    """A tally of no deals, with a zero for each position."""
+    k = positions(rules)
+    return Tally(wins_by_position=[0] * k, score_by_position=[0] * k, score_sq_by_position=[0] * k)
+
+
 def play_chunk(rules: Rules, bots: list[str], seed: int, start: int, stop: int) -> Tally:
     """Play deals ``start`` to ``stop - 1`` of the run and count them."""
     n = rules.players
     if len(bots) != n:
         raise ValueError(f"give one bot per seat: {n}, not {len(bots)}")
-    t = Tally(wins_by_position=[0] * n, score_by_position=[0] * n, score_sq_by_position=[0] * n)
+    t = empty_tally(rules)
     conquian = rules.family == "conquian"
     for i in range(start, stop):
         dealer = 1 + i % n

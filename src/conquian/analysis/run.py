@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from conquian.analysis.collect import Tally, play_chunk
+from conquian.analysis.collect import Tally, empty_tally, play_chunk
 from conquian.rules import Rules
 
 Progress = Callable[[int], None]
@@ -44,8 +44,8 @@ def default_chunk(deals: int, workers: int, bots: list[str]) -> int:
     return max(1, min(cap, deals // max(1, workers * 8) or 1))
 
 
-def _merge(parts: list[Tally], n: int) -> Tally:
-    total = Tally(wins_by_position=[0] * n, score_by_position=[0] * n, score_sq_by_position=[0] * n)
+def _merge(parts: list[Tally], rules: Rules) -> Tally:
+    total = empty_tally(rules)
     for p in parts:
         total = total + p
     return total
@@ -62,7 +62,7 @@ def run(rules: Rules, bots: list[str], deals: int, seed: int = 0, workers: int =
             out.append(play_chunk(rules, bots, seed, a, b))
             if progress:
                 progress(b - a)
-        return _merge(out, rules.players)
+        return _merge(out, rules)
     results: dict[int, Tally] = {}
     with ProcessPoolExecutor(max_workers=workers) as pool:
         pending: dict[Future[Tally], int] = {}
@@ -81,7 +81,7 @@ def run(rules: Rules, bots: list[str], deals: int, seed: int = 0, workers: int =
                 nxt = next(todo, None)
                 if nxt is not None:
                     pending[pool.submit(play_chunk, rules, bots, seed, *nxt[1])] = nxt[0]
-    return _merge([results[i] for i in range(len(parts))], rules.players)
+    return _merge([results[i] for i in range(len(parts))], rules)
 
 
 def run_ray(rules: Rules, bots: list[str], deals: int, seed: int = 0, address: str | None = None,
@@ -123,7 +123,7 @@ def run_ray(rules: Rules, bots: list[str], deals: int, seed: int = 0, address: s
                 results[i] = ray.get(ref)
                 if progress:
                     progress(parts[i][1] - parts[i][0])
-        return _merge([results[i] for i in range(len(parts))], rules.players)
+        return _merge([results[i] for i in range(len(parts))], rules)
     finally:
         if started:
             ray.shutdown()

@@ -10,7 +10,7 @@ name from a registry:
 >>> from conquian import ConquianDeal, get_rules
 >>> from conquian.bots import make_bot, bot_names
 >>> bot_names()
-['expert', 'foster', 'random']
+['expert', 'foster', 'master', 'random']
 >>> deal = ConquianDeal(get_rules("conquian"), seed=1, dealer=2)
 >>> bot = make_bot("foster", seed=1)
 >>> deal.play(bot.choose(deal.view(deal.to_act)))
