@@ -541,7 +541,7 @@ def _stats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, sort_keys=True))
     else:
-        print(f"{f['deals']:,} deals of {rules.name} ({rules.players} hands) {how} in {seconds:,.1f} s "
+        print(f"{f['deals']:,} deals of {rules.name} ({rules.players} players) {how} in {seconds:,.1f} s "
               f"({f['deals'] / max(seconds, 1e-9):,.0f} deals/s): a deal lasts {f['rounds']['mean']:.2f} rounds "
               f"on average (95% {f['rounds']['ci95'][0]:.2f} to {f['rounds']['ci95'][1]:.2f}), "
               f"median {f['rounds']['median']}")

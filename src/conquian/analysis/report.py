@@ -56,7 +56,7 @@ def plots(out: Path, data: dict[str, Any]) -> list[Path]:
     import matplotlib.pyplot as plt
 
     f = data["figures"]
-    title = f"{data['variant']}, {data['players']} hands, {', '.join(data['bots'])}: {data['figures']['deals']:,} deals"
+    title = f"{data['variant']}, {data['players']} players, {', '.join(data['bots'])}: {f['deals']:,} deals"
     written = []
     hist = {int(k): v for k, v in f["rounds"]["histogram"].items()}
     fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -102,7 +102,7 @@ def markdown(data: dict[str, Any], rules: Rules, seconds: float, how: str) -> st
     conq = rules.family == "conquian"
     r, t = f["rounds"], f["turns"]
     lines = [
-        f"# {data['variant']}, {data['players']} hands: {f['deals']:,} deals",
+        f"# {data['variant']}, {data['players']} players: {f['deals']:,} deals",
         "",
         f"Bots by seat: {', '.join(data['bots'])}; seed {data['seed']}; options "
         f"{json.dumps(data['options']) if data['options'] else 'the defaults'}. "
