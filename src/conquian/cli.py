@@ -362,25 +362,12 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from conquian.bots import bot_names
     from conquian.tournament import run_tournament
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in bot_names()]
-    if unknown:
-        print(f"conquian tournament: unknown bot {unknown[0]!r} (bots: {', '.join(bot_names())})", file=sys.stderr)
-        return 2
-    if args.players is None and args.variant.startswith("cooncan"):
-        args.players = len(bots)
-    try:
-        rules = rules_from_args(args)
-    except ConquianError as e:
-        print(f"conquian tournament: {e}", file=sys.stderr)
-        return 2
-    if len(bots) != rules.players:
-        print(f"conquian tournament: give one bot per seat: {rules.players} for {rules.name} "
-              f"with {rules.players} players, not {len(bots)}", file=sys.stderr)
-        return 2
+    got = _bots_and_rules(args, "conquian tournament", one_for_all=False)
+    if isinstance(got, int):
+        return got
+    bots, rules = got
     from conquian.tournament import max_workers
 
     if args.workers is not None and args.workers > max_workers():
@@ -475,30 +462,43 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stats(args: argparse.Namespace) -> int:
-    import time
-
+def _bots_and_rules(args: argparse.Namespace, command: str, one_for_all: bool) -> tuple[list[str], Rules] | int:
+    """``--bots`` and the rules of a command that seats bots, or the exit status after one line
+    on standard error.  Cooncan's player count defaults to the bots listed; with ``one_for_all``
+    a single name sits in every seat."""
     from conquian.bots import bot_names
 
-    err = "conquian stats:"
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in bot_names()]
     if not bots or unknown:
-        print(f"{err} unknown bot {(unknown or [args.bots])[0]!r} (bots: {', '.join(bot_names())})", file=sys.stderr)
+        print(f"{command}: unknown bot {(unknown or [args.bots])[0]!r} (bots: {', '.join(bot_names())})",
+              file=sys.stderr)
         return 2
-    if args.players is None and args.variant.startswith("cooncan") and len(bots) > 1:
+    if args.players is None and args.variant.startswith("cooncan") and (len(bots) > 1 or not one_for_all):
         args.players = len(bots)
     try:
         rules = rules_from_args(args)
     except ConquianError as e:
-        print(f"{err} {e}", file=sys.stderr)
+        print(f"{command}: {e}", file=sys.stderr)
         return 2
-    if len(bots) == 1:
+    if one_for_all and len(bots) == 1:
         bots = bots * rules.players
     if len(bots) != rules.players:
-        print(f"{err} give one bot per seat ({rules.players} for {rules.name}) or one for every seat, "
-              f"not {len(bots)}", file=sys.stderr)
+        print(f"{command}: give one bot per seat: {rules.players} for {rules.name} with {rules.players} players"
+              f"{' (or one for every seat)' if one_for_all else ''}, not {len(bots)}", file=sys.stderr)
         return 2
+    return bots, rules
+
+
+def _stats(args: argparse.Namespace) -> int:
+    import time
+
+
+    err = "conquian stats:"
+    got = _bots_and_rules(args, "conquian stats", one_for_all=True)
+    if isinstance(got, int):
+        return got
+    bots, rules = got
     if args.ray is not None and args.workers is not None:
         print(f"{err} --workers and --ray exclude each other (Ray uses its cluster's CPUs)", file=sys.stderr)
         return 2

@@ -69,12 +69,7 @@ def plots(out: Path, data: dict[str, Any]) -> list[Path]:
     mean = f["rounds"]["mean"]
     ax.axvline(mean, color="#c0392b", linestyle="--", linewidth=1, label=f"mean {mean:.2f}")
     ax.legend()
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        p = out / f"duration.{ext}"
-        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else {})
-        written.append(p)
-    plt.close(fig)
+    written += _save(plt, fig, out, "duration")
     surv = f["survival"]
     fig, ax = plt.subplots(figsize=(7, 3.6))
     ax.step(range(len(surv)), surv, where="post", color="#2e7d32")
@@ -83,13 +78,20 @@ def plots(out: Path, data: dict[str, Any]) -> list[Path]:
     ax.set_ylim(0, 1.02)
     ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    for ext in ("png", "svg"):
-        p = out / f"survival.{ext}"
-        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else {})
-        written.append(p)
-    plt.close(fig)
+    written += _save(plt, fig, out, "survival")
     return written
+
+
+def _save(plt: Any, fig: Any, out: Path, name: str) -> list[Path]:
+    """A figure as PNG and SVG (the SVG without a date, so the same run writes the same file)."""
+    fig.tight_layout()
+    paths = []
+    for ext in ("png", "svg"):
+        p = out / f"{name}.{ext}"
+        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else {})
+        paths.append(p)
+    plt.close(fig)
+    return paths
 
 
 def _pct(x: float | None) -> str:
