@@ -8,6 +8,7 @@ backend.  The run's speed goes in ``report.md`` and on the terminal.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +42,18 @@ def write(out: Path, data: dict[str, Any], rules: Rules, seconds: float, how: st
     """Write ``stats.json``, the plots and ``report.md`` into ``out``; the files written."""
     out.mkdir(parents=True, exist_ok=True)
     files = [out / "stats.json"]
-    files[0].write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    _atomic_text(files[0], json.dumps(data, indent=1, sort_keys=True) + "\n")
     files += plots(out, data)
-    (out / "report.md").write_text(markdown(data, rules, seconds, how))
+    _atomic_text(out / "report.md", markdown(data, rules, seconds, how))
     files.append(out / "report.md")
     return files
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    """Write beside, then rename: a run killed while writing leaves the old file or the new one."""
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def plots(out: Path, data: dict[str, Any]) -> list[Path]:
@@ -88,7 +96,9 @@ def _save(plt: Any, fig: Any, out: Path, name: str) -> list[Path]:
     paths = []
     for ext in ("png", "svg"):
         p = out / f"{name}.{ext}"
-        fig.savefig(p, dpi=110, metadata={"Date": None} if ext == "svg" else {})
+        tmp = out / f"{name}.part.{ext}"
+        fig.savefig(tmp, dpi=110, metadata={"Date": None} if ext == "svg" else {})
+        os.replace(tmp, p)
         paths.append(p)
     plt.close(fig)
     return paths
