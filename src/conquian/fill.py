@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -55,14 +55,25 @@ def hypergeom_at_least(population: int, live: int, draws: int, k: int) -> float:
     return 1.0 - miss / total
 
 
-def fill_chance(rounds: Mapping[int, int], unseen: Callable[[int], float], family: str, k: int, live: int,
+def unseen_at(means: Mapping[int, float], r: int) -> float:
+    """The mean unseen count at round ``r``: measured there, else at the latest round before it
+    that was measured, else at the first measured (``nan`` if none was)."""
+    if r in means:
+        return means[r]
+    if not means:
+        return math.nan
+    earlier = [x for x in means if x <= r]
+    return means[max(earlier)] if earlier else means[min(means)]
+
+
+def fill_chance(rounds: Mapping[int, int], unseen: Mapping[int, float], family: str, k: int, live: int,
                 at_round: int) -> float:
     """The chance of the module's formula, from a histogram of deal durations in rounds and the
-    mean unseen count at a round."""
+    mean unseen counts by round (:func:`unseen_at`)."""
     reached = sum(v for d, v in rounds.items() if d >= at_round)
     if reached == 0:
         return math.nan
-    population = round(unseen(at_round))
+    population = round(unseen_at(unseen, at_round))
     c = cards_per_round(family)
     total = 0.0
     for d_end, v in rounds.items():
@@ -79,18 +90,21 @@ def tables() -> dict[str, Any]:
     return data
 
 
+@cache
+def _measured(key: str) -> tuple[dict[int, int], dict[int, float]] | None:
+    """The durations and unseen counts of one ``"variant/players"`` entry, parsed once."""
+    entry = tables().get(key)
+    if entry is None:
+        return None
+    return ({int(r): int(v) for r, v in entry["rounds"].items()},
+            {int(r): float(x) for r, x in entry["unseen"].items()})
+
+
 def chance(rules: Rules, k: int, live: int, at_round: int) -> float | None:
     """The chance for a preset from the shipped tables (``None`` if they hold no measurement for
     these rules: another player count, or options that change how long a deal lasts)."""
-    entry = tables().get(f"{rules.name}/{rules.players}")
-    if entry is None or rules.options_diff().keys() - {"players"}:
+    measured = _measured(f"{rules.name}/{rules.players}")
+    if measured is None or rules.options_diff().keys() - {"players"}:
         return None
-    hist = {int(r): v for r, v in entry["rounds"].items()}
-    means = {int(r): x for r, x in entry["unseen"].items()}
-
-    def unseen(r: int) -> float:
-        known = [x for x in means if x <= r] or [min(means)]
-        return float(means[max(known)])
-
-    x = fill_chance(hist, unseen, rules.family, k, live, max(1, at_round))
+    x = fill_chance(*measured, rules.family, k, live, max(1, at_round))
     return None if math.isnan(x) else x

@@ -53,6 +53,25 @@ def check_name(name: object) -> str:
 
 
 
+def turns_played(deal: Deal) -> int:
+    """Turns taken so far: cards turned from the pack in conquian (R3.2: the pack starts after
+    the two hands dealt), draws or takes from the stock in Cooncan (R4.2)."""
+    if isinstance(deal, ConquianDeal):
+        return deal.pos - 2 * deal.rules.hand_size
+    return deal.n_turns
+
+
+def hands_in_play(deal: Deal) -> int:
+    """The hands that take turns: two in conquian (with three at the table one sits out, R6.3),
+    every player in Cooncan."""
+    return 2 if isinstance(deal, ConquianDeal) else deal.n
+
+
+def round_of(turns: int, hands: int) -> int:
+    """The round that ``turns`` turns reach, each of ``hands`` hands taking one turn a round."""
+    return (turns + hands - 1) // hands
+
+
 def new_deal(rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None, dealer: int = 1) -> Deal:
     """A deal of the rules' family: :class:`ConquianDeal` or :class:`CooncanDeal`."""
     if rules.family == CONQUIAN:

@@ -31,7 +31,7 @@ from conquian.cooncan import CooncanEvent
 from conquian.deck import SplitMix64
 from conquian.errors import ConquianError, IllegalActionError
 from conquian.files import atomic_write
-from conquian.match import Deal, Match
+from conquian.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.record import record_from_match, write_record
 from conquian.rules import CONQUIAN, Rules
 from conquian.twohand import ConquianDeal, Event
@@ -426,9 +426,7 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
 
 def current_round(deal: Deal) -> int:
     """The round a deal is in (1 for the first): each player's turn once makes a round."""
-    if isinstance(deal, ConquianDeal):
-        return max(1, (deal.pos - 20 + 1) // 2)
-    return max(1, (deal.n_turns + deal.n - 1) // deal.n)
+    return max(1, round_of(turns_played(deal), hands_in_play(deal)))
 
 
 def _in_time(deal: Deal, live: int) -> str:

@@ -32,7 +32,7 @@ from conquian.bots import make_bot
 from conquian.bots.foster import state_policy
 from conquian.cooncan import K_ADD, K_ADD1, K_DISCARD, K_MELD, K_MELD3, K_SHIFT, K_SHIFT1, CooncanDeal
 from conquian.deck import SplitMix64
-from conquian.match import Deal, new_deal
+from conquian.match import Deal, hands_in_play, new_deal, round_of, turns_played
 from conquian.rules import Rules
 from conquian.twohand import FORCED, K_USE, SAY_DISCARD, SAY_PASSED, SAY_TURNED, ConquianDeal
 
@@ -177,15 +177,10 @@ class _Seat:
         return deal.verify(action)
 
 
-def positions(rules: Rules) -> int:
-    """The positions a deal has: two hands in conquian (with three at the table one sits out,
-    R6.3), every player in Cooncan."""
-    return 2 if rules.family == "conquian" else rules.players
-
-
 def empty_tally(rules: Rules) -> Tally:
-    """A tally of no deals, with a zero for each position."""
-    k = positions(rules)
+    """A tally of no deals, with a zero for each position: the hands in play, two in conquian
+    (with three at the table one sits out, R6.3), every player in Cooncan."""
+    k = 2 if rules.family == "conquian" else rules.players
     return Tally(wins_by_position=[0] * k, score_by_position=[0] * k, score_sq_by_position=[0] * k)
 
 
@@ -195,7 +190,6 @@ def play_chunk(rules: Rules, bots: list[str], seed: int, start: int, stop: int) 
     if len(bots) != n:
         raise ValueError(f"give one bot per seat: {n}, not {len(bots)}")
     t = empty_tally(rules)
-    conquian = rules.family == "conquian"
     for i in range(start, stop):
         dealer = 1 + i % n
         deal = new_deal(rules, seed=deck_seed(seed, i), dealer=dealer)
@@ -206,12 +200,12 @@ def play_chunk(rules: Rules, bots: list[str], seed: int, start: int, stop: int) 
         while deal.stage != over:
             seat = deal.to_act
             assert seat is not None
-            turns = deal.pos - 20 if isinstance(deal, ConquianDeal) else deal.n_turns
+            turns = turns_played(deal)
             if turns != turns_seen:
                 turns_seen = turns
-                players_in = 2 if conquian else n
-                if turns % players_in == 1 or players_in == 1:
-                    r = min((turns + players_in - 1) // players_in, MAX_ROUND)
+                hands = hands_in_play(deal)
+                if turns % hands == 1 or hands == 1:  # the first turn of a round
+                    r = min(round_of(turns, hands), MAX_ROUND)
                     t.unseen_sum[r] += _unseen(deal)
                     t.unseen_n[r] += 1
             raw = players[seat - 1].raw(deal, seat)
@@ -233,17 +227,11 @@ def play_chunk(rules: Rules, bots: list[str], seed: int, start: int, stop: int) 
 def _count_deal(t: Tally, deal: Deal, decisions: int) -> None:
     t.deals += 1
     t.decisions += decisions
-    if isinstance(deal, ConquianDeal):
-        turns = deal.pos - 20
-        players = 2
-    else:
-        assert isinstance(deal, CooncanDeal)
-        turns = deal.n_turns
-        players = deal.n
-        if deal.splash:
-            t.splashes += 1
-    t.turns[min(turns, MAX_ROUND * players)] += 1
-    t.rounds[min((turns + players - 1) // players, MAX_ROUND)] += 1
+    if isinstance(deal, CooncanDeal) and deal.splash:
+        t.splashes += 1
+    turns, hands = turns_played(deal), hands_in_play(deal)
+    t.turns[min(turns, MAX_ROUND * hands)] += 1
+    t.rounds[min(round_of(turns, hands), MAX_ROUND)] += 1
     scores = deal.scores() or []
     seats = deal.seats if isinstance(deal, ConquianDeal) else range(1, deal.n + 1)
     for seat in seats:

@@ -99,22 +99,20 @@ def wilson(wins: int, n: int) -> tuple[float, float, float]:
     return (p, c - h, c + h)
 
 
+def unseen_means(t: Tally) -> dict[int, float]:
+    """The mean number of cards the player to act has not seen at the start of each round measured."""
+    return {r: t.unseen_sum[r] / n for r, n in t.unseen_n.items() if n}
+
+
 def mean_unseen(t: Tally, r: int) -> float:
-    """The mean number of cards the player to act has not seen at the start of round ``r``."""
-    n = t.unseen_n.get(r, 0)
-    if n == 0:
-        known = [k for k in t.unseen_n if t.unseen_n[k]]
-        if not known:
-            return math.nan
-        r = max(k for k in known if k <= r) if any(k <= r for k in known) else min(known)
-        n = t.unseen_n[r]
-    return t.unseen_sum[r] / n
+    """The mean unseen count at the start of round ``r`` (:func:`conquian.fill.unseen_at`)."""
+    return fill.unseen_at(unseen_means(t), r)
 
 
 def fill_chance(t: Tally, family: str, k: int, live: int, r: int) -> float:
     """Foster's chance: a hand known at round ``r`` needing ``k`` cards, ``live`` of the unseen
     cards filling the need, fills before the deal ends (the formula of :mod:`conquian.fill`)."""
-    return fill.fill_chance(t.rounds, lambda x: mean_unseen(t, x), family, k, live, r)
+    return fill.fill_chance(t.rounds, unseen_means(t), family, k, live, r)
 
 
 def figures(t: Tally, family: str, rounds_for_table: tuple[int, ...] = (1, 3, 5, 8),

@@ -80,20 +80,24 @@ class ExpertBot:
     ``iterations``: playouts per decision, shared among the candidate actions
     (default 240 for conquian, 96 for Cooncan); ``ms``: a time budget instead;
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
-    in Cooncan, how many standard errors better than foster's choice an action must be.
+    in Cooncan, how many standard errors better than foster's choice an action must be;
+    ``cap_ms``: a time after which a decision stops whatever its budget (default none).
     """
 
     name = "expert"
+    #: playouts per decision when ``iterations`` is not given
+    CONQUIAN_ITERATIONS = 240
+    COONCAN_ITERATIONS = 96
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
-                 horizon: int = 120, margin: float = 1.0) -> None:
+                 horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None) -> None:
         self.seed = seed
         self.margin = margin
         self.iterations = iterations
         self.ms = ms
         self.horizon = horizon
         self.decisions = 0
-        self.cap_ms: float | None = None
+        self.cap_ms = cap_ms
 
     def _rng(self, view: View) -> random.Random:
         # deterministic for a seed: the stream depends on the seed and on the position only
@@ -114,7 +118,7 @@ class ExpertBot:
             default = fk.policy(fk_obs(view), random.Random(rng.getrandbits(32)))
             if view.stage == PLAY:
                 legal = _cooncan_candidates(view, legal, default)
-        budget = self.iterations or (96 if cooncan else 240)
+        budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
         n_samples = max(2, budget // len(legal))
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         if self.cap_ms is not None:
@@ -160,20 +164,12 @@ class MasterBot(ExpertBot):
     """
 
     name = "master"
+    CONQUIAN_ITERATIONS = 2000
+    COONCAN_ITERATIONS = 768
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0) -> None:
-        super().__init__(seed, iterations, ms, horizon, margin)
-        self.cap_ms = cap_ms
-
-    def choose(self, view: View) -> Action:
-        """The expert's choice with the larger budget."""
-        if self.iterations is None:
-            self.iterations = 768 if isinstance(view, CooncanView) else 2000
-            chosen = super().choose(view)
-            self.iterations = None
-            return chosen
-        return super().choose(view)
+        super().__init__(seed, iterations, ms, horizon, margin, cap_ms)
 
 
 def strongest_quick_bot() -> str:
