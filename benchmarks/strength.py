@@ -1,14 +1,16 @@
 """The bots' strength targets (issue: computer opponents), measured on duplicate deals.
 
-    python -m benchmarks.strength conquian           # expert vs foster, foster vs random
-    python -m benchmarks.strength cooncan-double     # one expert among four fosters (about 40 min)
-    python -m benchmarks.strength cooncan            # one expert among two fosters
-    options: --deals N (per seed) --seeds 11,12 --workers W
+    python -m benchmarks.strength conquian           # master vs foster (seeds 7, 8), foster vs random
+    python -m benchmarks.strength cooncan-double     # one master among four fosters
+    python -m benchmarks.strength cooncan            # one master among two fosters
+    options: --bot NAME (default master) --deals N (per seed) --seeds 11,12 --workers W
+             --params '{"iterations": 2000}' (the bot's keyword arguments, JSON)
 
-For Cooncan the same decks are played twice: once with the expert in slot 1 among
-fosters, once with five (three) fosters.  Reported: the expert's points per deal and
+For conquian the bot plays each deck in both seats against foster; the seeds' games are
+pooled.  For Cooncan the same decks are played twice: once with the bot in slot 1 among
+fosters, once with five (three) fosters.  Reported: the bot's points per deal and
 interval, one foster's in the same slot among fosters and its interval, and the
-paired difference (the expert's score minus the foster's, same deck, same seat), whose
+paired difference (the bot's score minus the foster's, same deck, same seat), whose
 interval is the sharp test of "scores more than a foster in the same seat".
 """
 
@@ -20,7 +22,7 @@ import math
 import sys
 
 from conquian import get_rules
-from conquian.tournament import TournamentResult, run_tournament
+from conquian.tournament import BotResult, TournamentResult, run_tournament
 
 
 def interval(xs: list[float]) -> tuple[float, float, float]:
@@ -46,40 +48,57 @@ def slot_scores(res: TournamentResult, slot: int) -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.strength")
     ap.add_argument("variant", choices=["conquian", "cooncan", "cooncan-double"])
+    ap.add_argument("--bot", default="master", help="the bot measured (default master)")
+    ap.add_argument("--params", default="{}", help="the bot's keyword arguments as JSON")
     ap.add_argument("--deals", type=int, default=None)
-    ap.add_argument("--seeds", default="11,12", help="comma-separated; each seed's decks are played, "
-                    "the results pooled (default 11,12)")
+    ap.add_argument("--seeds", default=None, help="comma-separated; each seed's decks are played, "
+                    "the results pooled (default 7,8 for conquian, 11,12 for Cooncan)")
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--baseline", action="store_true", help="conquian: also foster against random")
     args = ap.parse_args(argv)
-    report: dict[str, object] = {"variant": args.variant}
-    seeds = [int(x) for x in args.seeds.split(",") if x.strip()]
+    bot = args.bot
+    params = {bot: json.loads(args.params)}
+    report: dict[str, object] = {"variant": args.variant, "bot": bot, "params": params[bot]}
+    seeds = [int(x) for x in (args.seeds or ("7,8" if args.variant == "conquian" else "11,12")).split(",")
+             if x.strip()]
+    times: list[float] = []
     if args.variant == "conquian":
         rules = get_rules("conquian")
-        for pair, default, seed in ((["expert", "foster"], 300, 7), (["foster", "random"], 500, 11)):
-            res = run_tournament(rules, pair, args.deals or default, seed, args.workers, progress=True)
-            report[f"{pair[0]} vs {pair[1]} (seed {seed})"] = res.to_json()["results"]
+        wins = losses = ties = 0
+        for seed in seeds:
+            res = run_tournament(rules, [bot, "foster"], args.deals or 100, seed, args.workers,
+                                 bot_params=params, progress=True)
+            r = res.results[0]
+            report[f"{bot} vs foster (seed {seed})"] = r.to_json()
+            wins, losses, ties = wins + r.wins, losses + r.losses, ties + r.tableaux
+            times += r.times
+        lo, hi = BotResult(bot, wins=wins, losses=losses).win_rate_ci95
+        report["pooled"] = {"wins": wins, "losses": losses, "tableaux": ties,
+                            "win_rate": wins / max(1, wins + losses), "win_rate_ci95": [lo, hi]}
+        if args.baseline:
+            res = run_tournament(rules, ["foster", "random"], args.deals or 500, 11, args.workers, progress=True)
+            report["foster vs random (seed 11)"] = res.to_json()["results"]
     else:
         n = 5 if args.variant == "cooncan-double" else 3
         rules = get_rules(args.variant, players=n)
         deals = args.deals or (80 if n == 5 else 60)
         e: list[float] = []
         f: list[float] = []
-        times: list[float] = []
         for seed in seeds:
-            expert = run_tournament(rules, ["expert"] + ["foster"] * (n - 1), deals, seed, args.workers,
-                                    progress=True)
+            ours = run_tournament(rules, [bot] + ["foster"] * (n - 1), deals, seed, args.workers,
+                                  bot_params=params, progress=True)
             fosters = run_tournament(rules, ["foster"] * n, deals, seed, args.workers, progress=True)
-            e += slot_scores(expert, 0)
+            e += slot_scores(ours, 0)
             f += slot_scores(fosters, 0)
-            times += expert.results[0].times
-        report["expert"] = dict(zip(("mean", "lo", "hi"), interval(e), strict=True))
+            times += ours.results[0].times
+        report[bot] = dict(zip(("mean", "lo", "hi"), interval(e), strict=True))
         report["foster in the same slot"] = dict(zip(("mean", "lo", "hi"), interval(f), strict=True))
         diff = [a - b for a, b in zip(e, f, strict=True)]
         report["paired difference"] = dict(zip(("mean", "lo", "hi"), interval(diff), strict=True))
         report["games"] = len(e)
         report["seeds"] = seeds
-        report["expert seconds per decision"] = sum(times) / len(times)
-        report["expert p95 seconds per decision"] = sorted(times)[int(0.95 * (len(times) - 1))]
+    report["seconds per decision"] = sum(times) / max(1, len(times))
+    report["p95 seconds per decision"] = sorted(times)[int(0.95 * (len(times) - 1))] if times else 0.0
     print(json.dumps(report, indent=1))
     return 0
 

@@ -1,13 +1,14 @@
 """Our bots against OpenSpiel's information-set MCTS, through ``conquian.openspiel`` (issue 12).
 
-    python -m benchmarks.versus_ismcts --deals 100 --seconds 0.5        # expert vs ISMCTS
+    python -m benchmarks.versus_ismcts --deals 40 --seconds 0.3    # master vs ISMCTS, 0.3 s each
     python -m benchmarks.versus_ismcts --bot foster --simulations 200
 
 Two-hand conquian on duplicate deals: every deck (from our seeded shuffle) is played twice,
 our bot in each seat in turn, OpenSpiel's ``ISMCTSBot`` (Cowling, Powley and Whitehouse's
 algorithm as OpenSpiel implements it: UCT over information sets, random rollouts) in the
 other. ISMCTS gets ``--simulations`` per decision, or, with ``--seconds``, as many as fit in
-that time (the same time per decision our bot is given).  Reported: our bot's wins, losses,
+that time; with ``--seconds`` our search bot gets the same time per decision (as many
+playouts as fit), unless ``--iterations`` or ``--ms`` says otherwise.  Reported: our bot's wins, losses,
 tableaux and win rate of decided deals with Wilson's 95% interval, and each side's seconds
 per decision.  ISMCTS only ever sees what its seat may see: it acts on pyspiel states through
 ``resample_from_infostate``, which re-deals every card its seat has not seen.
@@ -131,9 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.versus_ismcts", description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=50, help="decks, each played twice (default 50)")
     p.add_argument("--first", type=int, default=1, help="the first deck's seed (default 1)")
-    p.add_argument("--bot", default="expert", help="our bot (default expert)")
-    p.add_argument("--iterations", type=int, default=None, help="the expert's playouts per decision")
-    p.add_argument("--ms", type=float, default=None, help="the expert's time per decision instead")
+    p.add_argument("--bot", default="master", help="our bot (default master)")
+    p.add_argument("--iterations", type=int, default=None, help="our search's playouts per decision")
+    p.add_argument("--ms", type=float, default=None, help="our search's time per decision instead")
     p.add_argument("--simulations", type=int, default=100, help="ISMCTS simulations per decision (default 100)")
     p.add_argument("--seconds", type=float, default=None,
                    help="ISMCTS time per decision instead of a number of simulations")
@@ -141,11 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     options: dict[str, Any] = {}
-    if args.bot == "expert":
+    if args.bot in ("expert", "master"):
         if args.iterations:
             options["iterations"] = args.iterations
         if args.ms:
             options["ms"] = args.ms
+        if args.seconds is not None and not args.iterations and not args.ms:
+            # the same time per decision as ISMCTS: playouts until the time is up
+            options.update(iterations=10**7, ms=1000 * args.seconds)
     chunks = max(1, min(args.deals, args.workers * 4))
     size = -(-args.deals // chunks)
     jobs = [(args.first + i, min(size, args.deals - i), args.bot, options, args.simulations, args.seconds)

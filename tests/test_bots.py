@@ -125,6 +125,87 @@ def test_redeals_agree_with_the_view(variant: str, n: int) -> None:
             r.apply_raw(*r.random_raw(rng.random))
 
 
+def _conquian_position_with_refusals(min_share: float) -> tuple[ConquianDeal, list[int], float]:
+    """A conquian position between two fosters where uniformly re-dealt adversary hands often
+    make a three with a card the adversary passed (the test needs something to weigh)."""
+    from conquian.bots.determinize import _makes_three
+    from conquian.cards import cards_of
+
+    for seed in range(200):
+        deal = ConquianDeal(get_rules("conquian"), seed=seed, dealer=2)
+        fosters = {s: make_bot("foster", seed=s) for s in (1, 2)}
+        for _ in range(24):
+            if deal.over:
+                break
+            seat = deal.to_act
+            assert seat is not None
+            deal.play(fosters[seat].choose(deal.view(seat)))
+        if deal.over:
+            continue
+        seat = deal.to_act
+        assert seat is not None
+        v = deal.view(seat)
+        refused = [e.card for e in v.events if e.kind == "pass" and e.seat == v.adversary and e.card is not None]
+        unseen = cards_of(v.unseen_mask())
+        rng = random.Random(seed)
+        hits = 0
+        for _ in range(400):
+            rng.shuffle(unseen)
+            hand = sum(1 << c for c in unseen[:v.adversary_hand_count])
+            hits += any(_makes_three(deal.tbl, hand, c) for c in refused)
+        if hits / 400 >= min_share:
+            return deal, refused, hits / 400
+    raise AssertionError("no position found")
+
+
+def test_redeals_weigh_the_adversarys_refusals() -> None:
+    """A hand with which the adversary could have combined a card he passed is re-dealt far less
+    often than chance deals it (a player takes what he can use: Foster)."""
+    from conquian.bots.determinize import _makes_three
+
+    deal, refused, uniform = _conquian_position_with_refusals(0.3)
+    seat = deal.to_act
+    assert seat is not None
+    v = deal.view(seat)
+    p = deal.player_of(v.adversary)
+    hits = 0
+    for k in range(400):
+        r = determinize(v, random.Random(k))
+        assert isinstance(r, ConquianDeal)
+        hits += any(_makes_three(deal.tbl, r.hands[p], c) for c in refused)
+    assert hits / 400 < uniform / 2, (hits / 400, uniform)
+
+
+def test_sequential_halving_gives_the_close_candidates_the_playouts() -> None:
+    """In conquian the search drops the worse half of its candidates round after round: the
+    survivors have more playouts than the dropped, and the budget is kept."""
+    from conquian.bots.expert import ExpertBot
+
+    for seed in range(40):
+        deal = random_position("conquian", 2, seed, 7 + seed % 9)
+        if deal.over:
+            continue
+        seat = deal.to_act
+        assert seat is not None
+        v = deal.view(seat)
+        legal = v.legal_raw()
+        if len(legal) < 5:
+            continue
+        bot = ExpertBot(seed=1, horizon=30)
+        values: list[list[float]] = [[] for _ in legal]
+        alive = bot._halve(v, random.Random(1), legal, 120, values, None)
+        counts = [len(x) for x in values]
+        assert 2 <= len(alive) < len(legal)
+        assert min(counts[i] for i in alive) > max(c for i, c in enumerate(counts) if i not in alive)
+        assert sum(counts) <= 120 + 2 * len(legal)
+        # a passed deadline stops the search after one re-deal, every candidate played once
+        values = [[] for _ in legal]
+        assert len(bot._halve(v, random.Random(1), legal, 120, values, deadline=0.0)) == len(legal)
+        assert [len(x) for x in values] == [1] * len(legal)
+        return
+    raise AssertionError("no position with five candidates")
+
+
 def test_tournament_rotates_seats_and_is_reproducible() -> None:
     rules = get_rules("cooncan", players=3)
     a = run_tournament(rules, ["foster", "random", "random"], deals=3, seed=4, workers=1)

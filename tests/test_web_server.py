@@ -304,3 +304,13 @@ def test_a_rematch_seats_the_same_people_at_a_new_table(server: Server) -> None:
     assert replay["frames"][-1]["deal"]["over"]
     a.close()
     again.close()
+
+
+def test_the_table_offers_the_strongest_quick_bot_first(server: Server) -> None:
+    """New tables propose the strongest bot that answers at a person's pace here (issue 12)."""
+    from conquian.bots import bot_names
+    from conquian.bots.expert import strongest_quick_bot
+
+    presets = server.get("/api/presets").json()
+    assert presets["default_bot"] == strongest_quick_bot() and presets["default_bot"] in presets["bots"]
+    assert set(presets["bots"]) == set(bot_names())

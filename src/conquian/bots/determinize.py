@@ -4,9 +4,9 @@ A determinization is a complete deal that agrees with everything the seat knows:
 its own hand, the table, the stock, the counts of every hand and of the pack, the
 cards others are known to hold (taken from the stock and not yet shown; in
 Cooncan, drawn from a pack whose order is known because it was the turned-over
-stock), and, softly, the adversary's refusals in conquian (a card he passed is
-less likely to make a combination with his hand: such re-deals are kept only
-half the time).  The deal is built from the view alone: no hidden card of the
+stock), and, softly, the adversary's choices in conquian: a hand with which he
+could have combined a card he passed is ten times less likely, one that made a
+three with a card he discarded three times less.  The deal is built from the view alone: no hidden card of the
 real deal is read.
 """
 
@@ -19,7 +19,7 @@ from conquian.cards import JOKER, cards_of, parse_card
 from conquian.cooncan import DRAW, CooncanDeal
 from conquian.cooncan_view import CooncanView
 from conquian.deck import pack_order
-from conquian.melds import meld_table
+from conquian.melds import MeldTable, meld_table
 from conquian.twohand import ConquianDeal
 from conquian.view import ConquianView
 
@@ -33,20 +33,47 @@ def determinize(view: ConquianView | CooncanView, rng: random.Random) -> Redealt
     return _cooncan(view, rng)
 
 
+#: How many hands a conquian re-deal draws for the adversary before keeping the likeliest.
+ATTEMPTS = 24
+#: The weight of a re-dealt adversary hand for each card he passed that it could have combined
+#: into a three (Foster: a player takes what he can use; only a hopeless hand refuses it).
+REFUSED_WEIGHT = 0.1
+#: The weight for each card he discarded that made a three with cards of that hand (Foster's
+#: player discards the card that connects with nothing).
+DISCARDED_WEIGHT = 0.3
+
+
 def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
     tbl = meld_table(v.rules)
     unseen = cards_of(v.unseen_mask())
     k = v.adversary_hand_count
     adv_seat = v.adversary
-    refused = [e.card for e in v.events if e.kind == "pass" and e.seat == adv_seat and e.card is not None]
-    hand = 0
-    for _attempt in range(8):
+    refused: list[int] = []
+    discarded: list[int] = []
+    for e in v.events:
+        if e.seat == adv_seat and e.card is not None:
+            if e.kind == "pass":
+                refused.append(e.card)
+            elif e.kind == "discard":
+                discarded.append(e.card)
+    # Rejection sampling on the adversary's past choices: his hand only shrinks in conquian (a
+    # card taken is laid at once), so a three his hand makes now with a card he passed was in
+    # his hand when he passed it.  A hand is kept with probability its weight; if none is kept,
+    # the likeliest drawn.
+    hand = best_hand = 0
+    best_weight = -1.0
+    for _attempt in range(ATTEMPTS):
         rng.shuffle(unseen)
         hand = 0
         for c in unseen[:k]:
             hand |= 1 << c
-        if not _could_have_used(tbl, hand, refused) or rng.random() < 0.5:
+        weight = _weight(tbl, hand, refused, discarded)
+        if weight > best_weight:
+            best_hand, best_weight = hand, weight
+        if weight >= 1.0 or rng.random() < weight:
             break
+    else:
+        hand = best_hand
     pack = [c for c in unseen if not hand >> c & 1]
     rng.shuffle(pack)
     d = object.__new__(ConquianDeal)
@@ -75,15 +102,23 @@ def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
     return d
 
 
-def _could_have_used(tbl: object, hand: int, refused: list[int]) -> bool:
-    from conquian.melds import MeldTable
-
-    assert isinstance(tbl, MeldTable)
+def _weight(tbl: MeldTable, hand: int, refused: list[int], discarded: list[int]) -> float:
+    """How likely the adversary's passes and discards are with ``hand`` (1.0: nothing speaks
+    against it)."""
+    w = 1.0
     for c in refused:
-        for t in tbl.threes_by_card.get(c, ()):
-            if t & ~(1 << c) & ~hand == 0:
-                return True
-    return False
+        if _makes_three(tbl, hand, c):
+            w *= REFUSED_WEIGHT
+    for c in discarded:
+        if _makes_three(tbl, hand, c):
+            w *= DISCARDED_WEIGHT
+    return w
+
+
+def _makes_three(tbl: MeldTable, hand: int, c: int) -> bool:
+    """Whether ``c`` makes a three with two cards of ``hand``."""
+    cb = 1 << c
+    return any(t & ~cb & ~hand == 0 for t in tbl.threes_by_card.get(c, ()))
 
 
 def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:

@@ -12,6 +12,7 @@ With ``iterations`` the bot is deterministic for a given seed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 import zlib
@@ -119,23 +120,17 @@ class ExpertBot:
             if view.stage == PLAY:
                 legal = _cooncan_candidates(view, legal, default)
         budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
-        n_samples = max(2, budget // len(legal))
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         if self.cap_ms is not None:
             cap = time.perf_counter() + self.cap_ms / 1000
             deadline = cap if deadline is None else min(deadline, cap)
         values: list[list[float]] = [[] for _ in legal]
-        for _ in range(n_samples):
-            base = determinize(view, rng)
-            sub_seed = rng.getrandbits(32)
-            for i, raw in enumerate(legal):
-                d = base.copy()
-                d.apply_raw(*raw)
-                values[i].append(playout_value(d, view.seat, random.Random(sub_seed), self.horizon))
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        means = [sum(v) / len(v) for v in values]
-        best = max(range(len(legal)), key=lambda i: (means[i], -i))
+        alive = list(range(len(legal)))
+        if cooncan:
+            self._sample(view, rng, legal, alive, max(2, budget // len(legal)), values, deadline)
+        else:
+            alive = self._halve(view, rng, legal, budget, values, deadline)
+        best = max(alive, key=lambda i: (sum(values[i]) / len(values[i]), -i))
         if default is not None and default in legal:
             # Cooncan's outcomes are noisy (pips of five hands): leave foster's choice only for an
             # action that beats it on the same re-deals by more than the standard error of the gain
@@ -147,6 +142,41 @@ class ExpertBot:
             if best != j and mean_gain <= self.margin * sd / k**0.5:
                 best = j
         return self._action(view, legal[best])
+
+    def _sample(self, view: View, rng: random.Random, legal: list[Any], alive: list[int], n_samples: int,
+                values: list[list[float]], deadline: float | None) -> None:
+        """Play ``n_samples`` re-deals for each of the ``alive`` candidates, every candidate on the
+        same re-deals, or fewer if the deadline passes."""
+        for _ in range(n_samples):
+            base = determinize(view, rng)
+            sub_seed = rng.getrandbits(32)
+            for i in alive:
+                d = base.copy()
+                d.apply_raw(*legal[i])
+                values[i].append(playout_value(d, view.seat, random.Random(sub_seed), self.horizon))
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+
+    def _halve(self, view: View, rng: random.Random, legal: list[Any], budget: int,
+               values: list[list[float]], deadline: float | None) -> list[int]:
+        """Sequential halving (Karnin, Koren and Somekh 2013): the budget in equal rounds, each
+        shared by the candidates still in and ending with the worse half dropped, so the close
+        candidates get most of the playouts.  Survivors always share the same re-deals.  With a
+        deadline each round also stops at its share of the time left.  The candidates still in
+        when the budget or the deadline runs out."""
+        alive = list(range(len(legal)))
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        for r in range(rounds):
+            n_samples = max(2, budget // (rounds * len(alive)))
+            # with a deadline, each round also gets an equal share of the time left
+            now = time.perf_counter()
+            round_deadline = None if deadline is None else now + (deadline - now) / (rounds - r)
+            self._sample(view, rng, legal, alive, n_samples, values, round_deadline)
+            if r == rounds - 1 or (deadline is not None and time.perf_counter() > deadline):
+                break
+            alive.sort(key=lambda i: (-sum(values[i]) / len(values[i]), i))
+            alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+        return alive
 
     @staticmethod
     def _action(view: View, raw: Any) -> Action:

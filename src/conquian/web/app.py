@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from conquian.bots import bot_names
+from conquian.bots.expert import strongest_quick_bot
 from conquian.errors import ConquianError
 from conquian.record import record_from_match, write_record
 from conquian.rules import PRESETS, get_rules
@@ -491,6 +492,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
                 for r in PRESETS.values()
             ],
             "bots": bot_names(),
+            "default_bot": strongest_quick_bot(),
             "protocol": protocol.VERSION,
         })
 

@@ -122,7 +122,7 @@ async function lobby() {
     for (let i = 2; i <= n; i++) {
       rows.push(el("label", {}, `Seat ${i} `, el("select", { "data-seat": i, "aria-label": `seat ${i}` },
         el("option", { value: "open" }, "a friend (invite)"),
-        presets.bots.map(b => el("option", { value: b, selected: b === "expert" }, `bot: ${b}`)))));
+        presets.bots.map(b => el("option", { value: b, selected: b === (presets.default_bot || "expert") }, `bot: ${b}`)))));
     }
     seatsBox.replaceChildren(...rows);
   }
