@@ -22,6 +22,7 @@ import math
 import sys
 
 from conquian import get_rules
+from conquian.bots import bot_names, make_bot
 from conquian.tournament import BotResult, TournamentResult, run_tournament
 
 
@@ -57,7 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", action="store_true", help="conquian: also foster against random")
     args = ap.parse_args(argv)
     bot = args.bot
-    params = {bot: json.loads(args.params)}
+    if bot not in bot_names():
+        ap.error(f"unknown bot {bot!r} (known: {', '.join(bot_names())})")
+    try:
+        params = {bot: json.loads(args.params)}
+        make_bot(bot, **params[bot])
+    except (ValueError, TypeError) as e:
+        ap.error(f"--params must be the bot's keyword arguments as a JSON object: {e}")
     report: dict[str, object] = {"variant": args.variant, "bot": bot, "params": params[bot]}
     seeds = [int(x) for x in (args.seeds or ("7,8" if args.variant == "conquian" else "11,12")).split(",")
              if x.strip()]

@@ -178,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         "ismcts_seconds": mean(total.theirs), "ismcts_p95_seconds": p95(total.theirs),
         "wall_seconds": round(time.perf_counter() - start, 1),
     }
+    rate = "n/a (no deal decided)" if not decided else (
+        f"{100 * total.wins / decided:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
     if args.json:
         print(json.dumps(out))
     else:
@@ -185,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
               else f"{args.bot} vs OpenSpiel ISMCTS ({args.seconds} s a decision", end="")
         print(f", UCT c=2, one random rollout), {out['games']} games on {args.deals} decks: "
               f"{total.wins} wins, {total.losses} losses, {total.tableaux} tableaux; win rate of decided deals "
-              f"{100 * (out['win_rate'] or 0):.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%); seconds per decision: "
+              f"{rate}; seconds per decision: "
               f"ours {out['our_seconds']:.3f} (p95 {out['our_p95_seconds']:.3f}), ISMCTS "
               f"{out['ismcts_seconds']:.3f} (p95 {out['ismcts_p95_seconds']:.3f})")
     return 0
