@@ -5,7 +5,10 @@ everything its view shows (:mod:`conquian.bots.determinize`), plays every
 candidate action on each re-dealt deal and finishes the deal with the ``foster``
 policy for every seat, and picks the action with the best mean result.  The same
 re-deals serve every candidate (common random numbers), so the comparison is
-sharper than the sample size suggests.  The budget is a number of playouts per
+sharper than the sample size suggests.  In conquian the playouts are spent by
+sequential halving (the worse half of the candidates dropped round after round);
+in Cooncan evenly, and foster's own choice is kept unless an action beats it
+clearly.  The budget is a number of playouts per
 decision (``iterations``), or a time (``ms``) at the cost of reproducibility.
 With ``iterations`` the bot is deterministic for a given seed.
 """
@@ -79,7 +82,8 @@ class ExpertBot:
     """PIMC search over re-dealt unseen cards with foster playouts.
 
     ``iterations``: playouts per decision, shared among the candidate actions
-    (default 240 for conquian, 96 for Cooncan); ``ms``: a time budget instead;
+    (default 240 for conquian, 96 for Cooncan); ``ms``: a time budget (the playouts stop at
+    it, or at ``iterations`` if sooner);
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none).
