@@ -45,10 +45,16 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_pure_path_is_in_use_here() -> None:
+    """The comparison below needs this checkout in pure Python (a developer who built the hot
+    path in place runs it after ``conquian speedups remove``; CI never builds in place)."""
+    if any(speedups.status().values()) and not os.environ.get("CONQUIAN_CI"):
+        pytest.skip("the hot path is compiled in this checkout ('conquian speedups remove' to compare)")
     assert not any(speedups.status().values())
 
 
 def test_compiled_play_is_the_pure_play(compiled: Path) -> None:
+    if any(speedups.status().values()):
+        pytest.skip("the hot path is compiled in this checkout ('conquian speedups remove' to compare)")
     from conquian.simulate import simulate
 
     expected = [play_chunk(get_rules(v, players=n), bots, 3, 0, 40).to_json() for v, n, bots in CASES]
