@@ -6,8 +6,8 @@ cards others are known to hold (taken from the stock and not yet shown; in
 Cooncan, drawn from a pack whose order is known because it was the turned-over
 stock), and, softly, the adversary's choices in conquian: a hand with which he
 could have combined a card he passed is ten times less likely, one that made a
-three with a card he discarded three times less.  The deal is built from the view alone: no hidden card of the
-real deal is read.
+three with a card he discarded three times less.  The deal is built from the
+view alone: no hidden card of the real deal is read.
 """
 
 from __future__ import annotations
