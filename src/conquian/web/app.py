@@ -463,6 +463,8 @@ def build_app(settings: Settings | None = None) -> Starlette:
     """The application; ``settings`` say where the database is and how bots are paced."""
     settings = settings or Settings()
     server = Server(settings)
+    # fixed for the process: its bot modules are imported once, compiled or not
+    default_bot = strongest_quick_bot()
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -492,7 +494,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
                 for r in PRESETS.values()
             ],
             "bots": bot_names(),
-            "default_bot": strongest_quick_bot(),
+            "default_bot": default_bot,
             "protocol": protocol.VERSION,
         })
 
