@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from conquian import get_rules
-from conquian.match import Deal, new_deal
-from conquian.rules import Rules
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.rules import Rules
 from conquian.simulate import simulate
 
 #: (preset, players): the two-hand games, three-hand Cooncan, five-hand double-pack Cooncan

@@ -1,4 +1,4 @@
-"""Our bots against OpenSpiel's information-set MCTS, through ``conquian.openspiel`` (issue 12).
+"""Our bots against OpenSpiel's information-set MCTS, through ``conquian.envs.openspiel`` (issue 12).
 
     python -m benchmarks.versus_ismcts --deals 40 --seconds 0.3    # master vs ISMCTS, 0.3 s each
     python -m benchmarks.versus_ismcts --bot foster --simulations 200
@@ -88,10 +88,10 @@ def play_decks(job: tuple[int, int, str, dict[str, Any], int, float | None]) -> 
     first, count, bot_name, bot_options, simulations, seconds = job
     import pyspiel
 
-    import conquian.openspiel  # noqa: F401  (registers the games)
+    import conquian.envs.openspiel  # noqa: F401  (registers the games)
     from conquian import get_rules
     from conquian.bots import make_bot
-    from conquian.match import new_deal
+    from conquian.engine.match import new_deal
 
     game = pyspiel.load_game("python_conquian")
     rules = get_rules("conquian")

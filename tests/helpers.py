@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conquian import ConquianDeal, get_rules, parse_cards
-from conquian.deck import arrange_deck
+from conquian.engine.deck import arrange_deck
 
 
 def make_deal(pone: str, other: str, pack: str = "", variant: str = "conquian", dealer: int = 2,

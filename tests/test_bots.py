@@ -12,8 +12,8 @@ import pytest
 from conquian import ConquianDeal, get_rules
 from conquian.bots import bot_names, make_bot
 from conquian.bots.determinize import determinize
-from conquian.cooncan import CooncanDeal
-from conquian.match import Deal, new_deal
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.match import Deal, new_deal
 from conquian.tournament import run_tournament
 
 CONFIGS = [("conquian", 2), ("conquian-spanish", 2), ("conquian", 3), ("cooncan", 3), ("cooncan", 2),
@@ -107,7 +107,7 @@ def test_redeals_agree_with_the_view(variant: str, n: int) -> None:
             # every card is somewhere, as often as the pack has it
             from collections import Counter
 
-            from conquian.deck import pack_order
+            from conquian.engine.deck import pack_order
 
             total: Counter[int] = Counter()
             for s in range(1, n + 1):
@@ -129,7 +129,7 @@ def _conquian_position_with_refusals(min_share: float) -> tuple[ConquianDeal, li
     """A conquian position between two fosters where uniformly re-dealt adversary hands often
     make a three with a card the adversary passed (the test needs something to weigh)."""
     from conquian.bots.determinize import _makes_three
-    from conquian.cards import cards_of
+    from conquian.engine.cards import cards_of
 
     for seed in range(200):
         deal = ConquianDeal(get_rules("conquian"), seed=seed, dealer=2)

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conquian import CardSet, NotationError, card_str, get_rules, meld_table, parse_card, parse_cards
-from conquian.cards import JOKER, make_card
+from conquian.engine.cards import JOKER, make_card
 
 ALL_CARDS = [make_card(r, s) for s in range(4) for r in range(1, 14)]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conquian import Match, get_rules
-from conquian.record import read_record, record_from_match, replay, write_record
+from conquian.engine.record import read_record, record_from_match, replay, write_record
 
 RECORDS = Path(__file__).parent / "records"
 FOSTER = RECORDS / "foster_spade7.toml"
@@ -169,7 +169,7 @@ def test_simulate_keeps_memory_flat() -> None:
 
     res = simulate(get_rules("conquian"), deals=300, seed=1)
     assert res.match is None
-    from conquian.match import Match as M
+    from conquian.engine.match import Match as M
 
     m = M(get_rules("conquian"), keep_history=False)
     for s in range(50):
@@ -182,7 +182,7 @@ def test_simulate_keeps_memory_flat() -> None:
 
 
 def test_atomic_write_leaves_the_old_file_when_it_fails(tmp_path: Path) -> None:
-    from conquian.files import atomic_write
+    from conquian.engine.files import atomic_write
 
     path = tmp_path / "m.toml"
     path.write_text("old")

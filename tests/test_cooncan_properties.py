@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import IllegalActionError, NotationError, get_rules
-from conquian.cards import JOKER, card_str
-from conquian.combos import build_combo, parse_token
-from conquian.cooncan import CooncanDeal, hand_threes
-from conquian.deck import pack_order
-from conquian.match import Match
-from conquian.record import read_record, record_from_match, replay, write_record
-from conquian.redeal import redeal_unseen
+from conquian.engine.cards import JOKER, card_str
+from conquian.engine.cooncan.deal import CooncanDeal, hand_threes
+from conquian.engine.cooncan.melds import build_combo, parse_token
+from conquian.engine.deck import pack_order
+from conquian.engine.match import Match
+from conquian.engine.record import read_record, record_from_match, replay, write_record
+from conquian.engine.redeal import redeal_unseen
 
 CONFIGS = st.sampled_from([
     ("cooncan", 2, {}), ("cooncan", 3, {}), ("cooncan", 3, {"stock": "open"}), ("cooncan", 3, {"jokers": 0}),

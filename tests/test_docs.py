@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conquian.record import read_record, replay
+from conquian.engine.record import read_record, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS_PAGE = ROOT / "docs" / "records.md"

@@ -15,12 +15,12 @@ import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from conquian import get_rules
-from conquian.cooncan import CooncanDeal
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.match import new_deal
 from conquian.envs import conquian_spanish_v0, conquian_v0, cooncan_double_v0, cooncan_v0
 from conquian.envs.aec import ConquianAEC
 from conquian.envs.encoding import Public, encoding
-from conquian.match import new_deal
-from conquian.twohand import ConquianDeal
 from test_cooncan_properties import public_rearrangement
 from test_view import rearrange_hidden
 

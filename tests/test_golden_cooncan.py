@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conquian import card_str, get_rules, seeded_deck
-from conquian.cooncan import CooncanDeal
-from conquian.record import read_record
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.record import read_record
 
 PINNED = {
     ("cooncan", 1): "Qc 3d Ks 8d Kc 5d Jh X 2h 2d 4s 5h 5c Jc 9c 9s Tc 2s 6d 3s 6h Qd 8h As",

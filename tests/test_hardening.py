@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import ConquianDeal, ConquianError, IllegalActionError, Match, NotationError, get_rules
-from conquian.actions import Action, Add, Discard, Draw, Force, Meld, Pass, Shift, Take, Use
-from conquian.cards import CardSet, cards_of, mask_str, parse_card
-from conquian.cooncan import CooncanDeal
-from conquian.deck import arrange_deck
-from conquian.errors import SetupError
-from conquian.match import new_deal
-from conquian.record import read_record, record_from_match, replay, write_record
-from conquian.rules import PRESETS
+from conquian.engine.actions import Action, Add, Discard, Draw, Force, Meld, Pass, Shift, Take, Use
+from conquian.engine.cards import CardSet, cards_of, mask_str, parse_card
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.deck import arrange_deck
+from conquian.engine.errors import SetupError
+from conquian.engine.match import new_deal
+from conquian.engine.record import read_record, record_from_match, replay, write_record
+from conquian.engine.rules import PRESETS
 from helpers import make_deal, play_all
 from test_rules_conquian import FOSTER_WIN, A, B
 from test_rules_conquian import PACK as FOSTER_PACK
@@ -160,7 +160,7 @@ def test_r1_discard_taken_false_forbids_discarding_the_card_taken() -> None:
     top = deal.stock_top
     assert top is not None
     deal.play("p1 take")
-    from conquian.cards import card_str
+    from conquian.engine.cards import card_str
 
     e = refuse_unchanged(deal, f"p1 discard {card_str(top)}")
     assert isinstance(e, IllegalActionError) and e.rule == "R1"
@@ -188,7 +188,7 @@ def test_r1_discard_taken_false_never_leaves_a_turn_without_an_end() -> None:
 
 # --------------------------------------------------------------- pips and the pool (R2.4, R5.1)
 def test_r2_4_conquian_pips_count_the_ace_as_one() -> None:
-    from conquian.scoring import conquian_pip_value, pip_value
+    from conquian.engine.scoring import conquian_pip_value, pip_value
 
     assert [conquian_pip_value(parse_card(c)) for c in ("Ac", "2c", "9c", "Tc")] == [1, 2, 9, 10]
     assert conquian_pip_value(parse_card("Kd")) == 10  # the Spanish courts: a Decision
@@ -207,7 +207,7 @@ def test_r5_1_three_at_the_table_the_sitter_out_still_pays_his_counter() -> None
     while not d1.over:
         d1.play(f"p{d1.to_act} pass")
     assert d1.tableau
-    from conquian.deck import arrange_deck as arrange
+    from conquian.engine.deck import arrange_deck as arrange
 
     deck = arrange(rules, [parse_cards(A_HAND), parse_cards(B_HAND)], parse_cards(PACK))
     d2 = m.new_deal(deck)
@@ -222,7 +222,7 @@ def test_r5_1_three_at_the_table_the_sitter_out_still_pays_his_counter() -> None
 
 
 def parse_cards(text: str) -> list[int]:
-    from conquian.cards import parse_cards as pc
+    from conquian.engine.cards import parse_cards as pc
 
     return pc(text)
 
@@ -253,7 +253,7 @@ def test_r3_8_a_deal_out_of_turn_is_refused() -> None:
 
 
 def test_r3_8_a_record_breaking_the_rotation_is_refused() -> None:
-    from conquian.record import ReplayError
+    from conquian.engine.record import ReplayError
 
     m = Match(get_rules("cooncan", players=3))
     for _ in range(2):

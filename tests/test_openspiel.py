@@ -12,7 +12,7 @@ pytest.importorskip("pyspiel")
 import numpy as np
 import pyspiel
 
-import conquian.openspiel  # noqa: F401 (registers the games)
+import conquian.envs.openspiel  # noqa: F401 (registers the games)
 
 
 @pytest.mark.parametrize("name,sims", [("python_conquian", 20), ("python_conquian_spanish", 10),

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import ConquianDeal, IllegalActionError, Match, NotationError, get_rules
-from conquian.cards import card_str, mask_of
-from conquian.record import read_record, record_from_match, replay, write_record
+from conquian.engine.cards import card_str, mask_of
+from conquian.engine.record import read_record, record_from_match, replay, write_record
 
 VARIANTS = st.sampled_from(["conquian", "conquian-spanish"])
 

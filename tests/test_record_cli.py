@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conquian.cli import main
-from conquian.record import ReplayError, read_record, replay
+from conquian.engine.record import ReplayError, read_record, replay
 
 RECORDS = Path(__file__).parent / "records"
 FOSTER = RECORDS / "foster_spade7.toml"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conquian import rulebook
 from conquian.cli import main
+from conquian.engine import rulebook
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "conquian"
 
@@ -83,4 +83,4 @@ def test_a_bad_number_is_refused_in_one_line(bad: str) -> None:
 def test_the_book_ships_in_the_package() -> None:
     from importlib.resources import files
 
-    assert files("conquian").joinpath("rulebook.md").is_file()
+    assert files("conquian.engine").joinpath("rulebook.md").is_file()

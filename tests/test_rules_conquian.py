@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conquian import ConquianDeal, IllegalActionError, Match, NotationError, card_str, get_rules, parse_card
-from conquian.cards import mask_str
+from conquian.engine.cards import mask_str
 from helpers import legal, make_deal, play_all
 
 # Foster's two-hand example (see tests/records/foster_spade7.toml): A is p1, the pone; B p2 deals.

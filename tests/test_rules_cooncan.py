@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from conquian import IllegalActionError, get_rules, parse_card, parse_cards
-from conquian.cards import JOKER, card_str
-from conquian.combos import build_combo, parse_token
-from conquian.cooncan import CooncanDeal
-from conquian.deck import arrange_cooncan_deck
-from conquian.match import Match
-from conquian.record import read_record, replay
-from conquian.table import Roster, cut_for_seats, cut_rank
+from conquian.engine.cards import JOKER, card_str
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.cooncan.melds import build_combo, parse_token
+from conquian.engine.deck import arrange_cooncan_deck
+from conquian.engine.match import Match
+from conquian.engine.record import read_record, replay
+from conquian.engine.table import Roster, cut_for_seats, cut_rank
 
 RECORDS = Path(__file__).parent / "records"
 

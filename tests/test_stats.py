@@ -16,8 +16,8 @@ from conquian import get_rules
 from conquian.analysis.collect import Tally, deck_seed, play_chunk
 from conquian.analysis.figures import fill_chance, mean_ci, quantile, survival, wilson
 from conquian.analysis.run import run
-from conquian.deck import SplitMix64
-from conquian.fill import hypergeom_at_least
+from conquian.bots.fill import hypergeom_at_least
+from conquian.engine.deck import SplitMix64
 
 
 def test_deck_seeds_are_the_generator_s_outputs_in_order() -> None:

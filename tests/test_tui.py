@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("textual")
 
-from conquian.cooncan import CooncanDeal
-from conquian.record import read_record, replay
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.record import read_record, replay
 from conquian.tui import CardButton, ConquianApp, ReplayApp, make_session, table_text
-from conquian.twohand import ConquianDeal
 from helpers import TmuxGame
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -22,12 +22,12 @@ pytest.importorskip("textual")
 from textual.widgets import OptionList, RichLog
 
 from conquian import get_rules, parse_cards
-from conquian.cooncan import CooncanDeal
-from conquian.deck import arrange_deck
-from conquian.record import read_record, replay
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.deck import arrange_deck
+from conquian.engine.record import read_record, replay
 from conquian.session import GameSession, live_outs
 from conquian.tui import CardButton, Choice, ConquianApp, Message, make_session, turn_words
-from conquian.twohand import ConquianDeal
 from helpers import TmuxGame
 
 
@@ -293,8 +293,8 @@ def test_live_outs_skip_pairs_already_complete() -> None:
 
 def test_the_hint_gives_the_chance_a_pair_fills_in_time() -> None:
     """Issue 13: each partial combination's live outs come with Foster's chance, from the
-    durations measured by conquian stats (conquian.fill)."""
-    from conquian.fill import chance
+    durations measured by conquian stats (conquian.bots.fill)."""
+    from conquian.bots.fill import chance
     from conquian.session import current_round
 
     s = conquian_session("2h 3h 4h 9c 9d 5s 7s Tc Td 6c", "Ac 2c 3c 4c 5c 7c 8c Ad 2d 3d", "8h")

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import ConquianDeal, ConquianView, get_rules
-from conquian.redeal import redeal_unseen
+from conquian.engine.redeal import redeal_unseen
 
 
 def random_position(seed: int, steps: int, variant: str = "conquian") -> ConquianDeal:

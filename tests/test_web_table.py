@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("msgspec")
 
 from conquian import IllegalActionError, get_rules
-from conquian.match import Match
-from conquian.twohand import ConquianDeal
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.match import Match
 from conquian.web.protocol import ProtocolError, RateLimit, decode_client
 from conquian.web.replay import replay_frames
 from conquian.web.snapshot import table_snapshot
@@ -193,7 +193,7 @@ def test_a_spectator_never_receives_a_card_from_a_hand(variant: str, players: in
             deal = session.deal
             hidden: set[str] = set()
             if isinstance(deal, ConquianDeal):
-                from conquian.cards import card_str, cards_of
+                from conquian.engine.cards import card_str, cards_of
 
                 for h in deal.hands:
                     hidden |= {card_str(c) for c in cards_of(h)}

@@ -13,15 +13,18 @@ book (``conquian rules``; its R-numbers are named in every refusal).
 ```
 """
 
-from conquian.actions import Action, Discard, Force, Pass, Use, parse_action
-from conquian.cards import JOKER, CardSet, card_str, parse_card, parse_cards
-from conquian.deck import seeded_deck
-from conquian.errors import ConquianError, IllegalActionError, NotationError, RecordError
-from conquian.match import Match
-from conquian.melds import MeldTable, meld_table
-from conquian.rules import PRESETS, Rules, get_rules
-from conquian.twohand import ConquianDeal, Event
-from conquian.view import ConquianView
+from conquian import _aliases
+from conquian.engine.actions import Action, Discard, Force, Pass, Use, parse_action
+from conquian.engine.cards import JOKER, CardSet, card_str, parse_card, parse_cards
+from conquian.engine.conquian.deal import ConquianDeal, Event
+from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.deck import seeded_deck
+from conquian.engine.errors import ConquianError, IllegalActionError, NotationError, RecordError
+from conquian.engine.match import Match
+from conquian.engine.rules import PRESETS, Rules, get_rules
+
+_aliases.install()
 
 __version__ = "0.1.0"
 

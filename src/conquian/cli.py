@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from conquian.cards import card_str, mask_str
-from conquian.errors import ConquianError, quote
-from conquian.files import check_writable, records_dir
-from conquian.match import Deal, new_deal
-from conquian.record import (
+from conquian.engine.cards import card_str, mask_str
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.errors import ConquianError, quote
+from conquian.engine.files import check_writable, records_dir
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.record import (
     Record,
     ReplayError,
     deal_record,
@@ -30,9 +31,8 @@ from conquian.record import (
     record_header,
     replay,
 )
-from conquian.rules import PRESETS, Rules, get_rules
+from conquian.engine.rules import PRESETS, Rules, get_rules
 from conquian.simulate import simulate
-from conquian.twohand import ConquianDeal
 
 
 class _Parser(argparse.ArgumentParser):
@@ -408,7 +408,7 @@ def _play(args: argparse.Namespace) -> int:
             options[key] = value
     try:
         from conquian.bots import bot_names
-        from conquian.match import check_name
+        from conquian.engine.match import check_name
 
         for b in bots or []:
             if b.strip() not in (*bot_names(), "human"):
@@ -441,7 +441,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from conquian import rulebook
+    from conquian.engine import rulebook
 
     try:
         if args.list:

@@ -24,17 +24,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from conquian.actions import Action, Discard, Draw, Force, Meld, Shift, Take, Use, meld_text, parse_action
 from conquian.bots import Bot, make_bot
-from conquian.cards import JOKER, card_name, card_str, cards_of, mask_of
-from conquian.cooncan import CooncanEvent
-from conquian.deck import SplitMix64
-from conquian.errors import ConquianError, IllegalActionError
-from conquian.files import atomic_write
-from conquian.match import Deal, Match, hands_in_play, round_of, turns_played
-from conquian.record import record_from_match, write_record
-from conquian.rules import CONQUIAN, Rules
-from conquian.twohand import ConquianDeal, Event
+from conquian.engine.actions import Action, Discard, Draw, Force, Meld, Shift, Take, Use, meld_text, parse_action
+from conquian.engine.cards import JOKER, card_name, card_str, cards_of, mask_of
+from conquian.engine.conquian.deal import ConquianDeal, Event
+from conquian.engine.cooncan.deal import CooncanEvent
+from conquian.engine.deck import SplitMix64
+from conquian.engine.errors import ConquianError, IllegalActionError
+from conquian.engine.files import atomic_write
+from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
+from conquian.engine.record import record_from_match, write_record
+from conquian.engine.rules import CONQUIAN, Rules
 
 HUMAN = "human"
 _SEAT = re.compile(r"\bp(\d{1,2})('s)?\b")
@@ -157,7 +157,7 @@ class GameSession:
     def play_human(self, action: Action | str) -> str:
         """Play a person's action (text may leave out the seat); returns the log line.
 
-        Raises :class:`~conquian.errors.ConquianError` (the state unchanged) if it is refused.
+        Raises :class:`~conquian.engine.errors.ConquianError` (the state unchanged) if it is refused.
         """
         seat = self.deal.to_act
         if seat is None:
@@ -367,7 +367,7 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
     view = deal.view(seat)
     out: list[str] = []
     if isinstance(deal, ConquianDeal):
-        from conquian.view import ConquianView
+        from conquian.engine.conquian.view import ConquianView
 
         assert isinstance(view, ConquianView)
         tbl = view.table
@@ -392,7 +392,7 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
             out.append(f"{meld_text(held)}: {missing.bit_count()} live ({cards})"
                        + _in_time(deal, missing.bit_count()))
         return out
-    from conquian.cooncan_view import CooncanView
+    from conquian.engine.cooncan.view import CooncanView
 
     assert isinstance(view, CooncanView)
     copies = deal.rules.copies
@@ -431,8 +431,8 @@ def current_round(deal: Deal) -> int:
 
 def _in_time(deal: Deal, live: int) -> str:
     """", 83% to fill in time": the chance a combination needing one card fills before the deal ends,
-    from the measured durations of :mod:`conquian.fill` (nothing if none are shipped for these rules)."""
-    from conquian.fill import chance
+    from the measured durations of :mod:`conquian.bots.fill` (nothing if none are shipped for these rules)."""
+    from conquian.bots.fill import chance
 
     x = chance(deal.rules, 1, live, current_round(deal))
     return "" if x is None else f", {100 * x:.0f}% to fill in time"

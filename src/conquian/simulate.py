@@ -1,7 +1,7 @@
 """Random legal play, for measurement and for finding bugs (``conquian simulate``).
 
 Every decision picks uniformly among the listed legal actions
-(:meth:`~conquian.twohand.ConquianDeal.legal_raw`).  The run is reproducible:
+(:meth:`~conquian.engine.conquian.deal.ConquianDeal.legal_raw`).  The run is reproducible:
 deal ``i`` uses a deck seed drawn from ``SplitMix64(seed)`` and the choices a
 ``random.Random(seed)``.
 
@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conquian.deck import SplitMix64
-from conquian.match import Deal, Match
-from conquian.rules import CONQUIAN, Rules
+from conquian.engine.deck import SplitMix64
+from conquian.engine.match import Deal, Match
+from conquian.engine.rules import CONQUIAN, Rules
 
 
 @dataclass

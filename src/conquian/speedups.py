@@ -6,7 +6,7 @@ the ``speed`` extra, with a C compiler) into extension modules placed beside the
 which Python then imports in their place; play is the same card for card, about two to three
 times as fast (``docs/benchmarks.md``).  ``conquian speedups remove`` deletes them again.
 
-The deal classes themselves (:mod:`conquian.twohand`, :mod:`conquian.cooncan`) are not
+The deal classes themselves (:mod:`conquian.engine.conquian.deal`, :mod:`conquian.engine.cooncan.deal`) are not
 compiled: the search builds them with ``object.__new__``, which native classes refuse, and
 their listing, the part that pays, lives in the two ``*_listing`` modules.
 
@@ -30,11 +30,11 @@ from pathlib import Path
 
 #: The modules compiled, in the order of their imports.
 HOT_MODULES: tuple[str, ...] = (
-    "conquian.melds",
-    "conquian.combos",
-    "conquian.deck",
-    "conquian.conquian_listing",
-    "conquian.cooncan_listing",
+    "conquian.engine.conquian.melds",
+    "conquian.engine.cooncan.melds",
+    "conquian.engine.deck",
+    "conquian.engine.conquian.listing",
+    "conquian.engine.cooncan.listing",
     "conquian.bots.foster_conquian",
     "conquian.bots.foster_cooncan",
     "conquian.bots.foster",

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conquian.bots import make_bot
-from conquian.deck import SplitMix64
-from conquian.match import new_deal
-from conquian.rules import CONQUIAN, Rules
+from conquian.engine.deck import SplitMix64
+from conquian.engine.match import new_deal
+from conquian.engine.rules import CONQUIAN, Rules
 
 #: How many decision times a bot's figures keep for the 95th percentile (a uniform sample beyond).
 TIME_SAMPLE = 200_000

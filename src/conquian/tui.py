@@ -27,15 +27,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Markdown, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from conquian.actions import Action
 from conquian.bots import make_bot
-from conquian.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_key
-from conquian.cooncan import CooncanDeal
-from conquian.errors import ConquianError
-from conquian.match import Deal, new_deal
-from conquian.record import Record
+from conquian.engine.actions import Action
+from conquian.engine.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_key
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.errors import ConquianError
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.record import Record
 from conquian.session import HUMAN, GameSession, action_cards, live_outs
-from conquian.twohand import ConquianDeal
 
 RULES_TEXT = """\
 [b]Conquian[/b] (two hands, 40 cards): ten cards each. Cards are turned from the pack one at a
@@ -133,7 +133,7 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
             if tok.startswith("X"):
                 t.append(tok, style="bold magenta")
             else:
-                from conquian.cards import parse_card
+                from conquian.engine.cards import parse_card
 
                 t.append_text(card_text(parse_card(tok), ascii_only))
         t.append(f"  ({name(cb.owner)})\n", style="dim")
@@ -204,7 +204,7 @@ class RulesScreen(ModalScreen[None]):
         self.refused = refused
 
     def compose(self) -> ComposeResult:
-        from conquian import rulebook
+        from conquian.engine import rulebook
 
         with VerticalScroll(id="message"):
             if self.refused:
@@ -681,7 +681,7 @@ class ConquianApp(App[None]):
     def action_rules(self) -> None:
         refused = None
         if self.last_rule:
-            from conquian.rulebook import UnknownRuleError, rule
+            from conquian.engine.rulebook import UnknownRuleError, rule
 
             with contextlib.suppress(UnknownRuleError):
                 rule(self.last_rule)
@@ -840,7 +840,7 @@ class _Names:
 def make_session(variant: str, players: int | None, bots: list[str] | None, seed: int, names: list[str] | None,
                  **options: Any) -> GameSession:
     """A session from command-line choices; ``names`` name the people (or every seat)."""
-    from conquian.rules import get_rules
+    from conquian.engine.rules import get_rules
     from conquian.session import default_names, seats_from_bots
 
     kw = dict(options)

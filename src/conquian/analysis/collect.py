@@ -30,11 +30,11 @@ from typing import Any
 
 from conquian.bots import make_bot
 from conquian.bots.foster import state_policy
-from conquian.cooncan import K_ADD, K_ADD1, K_DISCARD, K_MELD, K_MELD3, K_SHIFT, K_SHIFT1, CooncanDeal
-from conquian.deck import SplitMix64
-from conquian.match import Deal, hands_in_play, new_deal, round_of, turns_played
-from conquian.rules import Rules
-from conquian.twohand import FORCED, K_USE, SAY_DISCARD, SAY_PASSED, SAY_TURNED, ConquianDeal
+from conquian.engine.conquian.deal import FORCED, K_USE, SAY_DISCARD, SAY_PASSED, SAY_TURNED, ConquianDeal
+from conquian.engine.cooncan.deal import K_ADD, K_ADD1, K_DISCARD, K_MELD, K_MELD3, K_SHIFT, K_SHIFT1, CooncanDeal
+from conquian.engine.deck import SplitMix64
+from conquian.engine.match import Deal, hands_in_play, new_deal, round_of, turns_played
+from conquian.engine.rules import Rules
 
 #: Rounds past which duration histograms are not split further (a bucket "and more").
 MAX_ROUND = 400

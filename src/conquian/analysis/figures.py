@@ -27,7 +27,7 @@ offered to both, R3.3), 1 in Cooncan (one draw a turn, R4.2).
 >>> dur = Counter({1: 1, 2: 1})        # half the deals last 1 round, half 2
 >>> survival(dur)
 [1.0, 0.5, 0.0]
->>> from conquian.fill import hypergeom_at_least
+>>> from conquian.bots.fill import hypergeom_at_least
 >>> round(hypergeom_at_least(4, 2, 2, 1), 4)   # 1 of 2 live among 4 unseen in 2 cards
 0.8333
 
@@ -40,9 +40,9 @@ import math
 from collections import Counter
 from typing import Any
 
-from conquian import fill
 from conquian.analysis.collect import Tally
-from conquian.fill import cards_per_round
+from conquian.bots import fill
+from conquian.bots.fill import cards_per_round
 
 #: Levels of the quantiles reported.
 QUANTILES = (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
@@ -105,13 +105,13 @@ def unseen_means(t: Tally) -> dict[int, float]:
 
 
 def mean_unseen(t: Tally, r: int) -> float:
-    """The mean unseen count at the start of round ``r`` (:func:`conquian.fill.unseen_at`)."""
+    """The mean unseen count at the start of round ``r`` (:func:`conquian.bots.fill.unseen_at`)."""
     return fill.unseen_at(unseen_means(t), r)
 
 
 def fill_chance(t: Tally, family: str, k: int, live: int, r: int) -> float:
     """Foster's chance: a hand known at round ``r`` needing ``k`` cards, ``live`` of the unseen
-    cards filling the need, fills before the deal ends (the formula of :mod:`conquian.fill`)."""
+    cards filling the need, fills before the deal ends (the formula of :mod:`conquian.bots.fill`)."""
     return fill.fill_chance(t.rounds, unseen_means(t), family, k, live, r)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from conquian.analysis.collect import Tally
 from conquian.analysis.figures import figures
-from conquian.rules import Rules
+from conquian.engine.rules import Rules
 
 POSITION_NAMES_CONQUIAN = ("pone (first to play)", "the other hand (the dealer at two)")
 

@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any
 
 from conquian.analysis.collect import Tally, empty_tally, play_chunk
-from conquian.rules import Rules
+from conquian.engine.rules import Rules
 
 Progress = Callable[[int], None]
 

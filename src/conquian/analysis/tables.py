@@ -1,7 +1,7 @@
 """Build the package's ``fill_tables.json`` from ``stats.json`` files (``conquian stats`` under
 ``foster`` play, default options): ``python -m conquian.analysis.tables OUT STATS.json...``.
 
-Each entry keeps what :func:`conquian.fill.chance` needs: the histogram of durations in rounds
+Each entry keeps what :func:`conquian.bots.fill.chance` needs: the histogram of durations in rounds
 and the mean number of unseen cards at the start of each round.
 """
 

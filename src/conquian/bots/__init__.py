@@ -1,7 +1,7 @@
 """Computer opponents.  A bot sees only a seat's view and returns a legal action.
 
 Every bot implements :class:`Bot`: ``choose(view) -> Action``.  It is handed a
-:class:`~conquian.view.ConquianView` or :class:`~conquian.cooncan_view.CooncanView`
+:class:`~conquian.engine.conquian.view.ConquianView` or :class:`~conquian.engine.cooncan.view.CooncanView`
 and nothing else; :func:`check_view` refuses anything that is not a view, so a
 bot cannot be given a deal (and its hidden cards) by mistake.  Bots are made by
 name from a registry:
@@ -25,55 +25,15 @@ TypeError: a bot is given a seat's view (ConquianView or CooncanView), never Con
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any
 
-from conquian.actions import Action
-from conquian.cooncan_view import CooncanView
-from conquian.view import ConquianView
-
-View = Union[ConquianView, CooncanView]  # noqa: UP007 (a runtime alias)
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """A computer player: ``choose`` returns one legal action for the view's seat."""
-
-    name: str
-
-    def choose(self, view: View) -> Action:
-        """The action to play; the view's seat must be the one to act."""
-        ...
-
-
-def check_view(view: object) -> View:
-    """Return ``view`` if it is a seat's view; TypeError otherwise (hidden information stays hidden)."""
-    if not isinstance(view, ConquianView | CooncanView):
-        raise TypeError(
-            "a bot is given a seat's view (ConquianView or CooncanView), never "
-            f"{type(view).__name__}: it would see hidden cards"
-        )
-    if view.to_act != view.seat:
-        raise ValueError(f"p{view.seat} is not the seat to act")
-    return view
-
-
-_REGISTRY: dict[str, Callable[..., Bot]] = {}
-
-
-def register(name: str) -> Callable[[Callable[..., Bot]], Callable[..., Bot]]:
-    """Class decorator: make a bot available to :func:`make_bot` (and the CLI) under ``name``."""
-
-    def deco(factory: Callable[..., Bot]) -> Callable[..., Bot]:
-        _REGISTRY[name] = factory
-        return factory
-
-    return deco
+# the built-in bots register themselves on import
+from conquian.bots import expert, foster, random_bot  # noqa: F401
+from conquian.bots.base import _REGISTRY, Bot, View, check_view, register
 
 
 def make_bot(name: str, seed: int = 0, **params: Any) -> Bot:
     """A new bot by registered name; ``seed`` makes its choices reproducible."""
-    _load_builtins()
     try:
         factory = _REGISTRY[name]
     except KeyError:
@@ -83,9 +43,7 @@ def make_bot(name: str, seed: int = 0, **params: Any) -> Bot:
 
 def bot_names() -> list[str]:
     """The registered bots' names."""
-    _load_builtins()
     return sorted(_REGISTRY)
 
 
-def _load_builtins() -> None:
-    from conquian.bots import expert, foster, random_bot  # noqa: F401 (registers them)
+__all__ = ["Bot", "View", "bot_names", "check_view", "make_bot", "register"]

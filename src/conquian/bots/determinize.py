@@ -15,13 +15,13 @@ from __future__ import annotations
 import random
 from typing import Union
 
-from conquian.cards import JOKER, cards_of, parse_card
-from conquian.cooncan import DRAW, CooncanDeal
-from conquian.cooncan_view import CooncanView
-from conquian.deck import pack_order
-from conquian.melds import MeldTable, meld_table
-from conquian.twohand import ConquianDeal
-from conquian.view import ConquianView
+from conquian.engine.cards import JOKER, cards_of, parse_card
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.cooncan.deal import DRAW, CooncanDeal
+from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.deck import pack_order
 
 Redealt = Union[ConquianDeal, CooncanDeal]  # noqa: UP007
 

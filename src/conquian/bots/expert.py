@@ -21,20 +21,20 @@ import time
 import zlib
 from typing import Any
 
-from conquian.actions import Action
-from conquian.bots import View, check_view, register
-from conquian.bots import foster_cooncan as fk
+import conquian.bots.foster_cooncan as fk
+from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
-from conquian.cards import JOKER
-from conquian.cooncan import K_DISCARD, PLAY, CooncanDeal
-from conquian.cooncan import raw_to_action as cooncan_action
-from conquian.cooncan_view import CooncanView
-from conquian.match import Deal
-from conquian.scoring import pip_value
-from conquian.twohand import ConquianDeal
-from conquian.twohand import raw_to_action as conquian_action
+from conquian.engine.actions import Action
+from conquian.engine.cards import JOKER
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.cooncan.deal import K_DISCARD, PLAY, CooncanDeal
+from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
+from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.match import Deal
+from conquian.engine.scoring import pip_value
 
 
 def _cooncan_candidates(view: CooncanView, legal: list[Any], choice: Any) -> list[Any]:

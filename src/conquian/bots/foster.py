@@ -11,16 +11,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from conquian.actions import Action
-from conquian.bots import View, check_view, register
-from conquian.bots import foster_conquian as fc
-from conquian.bots import foster_cooncan as fk
-from conquian.cooncan import CooncanDeal
-from conquian.cooncan import raw_to_action as cooncan_action
-from conquian.cooncan_view import CooncanView
-from conquian.twohand import ConquianDeal
-from conquian.twohand import raw_to_action as conquian_action
-from conquian.view import ConquianView
+import conquian.bots.foster_conquian as fc
+import conquian.bots.foster_cooncan as fk
+from conquian.bots.base import View, check_view, register
+from conquian.engine.actions import Action
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
+from conquian.engine.cooncan.view import CooncanView
 
 
 def conquian_obs_from_view(v: ConquianView) -> fc.Obs:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from conquian.conquian_listing import (
+from conquian.engine.conquian.listing import (
     DISCARD,
     FORCED,
     K_DISCARD,
@@ -42,7 +42,7 @@ from conquian.conquian_listing import (
     RawAction,
     legal_raw,
 )
-from conquian.melds import MeldTable
+from conquian.engine.conquian.melds import MeldTable
 
 
 @dataclass

@@ -37,9 +37,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from conquian.cards import JOKER
-from conquian.combos import Combo
-from conquian.cooncan_listing import (
+from conquian.engine.cards import JOKER
+from conquian.engine.cooncan.listing import (
     K_ADD1,
     K_DISCARD,
     K_DRAW,
@@ -51,7 +50,8 @@ from conquian.cooncan_listing import (
     hand_threes,
     play_options,
 )
-from conquian.scoring import pip_value
+from conquian.engine.cooncan.melds import Combo
+from conquian.engine.scoring import pip_value
 
 
 @dataclass
@@ -239,7 +239,7 @@ def _uses_joker(raw: RawAction) -> bool:
 
 def _apply(o: Obs, h1: int, h2: int, hj: int, combos: tuple[Combo, ...],
            raw: RawAction) -> tuple[int, int, int, tuple[Combo, ...]]:
-    from conquian.cooncan_listing import new_combo
+    from conquian.engine.cooncan.listing import new_combo
 
     kind, arg = raw
     if kind == K_MELD3:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from conquian.actions import Action
-from conquian.bots import View, check_view, register
-from conquian.cooncan import raw_to_action as cooncan_action
-from conquian.cooncan_view import CooncanView
-from conquian.twohand import raw_to_action as conquian_action
+from conquian.bots.base import View, check_view, register
+from conquian.engine.actions import Action
+from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
+from conquian.engine.cooncan.view import CooncanView
 
 
 @register("random")

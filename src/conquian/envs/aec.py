@@ -30,11 +30,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from conquian.deck import SplitMix64
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.deck import SplitMix64
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.rules import get_rules
 from conquian.envs.encoding import Encoding, Obs, Public, encoding
-from conquian.match import Deal, new_deal
-from conquian.rules import get_rules
-from conquian.twohand import ConquianDeal
 
 _SEATS = {f"player_{i}": i for i in range(1, 8)}
 

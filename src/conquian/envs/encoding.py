@@ -28,9 +28,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from conquian.actions import Action
-from conquian.cards import JOKER, card_str, parse_card
-from conquian.cooncan import (
+from conquian.engine.actions import Action
+from conquian.engine.cards import JOKER, card_str, parse_card
+from conquian.engine.conquian.deal import K_DISCARD as C_DISCARD
+from conquian.engine.conquian.deal import K_FORCE, K_PASS, K_USE, ConquianDeal, Event
+from conquian.engine.conquian.deal import raw_to_action as conquian_raw_to_action
+from conquian.engine.conquian.melds import meld_table
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.cooncan.deal import (
     K_ADD1,
     K_DISCARD,
     K_DRAW,
@@ -41,15 +46,10 @@ from conquian.cooncan import (
     CooncanEvent,
     hand_threes,
 )
-from conquian.cooncan import raw_to_action as cooncan_raw_to_action
-from conquian.cooncan_view import CooncanView
-from conquian.deck import pack_order
-from conquian.melds import meld_table
-from conquian.rules import CONQUIAN, Rules
-from conquian.twohand import K_DISCARD as C_DISCARD
-from conquian.twohand import K_FORCE, K_PASS, K_USE, ConquianDeal, Event
-from conquian.twohand import raw_to_action as conquian_raw_to_action
-from conquian.view import ConquianView
+from conquian.engine.cooncan.deal import raw_to_action as cooncan_raw_to_action
+from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.deck import pack_order
+from conquian.engine.rules import CONQUIAN, Rules
 
 Obs = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]

@@ -30,9 +30,9 @@ import numpy as np
 from gymnasium import spaces
 
 from conquian.bots import Bot, make_bot
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.rules import CONQUIAN, get_rules
 from conquian.envs.encoding import Mask, Obs, Public, encoding
-from conquian.match import Deal, new_deal
-from conquian.rules import CONQUIAN, get_rules
 
 
 class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):

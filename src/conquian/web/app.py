@@ -33,9 +33,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
-from conquian.errors import ConquianError
-from conquian.record import record_from_match, write_record
-from conquian.rules import PRESETS, get_rules
+from conquian.engine.errors import ConquianError
+from conquian.engine.record import record_from_match, write_record
+from conquian.engine.rules import PRESETS, get_rules
 from conquian.session import HUMAN
 from conquian.web import protocol
 from conquian.web.bots import BotRunner, bot_job
@@ -668,7 +668,7 @@ def _rules_html() -> str:
     """The rule book as a page, every rule with its anchor (``/rules#R3.4``, where refusals link)."""
     import markdown
 
-    from conquian import rulebook
+    from conquian.engine import rulebook
 
     body = markdown.markdown(rulebook.markdown(), extensions=["attr_list", "tables"], output_format="html")
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -680,7 +680,7 @@ def _rules_html() -> str:
 
 
 def _option_defaults(variant: str) -> dict[str, Any]:
-    from conquian.rules import _OPTIONS
+    from conquian.engine.rules import _OPTIONS
 
     r = PRESETS[variant]
     return {k: getattr(r, k) for k in sorted(_OPTIONS[r.family]) if k != "players"}
@@ -821,7 +821,7 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
 def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[str]:
     """The moves the selection makes: listed moves holding every selected card, and forms built from
     the selection and checked by the engine."""
-    from conquian.cards import parse_card
+    from conquian.engine.cards import parse_card
 
     t = hub.table
     if conn.seat is None or t.session is None or t.status != PLAYING:

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from conquian.bots import make_bot
-from conquian.match import new_deal
-from conquian.rules import get_rules
+from conquian.engine.match import new_deal
+from conquian.engine.rules import get_rules
 from conquian.web.table import Table
 
 

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from conquian.errors import ConquianError
+from conquian.engine.errors import ConquianError
 
 #: The protocol's version: sent in ``welcome`` and accepted in ``hello``.
 VERSION = 1

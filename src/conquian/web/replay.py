@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquian.match import Match, new_deal
-from conquian.twohand import ConquianDeal
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.match import Match, new_deal
 from conquian.web.snapshot import all_hands, deal_snapshot
 
 

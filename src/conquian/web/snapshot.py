@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquian.cards import JOKER, card_str, cards_of
-from conquian.cooncan import CooncanDeal
-from conquian.cooncan_view import CooncanView
-from conquian.melds import meld_table
-from conquian.twohand import ConquianDeal
-from conquian.view import ConquianView
+from conquian.engine.cards import JOKER, card_str, cards_of
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.melds import meld_table
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.cooncan.view import CooncanView
 from conquian.web.table import OPEN, Table
 
 #: Log lines sent with a snapshot (the newest); the whole log is in the record.

@@ -59,7 +59,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from conquian.rules import get_rules
+from conquian.engine.rules import get_rules
 from conquian.web.table import Seat, Table
 
 metadata = MetaData()

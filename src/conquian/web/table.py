@@ -36,11 +36,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from conquian.actions import Action, parse_action
 from conquian.bots import bot_names
-from conquian.errors import ConquianError, IllegalActionError
-from conquian.match import check_name
-from conquian.rules import CONQUIAN, Rules
+from conquian.engine.actions import Action, parse_action
+from conquian.engine.errors import ConquianError, IllegalActionError
+from conquian.engine.match import check_name
+from conquian.engine.rules import CONQUIAN, Rules
 from conquian.session import HUMAN, GameSession, seated_action
 
 #: Bytes of randomness in a seat token (192 bits; the issue asks for at least 128).

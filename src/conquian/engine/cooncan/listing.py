@@ -1,12 +1,12 @@
 """Cooncan's legal listing as pure functions over card masks: the hot path of play and search.
 
 The stages of a deal, the raw action kinds, the three-card combinations a hand can lay out
-and the listing of a turn, apart from :class:`~conquian.cooncan.CooncanDeal` so that they
+and the listing of a turn, apart from :class:`~conquian.engine.cooncan.deal.CooncanDeal` so that they
 can be compiled (``conquian speedups build``) and called by the bots' policies without a
-deal object.  :mod:`conquian.cooncan` re-exports the public names.
+deal object.  :mod:`conquian.engine.cooncan.deal` re-exports the public names.
 
 ```pycon
->>> from conquian.cards import CardSet, card_str
+>>> from conquian.engine.cards import CardSet, card_str
 >>> h = CardSet.parse("7h 8h 9h Kc").mask
 >>> [" ".join(card_str(c) for c in t) for t in hand_threes(h, 0, 0)]
 ['7h 8h 9h']
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from conquian.cards import JOKER, cards_of, make_card
-from conquian.combos import RUN, SET, Combo
+from conquian.engine.cards import JOKER, cards_of, make_card
+from conquian.engine.cooncan.melds import RUN, SET, Combo
 
 DRAW: Final = 0
 PLAY: Final = 1

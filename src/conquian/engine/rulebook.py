@@ -11,7 +11,7 @@ True
 >>> rule("R9.9")
 Traceback (most recent call last):
 ...
-conquian.rulebook.UnknownRuleError: there is no rule R9.9 (the rules are R1 to R7; `conquian rules --list` lists them)
+conquian.engine.rulebook.UnknownRuleError: there is no rule R9.9 (the rules are R1 to R7; `conquian rules --list` lists them)
 >>> anchor("R3.4")
 'R3.4'
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from conquian.errors import ConquianError
+from conquian.engine.errors import ConquianError
 
 _HEADING = re.compile(r"^(#{2,3}) (R\d+(?:\.\d+)?)\.? (.+?) \{#(R[\d.]+)\}\s*$")
 _NUMBER = re.compile(r"^[Rr]?(\d+)(?:\.(\d+))?\.?$")
@@ -57,7 +57,7 @@ def markdown() -> str:
 
 @cache
 def _source() -> str:
-    return files("conquian").joinpath("rulebook.md").read_text(encoding="utf-8")
+    return files("conquian.engine").joinpath("rulebook.md").read_text(encoding="utf-8")
 
 
 def _strip(markdown: str) -> str:

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import random
 
-from conquian.cards import JOKER, cards_of, parse_card
-from conquian.cooncan import CooncanDeal
-from conquian.twohand import ConquianDeal
+from conquian.engine.cards import JOKER, cards_of, parse_card
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.cooncan.deal import CooncanDeal
 
 
 def redeal_unseen(deal: ConquianDeal | CooncanDeal, seat: int, rng: random.Random) -> ConquianDeal | CooncanDeal:

@@ -13,7 +13,7 @@ families (two-hand conquian, R3; Cooncan, R4).
 >>> get_rules("conquian", scoring="tricks")
 Traceback (most recent call last):
 ...
-conquian.errors.NotationError: R1: option scoring must be one of 'games', 'pips', not 'tricks'
+conquian.engine.errors.NotationError: R1: option scoring must be one of 'games', 'pips', not 'tricks'
 
 ```
 """
@@ -24,7 +24,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from conquian.errors import NotationError, quote
+from conquian.engine.errors import NotationError, quote
 
 CONQUIAN = "conquian"
 COONCAN = "cooncan"

@@ -32,11 +32,11 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from conquian.cards import card_str, parse_cards
-from conquian.errors import ConquianError, IllegalActionError, NotationError, RecordError, quote
-from conquian.files import MAX_RECORD_BYTES, read_text_limited
-from conquian.match import Deal, Match, check_name
-from conquian.rules import CONQUIAN, PRESETS, Rules, get_rules
+from conquian.engine.cards import card_str, parse_cards
+from conquian.engine.errors import ConquianError, IllegalActionError, NotationError, RecordError, quote
+from conquian.engine.files import MAX_RECORD_BYTES, read_text_limited
+from conquian.engine.match import Deal, Match, check_name
+from conquian.engine.rules import CONQUIAN, PRESETS, Rules, get_rules
 
 FORMAT = "conquian-record/1"
 #: Limits checked before a record is parsed, so that no file can make the reader recurse, loop or

@@ -27,11 +27,11 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Union
 
-from conquian.cooncan import CooncanDeal
-from conquian.errors import NotationError, SetupError, quote
-from conquian.rules import CONQUIAN, Rules
-from conquian.scoring import Washbook
-from conquian.twohand import ConquianDeal
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.errors import NotationError, SetupError, quote
+from conquian.engine.rules import CONQUIAN, Rules
+from conquian.engine.scoring import Washbook
 
 Deal = Union[ConquianDeal, CooncanDeal]  # noqa: UP007 (a runtime alias)
 
@@ -130,7 +130,7 @@ class Match:
         """Settle the current deal (it must be over) and start the next one.
 
         ``dealer`` may be given for the first deal only, or as the seat the rotation gives (R3.8):
-        any other is refused with :class:`~conquian.errors.SetupError` naming R3.8.
+        any other is refused with :class:`~conquian.engine.errors.SetupError` naming R3.8.
         """
         if self.deals:
             self.settle()

@@ -23,24 +23,15 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from conquian.actions import Action
-from conquian.cards import CardSet
-from conquian.melds import MeldTable, meld_table
-from conquian.rules import Rules
-from conquian.twohand import (
-    DISCARD,
-    FORCED,
-    OVER,
-    PHASE_NAMES,
-    Event,
-    RawAction,
-    conquian_events,
-    legal_raw,
-    raw_to_action,
-)
+from conquian.engine.actions import Action
+from conquian.engine.cards import CardSet
+from conquian.engine.conquian.events import Event, conquian_events, raw_to_action
+from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
+from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.rules import Rules
 
 if TYPE_CHECKING:
-    from conquian.twohand import ConquianDeal
+    from conquian.engine.conquian.deal import ConquianDeal
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,7 +40,7 @@ class ConquianView:
 
     The public history is shared with the deal (an immutable linked list holding nothing
     hidden), so making a view costs the same at the first turn and the thousandth; ``events``
-    turns it into :class:`~conquian.twohand.Event` values when first asked for.
+    turns it into :class:`~conquian.engine.conquian.deal.Event` values when first asked for.
     """
 
     rules: Rules

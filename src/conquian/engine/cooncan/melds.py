@@ -8,7 +8,7 @@ sequence knows its suit, the position of its lowest cell (2-13 for the ranks,
 a natural card or the joker; a set knows its rank and its cards.
 
 ```pycon
->>> from conquian.cards import parse_card
+>>> from conquian.engine.cards import parse_card
 >>> run = build_combo([("X", None), ("5d", None), ("6d", None)], double=True, owner=2)
 >>> str(run), run.low_position, run.high_position
 ('X 5d 6d', 4, 6)
@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from conquian.cards import JOKER, card_str, make_card, parse_card
-from conquian.errors import IllegalActionError
+from conquian.engine.cards import JOKER, card_str, make_card, parse_card
+from conquian.engine.errors import IllegalActionError
 
 SET: Final = 0
 RUN: Final = 1

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from conquian.cards import JOKER, card_str
-from conquian.deck import seeded_deck
-from conquian.rules import CONQUIAN, Rules
+from conquian.engine.cards import JOKER, card_str
+from conquian.engine.deck import seeded_deck
+from conquian.engine.rules import CONQUIAN, Rules
 
 
 def cut_rank(card: int) -> int:

@@ -20,8 +20,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conquian.cards import JOKER, card_str, cards_of, check_mask, is_card, mask_of, parse_card, parse_cards, sort_key
-from conquian.errors import NotationError, quote
+from conquian.engine.cards import (
+    JOKER,
+    card_str,
+    cards_of,
+    check_mask,
+    is_card,
+    mask_of,
+    parse_card,
+    parse_cards,
+    sort_key,
+)
+from conquian.engine.errors import NotationError, quote
 
 #: The longest seat number and combination number read from text (no table has more than 7 seats,
 #: or 99,999 combinations: a 5,000-digit number is refused before it is converted).
@@ -60,7 +70,7 @@ class Action:
         >>> Discard(1, 7.0).check()
         Traceback (most recent call last):
         ...
-        conquian.errors.NotationError: discard: 7.0 is not a card number
+        conquian.engine.errors.NotationError: discard: 7.0 is not a card number
 
         ```
         """

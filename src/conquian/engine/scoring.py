@@ -1,7 +1,7 @@
 """Pip values and settlement (R2.4, R5).
 
 ```pycon
->>> from conquian.cards import parse_card
+>>> from conquian.engine.cards import parse_card
 >>> [pip_value(parse_card(c)) for c in ("Ah", "Kd", "Ts", "7c", "X")]
 [11, 10, 10, 7, 15]
 >>> [conquian_pip_value(parse_card(c)) for c in ("Ah", "Ts", "7c", "Kd")]
@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from conquian.cards import JOKER
+from conquian.engine.cards import JOKER
 
 
 def pip_value(card: int) -> int:

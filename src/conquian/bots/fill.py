@@ -32,7 +32,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from conquian.rules import Rules
+from conquian.engine.rules import Rules
 
 
 def cards_per_round(family: str) -> int:
@@ -85,7 +85,7 @@ def fill_chance(rounds: Mapping[int, int], unseen: Mapping[int, float], family: 
 @cache
 def tables() -> dict[str, Any]:
     """The shipped measurements, by ``"variant/players"``."""
-    text = resources.files("conquian").joinpath("fill_tables.json").read_text()
+    text = resources.files("conquian.bots").joinpath("fill_tables.json").read_text()
     data: dict[str, Any] = json.loads(text)
     return data
 

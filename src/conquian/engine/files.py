@@ -23,7 +23,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from conquian.errors import RecordError
+from conquian.engine.errors import RecordError
 
 #: The largest record read (a long double-pack match is well under 1 MB; 16 MB leaves room).
 MAX_RECORD_BYTES = 16 * 1024 * 1024

@@ -6,7 +6,7 @@ the pack shows only that it happened.  Other hands are counts; the pack is a cou
 
 ```pycon
 >>> from conquian import get_rules
->>> from conquian.cooncan import CooncanDeal
+>>> from conquian.engine.cooncan.deal import CooncanDeal
 >>> deal = CooncanDeal(get_rules("cooncan"), seed=2, dealer=3)
 >>> v = deal.view(1)
 >>> len(v.hand), v.hand_counts, v.pack_count, v.to_act
@@ -23,24 +23,15 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from conquian.actions import Action
-from conquian.cards import JOKER
-from conquian.combos import Combo
-from conquian.cooncan import (
-    DRAW,
-    OVER,
-    STAGE_NAMES,
-    CooncanEvent,
-    RawAction,
-    cooncan_events,
-    draw_options,
-    play_options,
-    raw_to_action,
-)
-from conquian.rules import Rules
+from conquian.engine.actions import Action
+from conquian.engine.cards import JOKER
+from conquian.engine.cooncan.events import CooncanEvent, cooncan_events, raw_to_action
+from conquian.engine.cooncan.listing import DRAW, OVER, STAGE_NAMES, RawAction, draw_options, play_options
+from conquian.engine.cooncan.melds import Combo
+from conquian.engine.rules import Rules
 
 if TYPE_CHECKING:
-    from conquian.cooncan import CooncanDeal
+    from conquian.engine.cooncan.deal import CooncanDeal
 
 
 @dataclass(frozen=True, eq=False)

@@ -6,8 +6,8 @@ of the project and on every platform (the standard library's ``random`` makes
 no such promise for ``shuffle``).
 
 ```pycon
->>> from conquian.rules import get_rules
->>> from conquian.cards import card_str
+>>> from conquian.engine.rules import get_rules
+>>> from conquian.engine.cards import card_str
 >>> deck = seeded_deck(get_rules("conquian"), 1)
 >>> len(deck), len(set(deck))
 (40, 40)
@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from conquian.cards import JOKER, make_card
-from conquian.rules import Rules
+from conquian.engine.cards import JOKER, make_card
+from conquian.engine.rules import Rules
 
 _MASK64 = (1 << 64) - 1
 
@@ -109,8 +109,8 @@ def arrange_deck(rules: Rules, hands: Sequence[Iterable[int]], pack: Iterable[in
     of the pack follows in canonical order.  For tests and bug reports.
 
     ```pycon
-    >>> from conquian.rules import get_rules
-    >>> from conquian.cards import parse_cards, card_str
+    >>> from conquian.engine.rules import get_rules
+    >>> from conquian.engine.cards import parse_cards, card_str
     >>> r = get_rules("conquian")
     >>> deck = arrange_deck(r, [parse_cards("Ac 2c 3c 4c 5c 6c 7c 8c 9c Tc"),
     ...                         parse_cards("Ad 2d 3d 4d 5d 6d 7d 8d 9d Td")], parse_cards("Ah"))

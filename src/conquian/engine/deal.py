@@ -1,7 +1,7 @@
 """What every deal shares, whatever the form of the game: the verify / can / do faces.
 
-:class:`DealMixin` gives a deal class (:class:`~conquian.twohand.ConquianDeal`,
-:class:`~conquian.cooncan.CooncanDeal`) its public playing methods from four
+:class:`DealMixin` gives a deal class (:class:`~conquian.engine.conquian.deal.ConquianDeal`,
+:class:`~conquian.engine.cooncan.deal.CooncanDeal`) its public playing methods from four
 hooks the class provides: ``legal_raw()`` (the listed actions, raw), ``to_action(raw)``,
 ``verify(action) -> raw`` (raises on an illegal action, changes nothing) and
 ``apply_raw(kind, arg)``.
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Union
 
-from conquian.actions import Action, parse_action
-from conquian.cards import is_card
-from conquian.deck import seeded_deck, sorted_pack
-from conquian.errors import ConquianError, NotationError, SetupError, quote
-from conquian.rules import Rules
+from conquian.engine.actions import Action, parse_action
+from conquian.engine.cards import is_card
+from conquian.engine.deck import seeded_deck, sorted_pack
+from conquian.engine.errors import ConquianError, NotationError, SetupError, quote
+from conquian.engine.rules import Rules
 
 RawAction = tuple[int, Any]
 Node = Union[tuple["Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
@@ -26,7 +26,7 @@ def setup_deck(rules: Rules, family: str, deck: Sequence[int] | None, seed: int 
                rule: str) -> tuple[int, ...]:
     """Check what a new deal is given and return its deck, top card first (R1, R3.1, R4.1).
 
-    Every refusal is a :class:`~conquian.errors.SetupError` naming ``rule``.
+    Every refusal is a :class:`~conquian.engine.errors.SetupError` naming ``rule``.
     """
     if not isinstance(rules, Rules) or rules.family != family:
         raise SetupError("R1", f"{quote(getattr(rules, 'name', rules))} is not a {family} variant")
@@ -128,8 +128,8 @@ class DealMixin:
     def play(self, action: Action | str) -> Action:
         """Check and play one action (an :class:`Action` or its notation); return it.
 
-        Raises :class:`~conquian.errors.IllegalActionError` (state unchanged) if illegal,
-        :class:`~conquian.errors.NotationError` if the text cannot be parsed.
+        Raises :class:`~conquian.engine.errors.IllegalActionError` (state unchanged) if illegal,
+        :class:`~conquian.engine.errors.NotationError` if the text cannot be parsed.
         """
         action = as_action(action)
         kind, arg = self.verify(action)

@@ -1,14 +1,14 @@
 """Conquian's legal listing as pure functions over card masks: the hot path of play and search.
 
 The phases of a deal, the raw action kinds, the listed uses of a card (R3.4) and the
-listing of the player to act, apart from :class:`~conquian.twohand.ConquianDeal` so that
+listing of the player to act, apart from :class:`~conquian.engine.conquian.deal.ConquianDeal` so that
 they can be compiled (``conquian speedups build``) and called by the bots' policies
-without a deal object.  :mod:`conquian.twohand` re-exports every name.
+without a deal object.  :mod:`conquian.engine.conquian.deal` re-exports every name.
 
 ```pycon
 >>> from conquian import get_rules
->>> from conquian.cards import CardSet, parse_card
->>> from conquian.melds import meld_table
+>>> from conquian.engine.cards import CardSet, parse_card
+>>> from conquian.engine.conquian.melds import meld_table
 >>> tbl = meld_table(get_rules("conquian"))
 >>> hand = CardSet.parse("5h 6h Kc").mask
 >>> [tbl.meld_str(f[0]) for f in use_forms(tbl, (), 0, hand, parse_card("7h"))]
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from conquian.melds import MeldTable
+from conquian.engine.conquian.melds import MeldTable
 
 # Phases of a deal.  The say phases differ only in what a pass does (R3.3).
 SAY_TURNED: Final = 0  # the turner's first say to a turned card

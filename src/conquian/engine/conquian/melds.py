@@ -6,8 +6,8 @@ set lookup and splitting a side of the table into combinations is a short
 memoised search.
 
 ```pycon
->>> from conquian.rules import get_rules
->>> from conquian.cards import CardSet
+>>> from conquian.engine.rules import get_rules
+>>> from conquian.engine.cards import CardSet
 >>> t = meld_table(get_rules("conquian"))
 >>> t.is_meld(CardSet.parse("5h 6h 7h").mask), t.is_meld(CardSet.parse("9h Th Jh").mask)
 (True, False)
@@ -25,8 +25,8 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-from conquian.cards import card_str, cards_of, make_card
-from conquian.rules import Rules
+from conquian.engine.cards import card_str, cards_of, make_card
+from conquian.engine.rules import Rules
 
 
 class MeldTable:

@@ -2,7 +2,7 @@
 
 A :class:`ConquianDeal` holds one deal from the deal to the win or tableau.
 Every public method checks the rules (R7): an illegal action raises
-:class:`~conquian.errors.IllegalActionError` naming the R-number and leaves
+:class:`~conquian.engine.errors.IllegalActionError` naming the R-number and leaves
 the state exactly as it was.
 
 Internally the two hands are *players* 0 (the pone, first to act, R3.1) and 1
@@ -21,7 +21,7 @@ costs a handful of attribute copies.
 >>> deal.play("p2 pass")
 Traceback (most recent call last):
 ...
-conquian.errors.IllegalActionError: R3.3: it is p1's say, not p2's
+conquian.engine.errors.IllegalActionError: R3.3: it is p1's say, not p2's
 >>> deal == before
 True
 
@@ -31,21 +31,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Union
+from typing import Any, Final
 
-from conquian.actions import Action, Discard, Force, Pass, Use, meld_text
-from conquian.cards import CardSet, card_name, card_str, cards_of, mask_str
-from conquian.deal import DealMixin, as_action, flatten, setup_deck
-from conquian.errors import IllegalActionError
-from conquian.melds import MeldTable, meld_table
-from conquian.rules import CONQUIAN, Rules
-from conquian.scoring import conquian_pip_value
-
-if TYPE_CHECKING:
-    from conquian.view import ConquianView
-
-from conquian.conquian_listing import (
+from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_text
+from conquian.engine.cards import CardSet, card_str, cards_of, mask_str
+from conquian.engine.conquian.events import Event, _event_action, _Node, conquian_events, raw_to_action
+from conquian.engine.conquian.listing import (
     DISCARD,
     FORCED,
     K_DISCARD,
@@ -61,65 +52,19 @@ from conquian.conquian_listing import (
     legal_raw,
     use_forms,
 )
-
-# A persistent singly linked list of public events: (previous node, event).
-_Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
-
-
-@dataclass(frozen=True)
-class Event:
-    """One public event of a deal: what every seat at the table saw.
-
-    ``kind`` is one of ``turn`` (a card turned from the pack), ``pass``,
-    ``bury`` (a card refused by both and turned down), ``use`` (``melds`` are
-    the combinations laid or changed), ``force``, ``discard``, ``win``,
-    ``tableau``.  ``seat`` is the seat who did it (for ``bury``, the seat
-    that buried it).
-    """
-
-    kind: str
-    seat: int
-    card: int | None = None
-    melds: tuple[int, ...] = ()
-    target: int | None = None
-    """For ``force``: the seat the card was forced on."""
-
-    def __str__(self) -> str:
-        who = f"p{self.seat}"
-        c = card_name(self.card) if self.card is not None else ""
-        if self.kind == "turn":
-            return f"{who} turned {c}"
-        if self.kind == "pass":
-            return f"{who} passed {c}"
-        if self.kind == "bury":
-            return f"{who} buried {c}"
-        if self.kind == "use":
-            return f"{who} used {c}: " + " | ".join(meld_text(m) for m in self.melds)
-        if self.kind == "force":
-            return f"{who} forced {c} on p{self.target}"
-        if self.kind == "discard":
-            return f"{who} discarded {c}"
-        if self.kind == "win":
-            return f"{who} is eleven down and wins"
-        return "the pack is exhausted: tableau"
-
-
-def conquian_events(node: _Node, seats: tuple[int, int], count: int | None = None) -> tuple[Event, ...]:
-    """The events of a public history (the last ``count`` of them), oldest first."""
-    out: list[Event] = []
-    while node is not None and (count is None or len(out) < count):
-        node, ev = node
-        target = seats[1 - ev[1]] if ev[0] == "force" else None
-        out.append(Event(ev[0], seats[ev[1]], ev[2], ev[3], target))
-    out.reverse()
-    return tuple(out)
+from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
+from conquian.engine.errors import IllegalActionError
+from conquian.engine.rules import CONQUIAN, Rules
+from conquian.engine.scoring import conquian_pip_value
 
 
 class ConquianDeal(DealMixin):
     """One deal of conquian (R3) between two hands.
 
     ``deck`` is the whole pack, top card first (R3.1); without it ``seed``
-    gives the deck (:func:`~conquian.deck.seeded_deck`).  ``dealer`` is the
+    gives the deck (:func:`~conquian.engine.deck.seeded_deck`).  ``dealer`` is the
     dealer's seat number; with three at the table (R6.3) he sits out and the
     next two seats play.
     """
@@ -381,7 +326,7 @@ class ConquianDeal(DealMixin):
         )
 
     def to_action(self, raw: RawAction) -> Action:
-        """The :class:`~conquian.actions.Action` of a raw action of the player to act."""
+        """The :class:`~conquian.engine.actions.Action` of a raw action of the player to act."""
         return raw_to_action(self.seats[self.actor], raw)
 
     # ------------------------------------------------------------ public play
@@ -520,8 +465,6 @@ class ConquianDeal(DealMixin):
     # ---------------------------------------------------------------- the view
     def view(self, seat: int) -> ConquianView:
         """What ``seat`` may know (hands hidden, pack order hidden).  Bots get only this."""
-        from conquian.view import ConquianView
-
         return ConquianView.from_deal(self, seat)
 
     def __str__(self) -> str:
@@ -539,29 +482,6 @@ class ConquianDeal(DealMixin):
 
     def __repr__(self) -> str:
         return f"<ConquianDeal {self.rules.name} dealer=p{self.dealer} actions={self.n_actions} {self.phase}>"
-
-def raw_to_action(seat: int, raw: RawAction) -> Action:
-    """The :class:`Action` of a raw action for ``seat``."""
-    kind, arg = raw
-    if kind == K_USE:
-        return Use(seat, arg)
-    if kind == K_PASS:
-        return Pass(seat)
-    if kind == K_FORCE:
-        return Force(seat, arg)
-    return Discard(seat, arg)
-
-
-def _event_action(e: Event) -> Action:
-    if e.kind == "use":
-        return Use(e.seat, e.melds)
-    if e.kind == "pass":
-        return Pass(e.seat)
-    assert e.card is not None
-    if e.kind == "force":
-        return Force(e.seat, e.card)
-    return Discard(e.seat, e.card)
-
 
 __all__ = [
     "DISCARD", "FORCED", "K_DISCARD", "K_FORCE", "K_PASS", "K_USE", "OVER", "PHASE_NAMES", "SAY_DISCARD",

@@ -4,7 +4,7 @@ A :class:`CooncanDeal` holds one deal: the deal one card at a time (R4.1),
 turns of draw / lay out / discard (R4.3), a closed or open stock (R4.2), the
 pack turned over from the stock (R4.5), going out (R4.6), pips and the splash
 (R5.2, R5.3).  Every illegal action raises
-:class:`~conquian.errors.IllegalActionError` naming its rule, with the state
+:class:`~conquian.engine.errors.IllegalActionError` naming its rule, with the state
 unchanged.
 
 A hand is three ints: the cards held at least once (a bitmask), the cards held
@@ -18,7 +18,7 @@ twice (the double pack) and the number of jokers, so copying a deal is cheap.
 >>> deal.play("p1 meld 5c 5d 5s")
 Traceback (most recent call last):
 ...
-conquian.errors.IllegalActionError: R4.3: p1 must draw (draw, or take from the stock) before laying anything down
+conquian.engine.errors.IllegalActionError: R4.3: p1 must draw (draw, or take from the stock) before laying anything down
 
 ```
 """
@@ -26,13 +26,12 @@ conquian.errors.IllegalActionError: R4.3: p1 must draw (draw, or take from the s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Union
+from typing import Any, Final
 
-from conquian.actions import Action, Add, Discard, Draw, Meld, Shift, Take
-from conquian.cards import JOKER, card_name, card_str, cards_of, parse_card, sort_key
-from conquian.combos import RUN, Combo, build_combo, card_at, parse_token
-from conquian.cooncan_listing import (
+from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
+from conquian.engine.cards import JOKER, card_str, cards_of, parse_card, sort_key
+from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, _Node, _token, cooncan_events, raw_to_action
+from conquian.engine.cooncan.listing import (
     _DRAW_RAW,
     DRAW,
     K_ADD,
@@ -54,78 +53,14 @@ from conquian.cooncan_listing import (
     new_combo,
     play_options,
 )
-from conquian.deal import DealMixin, as_action, flatten, setup_deck
-from conquian.errors import IllegalActionError
-from conquian.rules import COONCAN, Rules
-from conquian.scoring import pip_value
-
-if TYPE_CHECKING:
-    from conquian.cooncan_view import CooncanView
-
-_Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
-_Cards = Union[tuple["_Cards", int], None]  # noqa: UP007 (a player's draws, newest first)
-
-@dataclass(frozen=True)
-class CooncanEvent:
-    """One event of a Cooncan deal.  ``card`` of a ``draw`` is known only to the drawer: views of
-    other seats hold ``None`` there."""
-
-    kind: str  # start, draw, take, meld, add, shift, discard, turnover, win, void
-    seat: int
-    card: int | None = None
-    combo: int | None = None  # the combination number (meld, add, shift)
-    cards: tuple[str, ...] = ()
-    text: str = ""  # the combination after the action
-    which: str | None = None  # shift: the joker moved, when both ends held one
-
-    def __str__(self) -> str:
-        who = f"p{self.seat}"
-        if self.kind == "draw":
-            return f"{who} drew " + (card_name(self.card) if self.card is not None else "from the pack")
-        if self.kind == "take":
-            return f"{who} took {card_name(self.card or 0)} from the stock"
-        if self.kind == "meld":
-            return f"{who} laid out {self.text} (combination {self.combo})"
-        if self.kind == "add":
-            return f"{who} added {' '.join(self.cards)} to combination {self.combo}: {self.text}"
-        if self.kind == "shift":
-            return f"{who} moved the joker of combination {self.combo} and added {' '.join(self.cards)}: {self.text}"
-        if self.kind == "discard":
-            return f"{who} discarded {card_name(self.card or 0)}"
-        if self.kind == "start":
-            return f"p{self.seat} deals; the stock starts with {card_name(self.card or 0)}"
-        if self.kind == "turnover":
-            return "the pack is exhausted: the stock is turned over to make a new pack"
-        if self.kind == "win":
-            return f"{who} is out and wins"
-        return "the deal is void: the pack ran out too often, or the deal lasted too long"
-
+from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, parse_token
+from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
+from conquian.engine.errors import IllegalActionError
+from conquian.engine.rules import COONCAN, Rules
+from conquian.engine.scoring import pip_value
 
 _DRAW_EVENTS: Final = tuple(("draw", p, None, None, (), "", None) for p in range(16))
-
-
-def _cards(node: _Cards, limit: int = -1) -> list[int]:
-    """The cards of a player's draws, newest first (at most ``limit`` of them when it is not -1)."""
-    out: list[int] = []
-    while node is not None and len(out) != limit:
-        node, c = node
-        out.append(c)
-    return out
-
-
-def cooncan_events(node: _Node, drawn: dict[int, _Cards]) -> tuple[CooncanEvent, ...]:
-    """The events of a public history, oldest first, each draw from the pack showing its card
-    only for the players in ``drawn`` (player index -> that player's draws, newest first)."""
-    raw = flatten(node)
-    cards = {p: _cards(d) for p, d in drawn.items()}  # newest first: pop() gives the oldest
-    out = []
-    for ev in reversed(raw):
-        kind, p = ev[0], ev[1]
-        card = ev[2]
-        if kind == "draw" and p in cards:
-            card = cards[p].pop()
-        out.append(CooncanEvent(kind, p + 1, card, ev[3], ev[4], ev[5], ev[6]))
-    return tuple(out)
 
 
 class CooncanDeal(DealMixin):
@@ -653,8 +588,6 @@ class CooncanDeal(DealMixin):
 
     def view(self, seat: int) -> CooncanView:
         """What ``seat`` may know.  Bots get only this."""
-        from conquian.cooncan_view import CooncanView
-
         return CooncanView.from_deal(self, seat)
 
     def __str__(self) -> str:
@@ -673,40 +606,6 @@ class CooncanDeal(DealMixin):
 
     def __repr__(self) -> str:
         return f"<CooncanDeal {self.rules.name} {self.n} hands dealer=p{self.dealer} {self.phase}>"
-
-
-def _token(card: int, pos: int, named: int) -> str:
-    """A card as written in add/shift: a joker in a sequence names its card (``X=9h``)."""
-    if card != JOKER:
-        return card_str(card)
-    return "X" if pos == 0 else "X=" + card_str(named)
-
-
-def raw_to_action(seat: int, raw: RawAction, open_stock: bool) -> Action:
-    """The Action of a raw Cooncan action."""
-    kind, arg = raw
-    if kind == K_DRAW:
-        return Draw(seat)
-    if kind == K_TAKE:
-        return Take(seat, arg if open_stock else None)
-    if kind == K_DISCARD:
-        return Discard(seat, arg)
-    if kind == K_MELD3:
-        return Meld(seat, tuple(str(new_combo(arg, seat, 0)).split()))
-    if kind == K_ADD1:
-        k, card, pos, named = arg
-        return Add(seat, k + 1, (_token(card, pos, named),))
-    if kind == K_SHIFT1:
-        k, which, card, pos, named = arg
-        return Shift(seat, k + 1, which, (_token(card, pos, named),))
-    index, _combo, _removed, tokens, which = arg
-    if kind == K_MELD:
-        return Meld(seat, tokens)
-    if kind == K_ADD:
-        return Add(seat, index + 1, tokens)
-    return Shift(seat, index + 1, which, tokens)
-
-
 
 
 __all__ = [

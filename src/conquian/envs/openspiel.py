@@ -11,11 +11,11 @@ recall.  The information state tensor is the observation tensor (which already h
 cards each seat passed, discarded or took): a fixed-size tensor of the whole history would
 be as long as the longest deal, so it is not perfect recall.  ``resample_from_infostate``
 re-deals every card the player has not seen and replays the history
-(:func:`conquian.redeal.redeal_unseen`), which is what OpenSpiel's information-set MCTS needs.
+(:func:`conquian.engine.redeal.redeal_unseen`), which is what OpenSpiel's information-set MCTS needs.
 
 ```pycon
 >>> import pyspiel
->>> import conquian.openspiel
+>>> import conquian.envs.openspiel
 >>> game = pyspiel.load_game("python_conquian")
 >>> state = game.new_initial_state()
 >>> while state.is_chance_node():
@@ -34,15 +34,15 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
-from conquian.cards import JOKER, CardSet, card_str
-from conquian.cooncan_view import CooncanView
-from conquian.deck import pack_order
+from conquian.engine.cards import JOKER, CardSet, card_str
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.deck import pack_order
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.redeal import redeal_unseen
+from conquian.engine.rules import CONQUIAN, PRESETS, Rules, get_rules
 from conquian.envs.encoding import Encoding, Public, encoding
-from conquian.match import Deal, new_deal
-from conquian.redeal import redeal_unseen
-from conquian.rules import CONQUIAN, PRESETS, Rules, get_rules
-from conquian.twohand import ConquianDeal
-from conquian.view import ConquianView
 
 _OPTION_DEFAULTS: dict[str, dict[str, Any]] = {
     "conquian": {"players": 2, "scoring": "games"},

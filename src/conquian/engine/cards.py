@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from conquian.errors import NotationError, quote
+from conquian.engine.errors import NotationError, quote
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "cdhs"
@@ -87,7 +87,7 @@ def parse_card(text: str) -> int:
     >>> parse_card("Zz")
     Traceback (most recent call last):
     ...
-    conquian.errors.NotationError: 'Zz' is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)
+    conquian.engine.errors.NotationError: 'Zz' is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)
 
     ```
     """
