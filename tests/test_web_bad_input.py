@@ -152,6 +152,9 @@ def test_a_name_that_is_not_the_servers_is_refused(server: Server) -> None:
         assert headers["x-frame-options"] == "DENY"
     for host in (f"127.0.0.1:{server.port}", f"localhost:{server.port}", "LOCALHOST", f"[::1]:{server.port}"):
         assert get_with_host(server, "/api/tables", host)[0] == 200, host
+    # a load balancer checks each machine by its address: /health answers, ok or not ok only
+    status, _, body = get_with_host(server, "/health", "10.1.2.3:8000")
+    assert status == 200 and json.loads(body) == {"ok": True}
     t = table_with_open_seat(server)
     upgrade = (f"GET /ws/{t['id']} HTTP/1.1\r\nHost: evil.example:{server.port}\r\nUpgrade: websocket\r\n"
                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"

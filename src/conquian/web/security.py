@@ -72,9 +72,16 @@ def _error(code: str, message: str) -> bytes:
     return json.dumps({"error": {"code": code, "rule": None, "message": message}}).encode()
 
 
+#: Paths served whatever the ``Host``: a load balancer checks each machine by its address (or,
+#: in HTTP/1.0, with no ``Host`` at all), and ``/health`` tells the public only ok or not ok.
+ANY_HOST_PATHS = frozenset({"/health"})
+
+
 class HostCheck:
     """ASGI middleware: a request whose ``Host`` is not one of ``allowed`` is answered ``400``
-    (HTTP, the protocol's JSON error) or refused before its WebSocket opens (``403``)."""
+    (HTTP, the protocol's JSON error) or refused before its WebSocket opens (``403``); paths of
+    :data:`ANY_HOST_PATHS` excepted.  (Starlette's ``TrustedHostMiddleware`` would cut
+    ``[::1]:8000`` at its first colon and answer in plain text.)"""
 
     def __init__(self, app: Any, allowed: Sequence[str]) -> None:
         self.app = app
@@ -90,7 +97,7 @@ class HostCheck:
         return bool(name) and (name in self.names or name.endswith(self.suffixes))
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] not in ("http", "websocket") or self.any:
+        if scope["type"] not in ("http", "websocket") or self.any or scope.get("path") in ANY_HOST_PATHS:
             await self.app(scope, receive, send)
             return
         header = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
