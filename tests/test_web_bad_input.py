@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 
 from conquian import get_rules
 from conquian.web.logs import TextFormatter
-from conquian.web.security import HostCheck, allowed_hosts
+from conquian.web.security import HostNames, allowed_hosts
 from conquian.web.store import Store
 from conquian.web.table import Table
 from web_server import Client, Server, free_port
@@ -175,8 +175,8 @@ def test_the_names_an_operator_gives_are_served(tmp_path: Path) -> None:
 
 
 def test_any_name_only_when_the_operator_says_so() -> None:
-    assert HostCheck(None, allowed_hosts("0.0.0.0", ("*",))).allows("anything.example")
-    assert not HostCheck(None, allowed_hosts("0.0.0.0", ("cards.example",))).allows("anything.example")
+    assert HostNames(allowed_hosts("0.0.0.0", ("*",))).allows("anything.example")
+    assert not HostNames(allowed_hosts("0.0.0.0", ("cards.example",))).allows("anything.example")
     assert allowed_hosts("::1", ()) == ("[::1]", "127.0.0.1", "localhost")
 
 
@@ -280,3 +280,24 @@ def test_health_tells_the_public_only_ok(server: Server) -> None:
         assert r.json() == {"ok": True}, wrong
     detail = server.health()
     assert detail["ok"] is True and detail["database_writable"] is True and "pid" in detail
+
+
+def test_a_server_error_carries_the_protections_too(tmp_path: Path) -> None:
+    """A 500 (here: a table row the server cannot read) is answered by Starlette's error handler,
+    outside the application's middleware: the headers are added outside it."""
+    url = f"sqlite:///{tmp_path / 'odd.db'}"
+    store = Store(url)
+    store.upgrade()
+    store.create(Table("odd", "Odd", get_rules("conquian"), seed=1))
+    store.dispose()
+    with sqlite3.connect(tmp_path / "odd.db") as db:
+        db.execute("UPDATE tables SET options = '{not json' WHERE id = 'odd'")
+    s = Server(url, tmp_path).start()
+    try:
+        r = s.get("/api/tables/odd")
+    finally:
+        s.stop()
+    assert r.status_code == 500
+    for name, value in PROTECTIONS.items():
+        assert r.headers.get(name) == value, name
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]

@@ -690,10 +690,11 @@ def build_app(settings: Settings | None = None) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(AccessLog), Middleware(security.SecurityHeaders),
-                    Middleware(security.HostCheck, allowed=settings.allowed_hosts)],
+        middleware=[Middleware(AccessLog), Middleware(security.HostCheck, allowed=settings.allowed_hosts)],
     )
     app.state.server = server
+    # the security headers wrap Starlette's own error handler too, so its 500s carry them
+    app.middleware_stack = security.SecurityHeaders(app.build_middleware_stack())
     return app
 
 

@@ -6,7 +6,7 @@ keep the pages from being framed, sniffed or told where a link came from.
 ```pycon
 >>> allowed_hosts("127.0.0.1", ())
 ('127.0.0.1', 'localhost', '[::1]')
->>> check = HostCheck(None, allowed_hosts("0.0.0.0", ("cards.example",)))
+>>> check = HostNames(allowed_hosts("0.0.0.0", ("cards.example",)))
 >>> [check.allows(h) for h in ("cards.example:443", "CARDS.example", "[::1]:8000", "evil.example", "")]
 [True, True, True, False, False]
 
@@ -18,7 +18,8 @@ from __future__ import annotations
 import hmac
 import json
 from collections.abc import Sequence
-from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: The names a server answers to whatever it listens on: the loopback names (a page can reach
 #: them only from this machine, where a name can never be rebound to them by another site).
@@ -77,14 +78,10 @@ def _error(code: str, message: str) -> bytes:
 ANY_HOST_PATHS = frozenset({"/health"})
 
 
-class HostCheck:
-    """ASGI middleware: a request whose ``Host`` is not one of ``allowed`` is answered ``400``
-    (HTTP, the protocol's JSON error) or refused before its WebSocket opens (``403``); paths of
-    :data:`ANY_HOST_PATHS` excepted.  (Starlette's ``TrustedHostMiddleware`` would cut
-    ``[::1]:8000`` at its first colon and answer in plain text.)"""
+class HostNames:
+    """The names a server answers to (``*``: any; ``*.example.org``: its subdomains)."""
 
-    def __init__(self, app: Any, allowed: Sequence[str]) -> None:
-        self.app = app
+    def __init__(self, allowed: Sequence[str]) -> None:
         self.any = "*" in allowed
         self.names = frozenset(a for a in allowed if not a.startswith("*"))
         self.suffixes = tuple(a[1:] for a in allowed if a.startswith("*."))
@@ -96,12 +93,23 @@ class HostCheck:
         name = host_name(header)
         return bool(name) and (name in self.names or name.endswith(self.suffixes))
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] not in ("http", "websocket") or self.any or scope.get("path") in ANY_HOST_PATHS:
+
+class HostCheck:
+    """ASGI middleware: a request whose ``Host`` is not one of ``allowed`` is answered ``400``
+    (HTTP, the protocol's JSON error) or refused before its WebSocket opens (``403``); paths of
+    :data:`ANY_HOST_PATHS` excepted.  (Starlette's ``TrustedHostMiddleware`` would cut
+    ``[::1]:8000`` at its first colon and answer in plain text.)"""
+
+    def __init__(self, app: ASGIApp, allowed: Sequence[str]) -> None:
+        self.app = app
+        self.hosts = HostNames(allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or self.hosts.any or scope.get("path") in ANY_HOST_PATHS:
             await self.app(scope, receive, send)
             return
         header = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
-        if self.allows(header):
+        if self.hosts.allows(header):
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
@@ -118,10 +126,10 @@ class SecurityHeaders:
     """ASGI middleware: every HTTP answer carries :data:`CONTENT_SECURITY_POLICY` (its WebSocket
     connections to the request's own host) and :data:`HEADERS`."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -130,7 +138,7 @@ class SecurityHeaders:
         ws = f" ws://{host} wss://{host}" if host and all(c.isalnum() or c in ".-:[]" for c in host) else ""
         policy = CONTENT_SECURITY_POLICY.format(ws=ws).encode()
 
-        async def sending(message: dict[str, Any]) -> None:
+        async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", ())
                            if k.lower() not in (b"content-security-policy", *(h for h, _ in HEADERS))]
