@@ -284,3 +284,22 @@ def test_a_finished_match_replays_forwards_and_backwards(server: Server, browser
     page.keyboard.press("End")
     assert "Scores" in page.inner_text("#replay")
     shot(page, "web-replay.png")
+
+
+def test_the_pages_break_no_rule_of_their_security_policy(server: Server, browser: Any) -> None:
+    """Every page works under the Content-Security-Policy the server sends (no inline script or
+    style, connections to its own origin only): the browser reports no violation."""
+    page = new_page(browser)
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.expose_function("cspViolation", lambda text: violations.append(text))
+    page.add_init_script("document.addEventListener('securitypolicyviolation', "
+                         "e => window.cspViolation(e.violatedDirective + ' ' + e.blockedURI))")
+    response = page.goto(server.url + "/")
+    assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+    create(page, server, "Ann", seats=["foster"])
+    page.wait_for_selector("#hand")
+    page.goto(server.url + "/rules")
+    page.wait_for_selector(".rulebook")
+    assert page.evaluate("getComputedStyle(document.querySelector('header.top')).display") != "inline"
+    assert violations == [] and page.errors == []

@@ -101,3 +101,21 @@ def test_serve_refuses_a_database_it_cannot_reach(tmp_path: Path) -> None:
                           f"postgresql+psycopg://nobody@127.0.0.1:{free_port()}/x", "--port", str(free_port())],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "cannot use the database" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_table_names_with_control_characters_are_refused_on_postgres(postgres_url: str, tmp_path: Path) -> None:
+    """A NUL, which PostgreSQL cannot store in text, and the other characters a player's name may
+    not hold: refused with the protocol's error, never a 500; the database is written (/health)."""
+    s = Server(postgres_url, tmp_path).start()
+    try:
+        for name in ("a\x00b", "red \x1b[31m", "abc\u202edcba"):
+            r = s.post("/api/tables", {"variant": "conquian", "name": name})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_name", r.text
+            r = s.post("/api/tables", {"variant": "conquian", "host_name": name})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_name", r.text
+        assert s.get("/health").json() == {"ok": True}
+        detail = s.health()
+        assert detail["database"] == "postgresql" and detail["database_writable"] is True
+        assert all(row["status"] != "probe" for row in s.get("/api/tables").json()["open"])
+    finally:
+        s.stop()

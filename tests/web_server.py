@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: The token the test servers show /health's detail to (``serve --health-token``).
+HEALTH_TOKEN = "test-health-token"
+
+
 class Server:
-    """``conquian serve`` in a child process (its output in ``log``)."""
+    """``conquian serve`` in a child process (its output in ``log``); ``preexec`` runs in the
+    child before it starts (a resource limit, say)."""
 
     def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None,
-                 extra: tuple[str, ...] = ("--log-level", "warning")) -> None:
-        self.db, self.tmp, self.bot_delay, self.extra = db, tmp, bot_delay, extra
+                 extra: tuple[str, ...] = ("--log-level", "warning"),
+                 preexec: Callable[[], None] | None = None) -> None:
+        self.db, self.tmp, self.bot_delay, self.extra, self.preexec = db, tmp, bot_delay, extra, preexec
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -38,8 +45,9 @@ class Server:
         env = dict(os.environ, CONQUIAN_DATA=str(self.tmp))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "conquian", "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", *self.extra],
-            stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
+             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", "--health-token", HEALTH_TOKEN, *self.extra],
+            stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, start_new_session=True,
+            preexec_fn=self.preexec)
         for _ in range(200):
             try:
                 if httpx.get(self.url + "/health", timeout=1).status_code == 200:
@@ -75,7 +83,9 @@ class Server:
         return httpx.get(self.url + path, timeout=10)
 
     def health(self) -> dict[str, Any]:
-        return dict(self.get("/health").json())
+        """/health with its detail (the operator's token)."""
+        return dict(httpx.get(self.url + "/health", headers={"Authorization": f"Bearer {HEALTH_TOKEN}"},
+                              timeout=10).json())
 
     def create(self, **spec: Any) -> dict[str, Any]:
         r = self.post("/api/tables", spec)

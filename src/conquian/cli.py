@@ -204,6 +204,14 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--bot-delay", type=_delay, default=0.9, help="seconds between the bots' moves (default 0.9)")
     w.add_argument("--origin", action="append", default=[],
                    help="another origin a browser may connect from (behind a proxy), e.g. https://cards.example")
+    w.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a name the server answers to (the Host header; repeat for several; '*': any, "
+                        "'*.example.org': its subdomains); always: the --host address, localhost, 127.0.0.1, "
+                        "[::1].  Needed with --host 0.0.0.0 or ::, e.g. --allowed-host cards.example")
+    w.add_argument("--health-token", metavar="TOKEN", default=os.environ.get("CONQUIAN_HEALTH_TOKEN") or None,
+                   help="/health answers only ok or not ok; a request with 'Authorization: Bearer TOKEN' gets "
+                        "the detail (database, process, tables, connections) (default: the environment variable "
+                        "CONQUIAN_HEALTH_TOKEN; none: no detail)")
     w.add_argument("--workers", type=_bounded(1, 64), default=1,
                    help="server processes sharing the port (default 1; more need a PostgreSQL --db: the processes "
                         "tell each other of every move through it)")
@@ -580,13 +588,20 @@ def _serve(args: argparse.Namespace) -> int:
 
         from conquian.web.app import SETTINGS_ENV, Settings, build_app
         from conquian.web.logs import configure
+        from conquian.web.security import allowed_hosts, needs_names
         from conquian.web.store import Store
     except ImportError:
         print("conquian serve: the web table needs its extra: pip install 'conquian[web]'", file=sys.stderr)
         return 2
+    if needs_names(args.host, args.allowed_host):
+        print(f"conquian serve: listening on {args.host or 'every address'}, say the names people reach this server "
+              "by: --allowed-host cards.example (repeat for several), or --allowed-host '*' for any name",
+              file=sys.stderr)
+        return 2
     try:
         store = Store(args.db)
         store.upgrade()
+        store.check()
         store.dispose()
     except Exception as e:  # a bad URL, an unreachable server, a database that is not ours
         print(f"conquian serve: cannot use the database {quote(args.db or 'in the data folder', 80)}: "
@@ -598,7 +613,8 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     configure(args.log_level, args.log_format)
     settings = Settings(db_url=store.url, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
-                        allowed_origins=tuple(args.origin))
+                        allowed_origins=tuple(args.origin), allowed_hosts=allowed_hosts(args.host, args.allowed_host),
+                        health_token=args.health_token)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
     print(f"conquian serve: the lobby is at {url} (database {store.url.split('@')[-1]}); ctrl+c stops it",
@@ -616,7 +632,8 @@ def _serve(args: argparse.Namespace) -> int:
             # uvicorn's supervisor spawns the processes; each builds its application from the environment
             os.environ[SETTINGS_ENV] = json.dumps({
                 "db_url": settings.db_url, "bot_workers": settings.bot_workers, "bot_delay": settings.bot_delay,
-                "allowed_origins": list(settings.allowed_origins), "log_level": args.log_level,
+                "allowed_origins": list(settings.allowed_origins), "allowed_hosts": list(settings.allowed_hosts),
+                "health_token": settings.health_token, "log_level": args.log_level,
                 "log_format": args.log_format})
             uvicorn.run("conquian.web.app:app_from_environment", factory=True, workers=args.workers, **common)
         else:

@@ -37,7 +37,7 @@ from conquian.engine.errors import ConquianError
 from conquian.engine.record import record_from_match, write_record
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.session import HUMAN
-from conquian.web import protocol
+from conquian.web import protocol, security
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
 from conquian.web.logs import AccessLog
@@ -62,19 +62,25 @@ STALE_TABLE = 30.0
 #: Seconds a table stays in memory with no connection and no bot to play (it is read again from
 #: the database when asked for).
 EVICT_AFTER = 300.0
+#: Seconds between two write probes of ``/health`` (a failed write counts meanwhile).
+WRITE_PROBE_EVERY = 10.0
 
 
 @dataclass
 class Settings:
     """How the server runs: ``bot_delay`` paces the bots (seconds between their moves, so people
     can follow), ``next_delay`` the next deal at a table of bots only; ``allowed_origins`` adds
-    origins a WebSocket may come from besides the server's own."""
+    origins a WebSocket may come from besides the server's own; ``allowed_hosts`` are the names
+    the server answers to (``Host``; :func:`~conquian.web.security.allowed_hosts`);
+    ``health_token``, if set, shows ``/health``'s detail to a request that presents it."""
 
     db_url: str | None = None
     bot_workers: int | None = None
     bot_delay: float = 0.9
     next_delay: float = 3.0
     allowed_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = security.LOOPBACK
+    health_token: str | None = None
 
 
 @dataclass(eq=False)
@@ -263,6 +269,29 @@ class Server:
             if hub is not None and not (kind == "move" and isinstance(state, int) and state <= hub.stored):
                 self.spawn(self.catch_up(hub, payload if kind == "move" else None))
 
+    # ------------------------------------------------------------------ can the database be written
+    _written: tuple[float, bool] | None = None
+    """When the database was last found writable or not (:meth:`writable`)."""
+
+    async def writable(self) -> bool:
+        """Whether the database takes writes: a write probe (:meth:`Store.probe_write`), run at
+        most every :data:`WRITE_PROBE_EVERY` seconds (the answer is kept in between)."""
+        now = time.monotonic()
+        if self._written is not None and now - self._written[0] < WRITE_PROBE_EVERY:
+            return self._written[1]
+        self._written = (now, self._written[1] if self._written else True)  # one probe at a time
+        try:
+            await asyncio.wait_for(run_in_threadpool(self.store.probe_write), 5)
+            ok = True
+        except Exception:
+            ok = False
+        self._written = (time.monotonic(), ok)
+        return ok
+
+    def write_failed(self) -> None:
+        """A write failed: the database counts as not writable until the next probe."""
+        self._written = (time.monotonic(), False)
+
     # ------------------------------------------------------------------ presence across processes
     def _presence_message(self, payload: dict[str, Any]) -> None:
         worker, tables = payload.get("w"), payload.get("p")
@@ -445,12 +474,20 @@ def _error(status: int, code: str, message: str, rule: str | None = None) -> JSO
     return JSONResponse({"error": {"code": code, "rule": rule, "message": message[:300]}}, status_code=status)
 
 
+def _first_line(e: BaseException) -> str:
+    """An exception in one short line (a database error's own message, without its SQL)."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    return (text.splitlines()[0] if text else type(e).__name__)[:150]
+
+
 def _conquian_error(e: ConquianError, status: int = 400) -> JSONResponse:
     code = getattr(e, "code", None) or ("illegal" if getattr(e, "rule", None) else "bad_request")
-    return _error(status, code, str(e), getattr(e, "rule", None))
+    return _error(415 if code == "not_json" else status, code, str(e), getattr(e, "rule", None))
 
 
 async def _body(request: Request, kind: type[Any]) -> Any:
+    if not security.is_json(request.headers.get("content-type")):
+        raise ProtocolError("not_json", "the body must be JSON, sent as Content-Type: application/json")
     data = b""
     async for chunk in request.stream():
         data += chunk
@@ -474,9 +511,13 @@ def build_app(settings: Settings | None = None) -> Starlette:
             database = await asyncio.wait_for(run_in_threadpool(server.store.ping), 5)
         except Exception:
             database = False
-        ok = database and server.cluster.listening
+        writable = database and await server.writable()
+        ok = writable and server.cluster.listening
+        if not security.presents_token(request.headers.get("authorization"), settings.health_token):
+            return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
         return JSONResponse({
             "ok": ok, "database": server.store.engine.dialect.name, "database_ok": database,
+            "database_writable": writable,
             "listening": server.cluster.listening, "worker": server.worker, "pid": os.getpid(),
             "tables_in_memory": len(server.hubs),
             "connections": sum(len(h.connections) for h in server.hubs.values()),
@@ -508,7 +549,12 @@ def build_app(settings: Settings | None = None) -> Starlette:
             table, host_token, token = _new_table(spec)
         except ConquianError as e:
             return _conquian_error(e)
-        await run_in_threadpool(server.store.create, table)
+        try:
+            await run_in_threadpool(server.store.create, table)
+        except Exception as e:  # a full disk, a database gone read-only or away
+            server.write_failed()
+            log.warning("a table could not be stored", extra={"event": "store_failed", "error": _first_line(e)})
+            return _error(503, "storage", f"the server cannot store the table: {_first_line(e)}")
         hub = server.hubs[table.id] = Hub(table, table.state)
         server.schedule(hub)
         log.info("table %s created: %s, %d players", table.id, table.rules.name, table.rules.players)
@@ -531,7 +577,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             answer = await _seat(server, hub, spec)
         except ConquianError as e:
             code = getattr(e, "code", "")
-            return _conquian_error(e, {"seat_taken": 409, "not_host": 403}.get(code, 400))
+            return _conquian_error(e, {"seat_taken": 409, "not_host": 403, "storage": 503}.get(code, 400))
         await server.broadcast(hub)
         server.schedule(hub)
         return JSONResponse(answer)
@@ -644,9 +690,11 @@ def build_app(settings: Settings | None = None) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(AccessLog)],
+        middleware=[Middleware(AccessLog), Middleware(security.HostCheck, allowed=settings.allowed_hosts)],
     )
     app.state.server = server
+    # the security headers wrap Starlette's own error handler too, so its 500s carry them
+    app.middleware_stack = security.SecurityHeaders(app.build_middleware_stack())
     return app
 
 
@@ -660,6 +708,7 @@ def app_from_environment() -> Starlette:
     data = json.loads(os.environ[SETTINGS_ENV])
     configure_logs(data.pop("log_level", "info"), data.pop("log_format", "text"))
     data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
+    data["allowed_hosts"] = tuple(data.get("allowed_hosts", security.LOOPBACK))
     return build_app(Settings(**data))
 
 
@@ -708,7 +757,8 @@ def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
                          f"not {len(kinds)}")
     host_token = new_token()
     table = Table(
-        id=secrets.token_urlsafe(6), name=(spec.name.strip() or f"{rules.name} table")[:60], rules=rules,
+        id=secrets.token_urlsafe(6), name=(protocol.check_table_name(spec.name) or f"{rules.name} table")[:60],
+        rules=rules,
         seed=spec.seed if spec.seed is not None else secrets.randbits(63), host_hash=hash_token(host_token),
         show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
     )

@@ -20,6 +20,7 @@ import json
 import logging
 import sys
 import time
+import unicodedata
 from typing import Any
 
 #: The extra fields a log line may carry, in the order they are written.
@@ -45,15 +46,56 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, separators=(",", ":"), default=str)
 
 
+#: Characters written as escapes in a text log: controls (a line break, NUL, ESC), format
+#: characters (bidi overrides), separators of lines and paragraphs, and what is not a character.
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\", '"': '\\"'}
+
+
+def escape(text: str, quote: bool = False) -> str:
+    r"""``text`` with every control or format character written as an escape (``\n``, ``\x00``,
+    ``\u202e``) and backslashes doubled, so what a client sent can never start a line or hide
+    part of one; ``quote``: in double quotes (quotes escaped) if it holds a space, ``=`` or ``"``,
+    or is empty, so it can never pass for another ``key=value`` field.
+
+    >>> print(escape("/x\nmove table=a1"), escape("/x move", quote=True), escape("p2 pass", quote=True))
+    /x\nmove table=a1 "/x move" "p2 pass"
+    """
+    out = []
+    for ch in text:
+        if ch in _SHORT and (quote or ch != '"'):
+            out.append(_SHORT[ch])
+        elif unicodedata.category(ch) in _HIDDEN:
+            n = ord(ch)
+            out.append(f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}")
+        else:
+            out.append(ch)
+    escaped = "".join(out)
+    if quote and (not text or any(c.isspace() or c in '="' for c in text)):
+        return f'"{escaped}"'
+    return escaped
+
+
 class TextFormatter(logging.Formatter):
-    """``time level logger: message key=value ...`` for a person reading a terminal."""
+    """``time level logger: message key=value ...`` for a person reading a terminal: one event,
+    one line (every part escaped, :func:`escape`; an exception's traceback as the field
+    ``exception``)."""
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:
-        line = super().format(record)
-        extra = " ".join(f"{k}={v}" for k, v in _fields(record).items())
+        record.message = record.getMessage()
+        record.asctime = self.formatTime(record, self.datefmt)
+        line = f"{record.asctime} {escape(record.levelname)} {escape(record.name)}: {escape(record.message)}"
+        fields = {k: str(v) for k, v in _fields(record).items()}
+        if record.exc_info:
+            fields["exception"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            fields["exception"] = record.exc_text
+        if record.stack_info:
+            fields["stack"] = self.formatStack(record.stack_info)
+        extra = " ".join(f"{k}={escape(v, quote=True)}" for k, v in fields.items())
         return f"{line} {extra}" if extra else line
 
 
@@ -72,6 +114,19 @@ def configure(level: str = "info", fmt: str = "text") -> None:
         lg.handlers.clear()
         lg.propagate = True
     logging.getLogger("uvicorn.access").disabled = True
+    error_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _ClientFault) for f in error_log.filters):
+        error_log.addFilter(_ClientFault())
+
+
+class _ClientFault(logging.Filter):
+    """A WebSocket text frame that is not UTF-8 is the client's fault, not the server's: uvicorn
+    closes it (1007) and logs an error with a traceback; it is logged as a warning, without one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("Invalid UTF-8 sequence received from client"):
+            record.levelno, record.levelname, record.exc_info, record.exc_text = logging.WARNING, "WARNING", None, None
+        return True
 
 
 class AccessLog:

@@ -19,11 +19,13 @@ conquian.web.protocol.ProtocolError: bad_message: Invalid value 'shuffle' - at `
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 import msgspec
 
 from conquian.engine.errors import ConquianError
+from conquian.engine.match import _BAD_NAME_CATEGORIES  # the characters a player's name may not hold
 
 #: The protocol's version: sent in ``welcome`` and accepted in ``hello``.
 VERSION = 1
@@ -107,6 +109,8 @@ def decode_client(data: bytes | str) -> ClientMessage:
         raise ProtocolError("bad_message", str(e)[:200]) from None
     except msgspec.DecodeError as e:
         raise ProtocolError("bad_message", f"not JSON: {str(e)[:120]}") from None
+    except UnicodeDecodeError as e:
+        raise _not_utf8(e) from None
 
 
 # ---------------------------------------------------------------------------- HTTP bodies
@@ -157,6 +161,23 @@ def decode_body(data: bytes, kind: type[Any]) -> Any:
         raise ProtocolError("bad_message", str(e)[:200]) from None
     except msgspec.DecodeError as e:
         raise ProtocolError("bad_message", f"not JSON: {str(e)[:120]}") from None
+    except UnicodeDecodeError as e:
+        raise _not_utf8(e) from None
+
+
+def _not_utf8(e: UnicodeDecodeError) -> ProtocolError:
+    # msgspec checks UTF-8 only inside strings, and tells it with Python's own exception
+    return ProtocolError("bad_message", f"not JSON: a string is not valid UTF-8 (byte {e.start})")
+
+
+def check_table_name(name: str) -> str:
+    """A new table's name, stripped (empty: the server names it), or :class:`ProtocolError`
+    ``bad_name`` if it holds a character a player's name may not hold (a control or format
+    character: NUL, an escape, a bidi override; :func:`conquian.engine.match.check_name`)."""
+    for ch in name:
+        if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
+            raise ProtocolError("bad_name", f"the table's name holds a control character (U+{ord(ch):04X})")
+    return name.strip()
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,10 @@ UPGRADE_LOCK = 0x636F6E75
 
 class ConflictError(Exception):
     """Another writer changed the table first (a command for this state, or a seat)."""
+
+
+class CorruptDatabase(Exception):
+    """The database file is damaged (:meth:`Store.check`)."""
 
 
 def default_url() -> str:
@@ -337,6 +342,31 @@ class Store:
         """Whether the database answers."""
         with self.engine.connect() as conn:
             return conn.execute(text("SELECT 1")).scalar() == 1
+
+    def probe_write(self) -> None:
+        """Write to the database and take the write back, committed (a full disk, a read-only
+        file or a database refusing writes raises): a row of a table that cannot exist (its id
+        is not one the server makes) is inserted and deleted in one transaction."""
+        now = time.time()
+        probe = "~" + secrets.token_hex(6)
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables).values(
+                id=probe, name="", variant="", players=0, options="{}", seed=0, host_hash="", show_buried=False,
+                away_after=None, deals_in_match=0, rematch_id=None, status="probe", state=0, created_at=now,
+                updated_at=now))
+            conn.execute(delete(tables).where(tables.c.id == probe))
+
+    def check(self) -> None:
+        """Read the whole database (SQLite: ``PRAGMA quick_check``; a server checks its own), so a
+        file damaged in its middle is found at start, not by the request that reads that part.
+        :class:`CorruptDatabase` if it is damaged."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        with self.engine.connect() as conn:
+            found = [str(r[0]) for r in conn.execute(text("PRAGMA quick_check(4)"))]
+        if found != ["ok"]:
+            said = [f.splitlines()[0][:100] for f in found if not f.startswith("***")] or found[:1]
+            raise CorruptDatabase("the database is damaged (SQLite's quick_check: " + "; ".join(said[:2]) + ")")
 
     def listing(self, limit: int = 100) -> list[dict[str, Any]]:
         """Tables waiting for players or being played, newest first (for the lobby)."""
