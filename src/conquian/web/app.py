@@ -435,9 +435,13 @@ class Server:
 
 
 def log_move(table: Table, seat: int | None, by: str) -> None:
-    """The log line of a move (its command is public: every seat saw it made)."""
+    """The log line of a move (its command is public: every seat saw it made; a deal's deck is
+    left out)."""
+    command = table.commands[-1] if table.commands else None
+    if command is not None and command.startswith(("start", "next")):
+        command = command.split(" ", 1)[0]  # never the deck of a deal
     log.info("move", extra={"event": "move", "table": table.id, "state": table.state, "seat": seat, "by": by,
-                            "command": table.commands[-1] if table.commands else None})
+                            "command": command})
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -706,10 +710,11 @@ def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
     if len(kinds) != rules.players:
         raise TableError("no_seat", f"{rules.name} with {rules.players} players has {rules.players} seats, "
                          f"not {len(kinds)}")
+    deck = _set_deal(spec, rules)
     host_token = new_token()
     table = Table(
         id=secrets.token_urlsafe(6), name=(spec.name.strip() or f"{rules.name} table")[:60], rules=rules,
-        seed=spec.seed if spec.seed is not None else secrets.randbits(63), host_hash=hash_token(host_token),
+        seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
         show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
     )
     token = None
@@ -721,6 +726,29 @@ def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
         if kind not in (OPEN, HUMAN) and table.seats[number - 1].kind == OPEN:
             table.set_bot(number, kind, host=True)
     return table, host_token, token
+
+
+def _set_deal(spec: protocol.CreateTable, rules: Any) -> tuple[int, ...] | None:
+    """A set deal's first deck (checked), or None; a seed or a deck without ``set_deal`` is
+    refused: an ordinary table's cards come from the server's randomness only."""
+    if not spec.set_deal:
+        if spec.seed is not None or spec.deck is not None:
+            raise ProtocolError("not_set_deal", "the server shuffles every deal: a seed or a deck makes a set deal "
+                                "(set_deal: true), which every seat is shown")
+        return None
+    if spec.seed is None and spec.deck is None:
+        raise ProtocolError("bad_set_deal", "a set deal needs a seed or a deck")
+    if spec.deck is None:
+        return None
+    from conquian.cards import parse_cards
+    from conquian.match import new_deal
+
+    try:
+        deck = tuple(parse_cards(spec.deck))
+        new_deal(rules, deck)
+    except ConquianError as e:
+        raise ProtocolError("bad_deck", f"the deck is not a {rules.name} deck: {e}") from None
+    return deck
 
 
 # ---------------------------------------------------------------------------- WebSocket
@@ -855,7 +883,8 @@ async def _rematch(server: Server, hub: Hub) -> None:
         raise TableError("not_over", "a rematch starts once the match is over")
     async with hub.lock:
         if old.rematch_id is None:
-            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=secrets.randbits(63),
+            # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal
+            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=old.seed, deck=old.deck,
                           host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
                           deals_in_match=old.deals_in_match)
             for s, o in zip(table.seats, old.seats, strict=True):
