@@ -40,6 +40,7 @@ from conquian.session import HUMAN
 from conquian.web import protocol
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
+from conquian.web.limits import REQUEST_TIMEOUT, AddressLimits, client_address, deadline_protocol
 from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
 from conquian.web.protocol import ProtocolError, RateLimit
@@ -62,6 +63,9 @@ STALE_TABLE = 30.0
 #: Seconds a table stays in memory with no connection and no bot to play (it is read again from
 #: the database when asked for).
 EVICT_AFTER = 300.0
+#: Seconds over which the changes of who is connected to a table are gathered into one
+#: ``presence`` message (so that many people arriving make one message each, not one per arrival).
+PRESENCE_EVERY = 1.0
 
 
 @dataclass
@@ -75,6 +79,16 @@ class Settings:
     bot_delay: float = 0.9
     next_delay: float = 3.0
     allowed_origins: tuple[str, ...] = ()
+    max_spectators: int = 50
+    """Spectators a table takes (in each server process)."""
+    connections_per_address: int = 20
+    """WebSockets one client address may hold open (in each server process)."""
+    messages_per_address: float = 20.0
+    """Messages a second one client address may send across all its connections."""
+    tables_per_minute: float = 3.0
+    """New tables one client address may make a minute (bursts of five)."""
+    unjoined_after: float = 600.0
+    """Seconds after which the lobby stops listing a waiting table that no person has sat at."""
 
 
 @dataclass(eq=False)
@@ -82,6 +96,7 @@ class Connection:
     """One open WebSocket: the seat its token holds (None: a spectator), and its rate limit."""
 
     ws: WebSocket
+    address: str = "unknown"
     seat: int | None = None
     host: bool = False
     limit: RateLimit = field(default_factory=RateLimit)
@@ -111,6 +126,12 @@ class Hub:
     bot_task: asyncio.Task[None] | None = None
     used: float = field(default_factory=time.monotonic)
     """When a connection last opened or closed (a table nobody uses is let go of after a while)."""
+    presence_task: asyncio.Task[None] | None = None
+
+    @property
+    def spectators(self) -> int:
+        """Connections that hold no seat (in this process)."""
+        return sum(1 for c in self.connections if c.seat is None)
 
     @property
     def idle(self) -> bool:
@@ -129,6 +150,8 @@ class Server:
         self.cluster: Cluster = (PostgresCluster(self.store.url, self.worker) if self.store.postgres
                                  else Cluster(self.worker))
         self.bots: BotRunner | None = None
+        self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
+                                    settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -305,6 +328,7 @@ class Server:
         while True:
             await asyncio.sleep(HEARTBEAT)
             tick += 1
+            self.limits.forget()
             if not self.cluster.shared:
                 self.evict()
                 continue
@@ -342,10 +366,26 @@ class Server:
         cache: dict[int | None, str] = {}
         for conn in list(hub.connections):
             if conn.seat not in cache:
-                cache[conn.seat] = protocol.encode({"type": "table", "table": table_snapshot(hub.table, conn.seat)})
+                cache[conn.seat] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat)})
             if conn.ws.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await conn.ws.send_text(cache[conn.seat])
+
+    def presence_soon(self, hub: Hub) -> None:
+        """Tell the table's connections who is connected, once, :data:`PRESENCE_EVERY` seconds from
+        now: every arrival and departure until then is told by that one ``presence`` message, of
+        the same small size however many watch."""
+        if hub.presence_task is None or hub.presence_task.done():
+            hub.presence_task = self.spawn(self._presence(hub))
+
+    async def _presence(self, hub: Hub) -> None:
+        await asyncio.sleep(PRESENCE_EVERY)
+        text = protocol.encode({"type": "presence", "spectators": hub.spectators,
+                                "connected": [seat_connected(s) for s in hub.table.seats]})
+        for conn in list(hub.connections):
+            if conn.ws.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await conn.ws.send_text(text)
 
     def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         """A background task the server keeps a reference to (and cancels at shutdown)."""
@@ -434,6 +474,16 @@ class Server:
             await self.broadcast(hub)
 
 
+def snapshot(hub: Hub, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may see it, with how many watch it."""
+    return table_snapshot(hub.table, seat) | {"spectators": hub.spectators}
+
+
+def seat_connected(seat: Any) -> bool:
+    """Whether a seat shows as connected: its person has a connection open, or a bot plays it."""
+    return bool(seat.connected > 0 or seat.kind not in (HUMAN, OPEN))
+
+
 def log_move(table: Table, seat: int | None, by: str) -> None:
     """The log line of a move (its command is public: every seat saw it made; a deal's deck is
     left out)."""
@@ -503,10 +553,13 @@ def build_app(settings: Settings | None = None) -> Starlette:
         })
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"open": await run_in_threadpool(server.store.listing),
+        return JSONResponse({"open": await run_in_threadpool(server.store.listing, 100, settings.unjoined_after),
                              "finished": await run_in_threadpool(server.store.finished)})
 
     async def create_table(request: Request) -> Response:
+        if not server.limits.new_table(client_address(request.client), time.monotonic()):
+            return _error(429, "too_many_tables", f"at most {settings.tables_per_minute:g} new tables a minute "
+                          "from one address; try again in a minute")
         try:
             spec = await _body(request, protocol.CreateTable)
             table, host_token, token = _new_table(spec)
@@ -523,7 +576,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return _error(404, "no_table", "there is no such table")
-        return JSONResponse(table_snapshot(hub.table, None))
+        return JSONResponse(snapshot(hub, None))
 
     async def seat_change(request: Request, kind: type[Any]) -> Response:
         """Take a seat (``Sit``) or, for the host, give one to a bot (``SeatBot``)."""
@@ -600,26 +653,36 @@ def build_app(settings: Settings | None = None) -> Starlette:
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
-        conn = Connection(ws)
-        hub = await server.hub(ws.path_params["id"])
-        if hub is None:
-            await conn.error("no_table", "there is no such table")
-            await ws.close(code=4404)
+        conn = Connection(ws, client_address(ws.client))
+        if not server.limits.connect(conn.address):
+            await conn.error("too_many_connections", f"at most {settings.connections_per_address} connections "
+                             "from one address")
+            await ws.close(code=4429)
             return
-        opened = time.monotonic()
         try:
-            await _serve(server, hub, conn)
+            hub = await server.hub(ws.path_params["id"])
+            if hub is None:
+                await conn.error("no_table", "there is no such table")
+                await ws.close(code=4404)
+                return
+            opened = time.monotonic()
+            try:
+                await _serve(server, hub, conn)
+            finally:
+                was_here = conn in hub.connections
+                hub.connections.discard(conn)
+                hub.used = time.monotonic()
+                log.info("closed", extra={"event": "ws_close", "table": hub.table.id, "seat": conn.seat,
+                                          "ms": round((time.monotonic() - opened) * 1000)})
+                if conn.seat is not None:
+                    hub.table.disconnect(conn.seat)
+                    server.schedule(hub)
+                    with contextlib.suppress(Exception):
+                        await server.tell_presence(hub)
+                if was_here:
+                    server.presence_soon(hub)
         finally:
-            hub.connections.discard(conn)
-            hub.used = time.monotonic()
-            log.info("closed", extra={"event": "ws_close", "table": hub.table.id, "seat": conn.seat,
-                                      "ms": round((time.monotonic() - opened) * 1000)})
-            if conn.seat is not None:
-                hub.table.disconnect(conn.seat)
-                server.schedule(hub)
-                with contextlib.suppress(Exception):
-                    await server.tell_presence(hub)
-                await server.broadcast(hub)
+            server.limits.disconnect(conn.address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -663,6 +726,7 @@ def app_from_environment() -> Starlette:
     """The application of one process of ``conquian serve --workers N`` (uvicorn's factory)."""
     data = json.loads(os.environ[SETTINGS_ENV])
     configure_logs(data.pop("log_level", "info"), data.pop("log_format", "text"))
+    deadline_protocol(data.pop("request_timeout", REQUEST_TIMEOUT))  # this process's slow-client deadline
     data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
     return build_app(Settings(**data))
 
@@ -767,9 +831,15 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
         await ws.close(code=4400)
         return
     seat = hub.table.seat_of(hello.token)
+    host = hub.table.is_host(hello.host)
+    if seat is None and not host and hub.spectators >= server.settings.max_spectators:
+        await conn.error("too_many_spectators", f"this table has its {server.settings.max_spectators} spectators: "
+                         "try again later")
+        await ws.close(code=4429)
+        return
     if hello.token is not None and seat is None:
         await conn.error("bad_token", "this seat token is not valid at this table: you are watching")
-    conn.seat, conn.host = seat, hub.table.is_host(hello.host)
+    conn.seat, conn.host = seat, host
     hub.table.connect(seat)
     hub.connections.add(conn)
     hub.used = time.monotonic()
@@ -777,7 +847,9 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     if seat is not None:
         server.spawn(server.tell_presence(hub))
     await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host})
-    await server.broadcast(hub)
+    # the newcomer gets the table; the others hear of him in the next presence message
+    await conn.send({"type": "table", "table": snapshot(hub, seat)})
+    server.presence_soon(hub)
     while True:
         try:
             message = await ws.receive()
@@ -788,13 +860,15 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
         data = message.get("text")
         if data is None:
             data = message.get("bytes") or b""
-        if not conn.limit.allow(time.monotonic()):
+        now = time.monotonic()
+        if not (conn.limit.allow(now) and server.limits.message(conn.address, now)):
             conn.refused += 1
             if conn.refused >= FLOOD_CLOSE:
                 await conn.error("too_fast", "too many messages: closing this connection")
                 await ws.close(code=4429)
                 return
-            await conn.error("too_fast", f"at most {protocol.RATE_PER_SECOND:g} messages a second")
+            await conn.error("too_fast", f"at most {protocol.RATE_PER_SECOND:g} messages a second, and "
+                             f"{server.settings.messages_per_address:g} from one address")
             continue
         try:
             msg = protocol.decode_client(data)

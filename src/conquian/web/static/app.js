@@ -221,6 +221,12 @@ class Game {
       }
       if (m.table.state !== before) { this.selected = []; this.options = null; }
       this.render();
+    } else if (m.type === "presence") {
+      // who is connected, gathered over a second: the seats' flags and how many watch
+      if (!this.table) return;
+      m.connected.forEach((c, i) => { if (this.table.seats[i]) this.table.seats[i].connected = c; });
+      this.table.spectators = m.spectators;
+      this.render();
     } else if (m.type === "options") { this.options = m.actions; this.render(); }
     else if (m.type === "error") {
       showError(m.message, m.rule);
@@ -298,6 +304,7 @@ class Game {
     const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "" });
     box.append(el("div", { class: "dim" }, `Deal ${d.number} of ${t.deals_in_match} - ${this.name(d.dealer)} dealt`, d.sitting_out ? ` - ${this.name(d.sitting_out)} sits out` : ""));
     box.append(setDealNotice(t));
+    if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, `${t.spectators} watching`));
     box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
     box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : "") },
       el("strong", {}, this.name(s)), s === this.you ? " (you)" : "", ` - ${d.hand_counts[i]} in hand`,
