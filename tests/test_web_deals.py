@@ -5,6 +5,7 @@ starts; a table whose cards the host chose (a *set deal*) is shown as such to ev
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from collections.abc import Iterator
@@ -167,7 +168,7 @@ def test_a_rematch_keeps_the_kind_of_deal(server: Server) -> None:
 
 def test_a_restarted_server_rebuilds_the_second_deal_exactly(tmp_path: Path) -> None:
     db = tmp_path / "restart.db"
-    s = Server(f"sqlite:///{db}", tmp_path).start()
+    s = Server(f"sqlite:///{db}", tmp_path, extra=("--log-format", "json", "--log-level", "info")).start()
     try:
         t, a, b = two_people(s)
         over = play_to_the_end({1: a, 2: b}, random.Random(5))
@@ -182,6 +183,10 @@ def test_a_restarted_server_rebuilds_the_second_deal_exactly(tmp_path: Path) -> 
             a.wait_table(lambda x, st=table["state"]: x["state"] > st)
         before_a, before_b = a.wait_table(lambda x: True), b.wait_table(lambda x: x["state"] == a.table["state"])
         s.kill()
+        logged = [json.loads(line) for line in s.log.read_text().splitlines() if line.startswith("{")]
+        commands = [x["command"] for x in logged if x.get("event") == "move"]
+        assert "next" in commands  # logged, without its deck
+        assert not any(c.startswith(("start ", "next ")) for c in commands if c)
         with sqlite3.connect(db) as conn:
             stored = [c for (c,) in conn.execute("SELECT command FROM commands WHERE table_id = ? ORDER BY seq",
                                                  (t["id"],))]
