@@ -32,10 +32,14 @@ class Server:
     """``conquian serve`` in a child process (its output in ``log``); ``preexec`` runs in the
     child before it starts (a resource limit, say)."""
 
+    #: The tests open many tables and connections from 127.0.0.1: limits per address far above them.
+    LOOSE = ("--tables-per-minute", "10000", "--connections-per-address", "10000", "--messages-per-address", "10000")
+
     def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None,
-                 extra: tuple[str, ...] = ("--log-level", "warning"),
+                 extra: tuple[str, ...] = ("--log-level", "warning"), limits: tuple[str, ...] = LOOSE,
                  preexec: Callable[[], None] | None = None) -> None:
-        self.db, self.tmp, self.bot_delay, self.extra, self.preexec = db, tmp, bot_delay, extra, preexec
+        self.db, self.tmp, self.bot_delay, self.extra = db, tmp, bot_delay, extra
+        self.limits, self.preexec = limits, preexec
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -45,7 +49,8 @@ class Server:
         env = dict(os.environ, CONQUIAN_DATA=str(self.tmp))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "conquian", "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", "--health-token", HEALTH_TOKEN, *self.extra],
+             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", "--health-token", HEALTH_TOKEN, *self.limits,
+             *self.extra],
             stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, start_new_session=True,
             preexec_fn=self.preexec)
         for _ in range(200):
@@ -57,7 +62,7 @@ class Server:
             if self.proc.poll() is not None:
                 break
             time.sleep(0.1)
-        raise RuntimeError("the server did not start: " + self.log.read_text()[-2000:])
+        raise RuntimeError("the server did not start: " + self.log.read_text(errors="replace")[-2000:])
 
     def kill(self) -> None:
         """SIGKILL to the server and its bot workers at once (a machine lost): no shutdown, no flush."""
@@ -117,6 +122,11 @@ class Client:
         m: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         if m["type"] == "table":
             self.table = m["table"]
+        elif m["type"] == "presence" and self.table:
+            self.table = dict(self.table, spectators=m["spectators"],
+                              seats=[dict(s, connected=c) for s, c in zip(self.table["seats"], m["connected"],
+                                                                          strict=True)])
+            self.other.append(m)
         elif m["type"] == "error":
             self.errors.append(m)
         else:

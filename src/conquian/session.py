@@ -66,6 +66,8 @@ class GameSession:
     """Conquian: deals to play (default 6); Cooncan: one round (R5.4)."""
     lines: list[LogLine] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
+    first_deck: Sequence[int] | None = None
+    """The first deal's deck (None: from ``seed``)."""
 
     def __post_init__(self) -> None:
         n = self.rules.players
@@ -80,7 +82,7 @@ class GameSession:
             self.deals_in_match = 6 if self.rules.family == CONQUIAN else n
         self._seeds = SplitMix64(self.seed)
         self.started = time.strftime("%Y%m%d-%H%M%S")
-        self.new_deal()
+        self.new_deal(self.first_deck)
 
     # ------------------------------------------------------------------ state
     @property
@@ -137,9 +139,10 @@ class GameSession:
         self.lines.append(line)
         return line
 
-    def new_deal(self) -> Deal:
-        """Deal the next hand (the deal passes to the left, R3.8, R5.4)."""
-        d = self.match.new_deal(seed=self._seeds.next64())
+    def new_deal(self, deck: Sequence[int] | None = None) -> Deal:
+        """Deal the next hand (the deal passes to the left, R3.8, R5.4): ``deck`` if given, else
+        the next deck of ``seed``'s sequence."""
+        d = self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64())
         self.say(f"--- deal {len(self.match.deals)}: {self.name(d.dealer)} deals ---")
         if isinstance(d, ConquianDeal):
             if d.n_seats == 3:

@@ -40,6 +40,7 @@ from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
+from conquian.web.limits import REQUEST_TIMEOUT, AddressLimits, client_address, deadline_protocol
 from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
 from conquian.web.protocol import ProtocolError, RateLimit
@@ -64,6 +65,9 @@ STALE_TABLE = 30.0
 EVICT_AFTER = 300.0
 #: Seconds between two write probes of ``/health`` (a failed write counts meanwhile).
 WRITE_PROBE_EVERY = 10.0
+#: Seconds over which the changes of who is connected to a table are gathered into one
+#: ``presence`` message (so that many people arriving make one message each, not one per arrival).
+PRESENCE_EVERY = 1.0
 
 
 @dataclass
@@ -81,6 +85,16 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     allowed_hosts: tuple[str, ...] = security.LOOPBACK
     health_token: str | None = None
+    max_spectators: int = 50
+    """Spectators a table takes (in each server process)."""
+    connections_per_address: int = 20
+    """WebSockets one client address may hold open (in each server process)."""
+    messages_per_address: float = 20.0
+    """Messages a second one client address may send across all its connections."""
+    tables_per_minute: float = 3.0
+    """New tables one client address may make a minute (bursts of five)."""
+    unjoined_after: float = 600.0
+    """Seconds after which the lobby stops listing a waiting table that no person has sat at."""
 
 
 @dataclass(eq=False)
@@ -88,6 +102,7 @@ class Connection:
     """One open WebSocket: the seat its token holds (None: a spectator), and its rate limit."""
 
     ws: WebSocket
+    address: str = "unknown"
     seat: int | None = None
     host: bool = False
     limit: RateLimit = field(default_factory=RateLimit)
@@ -117,6 +132,12 @@ class Hub:
     bot_task: asyncio.Task[None] | None = None
     used: float = field(default_factory=time.monotonic)
     """When a connection last opened or closed (a table nobody uses is let go of after a while)."""
+    presence_task: asyncio.Task[None] | None = None
+
+    @property
+    def spectators(self) -> int:
+        """Connections that hold no seat (in this process)."""
+        return sum(1 for c in self.connections if c.seat is None)
 
     @property
     def idle(self) -> bool:
@@ -135,6 +156,8 @@ class Server:
         self.cluster: Cluster = (PostgresCluster(self.store.url, self.worker) if self.store.postgres
                                  else Cluster(self.worker))
         self.bots: BotRunner | None = None
+        self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
+                                    settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -334,6 +357,7 @@ class Server:
         while True:
             await asyncio.sleep(HEARTBEAT)
             tick += 1
+            self.limits.forget()
             if not self.cluster.shared:
                 self.evict()
                 continue
@@ -371,10 +395,26 @@ class Server:
         cache: dict[int | None, str] = {}
         for conn in list(hub.connections):
             if conn.seat not in cache:
-                cache[conn.seat] = protocol.encode({"type": "table", "table": table_snapshot(hub.table, conn.seat)})
+                cache[conn.seat] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat)})
             if conn.ws.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await conn.ws.send_text(cache[conn.seat])
+
+    def presence_soon(self, hub: Hub) -> None:
+        """Tell the table's connections who is connected, once, :data:`PRESENCE_EVERY` seconds from
+        now: every arrival and departure until then is told by that one ``presence`` message, of
+        the same small size however many watch."""
+        if hub.presence_task is None or hub.presence_task.done():
+            hub.presence_task = self.spawn(self._presence(hub))
+
+    async def _presence(self, hub: Hub) -> None:
+        await asyncio.sleep(PRESENCE_EVERY)
+        text = protocol.encode({"type": "presence", "spectators": hub.spectators,
+                                "connected": [seat_connected(s) for s in hub.table.seats]})
+        for conn in list(hub.connections):
+            if conn.ws.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await conn.ws.send_text(text)
 
     def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
         """A background task the server keeps a reference to (and cancels at shutdown)."""
@@ -463,10 +503,24 @@ class Server:
             await self.broadcast(hub)
 
 
+def snapshot(hub: Hub, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may see it, with how many watch it."""
+    return table_snapshot(hub.table, seat) | {"spectators": hub.spectators}
+
+
+def seat_connected(seat: Any) -> bool:
+    """Whether a seat shows as connected: its person has a connection open, or a bot plays it."""
+    return bool(seat.connected > 0 or seat.kind not in (HUMAN, OPEN))
+
+
 def log_move(table: Table, seat: int | None, by: str) -> None:
-    """The log line of a move (its command is public: every seat saw it made)."""
+    """The log line of a move (its command is public: every seat saw it made; a deal's deck is
+    left out)."""
+    command = table.commands[-1] if table.commands else None
+    if command is not None and command.startswith(("start", "next")):
+        command = command.split(" ", 1)[0]  # never the deck of a deal
     log.info("move", extra={"event": "move", "table": table.id, "state": table.state, "seat": seat, "by": by,
-                            "command": table.commands[-1] if table.commands else None})
+                            "command": command})
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -540,10 +594,13 @@ def build_app(settings: Settings | None = None) -> Starlette:
         })
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"open": await run_in_threadpool(server.store.listing),
+        return JSONResponse({"open": await run_in_threadpool(server.store.listing, 100, settings.unjoined_after),
                              "finished": await run_in_threadpool(server.store.finished)})
 
     async def create_table(request: Request) -> Response:
+        if not server.limits.new_table(client_address(request.client), time.monotonic()):
+            return _error(429, "too_many_tables", f"at most {settings.tables_per_minute:g} new tables a minute "
+                          "from one address; try again in a minute")
         try:
             spec = await _body(request, protocol.CreateTable)
             table, host_token, token = _new_table(spec)
@@ -565,7 +622,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return _error(404, "no_table", "there is no such table")
-        return JSONResponse(table_snapshot(hub.table, None))
+        return JSONResponse(snapshot(hub, None))
 
     async def seat_change(request: Request, kind: type[Any]) -> Response:
         """Take a seat (``Sit``) or, for the host, give one to a bot (``SeatBot``)."""
@@ -642,26 +699,36 @@ def build_app(settings: Settings | None = None) -> Starlette:
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
-        conn = Connection(ws)
-        hub = await server.hub(ws.path_params["id"])
-        if hub is None:
-            await conn.error("no_table", "there is no such table")
-            await ws.close(code=4404)
+        conn = Connection(ws, client_address(ws.client))
+        if not server.limits.connect(conn.address):
+            await conn.error("too_many_connections", f"at most {settings.connections_per_address} connections "
+                             "from one address")
+            await ws.close(code=4429)
             return
-        opened = time.monotonic()
         try:
-            await _serve(server, hub, conn)
+            hub = await server.hub(ws.path_params["id"])
+            if hub is None:
+                await conn.error("no_table", "there is no such table")
+                await ws.close(code=4404)
+                return
+            opened = time.monotonic()
+            try:
+                await _serve(server, hub, conn)
+            finally:
+                was_here = conn in hub.connections
+                hub.connections.discard(conn)
+                hub.used = time.monotonic()
+                log.info("closed", extra={"event": "ws_close", "table": hub.table.id, "seat": conn.seat,
+                                          "ms": round((time.monotonic() - opened) * 1000)})
+                if conn.seat is not None:
+                    hub.table.disconnect(conn.seat)
+                    server.schedule(hub)
+                    with contextlib.suppress(Exception):
+                        await server.tell_presence(hub)
+                if was_here:
+                    server.presence_soon(hub)
         finally:
-            hub.connections.discard(conn)
-            hub.used = time.monotonic()
-            log.info("closed", extra={"event": "ws_close", "table": hub.table.id, "seat": conn.seat,
-                                      "ms": round((time.monotonic() - opened) * 1000)})
-            if conn.seat is not None:
-                hub.table.disconnect(conn.seat)
-                server.schedule(hub)
-                with contextlib.suppress(Exception):
-                    await server.tell_presence(hub)
-                await server.broadcast(hub)
+            server.limits.disconnect(conn.address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -707,6 +774,7 @@ def app_from_environment() -> Starlette:
     """The application of one process of ``conquian serve --workers N`` (uvicorn's factory)."""
     data = json.loads(os.environ[SETTINGS_ENV])
     configure_logs(data.pop("log_level", "info"), data.pop("log_format", "text"))
+    deadline_protocol(data.pop("request_timeout", REQUEST_TIMEOUT))  # this process's slow-client deadline
     data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
     data["allowed_hosts"] = tuple(data.get("allowed_hosts", security.LOOPBACK))
     return build_app(Settings(**data))
@@ -755,11 +823,11 @@ def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
     if len(kinds) != rules.players:
         raise TableError("no_seat", f"{rules.name} with {rules.players} players has {rules.players} seats, "
                          f"not {len(kinds)}")
+    deck = _set_deal(spec, rules)
     host_token = new_token()
     table = Table(
         id=secrets.token_urlsafe(6), name=(protocol.check_table_name(spec.name) or f"{rules.name} table")[:60],
-        rules=rules,
-        seed=spec.seed if spec.seed is not None else secrets.randbits(63), host_hash=hash_token(host_token),
+        rules=rules, seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
         show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
     )
     token = None
@@ -771,6 +839,29 @@ def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
         if kind not in (OPEN, HUMAN) and table.seats[number - 1].kind == OPEN:
             table.set_bot(number, kind, host=True)
     return table, host_token, token
+
+
+def _set_deal(spec: protocol.CreateTable, rules: Any) -> tuple[int, ...] | None:
+    """A set deal's first deck (checked), or None; a seed or a deck without ``set_deal`` is
+    refused: an ordinary table's cards come from the server's randomness only."""
+    if not spec.set_deal:
+        if spec.seed is not None or spec.deck is not None:
+            raise ProtocolError("not_set_deal", "the server shuffles every deal: a seed or a deck makes a set deal "
+                                "(set_deal: true), which every seat is shown")
+        return None
+    if spec.seed is None and spec.deck is None:
+        raise ProtocolError("bad_set_deal", "a set deal needs a seed or a deck")
+    if spec.deck is None:
+        return None
+    from conquian.engine.cards import parse_cards
+    from conquian.engine.match import new_deal
+
+    try:
+        deck = tuple(parse_cards(spec.deck))
+        new_deal(rules, deck)
+    except ConquianError as e:
+        raise ProtocolError("bad_deck", f"the deck is not a {rules.name} deck: {e}") from None
+    return deck
 
 
 # ---------------------------------------------------------------------------- WebSocket
@@ -789,9 +880,15 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
         await ws.close(code=4400)
         return
     seat = hub.table.seat_of(hello.token)
+    host = hub.table.is_host(hello.host)
+    if seat is None and not host and hub.spectators >= server.settings.max_spectators:
+        await conn.error("too_many_spectators", f"this table has its {server.settings.max_spectators} spectators: "
+                         "try again later")
+        await ws.close(code=4429)
+        return
     if hello.token is not None and seat is None:
         await conn.error("bad_token", "this seat token is not valid at this table: you are watching")
-    conn.seat, conn.host = seat, hub.table.is_host(hello.host)
+    conn.seat, conn.host = seat, host
     hub.table.connect(seat)
     hub.connections.add(conn)
     hub.used = time.monotonic()
@@ -799,7 +896,9 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     if seat is not None:
         server.spawn(server.tell_presence(hub))
     await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host})
-    await server.broadcast(hub)
+    # the newcomer gets the table; the others hear of him in the next presence message
+    await conn.send({"type": "table", "table": snapshot(hub, seat)})
+    server.presence_soon(hub)
     while True:
         try:
             message = await ws.receive()
@@ -810,13 +909,15 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
         data = message.get("text")
         if data is None:
             data = message.get("bytes") or b""
-        if not conn.limit.allow(time.monotonic()):
+        now = time.monotonic()
+        if not (conn.limit.allow(now) and server.limits.message(conn.address, now)):
             conn.refused += 1
             if conn.refused >= FLOOD_CLOSE:
                 await conn.error("too_fast", "too many messages: closing this connection")
                 await ws.close(code=4429)
                 return
-            await conn.error("too_fast", f"at most {protocol.RATE_PER_SECOND:g} messages a second")
+            await conn.error("too_fast", f"at most {protocol.RATE_PER_SECOND:g} messages a second, and "
+                             f"{server.settings.messages_per_address:g} from one address")
             continue
         try:
             msg = protocol.decode_client(data)
@@ -905,7 +1006,8 @@ async def _rematch(server: Server, hub: Hub) -> None:
         raise TableError("not_over", "a rematch starts once the match is over")
     async with hub.lock:
         if old.rematch_id is None:
-            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=secrets.randbits(63),
+            # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal
+            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=old.seed, deck=old.deck,
                           host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
                           deals_in_match=old.deals_in_match)
             for s, o in zip(table.seats, old.seats, strict=True):

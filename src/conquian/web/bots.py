@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import secrets
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -54,7 +55,8 @@ def bot_job(table: Table, seat: int, bot: str) -> BotJob:
     return BotJob(
         variant=table.rules.name, players=table.rules.players, options=table.rules.options_diff(),
         deck=tuple(deal.deck), dealer=deal.dealer, actions=tuple(str(a) for a in deal.actions()),
-        seat=seat, bot=bot, seed=(table.seed * 31 + table.state) % 2**63,
+        # the bot's own randomness: the operating system's, nothing to do with the decks
+        seat=seat, bot=bot, seed=secrets.randbits(63),
     )
 
 

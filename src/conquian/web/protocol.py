@@ -133,7 +133,10 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     show_buried: bool = False
     away_after: Annotated[int, msgspec.Meta(ge=5, le=86400)] | None = None
     deals: Annotated[int, msgspec.Meta(ge=1, le=50)] | None = None
+    set_deal: bool = False
+    """The host chooses the cards (``seed`` and/or ``deck``): every seat is shown it."""
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    deck: Annotated[str, msgspec.Meta(max_length=1000)] | None = None
 
 
 class Sit(msgspec.Struct, forbid_unknown_fields=True):

@@ -54,6 +54,7 @@ def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         "show_buried": table.show_buried,
         "away_after": table.away_after,
         "deals_in_match": table.deals_in_match,
+        "set_deal": table.set_deal,
         "rematch": table.rematch_id,
         "seats": [
             {"seat": s.number, "name": s.name, "kind": s.kind, "open": s.kind == OPEN,

@@ -49,6 +49,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -60,8 +61,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from conquian.engine.cards import parse_cards
 from conquian.engine.rules import get_rules
-from conquian.web.table import Seat, Table
+from conquian.web.table import Seat, Table, deck_text
 
 metadata = MetaData()
 
@@ -82,6 +84,7 @@ tables = SqlTable(
     Column("state", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("deck", Text, nullable=True),
     Index("ix_tables_status_updated", "status", "updated_at"),
 )
 
@@ -107,6 +110,11 @@ commands = SqlTable(
 CHANNEL = "conquian"
 #: The advisory lock that serialises schema upgrades of processes starting together ("conu").
 UPGRADE_LOCK = 0x636F6E75
+
+
+#: What the ``seed`` column holds for an ordinary table (no seed: every deal's deck is drawn from
+#: the operating system's randomness when the deal starts, and stored in its command).
+NO_SEED = -1
 
 
 class ConflictError(Exception):
@@ -176,7 +184,9 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(insert(tables).values(
                 id=table.id, name=table.name, variant=table.rules.name, players=table.rules.players,
-                options=json.dumps(table.rules.options_diff(), sort_keys=True), seed=table.seed,
+                options=json.dumps(table.rules.options_diff(), sort_keys=True),
+                seed=NO_SEED if table.seed is None else table.seed,
+                deck=None if table.deck is None else deck_text(table.deck),
                 host_hash=table.host_hash, show_buried=table.show_buried, away_after=table.away_after,
                 deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
                 state=table.state, created_at=table.created, updated_at=now))
@@ -305,7 +315,8 @@ class Store:
                                   .order_by(commands.c.seq)).scalars().all()
         rules = get_rules(row["variant"], players=row["players"], **json.loads(row["options"]))
         table = Table(
-            id=row["id"], name=row["name"], rules=rules, seed=int(row["seed"]), host_hash=row["host_hash"],
+            id=row["id"], name=row["name"], rules=rules, seed=None if row["seed"] == NO_SEED else int(row["seed"]),
+            deck=None if row["deck"] is None else tuple(parse_cards(row["deck"])), host_hash=row["host_hash"],
             show_buried=bool(row["show_buried"]), away_after=row["away_after"],
             deals_in_match=row["deals_in_match"], rematch_id=row["rematch_id"], created=row["created_at"],
             seats=[Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows],
@@ -368,13 +379,22 @@ class Store:
             said = [f.splitlines()[0][:100] for f in found if not f.startswith("***")] or found[:1]
             raise CorruptDatabase("the database is damaged (SQLite's quick_check: " + "; ".join(said[:2]) + ")")
 
-    def listing(self, limit: int = 100) -> list[dict[str, Any]]:
-        """Tables waiting for players or being played, newest first (for the lobby)."""
+    def listing(self, limit: int = 100, unjoined_after: float | None = None) -> list[dict[str, Any]]:
+        """Tables waiting for players or being played (for the lobby): those where a person sits
+        first, then newest first.  ``unjoined_after``: a table still waiting that no person has
+        sat at for that many seconds since it was made is left out (so that tables made and never
+        used cannot push the others out of the list)."""
+        people = (select(func.count()).select_from(seats)
+                  .where(seats.c.table_id == tables.c.id, seats.c.kind == "human").scalar_subquery())
+        shown = tables.c.status != "over"
+        if unjoined_after is not None:
+            shown = shown & ~((tables.c.status == "waiting") & (people == 0)
+                              & (tables.c.created_at < time.time() - unjoined_after))
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables.c.id, tables.c.name, tables.c.variant, tables.c.players, tables.c.status,
-                       tables.c.updated_at)
-                .where(tables.c.status != "over").order_by(tables.c.updated_at.desc()).limit(limit)
+                       tables.c.updated_at, ((tables.c.seed != NO_SEED) | tables.c.deck.is_not(None)).label("set_deal"))
+                .where(shown).order_by((people > 0).desc(), tables.c.updated_at.desc()).limit(limit)
             ).mappings().all()
             ids = [r["id"] for r in rows]
             seat_rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name)
@@ -382,7 +402,8 @@ class Store:
         by_table: dict[str, list[dict[str, Any]]] = {}
         for s in seat_rows:
             by_table.setdefault(s["table_id"], []).append({"seat": s["seat"], "kind": s["kind"], "name": s["name"]})
-        return [dict(r) | {"seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
+        return [dict(r) | {"set_deal": bool(r["set_deal"]),
+                           "seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
 
     def finished(self, limit: int = 50) -> list[dict[str, Any]]:
         """Finished matches, newest first (they can be replayed)."""

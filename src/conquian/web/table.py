@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 
 from conquian.bots import bot_names
 from conquian.engine.actions import Action, parse_action
+from conquian.engine.cards import card_str, parse_cards
+from conquian.engine.deck import pack_order
 from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.match import check_name
 from conquian.engine.rules import CONQUIAN, Rules
@@ -48,6 +50,24 @@ TOKEN_BYTES = 24
 OPEN = "open"
 """A seat nobody has taken yet."""
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+#: What every seat is shown of a set-deal table (one whose cards the host chose).
+SET_DEAL_TEXT = "set deal: the host knows every card"
+
+_system_random = secrets.SystemRandom()
+
+
+def fresh_deck(rules: Rules) -> list[int]:
+    """A deck shuffled from the operating system's randomness (:class:`secrets.SystemRandom`):
+    how every deal of an ordinary table is dealt, so that no number anyone has seen, and no
+    earlier deck, tells anything of it."""
+    cards = pack_order(rules)
+    _system_random.shuffle(cards)
+    return cards
+
+
+def deck_text(deck: Sequence[int]) -> str:
+    """A deck as stored in a ``start`` or ``next`` command: its cards in the notation."""
+    return " ".join(card_str(c) for c in deck)
 
 
 class TableError(ConquianError):
@@ -95,12 +115,20 @@ class Seat:
 
 @dataclass
 class Table:
-    """A table: its rules and seats, a match once every seat is filled, and the state number."""
+    """A table: its rules and seats, a match once every seat is filled, and the state number.
+
+    An ordinary table (no ``seed``, no ``deck``) deals every hand from the operating system's
+    randomness when that deal starts (:func:`fresh_deck`); the deck is part of the deal's
+    command (``start <deck>``, ``next <deck>``), so the stored commands rebuild the table
+    exactly, and a finished deal's deck says nothing of the next one's.  A *set deal* is a table
+    whose cards the host chose: a ``seed`` (every deck from it) and/or a ``deck`` (the first
+    deal's); every seat is shown :data:`SET_DEAL_TEXT`."""
 
     id: str
     name: str
     rules: Rules
-    seed: int
+    seed: int | None = None
+    """A set deal's seed (None: an ordinary table)."""
     host_hash: str = ""
     show_buried: bool = False
     """The memory aid of R3.3: buried and covered cards shown to every seat alike."""
@@ -113,6 +141,8 @@ class Table:
     session: GameSession | None = None
     rematch_id: str | None = None
     created: float = field(default_factory=time.time)
+    deck: tuple[int, ...] | None = None
+    """A set deal's first deck, as the host gave it."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -132,6 +162,11 @@ class Table:
         if self.session is None:
             return WAITING
         return OVER if self.session.match_over else PLAYING
+
+    @property
+    def set_deal(self) -> bool:
+        """Whether the host chose the cards (a seed or a deck): shown to every seat."""
+        return self.seed is not None or self.deck is not None
 
     @property
     def names(self) -> list[str]:
@@ -189,7 +224,8 @@ class Table:
 
     def _maybe_start(self) -> None:
         if self.session is None and all(s.kind != OPEN for s in self.seats):
-            self._apply("start")
+            deck = self.deck if self.deck is not None else (None if self.seed is not None else fresh_deck(self.rules))
+            self._apply("start" if deck is None else f"start {deck_text(deck)}")
 
     def start_if_full(self) -> None:
         """Start the match if every seat is filled (a rematch's table is full from the start)."""
@@ -219,7 +255,7 @@ class Table:
         session = self._playing()
         if not session.deal.over:
             raise TableError("deal_in_progress", "the deal is still being played")
-        return self._apply("next")
+        return self._apply("next" if self.seed is not None else f"next {deck_text(fresh_deck(self.rules))}")
 
     def _check_state(self, state: object) -> None:
         if type(state) is not int or state != self.state:
@@ -239,18 +275,23 @@ class Table:
         return command
 
     def replay_command(self, command: str) -> None:
-        """Apply a stored command (``start``, ``act ...``, ``next``) without checks of turn or state:
-        how a table is rebuilt from storage.  An illegal stored action still raises."""
-        if command == "start":
+        """Apply a stored command (``start``, ``act ...``, ``next``; ``start`` and ``next`` with the
+        deal's deck, or without it at a set deal with a seed) without checks of turn or state: how a
+        table is rebuilt from storage.  An illegal stored action still raises."""
+        word, _, rest = command.partition(" ")
+        deck = parse_cards(rest) if word in ("start", "next") and rest else None
+        if word in ("start", "next") and deck is None and self.seed is None:
+            raise TableError("bad_command", f"a {word} command without a deck at a table with no seed")
+        if word == "start":
             if self.session is not None:
                 raise TableError("not_playing", "the match has already started")
             self.session = GameSession(self.rules, seats=[HUMAN] * len(self.seats), names=self.names,
-                                       seed=self.seed, deals_in_match=self.deals_in_match)
-        elif command == "next":
+                                       seed=self.seed or 0, deals_in_match=self.deals_in_match, first_deck=deck)
+        elif word == "next":
             session = self._playing()
             if not session.deal.over:
                 raise TableError("deal_in_progress", "the deal is still being played")
-            session.new_deal()
+            session.new_deal(deck)
         elif command.startswith("act "):
             self._playing().play_human(parse_action(command[4:]))
         else:

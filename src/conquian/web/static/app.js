@@ -166,7 +166,7 @@ async function lobby() {
     try {
       const data = await api("/api/tables");
       const rows = data.open.map(t => el("tr", {},
-        el("td", {}, t.name), el("td", {}, `${t.variant} (${t.players})`),
+        el("td", {}, t.name, t.set_deal ? el("span", { class: "set-deal" }, ` (${SET_DEAL})`) : ""), el("td", {}, `${t.variant} (${t.players})`),
         el("td", {}, t.seats.map(s => s.kind === "open" ? "·open·" : s.name).join(", ")),
         el("td", {}, el("a", { href: `/t/${t.id}`, "data-link": 1 }, t.status === "waiting" ? "join" : "watch"))));
       const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " replay"));
@@ -181,6 +181,9 @@ async function lobby() {
 
 // ----------------------------------------------------------------------------- table
 let game = null;
+// shown wherever a table whose cards the host chose appears (docs/protocol.md)
+const SET_DEAL = "set deal: the host knows every card";
+function setDealNotice(t) { return t.set_deal ? el("p", { class: "set-deal", role: "note" }, SET_DEAL) : ""; }
 
 class Game {
   constructor(id) {
@@ -218,6 +221,12 @@ class Game {
       }
       if (m.table.state !== before) { this.selected = []; this.options = null; }
       this.render();
+    } else if (m.type === "presence") {
+      // who is connected, gathered over a second: the seats' flags and how many watch
+      if (!this.table) return;
+      m.connected.forEach((c, i) => { if (this.table.seats[i]) this.table.seats[i].connected = c; });
+      this.table.spectators = m.spectators;
+      this.render();
     } else if (m.type === "options") { this.options = m.actions; this.render(); }
     else if (m.type === "error") {
       showError(m.message, m.rule);
@@ -253,7 +262,7 @@ class Game {
   waiting() {
     const t = this.table;
     const invite = `${location.origin}/t/${t.id}`;
-    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, "Waiting for players"),
+    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, "Waiting for players"), setDealNotice(t),
       el("p", {}, "Invite your friends with this link: ", el("span", { class: "link", id: "invite" }, invite), " ",
         el("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, "copy")));
     for (const s of t.seats) {
@@ -294,6 +303,8 @@ class Game {
     const t = this.table, d = t.deal;
     const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "" });
     box.append(el("div", { class: "dim" }, `Deal ${d.number} of ${t.deals_in_match} - ${this.name(d.dealer)} dealt`, d.sitting_out ? ` - ${this.name(d.sitting_out)} sits out` : ""));
+    box.append(setDealNotice(t));
+    if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, `${t.spectators} watching`));
     box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
     box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : "") },
       el("strong", {}, this.name(s)), s === this.you ? " (you)" : "", ` - ${d.hand_counts[i]} in hand`,
