@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import ConquianDeal, IllegalActionError, Match, NotationError, get_rules
 from conquian.cards import card_str, mask_of
+from conquian.cooncan import CooncanDeal
 from conquian.record import read_record, record_from_match, replay, write_record
 
 VARIANTS = st.sampled_from(["conquian", "conquian-spanish"])
@@ -119,3 +121,24 @@ def test_copy_is_independent(seed: int) -> None:
         deal.play(rng.choice(deal.legal_actions()))
     for a, b in snapshots:
         assert a == b  # playing on the original never touched its copies
+
+
+@pytest.mark.parametrize(("variant", "deals"), [("conquian", 1000), ("conquian-spanish", 300), ("cooncan", 60),
+                                               ("cooncan-double", 40)])
+def test_a_listed_action_gives_one_state_by_either_path(variant: str, deals: int) -> None:
+    """A listed action applied raw (``apply_raw``) and played (``play`` of its notation) gives equal
+    deals: one canonical order of a side's combinations (R3.4: a use that borrows re-lays them)."""
+    rules = get_rules(variant)
+    cls = ConquianDeal if rules.family == "conquian" else CooncanDeal
+    checked = 0
+    for seed in range(deals):
+        rng = random.Random(seed)
+        deal = cls(rules, seed=seed, dealer=1 + seed % rules.players)
+        while not deal.over and deal.n_actions < 300:
+            raw = rng.choice(deal.legal_raw())
+            played = deal.copy()
+            played.play(str(deal.to_action(raw)))
+            deal.apply_raw(*raw)
+            assert deal == played, (variant, seed, str(deal.to_action(raw)))
+            checked += 1
+    assert checked > 2000
