@@ -30,7 +30,7 @@ from conquian.cards import JOKER, card_name, card_str, cards_of, mask_of
 from conquian.cooncan import CooncanEvent
 from conquian.deck import SplitMix64
 from conquian.errors import ConquianError, IllegalActionError
-from conquian.files import atomic_write
+from conquian.files import atomic_write, records_dir
 from conquian.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.record import record_from_match, write_record
 from conquian.rules import CONQUIAN, Rules
@@ -310,12 +310,20 @@ class GameSession:
         """A file name for this match's record."""
         return f"conquian-{self.rules.name}-{self.started}.toml"
 
+    def default_record_path(self) -> str:
+        """Where this match's record goes when no path is given: a new file in the data folder
+        (:func:`~conquian.files.records_dir`, made if missing), never the current directory."""
+        folder = records_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        return str(folder / self.default_record_name())
+
     def save(self, path: str | None = None) -> str:
         """Write the record atomically (a temporary file renamed over ``path``); returns the path.
 
-        Raises :class:`OSError` if it cannot be written; the file at ``path`` is then unchanged.
+        Without ``path``, to :meth:`default_record_path`.  Raises :class:`OSError` if it cannot be
+        written; the file at ``path`` is then unchanged.
         """
-        path = path or self.default_record_name()
+        path = path or self.default_record_path()
         atomic_write(path, self.record_text())
         return path
 
