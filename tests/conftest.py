@@ -1,8 +1,18 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from hypothesis import settings
+
+# Records saved by default go to the data folder (conquian.engine.files.records_dir), never to the
+# current directory: point it at a temporary folder, for this process and every program the
+# tests start, so that the tests leave the user's folders and the checkout as they found them.
+_DATA = tempfile.mkdtemp(prefix="conquian-tests-")
+os.environ["XDG_DATA_HOME"] = _DATA
+atexit.register(shutil.rmtree, _DATA, True)
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(1, str(Path(__file__).parent.parent))  # the benchmarks' helpers (a throwaway PostgreSQL)

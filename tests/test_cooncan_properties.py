@@ -120,7 +120,7 @@ def brute_force_threes(hand: list[int], double: bool) -> set[str]:
         for perm in itertools.permutations([hand[i] for i in idx]):
             try:
                 combo = build_combo([("X" if c == JOKER else card_str(c), None) for c in perm], double, 1)
-            except IllegalActionError:
+            except (IllegalActionError, NotationError):  # an order that leaves two sequences
                 continue
             if combo.is_run and len(combo.naturals) == 1:
                 continue  # one natural with unnamed jokers reads as a set (a documented choice)

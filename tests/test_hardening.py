@@ -6,6 +6,7 @@ Each test here failed before the fix it guards (the fuzzer's cases among them).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -364,3 +365,20 @@ def test_new_deal_dispatches_and_refuses_bad_input() -> None:
     assert new_deal(rules, deck, dealer=2).hand(1) == CardSet(parse_cards(A_HAND))
     with pytest.raises(SetupError):
         new_deal(rules, deck[:-1], dealer=2)
+
+
+def test_a_record_saved_without_a_path_goes_to_the_data_folder_not_the_current_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the terminal game and a session saved without a path write to the data folder (as
+    # ``conquian play`` does), never into whatever directory the program was started from
+    from conquian.tui import ConquianApp, make_session
+
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    session = make_session("conquian", None, ["foster"], 3, ["Ann"])
+    app = ConquianApp(session, delay=0)
+    assert Path(app.record_path).parent == tmp_path / "data" / "conquian" / "records"
+    saved = Path(session.save())
+    assert saved.parent == tmp_path / "data" / "conquian" / "records" and saved.is_file()
+    assert list((tmp_path / "cwd").iterdir()) == []

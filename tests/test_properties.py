@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import ConquianDeal, IllegalActionError, Match, NotationError, get_rules
+from conquian.engine.actions import Use
 from conquian.engine.cards import card_str, mask_of
+from conquian.engine.conquian.deal import SAY_TURNED
+from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.record import read_record, record_from_match, replay, write_record
 
 VARIANTS = st.sampled_from(["conquian", "conquian-spanish"])
@@ -119,3 +124,104 @@ def test_copy_is_independent(seed: int) -> None:
         deal.play(rng.choice(deal.legal_actions()))
     for a, b in snapshots:
         assert a == b  # playing on the original never touched its copies
+
+
+@pytest.mark.parametrize(("variant", "deals"), [("conquian", 1000), ("conquian-spanish", 300), ("cooncan", 60),
+                                               ("cooncan-double", 40)])
+def test_a_listed_action_gives_one_state_by_either_path(variant: str, deals: int) -> None:
+    """A listed action applied raw (``apply_raw``) and played (``play`` of its notation) gives equal
+    deals: one canonical order of a side's combinations (R3.4: a use that borrows re-lays them)."""
+    rules = get_rules(variant)
+    cls = ConquianDeal if rules.family == "conquian" else CooncanDeal
+    checked = 0
+    for seed in range(deals):
+        rng = random.Random(seed)
+        deal = cls(rules, seed=seed, dealer=1 + seed % rules.players)
+        while not deal.over and deal.n_actions < 300:
+            raw = rng.choice(deal.legal_raw())
+            played = deal.copy()
+            played.play(str(deal.to_action(raw)))
+            deal.apply_raw(*raw)
+            assert deal == played, (variant, seed, str(deal.to_action(raw)))
+            checked += 1
+    assert checked > 2000
+
+
+def synthetic_say(rules_name: str, rng: random.Random) -> ConquianDeal:
+    """A deal put in a say position with a random side, hand and card in play (for R3.4 searches):
+    a few combinations of the pack down, hand cards and the card near them, so that borrowing
+    and re-laying are often possible."""
+    deal = ConquianDeal(get_rules(rules_name), seed=rng.randrange(10**6), dealer=2)
+    tbl = deal.tbl
+    melds = sorted(tbl.valid)
+    side: list[int] = []
+    used = 0
+    for _ in range(rng.randint(1, 4)):
+        m = rng.choice(melds)
+        if not m & used:
+            side.append(m)
+            used |= m
+    near = 0  # cards of the same rank or suit as a card down: they can make combinations with it
+    for c in range(64):
+        if used >> c & 1:
+            near |= sum(1 << x for x in range(64) if (x & 15 == c & 15 or x >> 4 == c >> 4))
+    near &= tbl.pack_mask & ~used
+    pool = [c for c in range(64) if near >> c & 1]
+    rng.shuffle(pool)
+    card, hand_cards = pool[0], pool[1:1 + rng.randint(0, 6)]
+    rest = [c for c in range(64) if tbl.pack_mask >> c & 1 and not (used | near) >> c & 1]
+    hand = sum(1 << c for c in hand_cards) | sum(1 << c for c in rng.sample(rest, min(2, len(rest))))
+    deal.sides = [tuple(side), ()]
+    deal.downs = [used, 0]
+    deal.hands = [hand, deal.hands[1] & ~(used | hand | 1 << card)]
+    deal.card = card
+    deal.actor = 0
+    deal.stage = SAY_TURNED
+    return deal
+
+
+def some_legal_use(deal: ConquianDeal) -> Use | None:
+    """A legal use of the card in play found by brute force: for every choice of the player's
+    combinations to take up, every way to lay them with the card and hand cards (R3.4)."""
+    side, hand, card = deal.sides[0], deal.hands[0], deal.card
+    valid = sorted(deal.tbl.valid)
+
+    def lay(required: int, avail: int) -> list[int] | None:
+        if not required:
+            return []
+        low = required & -required
+        for m in valid:
+            if m & low and m & ~avail == 0:
+                rest = lay(required & ~m, avail & ~m)
+                if rest is not None:
+                    return [m, *rest]
+        return None
+
+    for k in range(len(side) + 1):
+        for taken in itertools.combinations(side, k):
+            required = 1 << card
+            for m in taken:
+                required |= m
+            melds = lay(required, required | hand)
+            if melds is not None:
+                use = Use(deal.seats[0], melds)
+                if deal.is_legal(use):
+                    return use
+    return None
+
+
+@pytest.mark.parametrize("variant", ["conquian", "conquian-spanish"])
+def test_the_listing_holds_a_use_whenever_one_is_legal(variant: str) -> None:
+    """docs/records.md: for ``use`` the list holds at least one legal form whenever there is one,
+    and none when there is none (R3.4), every listed form legal; checked against a brute-force
+    search over random positions where borrowing and re-laying are common."""
+    rng = random.Random(7)
+    found = 0
+    for _ in range(3000):
+        deal = synthetic_say(variant, rng)
+        listed = [a for a in deal.legal_actions() if isinstance(a, Use)]
+        legal_use = some_legal_use(deal)
+        assert all(deal.is_legal(a) for a in listed), str(deal)
+        assert bool(listed) == (legal_use is not None), (str(deal), str(legal_use))
+        found += legal_use is not None
+    assert found > 300

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conquian import IllegalActionError, get_rules, parse_card, parse_cards
+from conquian import IllegalActionError, NotationError, get_rules, parse_card, parse_cards
 from conquian.engine.cards import JOKER, card_str
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.melds import build_combo, parse_token
@@ -423,3 +423,51 @@ def test_r1_player_counts() -> None:
         get_rules("cooncan-double", players=8)
     with pytest.raises(NotationError, match="R1"):
         get_rules("cooncan-double", jokers=1)
+
+
+# ------------------------------------------------- R2.2: a sequence written in any order
+def test_r2_2_a_sequence_is_read_in_any_order_where_only_one_fits() -> None:
+    # R2.2 makes a sequence of the cards, not of the order they are written in (conquian's
+    # ``use`` reads any order too); the record writes it back low to high, each joker in place
+    assert combo("2c 3c Ac") == "Ac 2c 3c"
+    assert combo("Ac Kc Qc") == "Qc Kc Ac"
+    assert combo("7d X 5d") == "5d X 7d"  # the joker fills the gap
+    assert combo("Ad X 2d") == "Ad 2d X"  # nothing below the ace low: the joker goes above
+    assert combo("X=8d 7d 6d") == "6d 7d X"  # a named joker goes where its name says
+    assert combo("Kh X=Ah X") == "X=Qh Kh X=Ah"
+    deal = cdeal(["Ac 2c 3c 4s 5h 6d 7s", "Kc Kh Ts Js 6c 9d 9h", "4c 5c 8h 9s Th Qd 7c"], "3h", "2s 3d",
+                 jokers=0)
+    deal.play("p1 draw")
+    assert deal.play("p1 meld 2c 3c Ac") is not None
+    assert str(deal.combos[0]) == "Ac 2c 3c"
+    assert [str(a) for a in deal.actions()][-1] == "p1 meld Ac 2c 3c"  # the canonical order (RECORDS)
+
+
+def test_r2_2_cards_that_make_no_sequence_are_still_a_rules_error() -> None:
+    deal = cdeal(["Ac 2c 4c 4s 5h 6d 7s", "Kc Kh Ts Js 6c 9d 9h", "5c 3c 8h 9s Th Qd 7c"], "3h", "2s 3d",
+                 jokers=0)
+    deal.play("p1 draw")
+    refused(deal, "p1 meld 4c Ac 2c", "R2.2", "not a sequence")  # a gap, and no joker to fill it
+    refused(deal, "p1 meld 2s 4c 3d", "R2.2", "neither a set")
+    with pytest.raises(IllegalActionError, match="R2.3: 5d 6d X=8d: the joker in that place stands for 7d"):
+        combo("5d 6d X=8d")
+    with pytest.raises(IllegalActionError, match="R2.2"):
+        combo("5d 5d 6d")  # one place, two cards
+
+
+def test_r2_2_a_sequence_in_an_order_that_leaves_two_is_a_notation_error() -> None:
+    # ``6d X 5d`` is ``X 5d 6d`` or ``5d 6d X``: the text does not say which, a notation error (not
+    # a broken rule) that asks for the order; the state is unchanged
+    for text in ["6d X 5d", "5d X 6d", "9d X X 7d", "7d X X=8d"]:
+        with pytest.raises(NotationError, match="more than one sequence") as info:
+            combo(text)
+        assert not isinstance(info.value, IllegalActionError)
+    deal = cdeal(["X 5d 6d 4s 5h 6c 7s", "Kc Kh Ts Js 6h 9d 9h", "4c 5c 8h 9s Th Qd 7c"], "3h", "2s 3d",
+                 jokers=1)
+    deal.play("p1 draw")
+    before = deal.copy()
+    with pytest.raises(NotationError, match="write it low to high"):
+        deal.play("p1 meld 6d X 5d")
+    assert deal == before and not deal.is_legal("p1 meld 6d X 5d")
+    deal.play("p1 meld 6d X=7d 5d")  # a named joker settles it
+    assert str(deal.combos[0]) == "5d 6d X"

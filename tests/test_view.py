@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conquian import ConquianDeal, ConquianView, get_rules
+from conquian import ConquianDeal, ConquianView, IllegalActionError, get_rules
 from conquian.engine.redeal import redeal_unseen
 
 
@@ -76,3 +77,30 @@ def test_view_is_frozen() -> None:
         pass
     else:
         raise AssertionError("a view must be immutable")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 80), st.sampled_from(["conquian", "conquian-spanish"]))
+def test_a_seat_that_sits_out_sees_what_a_spectator_sees(seed: int, steps: int, variant: str) -> None:
+    # R6.3: with three at the table the dealer takes no cards; he still watches the deal
+    rng = random.Random(seed)
+    dealer = rng.choice([1, 2, 3])
+    deal = ConquianDeal(get_rules(variant, players=3), seed=seed, dealer=dealer)
+    for _ in range(steps):
+        if deal.over:
+            break
+        deal.play(rng.choice(deal.legal_actions()))
+    v = deal.view(dealer)
+    assert v.sitting_out and v.seat == dealer and dealer not in v.seats
+    assert v.hand_mask == 0 and v.legal_actions() == [] and not v.must_discard and not v.forced
+    assert v.side_masks == (deal.sides[0], deal.sides[1]) and v.events == tuple(deal.history())
+    assert v.hand_counts == (deal.hands[0].bit_count(), deal.hands[1].bit_count())
+    assert v.unseen_mask() == deal.hands[0] | deal.hands[1] | sum(1 << c for c in deal.deck[deal.pos:])
+    # it reveals no hidden card: both hands and the pack dealt again, the view is the same
+    other = rearrange_hidden(deal, dealer, random.Random(seed + 1))
+    assert other.view(dealer) == v
+    assert not deal.view(deal.seats[0]).sitting_out
+    with pytest.raises(IllegalActionError, match="R6.3"):
+        _ = v.player
+    with pytest.raises(IllegalActionError, match="R6.3"):
+        deal.view(4)

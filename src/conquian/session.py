@@ -31,7 +31,7 @@ from conquian.engine.conquian.deal import ConquianDeal, Event
 from conquian.engine.cooncan.deal import CooncanEvent
 from conquian.engine.deck import SplitMix64
 from conquian.engine.errors import ConquianError, IllegalActionError
-from conquian.engine.files import atomic_write
+from conquian.engine.files import atomic_write, records_dir
 from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.engine.record import record_from_match, write_record
 from conquian.engine.rules import CONQUIAN, Rules
@@ -313,12 +313,20 @@ class GameSession:
         """A file name for this match's record."""
         return f"conquian-{self.rules.name}-{self.started}.toml"
 
+    def default_record_path(self) -> str:
+        """Where this match's record goes when no path is given: a new file in the data folder
+        (:func:`~conquian.engine.files.records_dir`, made if missing), never the current directory."""
+        folder = records_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        return str(folder / self.default_record_name())
+
     def save(self, path: str | None = None) -> str:
         """Write the record atomically (a temporary file renamed over ``path``); returns the path.
 
-        Raises :class:`OSError` if it cannot be written; the file at ``path`` is then unchanged.
+        Without ``path``, to :meth:`default_record_path`.  Raises :class:`OSError` if it cannot be
+        written; the file at ``path`` is then unchanged.
         """
-        path = path or self.default_record_name()
+        path = path or self.default_record_path()
         atomic_write(path, self.record_text())
         return path
 

@@ -308,7 +308,7 @@ class ConquianApp(App[None]):
         self.session = session
         self.delay = delay
         self.ascii_only = ascii_only
-        self.record_path = record_path or session.default_record_name()
+        self.record_path = record_path or session.default_record_path()
         self.show_buried = show_buried
         """The memory aid (R3.3): buried and covered cards shown to every seat alike; off by default."""
         self.selected: set[int] = set()  # indexes into the shown hand

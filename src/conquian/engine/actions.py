@@ -49,7 +49,8 @@ def meld_text(mask: int) -> str:
     return " ".join(card_str(c) for c in cards)
 
 
-def _meld_order(mask: int) -> tuple[int, int]:
+def meld_order(mask: int) -> tuple[int, int]:
+    """The order of combinations written together (``use``): by each one's lowest card, rank then suit."""
     return min(sort_key(c) for c in cards_of(mask))
 
 
@@ -103,7 +104,7 @@ class Use(Action):
             raise NotationError(f"use: {quote(melds)} is not a list of combinations (card masks)")
         object.__setattr__(self, "melds", tuple(melds))
         self.check()  # the combinations are sorted below: a negative mask would never end
-        object.__setattr__(self, "melds", tuple(sorted(melds, key=_meld_order)))
+        object.__setattr__(self, "melds", tuple(sorted(melds, key=meld_order)))
 
     def check(self) -> None:
         super().check()

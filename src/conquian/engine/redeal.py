@@ -51,9 +51,10 @@ def _conquian(deal: ConquianDeal, seat: int, rng: random.Random) -> ConquianDeal
     """The same public history, with the cards ``seat`` has not seen dealt differently.
 
     The adversary's cards not yet shown and the pack below the cards turned so far
-    are shuffled among themselves; the same actions are then replayed.
+    are shuffled among themselves; the same actions are then replayed.  For a seat that
+    sits out (R6.3) both hands' cards not yet shown are.
     """
-    p = deal.player_of(seat)
+    p = -1 if seat not in deal.seats and type(seat) is int and 1 <= seat <= deal.n_seats else deal.player_of(seat)
     deck = list(deal.deck)
     shown = _public_cards(deal)
     movable = [i for i in range(20) if (i >> 1) & 1 != p and deck[i] not in shown]

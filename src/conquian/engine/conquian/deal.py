@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_text
+from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_order, meld_text
 from conquian.engine.cards import CardSet, card_str, cards_of, mask_str
 from conquian.engine.conquian.events import Event, _event_action, _Node, conquian_events, raw_to_action
 from conquian.engine.conquian.listing import (
@@ -67,6 +67,12 @@ class ConquianDeal(DealMixin):
     gives the deck (:func:`~conquian.engine.deck.seeded_deck`).  ``dealer`` is the
     dealer's seat number; with three at the table (R6.3) he sits out and the
     next two seats play.
+
+    A side of the table (:meth:`side`) is in one canonical order, whichever way a use is
+    applied (:meth:`play`, or :meth:`apply_raw` with a listed raw use): the combinations the use
+    leaves untouched keep their places, and the combinations it lays or changes follow them in
+    the order the notation writes them (by each one's lowest card, rank then suit, as in
+    :attr:`~conquian.engine.actions.Use.melds`).  The ``use`` event holds them in that order too.
     """
 
     OVER_STAGE: Final = OVER
@@ -274,6 +280,9 @@ class ConquianDeal(DealMixin):
         self.n_actions += 1
         if kind == K_USE:
             melds: tuple[int, ...] = arg
+            if len(melds) > 1:
+                # the canonical order (the class docstring): as the notation writes them
+                melds = tuple(sorted(melds, key=meld_order))
             u = 0
             for m in melds:
                 u |= m

@@ -47,18 +47,26 @@ def use_forms(
 ) -> list[tuple[int, ...]]:
     """The listed ways to use ``card`` (docs/records.md: the engine's documented choice).
 
-    Listed, without duplicates:
+    Listed, without duplicates, in this order:
 
-    1. the card added to one existing combination as it lies;
-    2. a new three-card combination of the card and two hand cards;
-    3. a three-card combination of the card with cards borrowed from the
-       player's own combinations (and hand cards), the rest of the touched
-       combinations laid again as valid combinations, with hand cards only if
-       they are needed for that;
-    4. if none of these exists, one use found by a complete search over every
-       rearrangement (R3.4), so that a use is listed whenever one is legal.
+    1. for each of the player's combinations the card fits as it lies: that combination with
+       the card added;
+    2. for each three-card combination of the card and two hand cards: that combination;
+    3. for each three-card combination of the card and two of the player's cards, at least one
+       of them borrowed from his own combinations (the rest from his hand): that combination,
+       and the other cards of every combination it borrows from laid again: as one partition
+       of those cards into combinations by themselves (:meth:`MeldTable.partition`), else as
+       one cover of them with hand cards added (:meth:`MeldTable.cover`).  When neither exists
+       that borrowing is not listed, though it may be legal: for instance when a borrowed
+       card's neighbour must join another of the player's combinations, which is then laid
+       again too;
+    4. only if 1 to 3 list nothing: one use found by a complete search (a cover of every card
+       the player has down and the card in play, with hand cards), so that a use is listed
+       whenever one is legal (R3.4).
 
-    Every other legal form is accepted by :meth:`ConquianDeal.play` too.
+    Not listed unless step 4 finds it: a new combination of four or more cards, the card
+    added with hand cards to a combination, the card added to a combination rearranged, any
+    other re-laying.  Every legal form is accepted by :meth:`ConquianDeal.play` all the same.
     """
     cb = 1 << card
     avail = down | hand

@@ -13,6 +13,10 @@ not reachable from it (tested in ``tests/test_view.py``).
 (10, 19, 10, 1)
 >>> [str(a) for a in v.legal_actions()] == [str(a) for a in deal.legal_actions()]
 True
+>>> three = ConquianDeal(get_rules("conquian", players=3), seed=3, dealer=3)
+>>> out = three.view(3)                  # the dealer sits out (R6.3): a spectator's view
+>>> out.sitting_out, len(out.hand), out.hand_counts, out.legal_actions()
+(True, 0, (10, 10), [])
 
 ```
 """
@@ -28,6 +32,7 @@ from conquian.engine.cards import CardSet
 from conquian.engine.conquian.events import Event, conquian_events, raw_to_action
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
 from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -37,6 +42,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, eq=False)
 class ConquianView:
     """What one seat knows of a conquian deal (R3): nothing hidden from it is here.
+
+    A seat that sits out the deal (three at the table, R6.3: the dealer takes no cards) has a
+    view too: what a spectator sees, the public table and no hand (``hand_mask`` 0,
+    ``sitting_out`` true, no legal actions; ``player``, ``adversary``, ``my_side`` and
+    ``adversary_side`` have no meaning for it and raise).
 
     The public history is shared with the deal (an immutable linked list holding nothing
     hidden), so making a view costs the same at the first turn and the thousandth; ``events``
@@ -50,7 +60,7 @@ class ConquianView:
     seats: tuple[int, int]
     """The two seats holding cards: (pone, other)."""
     hand_mask: int
-    """This seat's own hand."""
+    """This seat's own hand (0 for a seat that sits out)."""
     side_masks: tuple[tuple[int, ...], tuple[int, ...]]
     """Both sides of the table, in the order of ``seats``."""
     card: int
@@ -60,11 +70,14 @@ class ConquianView:
     """The seat to act, or None when the deal is over."""
     pack_count: int
     adversary_hand_count: int
+    """How many cards the adversary holds (0 for a seat that sits out: see ``hand_counts``)."""
     buried_mask: int
     """Every card buried so far (seen by both before being turned down)."""
     n_events: int
     """How many public events the deal has had (the length of ``events``)."""
     winner_seat: int | None
+    hand_counts: tuple[int, int] = (0, 0)
+    """How many cards each of ``seats`` holds (public: every card taken in or laid is seen)."""
     event_node: Any = field(default=None, repr=False)
     """The public history as the deal keeps it (newest first, linked); read ``events`` instead."""
 
@@ -83,8 +96,14 @@ class ConquianView:
 
     @classmethod
     def from_deal(cls, deal: ConquianDeal, seat: int) -> ConquianView:
-        """Copy out of ``deal`` what ``seat`` may know."""
-        p = deal.player_of(seat)
+        """Copy out of ``deal`` what ``seat`` may know (a seat that sits out: the public table, R6.3)."""
+        if seat in deal.seats:
+            p = deal.player_of(seat)
+            hand, adversary = deal.hands[p], deal.hands[1 - p].bit_count()
+        elif type(seat) is int and 1 <= seat <= deal.n_seats:
+            hand, adversary = 0, 0  # he sits out (R6.3): he sees what a spectator sees
+        else:
+            raise IllegalActionError("R6.3", f"p{seat} holds no cards in this deal")
         v = object.__new__(cls)
         # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
         # instance's dict at once is the same object, several times cheaper (views are made at
@@ -94,13 +113,14 @@ class ConquianView:
             seat=seat,
             dealer=deal.dealer,
             seats=deal.seats,
-            hand_mask=deal.hands[p],
+            hand_mask=hand,
             side_masks=(deal.sides[0], deal.sides[1]),
             card=deal.card,
             stage=deal.stage,
             actor_seat=deal.to_act,
             pack_count=deal.pack_count,
-            adversary_hand_count=deal.hands[1 - p].bit_count(),
+            adversary_hand_count=adversary,
+            hand_counts=(deal.hands[0].bit_count(), deal.hands[1].bit_count()),
             buried_mask=deal.buried,
             n_events=deal.n_events,
             winner_seat=deal.winner_seat,
@@ -110,9 +130,18 @@ class ConquianView:
 
     # -------------------------------------------------------------- accessors
     @property
+    def sitting_out(self) -> bool:
+        """Whether this seat sits out the deal (three at a conquian table: the dealer, R6.3)."""
+        return self.seat not in self.seats
+
+    @property
     def player(self) -> int:
-        """This seat's index in ``seats`` (0 for the pone)."""
-        return 0 if self.seat == self.seats[0] else 1
+        """This seat's index in ``seats`` (0 for the pone); IllegalActionError (R6.3) if it sits out."""
+        if self.seat == self.seats[0]:
+            return 0
+        if self.seat == self.seats[1]:
+            return 1
+        raise IllegalActionError("R6.3", f"p{self.seat} sits out this deal and holds no cards")
 
     @property
     def adversary(self) -> int:
@@ -167,7 +196,7 @@ class ConquianView:
         return m
 
     def unseen_mask(self) -> int:
-        """Cards this seat has not seen: in the adversary's hand or in the pack."""
+        """Cards this seat has not seen: in the adversary's hand (both hands, sitting out) or in the pack."""
         seen = self.hand_mask | self.down_mask(0) | self.down_mask(1) | self.buried_mask
         if self.card >= 0:
             seen |= 1 << self.card

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from conquian.engine.cards import JOKER, card_str, make_card, parse_card
-from conquian.engine.errors import IllegalActionError
+from conquian.engine.errors import IllegalActionError, NotationError
 
 SET: Final = 0
 RUN: Final = 1
@@ -298,6 +298,25 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
     A sequence is written low to high with each joker in its place; a set with
     its jokers anywhere.  Naturals of one rank make a set.  A single natural with
     jokers is read as a set unless a joker is named for a sequence (``7d X=8d X``).
+
+    A sequence written in another order is read in any order wherever that leaves only one
+    sequence (``2c 3c Ac``, ``7d X 5d``; a named joker goes where its name says); where it
+    leaves several (``6d X 5d``: ``X 5d 6d`` or ``5d 6d X``) it is a
+    :class:`~conquian.engine.errors.NotationError` asking for the order.  The combination is
+    written back in canonical order (:meth:`Combo.__str__`).
+
+    ```pycon
+    >>> str(build_combo([("2c", None), ("3c", None), ("Ac", None)], double=False, owner=1))
+    'Ac 2c 3c'
+    >>> str(build_combo([("7d", None), ("X", None), ("5d", None)], double=False, owner=1))
+    '5d X 7d'
+    >>> try:
+    ...     build_combo([("6d", None), ("X", None), ("5d", None)], double=False, owner=1)
+    ... except NotationError as e:
+    ...     print(str(e).split(": write")[0])
+    6d X 5d: the cards make more than one sequence (5d 6d X=7d or X=4d 5d 6d)
+
+    ```
     """
     cards: list[int] = []
     names: list[int | None] = []
@@ -330,6 +349,7 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
     if len(suits) != 1:
         raise IllegalActionError("R2.2", f"{text} is neither a set (one rank) nor a sequence (one suit)")
     suit = suits.pop()
+    misnamed = ""
     for high_ace in (False, True):
         first = next(i for i, c in enumerate(cards) if c != JOKER)
         lo = position_of(cards[first], high_ace) - first
@@ -344,12 +364,69 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
                     ok = False
                     break
             elif names[i] is not None and card_at(suit, p) != names[i]:
-                raise IllegalActionError(
-                    "R2.3", f"{text}: the joker in that place stands for {card_str(card_at(suit, p))}"
-                )
+                misnamed = f"{text}: the joker in that place stands for {card_str(card_at(suit, p))}"
+                ok = False
+                break
         if ok:
             return Combo(RUN, suit, lo, tuple(cards), 0, owner, 0 if double else 4)
+    # Not in order as written: the cards in any order, wherever that leaves one sequence only.
+    found = _arrangements(suit, cards, names)
+    if len(found) == 1:
+        lo, cells = found.pop()
+        return Combo(RUN, suit, lo, cells, 0, owner, 0 if double else 4)
+    if found:
+        shown = " or ".join(sorted(_cells_text(suit, lo, cells) for lo, cells in found))
+        raise NotationError(
+            f"{text}: the cards make more than one sequence ({shown}): write it low to high, "
+            "each joker in its place, or name the jokers (X=9h)"
+        )
+    if misnamed:
+        raise IllegalActionError("R2.3", misnamed)
     raise IllegalActionError(
-        "R2.2", f"{text} is not a sequence: cards of one suit in order, written low to high, "
+        "R2.2", f"{text} is not a sequence: cards of one suit that follow each other, "
         "an ace low or high but never round the corner"
     )
+
+
+def _arrangements(suit: int, cards: list[int], names: list[int | None]) -> set[tuple[int, tuple[int, ...]]]:
+    """Every sequence of ``suit`` the cards make in some order: (lowest position, cells).
+
+    The naturals and the named jokers have their places; the other jokers fill the gaps
+    between them, and any left over go below or above (R2.2: an ace low or high, never both).
+    """
+    free = sum(1 for c, n in zip(cards, names, strict=True) if c == JOKER and n is None)
+    out: set[tuple[int, tuple[int, ...]]] = set()
+    for high_ace in (False, True):
+        fixed: dict[int, int] = {}
+        ok = True
+        for c, n in zip(cards, names, strict=True):
+            card = c if c != JOKER else n
+            if card is None:
+                continue
+            if card >> 4 != suit:
+                ok = False
+                break
+            pos = position_of(card, high_ace)
+            if pos in fixed:
+                ok = False  # one place, two cards
+                break
+            fixed[pos] = c
+        if not ok:
+            continue
+        low, high = min(fixed), max(fixed)
+        gaps = high - low + 1 - len(fixed)
+        if gaps > free:
+            continue
+        spare = free - gaps
+        for below in range(spare + 1):
+            lo, hi = low - below, high + spare - below
+            if lo < 1 or hi > 14 or (lo == 1 and hi == 14):
+                continue
+            out.add((lo, tuple(fixed.get(p, JOKER) for p in range(lo, hi + 1))))
+    return out
+
+
+def _cells_text(suit: int, lo: int, cells: tuple[int, ...]) -> str:
+    """A sequence's cells as written, each joker named (``5d X=6d 7d``)."""
+    return " ".join(card_str(c) if c != JOKER else "X=" + card_str(card_at(suit, lo + i))
+                    for i, c in enumerate(cells))
