@@ -56,6 +56,10 @@ class MexicanoView:
     stage: int
     actor_seat: int | None
     """The seat to act, or None when the deal is over."""
+    origin: int
+    """The player index who turned or discarded the card in play (R8.3)."""
+    first: int
+    """The player index who had the first say to it (those after him, up to the actor, passed)."""
     pack_count: int
     hand_counts: tuple[int, ...]
     """Cards in each hand, in the order of ``seats``."""
@@ -103,6 +107,8 @@ class MexicanoView:
             card=deal.card,
             stage=deal.stage,
             actor_seat=deal.to_act,
+            origin=deal.origin,
+            first=deal.first,
             pack_count=deal.pack_count,
             hand_counts=tuple(h.bit_count() for h in deal.hands),
             buried_mask=deal.buried,
