@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import ConquianDeal, ConquianError, IllegalActionError, Match, NotationError, get_rules
-from conquian.engine.actions import Action, Add, Discard, Draw, Force, Meld, Pass, Shift, Take, Use
+from conquian.engine.actions import Action, Add, Discard, Draw, Force, Give, Meld, Pass, Shift, Take, Use
 from conquian.engine.cards import CardSet, cards_of, mask_str, parse_card
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.deck import arrange_deck
@@ -30,6 +30,8 @@ ALL_CONFIGS = [
     ("conquian", 2, {}), ("conquian", 3, {}), ("conquian-spanish", 2, {"scoring": "pips"}),
     ("cooncan", 2, {}), ("cooncan", 3, {"stock": "open"}), ("cooncan", 3, {"discard_taken": False}),
     ("cooncan-double", 5, {}), ("cooncan-double", 7, {"discard_taken": False}),
+    ("conquian-mexicano", 2, {}), ("conquian-mexicano", 3, {"hand": 9, "exhausted": "fewest"}),
+    ("conquian-mexicano", 4, {"exchange": False}),
 ]
 
 
@@ -298,13 +300,15 @@ WEIRD: list[Any] = [None, -1, 0, 1, 7.0, "7h", "", True, 10**30, 2**64, 63, 28, 
 
 def malformed(rng: random.Random, seat: int) -> Action:
     """An action of a wrong shape or type, built around its constructor."""
-    cls = rng.choice([Use, Pass, Force, Discard, Draw, Take, Meld, Add, Shift])
+    cls = rng.choice([Use, Pass, Force, Discard, Draw, Take, Meld, Add, Shift, Give])
     seat_value = seat if rng.random() < 0.5 else rng.choice(WEIRD)
     fields: dict[str, Any] = {"seat": seat_value}
     if cls is Use:
         fields["melds"] = rng.choice(WEIRD)
-    elif cls in (Force, Discard, Take):
+    elif cls in (Force, Discard, Take, Give):
         fields["card"] = rng.choice(WEIRD)
+        if cls is Force:
+            fields["target"] = rng.choice([*WEIRD, None, seat, seat + 1])
     elif cls is Meld:
         fields["cards"] = rng.choice(WEIRD)
     elif cls in (Add, Shift):
@@ -316,12 +320,12 @@ def malformed(rng: random.Random, seat: int) -> Action:
 
 
 def random_string(rng: random.Random, seat: int) -> str:
-    verbs = ["use", "pass", "force", "discard", "draw", "take", "meld", "add", "shift", "fold", ""]
+    verbs = ["use", "pass", "force", "discard", "draw", "take", "meld", "add", "shift", "give", "fold", ""]
     parts = [rng.choice([f"p{seat}", f"p{seat + 1}", "p0", "p²", "p" + "9" * 50, "P1", "x", ""]),
              rng.choice(verbs)]
     for _ in range(rng.randint(0, 4)):
         parts.append(rng.choice(["7h", "10♠", "X", "X=9h", "X=X", "|", "1", "-1", "²", "low", "Zz", "7h7h",
-                                 "ace", "\x1b[31m", "1" * 60, "=", "X=", "A"]))
+                                 "ace", "\x1b[31m", "1" * 60, "=", "X=", "A", "p1", "p3", "Jc", "Qh"]))
     return " ".join(parts)
 
 

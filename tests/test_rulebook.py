@@ -16,10 +16,11 @@ from conquian.engine import rulebook
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "conquian"
 
-#: The rule numbers of the rule book (R1 to R7 and their sub-rules), fixed: code and records cite them.
+#: The rule numbers of the rule book (R1 to R8 and their sub-rules), fixed: code and records cite them.
 NUMBERS = ["R1", "R2", "R2.1", "R2.2", "R2.3", "R2.4", "R3", "R3.1", "R3.2", "R3.3", "R3.4", "R3.5", "R3.6",
            "R3.7", "R3.8", "R4", "R4.1", "R4.2", "R4.3", "R4.4", "R4.5", "R4.6", "R5", "R5.1", "R5.2", "R5.3",
-           "R5.4", "R6", "R6.1", "R6.2", "R6.3", "R7"]
+           "R5.4", "R6", "R6.1", "R6.2", "R6.3", "R7", "R8", "R8.1", "R8.2", "R8.3", "R8.4", "R8.5", "R8.6",
+           "R8.7", "R8.8"]
 
 
 def test_the_book_has_every_rule_in_order() -> None:
@@ -47,7 +48,8 @@ def test_every_rule_shows_where_it_comes_from() -> None:
 def test_decisions_on_the_ambiguities_are_marked() -> None:
     book = rulebook.text()
     for rule, words in [("R1", "max_pack_turns"), ("R2.4", "Spanish court"), ("R3.1", "for records"),
-                        ("R3.3", "memory aid"), ("R3.4", "rearranged"), ("R3.6", "forcing a declined")]:
+                        ("R3.3", "memory aid"), ("R3.4", "rearranged"), ("R3.6", "forcing a declined"),
+                        ("R8.2", "for records"), ("R8.4", "names no one"), ("R8.7", "no pool")]:
         assert "**Decision" in rulebook.rules()[rule].text and words in rulebook.rules()[rule].text, rule
     assert "{#R" not in book  # the anchors are for the web page and the site only
 
@@ -78,6 +80,16 @@ def test_a_bad_number_is_refused_in_one_line(bad: str) -> None:
     out = subprocess.run([sys.executable, "-m", "conquian", "rules", "--", bad], capture_output=True, text=True)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.startswith("conquian rules: ") and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+def test_r8_prints_the_conquian_mexicano(capsys: pytest.CaptureFixture[str]) -> None:
+    # R8: `conquian rules R8` prints the section with every sub-rule, and a sub-rule alone
+    assert main(["rules", "R8", "--no-pager"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("R8 Conquián mexicano") and all(f"R8.{k} " in out for k in range(1, 9))
+    assert main(["rules", "r8.2", "--no-pager"]) == 0
+    out = capsys.readouterr().out
+    assert "cambio" in out and "p1 give 7c" in out and "R8.3 " not in out
 
 
 def test_the_book_ships_in_the_package() -> None:

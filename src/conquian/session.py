@@ -32,7 +32,8 @@ from conquian.engine.cooncan.deal import CooncanEvent
 from conquian.engine.deck import SplitMix64
 from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.files import atomic_write, records_dir
-from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
+from conquian.engine.match import ClassicDeal as Deal
+from conquian.engine.match import Match, classic, hands_in_play, round_of, turns_played
 from conquian.engine.record import record_from_match, write_record
 from conquian.engine.rules import CONQUIAN, Rules
 
@@ -88,7 +89,7 @@ class GameSession:
     @property
     def deal(self) -> Deal:
         """The current deal."""
-        return self.match.deals[-1]
+        return classic(self.match.deals[-1])
 
     @property
     def human_seats(self) -> list[int]:
@@ -142,7 +143,7 @@ class GameSession:
     def new_deal(self, deck: Sequence[int] | None = None) -> Deal:
         """Deal the next hand (the deal passes to the left, R3.8, R5.4): ``deck`` if given, else
         the next deck of ``seed``'s sequence."""
-        d = self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64())
+        d = classic(self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64()))
         self.say(f"--- deal {len(self.match.deals)}: {self.name(d.dealer)} deals ---")
         if isinstance(d, ConquianDeal):
             if d.n_seats == 3:

@@ -24,7 +24,7 @@ from typing import Any
 
 from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, Match
-from conquian.engine.rules import CONQUIAN, Rules
+from conquian.engine.rules import COONCAN, Rules
 
 
 @dataclass
@@ -112,7 +112,7 @@ def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False,
         w = deal.winner_seat
         if w is not None:
             wins[w - 1] += 1
-        elif rules.family == CONQUIAN:
+        elif rules.family != COONCAN:  # conquian tableaux and the mexicano draws (R8.6)
             tableaux += 1
         else:
             voids += 1

@@ -29,7 +29,7 @@ from typing import Any
 
 from conquian.bots import make_bot
 from conquian.engine.deck import SplitMix64
-from conquian.engine.match import new_deal
+from conquian.engine.match import classic, new_deal
 from conquian.engine.rules import CONQUIAN, Rules
 
 #: How many decision times a bot's figures keep for the 95th percentile (a uniform sample beyond).
@@ -52,7 +52,7 @@ def play_game(rules: Rules, bots: list[str], deck_seed: int, bot_seed: int,
               bot_params: dict[str, dict[str, Any]] | None = None) -> list[SeatOutcome]:
     """Play one deal; ``bots[i]`` sits in seat ``p(i+1)``.  Each bot sees only its seat's view."""
     n = rules.players
-    deal = new_deal(rules, seed=deck_seed, dealer=n)
+    deal = classic(new_deal(rules, seed=deck_seed, dealer=n))
     params = bot_params or {}
     players = [make_bot(name, seed=bot_seed * 31 + i, **params.get(name, {})) for i, name in enumerate(bots)]
     times: list[list[float]] = [[] for _ in range(n)]

@@ -33,7 +33,7 @@ from conquian.engine.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.errors import ConquianError
-from conquian.engine.match import Deal, new_deal
+from conquian.engine.match import ClassicDeal, classic, new_deal
 from conquian.engine.record import Record
 from conquian.session import HUMAN, GameSession, action_cards, live_outs
 
@@ -81,7 +81,7 @@ def cards_text(cards: list[int], ascii_only: bool = False) -> Text:
     return out
 
 
-def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_seen: bool,
+def table_text(session: GameSession | None, deal: ClassicDeal, ascii_only: bool, show_seen: bool,
                reveal: bool = False, names: list[str] | None = None) -> Text:
     """The table in words and cards: combinations, the card in play or the stock, counts.
 
@@ -780,9 +780,9 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         self.show()
 
-    def _deal_at(self) -> Deal:
+    def _deal_at(self) -> ClassicDeal:
         d = self.record.deals[self.deal_index]
-        deal = new_deal(self.rules, d.deck, seed=d.seed, dealer=d.dealer)
+        deal = classic(new_deal(self.rules, d.deck, seed=d.seed, dealer=d.dealer))
         for a in d.actions[: self.step]:
             deal.play(a)
         return deal

@@ -33,7 +33,8 @@ from conquian.bots.foster import state_policy
 from conquian.engine.conquian.deal import FORCED, K_USE, SAY_DISCARD, SAY_PASSED, SAY_TURNED, ConquianDeal
 from conquian.engine.cooncan.deal import K_ADD, K_ADD1, K_DISCARD, K_MELD, K_MELD3, K_SHIFT, K_SHIFT1, CooncanDeal
 from conquian.engine.deck import SplitMix64
-from conquian.engine.match import Deal, hands_in_play, new_deal, round_of, turns_played
+from conquian.engine.match import ClassicDeal as Deal
+from conquian.engine.match import classic, hands_in_play, new_deal, round_of, turns_played
 from conquian.engine.rules import Rules
 
 #: Rounds past which duration histograms are not split further (a bucket "and more").
@@ -192,7 +193,7 @@ def play_chunk(rules: Rules, bots: list[str], seed: int, start: int, stop: int) 
     t = empty_tally(rules)
     for i in range(start, stop):
         dealer = 1 + i % n
-        deal = new_deal(rules, seed=deck_seed(seed, i), dealer=dealer)
+        deal = classic(new_deal(rules, seed=deck_seed(seed, i), dealer=dealer))
         players = [_Seat(name, (seed * 1_000_003 + i) * 16 + k) for k, name in enumerate(bots)]
         over = deal.OVER_STAGE
         decisions = 0

@@ -13,11 +13,13 @@ view alone: no hidden card of the real deal is read.
 from __future__ import annotations
 
 import random
-from typing import Union
+from typing import Union, overload
 
 from conquian.engine.cards import JOKER, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import DRAW, CooncanDeal
 from conquian.engine.cooncan.view import CooncanView
@@ -26,11 +28,77 @@ from conquian.engine.deck import pack_order
 Redealt = Union[ConquianDeal, CooncanDeal]  # noqa: UP007
 
 
-def determinize(view: ConquianView | CooncanView, rng: random.Random) -> Redealt:
+@overload
+def determinize(view: ConquianView | CooncanView, rng: random.Random) -> Redealt: ...
+@overload
+def determinize(view: MexicanoView, rng: random.Random) -> MexicanoDeal: ...
+def determinize(view: ConquianView | CooncanView | MexicanoView, rng: random.Random) -> Redealt | MexicanoDeal:
     """A complete deal consistent with ``view``."""
     if isinstance(view, ConquianView):
         return _conquian(view, rng)
+    if isinstance(view, MexicanoView):
+        return _mexicano(view, rng)
     return _cooncan(view, rng)
+
+
+def _mexicano(v: MexicanoView, rng: random.Random) -> MexicanoDeal:
+    """A conquián mexicano deal consistent with ``v`` (R8): the unseen cards dealt at random to
+    the other hands (to their counts) and the pack; the card the seat gave stays with the player
+    it went to until he shows it; a give the seat did not see is a card of the giver's hand (or,
+    once the cards have changed hands, of the receiver's)."""
+    n = len(v.seats)
+    me = v.player
+    unseen = cards_of(v.unseen_mask())
+    rng.shuffle(unseen)
+    hands = [0] * n
+    hands[me] = v.hand_mask
+    downs = [v.down_mask(p) for p in range(n)]
+    exchanged = v.given[-1]
+    shown = v.buried_mask | (1 << v.card if v.card >= 0 else 0)
+    for down in downs:
+        shown |= down
+    if exchanged and v.gave_card >= 0 and not shown >> v.gave_card & 1:
+        hands[(me + 1) % n] |= 1 << v.gave_card
+    k = 0
+    for q in range(n):
+        if q != me:
+            need = v.hand_counts[q] - hands[q].bit_count()
+            for c in unseen[k:k + need]:
+                hands[q] |= 1 << c
+            k += need
+    pack = unseen[k:]
+    gives = [-1] * n
+    for q in range(n):
+        if q == me:
+            gives[q] = v.gave_card
+        elif exchanged and q == (me - 1) % n:
+            gives[q] = v.got_card
+        elif v.given[q]:
+            held = hands[(q + 1) % n] | downs[(q + 1) % n] if exchanged else hands[q]
+            gives[q] = rng.choice(cards_of(held))
+    d = object.__new__(MexicanoDeal)
+    d.rules = v.rules
+    d.tbl = meld_table(v.rules)
+    d.n = n
+    d.dealer = v.dealer
+    d.seats = v.seats
+    d.pos = v.rules.pack_size - len(pack)
+    d.deck = (0,) * d.pos + tuple(pack)
+    d.hands = hands
+    d.sides = list(v.side_masks)
+    d.downs = downs
+    d.gives = gives
+    d.card = v.card
+    d.stage = v.stage
+    d.actor = v.seats.index(v.actor_seat) if v.actor_seat is not None else 0
+    d.origin = v.origin
+    d.first = v.first
+    d.buried = v.buried_mask
+    d.winner = -1 if v.winner_seat is None else v.seats.index(v.winner_seat)
+    d.events = v.event_node  # the public history, shared
+    d.n_events = v.n_events
+    d.n_actions = 0
+    return d
 
 
 #: How many hands a conquian re-deal draws for the adversary before keeping the likeliest.

@@ -33,7 +33,7 @@ from conquian.engine.conquian.deal import raw_to_action as conquian_action
 from conquian.engine.cooncan.deal import K_DISCARD, PLAY, CooncanDeal
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
 from conquian.engine.cooncan.view import CooncanView
-from conquian.engine.match import Deal
+from conquian.engine.match import ClassicDeal as Deal
 from conquian.engine.scoring import pip_value
 
 

@@ -12,6 +12,8 @@ An action is a small frozen value; ``str()`` gives the canonical notation and
 True
 >>> str(parse_action("p1 force 10♠"))
 'p1 force Ts'
+>>> str(parse_action("P2 FORCE 9s P3")), str(parse_action("p1 give 7c"))
+('p2 force 9s p3', 'p1 give 7c')
 
 ```
 """
@@ -140,20 +142,27 @@ class Pass(Action):
 
 @dataclass(frozen=True)
 class Force(Action):
-    """Force a card on the adversary (R3.6): the card in play, or a discard from the hand."""
+    """Force a card on the adversary (R3.6): the card in play, or a discard from the hand.
+
+    ``target`` is the seat forced (R8.4: with more than two players a force names it,
+    ``p2 force 9s p3``); ``None`` means the adversary of a two-hand game.
+    """
 
     card: int
+    target: int | None = None
 
     def check(self) -> None:
         super().check()
         _check_card(self.card, "force")
+        if self.target is not None and (type(self.target) is not int or self.target < 1):
+            raise NotationError(f"force: {quote(self.target)} is not a seat number (seats are 1, 2, ...)")
 
     @property
     def verb(self) -> str:
         return "force"
 
     def args(self) -> str:
-        return card_str(self.card)
+        return card_str(self.card) + ("" if self.target is None else f" p{self.target}")
 
     def __repr__(self) -> str:
         return f"parse_action({str(self)!r})"
@@ -172,6 +181,27 @@ class Discard(Action):
     @property
     def verb(self) -> str:
         return "discard"
+
+    def args(self) -> str:
+        return card_str(self.card)
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Give(Action):
+    """Conquián mexicano: the card a seat gives the next player in the exchange (R8.2)."""
+
+    card: int
+
+    def check(self) -> None:
+        super().check()
+        _check_card(self.card, "give")
+
+    @property
+    def verb(self) -> str:
+        return "give"
 
     def args(self) -> str:
         return card_str(self.card)
@@ -355,11 +385,19 @@ def parse_action(text: str) -> Action:
         if rest.strip():
             raise NotationError(f"{quote(text)}: pass takes no arguments")
         return Pass(seat)
-    if verb in ("force", "discard"):
+    if verb in ("force", "discard", "give"):
+        target = None
+        toks = rest.split()
+        if verb == "force" and len(toks) > 1 and toks[-1][:1] in "pP":
+            # R8.4: the seat forced, last (no card is written with a p)
+            target = parse_seat(toks[-1])
+            rest = " ".join(toks[:-1])
         cards = parse_cards(rest)
         if len(cards) != 1:
             raise NotationError(f"{quote(text)}: {verb} takes exactly one card")
-        return Force(seat, cards[0]) if verb == "force" else Discard(seat, cards[0])
+        if verb == "force":
+            return Force(seat, cards[0], target)
+        return Discard(seat, cards[0]) if verb == "discard" else Give(seat, cards[0])
     if verb == "use":
         melds = []
         for part in rest.split("|"):
@@ -397,7 +435,7 @@ def parse_action(text: str) -> Action:
             tail = first[1] if len(first) > 1 else ""
         return Shift(seat, number, which, _card_tokens(tail, "shift"))
     raise NotationError(
-        f"{quote(text)}: unknown verb {quote(words[1], 20)} (conquian: use, pass, force, discard; "
+        f"{quote(text)}: unknown verb {quote(words[1], 20)} (conquian: use, pass, force, discard, give; "
         "cooncan: draw, take, meld, add, shift, discard)"
     )
 
@@ -406,6 +444,7 @@ __all__ = [
     "Action",
     "Discard",
     "Force",
+    "Give",
     "Pass",
     "Use",
     "meld_text",

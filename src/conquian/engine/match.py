@@ -28,12 +28,16 @@ from collections.abc import Sequence
 from typing import Union
 
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.errors import NotationError, SetupError, quote
-from conquian.engine.rules import CONQUIAN, Rules
+from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 from conquian.engine.scoring import Washbook
 
-Deal = Union[ConquianDeal, CooncanDeal]  # noqa: UP007 (a runtime alias)
+Deal = Union[ConquianDeal, CooncanDeal, MexicanoDeal]  # noqa: UP007 (a runtime alias)
+#: The deals of R3 and R4, which the bots, environments and interfaces play so far; the conquián
+#: mexicano (R8) is played by the engine (matches, records, replay, simulation) and reaches them later.
+ClassicDeal = Union[ConquianDeal, CooncanDeal]  # noqa: UP007 (a runtime alias)
 
 #: The longest player name.
 MAX_NAME = 40
@@ -53,9 +57,18 @@ def check_name(name: object) -> str:
 
 
 
+def classic(deal: Deal) -> ClassicDeal:
+    """``deal`` for code that plays conquian (R3) and Cooncan (R4) only: a conquián mexicano deal
+    (R8) is refused with :class:`~conquian.engine.errors.SetupError` there, rather than misread."""
+    if isinstance(deal, MexicanoDeal):
+        raise SetupError("R8.1", f"{deal.rules.name} is played by the engine, not yet here")
+    return deal
+
+
 def turns_played(deal: Deal) -> int:
     """Turns taken so far: cards turned from the pack in conquian (R3.2: the pack starts after
-    the two hands dealt), draws or takes from the stock in Cooncan (R4.2)."""
+    the two hands dealt) and the conquián mexicano (R8.3), draws or takes from the stock in
+    Cooncan (R4.2)."""
     if isinstance(deal, ConquianDeal):
         return deal.pos - 2 * deal.rules.hand_size
     return deal.n_turns
@@ -63,7 +76,7 @@ def turns_played(deal: Deal) -> int:
 
 def hands_in_play(deal: Deal) -> int:
     """The hands that take turns: two in conquian (with three at the table one sits out, R6.3),
-    every player in Cooncan."""
+    every player in Cooncan and the conquián mexicano."""
     return 2 if isinstance(deal, ConquianDeal) else deal.n
 
 
@@ -73,9 +86,11 @@ def round_of(turns: int, hands: int) -> int:
 
 
 def new_deal(rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None, dealer: int = 1) -> Deal:
-    """A deal of the rules' family: :class:`ConquianDeal` or :class:`CooncanDeal`."""
+    """A deal of the rules' family: :class:`ConquianDeal`, :class:`CooncanDeal` or :class:`MexicanoDeal`."""
     if rules.family == CONQUIAN:
         return ConquianDeal(rules, deck, seed=seed, dealer=dealer)
+    if rules.family == MEXICANO:
+        return MexicanoDeal(rules, deck, seed=seed, dealer=dealer)
     return CooncanDeal(rules, deck, seed=seed, dealer=dealer)
 
 
@@ -84,8 +99,8 @@ class Match:
 
     ``players`` names the seats ``p1..pN``.  ``first_dealer`` is the first
     dealer's seat (by default the last seat, so that ``p1`` plays first).
-    ``rounds``: how many rounds of deals make the match (Cooncan: 1, R5.4;
-    conquian: ``None``, no limit).
+    ``rounds``: how many rounds of deals make the match (Cooncan and the conquián mexicano:
+    1, every player dealing once, R5.4, R8.7; conquian: ``None``, no limit).
     """
 
     def __init__(self, rules: Rules, players: Sequence[str] | None = None, first_dealer: int | None = None,
@@ -113,7 +128,8 @@ class Match:
 
     @property
     def next_dealer(self) -> int:
-        """The dealer of the next deal: the deal passes to the left (R3.8, R4.1)."""
+        """The dealer of the next deal: the deal passes to the left (R3.8, R4.1; R8.7: after
+        every deal, a draw included)."""
         if not self.deals:
             return self.first_dealer
         return self.deals[-1].dealer % self.rules.players + 1

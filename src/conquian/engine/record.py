@@ -36,7 +36,7 @@ from conquian.engine.cards import card_str, parse_cards
 from conquian.engine.errors import ConquianError, IllegalActionError, NotationError, RecordError, quote
 from conquian.engine.files import MAX_RECORD_BYTES, read_text_limited
 from conquian.engine.match import Deal, Match, check_name
-from conquian.engine.rules import CONQUIAN, PRESETS, Rules, get_rules
+from conquian.engine.rules import COONCAN, PRESETS, Rules, get_rules
 
 FORMAT = "conquian-record/1"
 #: Limits checked before a record is parsed, so that no file can make the reader recurse, loop or
@@ -273,12 +273,13 @@ def deal_record(deal: Deal, scores: list[int] | None) -> DealRecord:
 
 def deal_result(deal: Deal, scores: list[int]) -> dict[str, Any]:
     """The ``result`` table of a finished deal (no ``winner`` key on a tableau or a void deal:
-    TOML has no null).  Conquian writes ``tableau``; Cooncan ``splash`` and ``void``."""
+    TOML has no null).  Conquian writes ``tableau`` (the conquián mexicano's draw too, R8.6);
+    Cooncan ``splash`` and ``void``."""
     out: dict[str, Any] = {}
     if deal.winner_seat is not None:
         out["winner"] = deal.winner_seat
     out["scores"] = scores
-    if deal.rules.family == CONQUIAN:
+    if deal.rules.family != COONCAN:
         out["tableau"] = deal.tableau
     else:
         out["splash"] = bool(getattr(deal, "splash", False))
@@ -369,7 +370,7 @@ def _verify_result(result: dict[str, Any], deal: Deal, scores: list[int] | None,
     if scores is None:
         raise ReplayError("the record gives a result but the deal is not over after its actions", deal=i)
     want = deal_result(deal, scores)
-    family_lacks = ("splash", "void") if deal.rules.family == CONQUIAN else ("tableau",)
+    family_lacks = ("splash", "void") if deal.rules.family != COONCAN else ("tableau",)
     for key, value in result.items():
         if key in family_lacks:
             if value is not False:
@@ -377,7 +378,7 @@ def _verify_result(result: dict[str, Any], deal: Deal, scores: list[int] | None,
             continue
         if key not in want:
             if key == "winner":
-                what = "a tableau" if deal.rules.family == CONQUIAN else "void"
+                what = "a tableau" if deal.rules.family != COONCAN else "void"
                 raise ReplayError(f"result says p{value} won, but the deal is {what}", deal=i)
             raise ReplayError(f"unknown result key {key!r}", deal=i)
         if want[key] != value:

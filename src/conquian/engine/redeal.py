@@ -24,20 +24,33 @@ must.
 from __future__ import annotations
 
 import random
+from typing import overload
 
+from conquian.engine.actions import Give
 from conquian.engine.cards import JOKER, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.cooncan.deal import CooncanDeal
 
+AnyDeal = ConquianDeal | CooncanDeal | MexicanoDeal
 
-def redeal_unseen(deal: ConquianDeal | CooncanDeal, seat: int, rng: random.Random) -> ConquianDeal | CooncanDeal:
+
+@overload
+def redeal_unseen(deal: ConquianDeal, seat: int, rng: random.Random) -> ConquianDeal: ...
+@overload
+def redeal_unseen(deal: CooncanDeal, seat: int, rng: random.Random) -> CooncanDeal: ...
+@overload
+def redeal_unseen(deal: MexicanoDeal, seat: int, rng: random.Random) -> MexicanoDeal: ...
+def redeal_unseen(deal: AnyDeal, seat: int, rng: random.Random) -> AnyDeal:
     """The same public history, with the cards ``seat`` has not seen dealt again."""
     if isinstance(deal, ConquianDeal):
         return _conquian(deal, seat, rng)
+    if isinstance(deal, MexicanoDeal):
+        return _mexicano(deal, seat, rng)
     return _cooncan(deal, seat, rng)
 
 
-def _public_cards(deal: ConquianDeal) -> set[int]:
+def _public_cards(deal: ConquianDeal | MexicanoDeal) -> set[int]:
     out: set[int] = set()
     for e in deal.history():
         if e.card is not None:
@@ -65,6 +78,37 @@ def _conquian(deal: ConquianDeal, seat: int, rng: random.Random) -> ConquianDeal
         deck[i] = c
     other = ConquianDeal(deal.rules, deck, dealer=deal.dealer)
     for a in deal.actions():
+        other.play(a)
+    return other
+
+
+def _mexicano(deal: MexicanoDeal, seat: int, rng: random.Random) -> MexicanoDeal:
+    """The same public history, with the cards ``seat`` has not seen dealt differently (R8).
+
+    Every card the seat saw stays at its deck position: its own hand as dealt, every card shown
+    on the table, turned or buried, and the card it got in the exchange once the cards have
+    changed hands.  The other positions of the dealt hands and the pack not yet turned are
+    shuffled among themselves, and every exchange the seat did not see gives the card now at
+    the position the real one was dealt from, so that the replay stays legal.
+    """
+    n = deal.n
+    me = deal.player_of(seat)
+    deck = list(deal.deck)
+    dealt = n * deal.rules.hand_size
+    where = {c: i for i, c in enumerate(deck)}
+    fixed = {i for i in range(dealt) if i % n == me} | set(range(dealt, deal.pos))
+    fixed |= {where[c] for c in _public_cards(deal)}
+    if deal.exchanged:
+        fixed.add(where[deal.gives[(me - 1) % n]])
+    movable = [i for i in range(len(deck)) if i not in fixed]
+    cards = [deck[i] for i in movable]
+    rng.shuffle(cards)
+    for i, c in zip(movable, cards, strict=True):
+        deck[i] = c
+    other = MexicanoDeal(deal.rules, deck, dealer=deal.dealer)
+    for a in deal.actions():
+        if isinstance(a, Give):
+            a = Give(a.seat, deck[where[a.card]])
         other.play(a)
     return other
 

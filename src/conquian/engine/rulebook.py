@@ -11,7 +11,7 @@ True
 >>> rule("R9.9")
 Traceback (most recent call last):
 ...
-conquian.engine.rulebook.UnknownRuleError: there is no rule R9.9 (the rules are R1 to R7; `conquian rules --list` lists them)
+conquian.engine.rulebook.UnknownRuleError: there is no rule R9.9 (the rules are R1 to R8; `conquian rules --list` lists them)
 >>> anchor("R3.4")
 'R3.4'
 

@@ -1,8 +1,8 @@
 """Rules objects: the presets of R1 as data.
 
 A :class:`Rules` value says everything that differs between the forms of the
-game; the engine reads it and has no per-variant code paths beyond the two
-families (two-hand conquian, R3; Cooncan, R4).
+game; the engine reads it and has no per-variant code paths beyond the three
+families (two-hand conquian, R3; Cooncan, R4; the modern conquián mexicano, R8).
 
 ```pycon
 >>> r = get_rules("conquian")
@@ -28,6 +28,7 @@ from conquian.engine.errors import NotationError, quote
 
 CONQUIAN = "conquian"
 COONCAN = "cooncan"
+MEXICANO = "mexicano"
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ class Rules:
     name: str
     """The preset's name (``conquian``, ``conquian-spanish``, ``cooncan``, ``cooncan-double``)."""
     family: str
-    """``conquian`` (R3: pass-and-say, eleven down) or ``cooncan`` (R4: draw, meld, go out)."""
+    """``conquian`` (R3: pass-and-say, eleven down), ``cooncan`` (R4: draw, meld, go out) or
+    ``mexicano`` (R8: pass-and-say round the table after an exchange, ``hand + 1`` down)."""
     ranks: tuple[int, ...]
     """The ranks in the pack, in sequence order (R2.2); 1 is the ace, 11-13 J Q K."""
     ace_high: bool
@@ -45,7 +47,7 @@ class Rules:
     copies: int
     """Copies of each card: 1, or 2 for the double pack."""
     hand_size: int
-    """Cards dealt to each player."""
+    """Cards dealt to each player (the option ``hand`` of ``conquian-mexicano``, R8.1)."""
     deal_batch: int
     """Cards dealt at a time (two in conquian, one in Cooncan)."""
     min_players: int
@@ -65,6 +67,11 @@ class Rules:
     discard_taken: bool = True
     """Cooncan: whether a player may discard the card he took from the stock in the same turn (R1).
     ``False`` is the house rule that forbids this do-nothing turn."""
+    exchange: bool = True
+    """Conquián mexicano: whether each player gives a card to the next before play (R8.2)."""
+    exhausted: str = "tablas"
+    """Conquián mexicano, the pack exhausted (R8.6): ``tablas`` (a draw) or ``fewest`` (the
+    fewest cards in hand win)."""
 
     # ------------------------------------------------------------------ options
     def with_options(self, **options: Any) -> Rules:
@@ -83,7 +90,7 @@ class Rules:
                 raise NotationError(
                     f"R1: option {key} takes {_TYPE_WORDS[kind]}, not {quote(value, 30)} ({type(value).__name__})"
                 )
-        new = dataclasses.replace(self, **options)
+        new = dataclasses.replace(self, **{_FIELDS.get(k, k): v for k, v in options.items()})
         new.check()
         return new
 
@@ -99,6 +106,9 @@ class Rules:
 
         if self.family == CONQUIAN:
             bad("scoring", ("games", "pips"))
+        elif self.family == MEXICANO:
+            self._check_mexicano()
+            return
         else:
             bad("splash_bonus", (0, 25, 50))
             if self.copies == 1:
@@ -119,13 +129,30 @@ class Rules:
         if not 1 <= self.max_turns <= MAX_TURNS:
             raise NotationError(f"R1: max_turns must be a whole number from 1 to {MAX_TURNS:,}, not {self.max_turns!r}")
 
+    def _check_mexicano(self) -> None:
+        """R8.1: ``hand`` 8 or 9, ``exhausted`` tablas or fewest, 2 or 3 players (4 with ``hand=8``)."""
+        if self.hand_size not in (8, 9):
+            raise NotationError(f"R8.1: option hand must be one of 8, 9, not {self.hand_size!r}")
+        if self.exhausted not in ("tablas", "fewest"):
+            raise NotationError(f"R8.1: option exhausted must be one of 'tablas', 'fewest', not {self.exhausted!r}")
+        top = 4 if self.hand_size == 8 else 3
+        if not self.min_players <= self.players <= top:
+            raise NotationError(
+                f"R8.1: {self.name} with hand={self.hand_size} is played by {self.min_players} to {top} "
+                f"players, not {self.players!r}" + (" (four play only with hand=8)" if self.players == 4 else "")
+            )
+
+    def option_values(self) -> dict[str, Any]:
+        """Every option of the family with its value in these rules, by its name in R1 and R8.1."""
+        return {key: getattr(self, _FIELDS.get(key, key)) for key in sorted(_OPTIONS[self.family])}
+
     def options_diff(self) -> dict[str, Any]:
         """The options that differ from the preset (what a record stores, docs/records.md)."""
         base = PRESETS[self.name]
         return {
-            key: getattr(self, key)
+            key: getattr(self, _FIELDS.get(key, key))
             for key in sorted(_OPTIONS[self.family])
-            if key != "players" and getattr(self, key) != getattr(base, key)
+            if key != "players" and getattr(self, _FIELDS.get(key, key)) != getattr(base, _FIELDS.get(key, key))
         }
 
     @property
@@ -135,7 +162,7 @@ class Rules:
 
     @property
     def active_players(self) -> int:
-        """Players who hold cards in a deal (R6.3: a third conquian player sits out)."""
+        """Players who hold cards in a deal (R6.3: a third conquian player sits out; R8: every one)."""
         return 2 if self.family == CONQUIAN else self.players
 
 
@@ -144,11 +171,15 @@ _OPTIONS = {
     COONCAN: frozenset(
         {"splash_bonus", "max_pack_turns", "max_turns", "players", "jokers", "stock", "discard_taken"}
     ),
+    MEXICANO: frozenset({"hand", "exchange", "exhausted", "players"}),
 }
+#: Options whose field has another name (R8.1's ``hand`` is the cards dealt to each player).
+_FIELDS = {"hand": "hand_size"}
 # R1: option values are typed; a value of another type is refused, never coerced (True is not 1).
 _TYPES: dict[str, type] = {
     "scoring": str, "stock": str, "players": int, "jokers": int, "splash_bonus": int,
-    "max_pack_turns": int, "max_turns": int, "discard_taken": bool,
+    "max_pack_turns": int, "max_turns": int, "discard_taken": bool, "hand": int, "exchange": bool,
+    "exhausted": str,
 }
 _TYPE_WORDS = {str: "a string", int: "a whole number", bool: "true or false"}
 #: Bounds that keep a deal finite and a typo harmless (R1's bounds are Decisions for software).
@@ -177,6 +208,11 @@ PRESETS: dict[str, Rules] = {
         name="cooncan-double", family=COONCAN, ranks=_FULL, ace_high=True, copies=2,
         hand_size=10, deal_batch=1, min_players=2, max_players=7, players=5,
         jokers=2, stock="closed", scoring="pips",
+    ),
+    # R8.1: the Spanish pack of conquian-spanish, dealt one at a time, going out with hand + 1
+    "conquian-mexicano": Rules(
+        name="conquian-mexicano", family=MEXICANO, ranks=_SPANISH, ace_high=False, copies=1,
+        hand_size=8, deal_batch=1, min_players=2, max_players=4, players=2,
     ),
 }
 

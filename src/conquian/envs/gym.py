@@ -30,7 +30,8 @@ import numpy as np
 from gymnasium import spaces
 
 from conquian.bots import Bot, make_bot
-from conquian.engine.match import Deal, new_deal
+from conquian.engine.match import ClassicDeal as Deal
+from conquian.engine.match import classic, new_deal
 from conquian.engine.rules import CONQUIAN, get_rules
 from conquian.envs.encoding import Mask, Obs, Public, encoding
 
@@ -77,7 +78,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             dealer = self._rng.choice([s for s in range(1, 4) if s != self.seat])  # the learner holds cards
         else:
             dealer = self._rng.randint(1, n)
-        self.deal = new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
+        self.deal = classic(new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer))
         self.bots = {s: make_bot(name, seed=self._rng.getrandbits(32)) for s, name in self.opponent_names.items()}
         self.public = Public()
         self._advance()

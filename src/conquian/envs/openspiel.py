@@ -39,7 +39,8 @@ from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
-from conquian.engine.match import Deal, new_deal
+from conquian.engine.match import ClassicDeal as Deal
+from conquian.engine.match import classic, new_deal
 from conquian.engine.redeal import redeal_unseen
 from conquian.engine.rules import CONQUIAN, PRESETS, Rules, get_rules
 from conquian.envs.encoding import Encoding, Public, encoding
@@ -172,7 +173,7 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
             self.deck.append(card)
             if len(self.deck) == len(self.g.pack):
                 rules = self.g.rules
-                self.deal = new_deal(rules, tuple(self.deck), dealer=rules.players)
+                self.deal = classic(new_deal(rules, tuple(self.deck), dealer=rules.players))
                 self._fold()
             return
         seat = self.current_player() + 1

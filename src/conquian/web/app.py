@@ -35,7 +35,7 @@ from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
 from conquian.engine.errors import ConquianError
 from conquian.engine.record import record_from_match, write_record
-from conquian.engine.rules import PRESETS, get_rules
+from conquian.engine.rules import MEXICANO, PRESETS, get_rules
 from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.bots import BotRunner, bot_job
@@ -586,7 +586,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             "variants": [
                 {"name": r.name, "family": r.family, "min_players": r.min_players, "max_players": r.max_players,
                  "players": r.players, "options": _option_defaults(r.name)}
-                for r in PRESETS.values()
+                for r in PRESETS.values() if r.family != MEXICANO  # not yet played at the web table
             ],
             "bots": bot_names(),
             "default_bot": default_bot,
@@ -797,10 +797,7 @@ def _rules_html() -> str:
 
 
 def _option_defaults(variant: str) -> dict[str, Any]:
-    from conquian.engine.rules import _OPTIONS
-
-    r = PRESETS[variant]
-    return {k: getattr(r, k) for k in sorted(_OPTIONS[r.family]) if k != "players"}
+    return {k: v for k, v in PRESETS[variant].option_values().items() if k != "players"}
 
 
 def _same_origin(origin: str, host: str, allowed: tuple[str, ...]) -> bool:

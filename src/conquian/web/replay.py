@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from conquian.engine.conquian.deal import ConquianDeal
-from conquian.engine.match import Match, new_deal
+from conquian.engine.match import Match, classic, new_deal
 from conquian.web.snapshot import all_hands, deal_snapshot
 
 
@@ -28,7 +28,7 @@ def replay_frames(match: Match) -> list[dict[str, Any]]:
     that led to it and the scores after the deal."""
     frames: list[dict[str, Any]] = []
     for i, played in enumerate(match.deals):
-        deal = new_deal(match.rules, played.deck, dealer=played.dealer)
+        deal = classic(new_deal(match.rules, played.deck, dealer=played.dealer))
         actions = [None, *played.actions()]
         for k, action in enumerate(actions):
             if action is not None:

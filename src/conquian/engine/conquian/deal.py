@@ -374,6 +374,8 @@ class ConquianDeal(DealMixin):
             c = action.card
             other = self.sides[1 - p]
             adv = self.seats[1 - p]
+            if action.target is not None and action.target != adv:
+                raise IllegalActionError("R3.6", f"a card is forced on the adversary, p{adv}, not on p{action.target}")
             if phase == FORCED:
                 raise IllegalActionError("R3.6", f"p{seat} must use the card forced on him before anything else")
             if phase == DISCARD:

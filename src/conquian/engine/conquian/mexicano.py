@@ -1,0 +1,545 @@
+"""The conquián mexicano and the tercerilla (R8): the state of one deal.
+
+A :class:`MexicanoDeal` holds one deal of ``conquian-mexicano`` from the deal to a win or a
+draw, for two, three or four players.  It is conquian (R3) round a table: the same uses of
+a card (R3.4, with the family's meld table and use listing), the say going round every player
+(R8.3), forcing on any other player (R8.4), going out with ``hand + 1`` down (R8.5); before
+the first card, the exchange (R8.2).  Every public method checks the rules (R7): an illegal
+action raises :class:`~conquian.engine.errors.IllegalActionError` naming the rule and leaves
+the state exactly as it was.
+
+Internally the players are indexes 0 to n-1 in the order of play, 0 the first after the
+dealer (the dealer is n-1); the public API speaks of seats ``p1, p2, ...``.  As in
+:class:`~conquian.engine.conquian.deal.ConquianDeal`, card sets are int bitmasks, the deck is
+shared between copies and the public history is a persistent linked list, so :meth:`copy`
+is cheap.
+
+```pycon
+>>> from conquian import get_rules
+>>> deal = MexicanoDeal(get_rules("conquian-mexicano", players=3), seed=7, dealer=3)
+>>> deal.phase, deal.to_act, len(deal.legal_actions())   # p1 gives first: any of his 8 cards
+('exchange', 1, 8)
+>>> before = deal.copy()
+>>> deal.play("p2 pass")
+Traceback (most recent call last):
+...
+conquian.engine.errors.IllegalActionError: R8.2: it is p1's turn to give a card in the exchange, not p2's
+>>> deal == before
+True
+>>> for seat in (1, 2, 3):
+...     _ = deal.play(deal.legal_actions()[0])
+>>> deal.phase, deal.to_act, deal.pack_count   # p1 turned the first card
+('say', 1, 15)
+
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from conquian.engine.actions import Action, Discard, Force, Give, Pass, Use, meld_text
+from conquian.engine.cards import CardSet, card_str, mask_str
+from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.conquian.mexicano_events import (
+    ACTION_KINDS,
+    MexicanoEvent,
+    _Node,
+    event_action,
+    mexicano_events,
+    raw_to_action,
+)
+from conquian.engine.conquian.mexicano_listing import (
+    DISCARD,
+    EXCHANGE,
+    FORCE_SHIFT,
+    FORCED,
+    K_DISCARD,
+    K_FORCE,
+    K_GIVE,
+    K_PASS,
+    K_USE,
+    OVER,
+    PHASE_NAMES,
+    SAY,
+    RawAction,
+    legal_raw,
+)
+from conquian.engine.conquian.mexicano_view import MexicanoView
+from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
+from conquian.engine.errors import IllegalActionError
+from conquian.engine.rules import MEXICANO, Rules
+
+
+class MexicanoDeal(DealMixin):
+    """One deal of the conquián mexicano (R8) for ``rules.players`` hands.
+
+    ``deck`` is the whole pack, top card first (R8.2: card 1 to the first player after the
+    dealer, and so on round to the dealer, one at a time); without it ``seed`` gives the deck
+    (:func:`~conquian.engine.deck.seeded_deck`).  ``dealer`` is the dealer's seat number.
+    """
+
+    OVER_STAGE: Final = OVER
+    """The value of ``stage`` once the deal is over (for tight loops)."""
+
+    __slots__ = (
+        "actor", "buried", "card", "dealer", "deck", "downs", "events", "first", "gives", "hands",
+        "n", "n_actions", "n_events", "origin", "pos", "rules", "seats", "sides", "stage", "tbl",
+        "winner",
+    )
+
+    rules: Rules
+    tbl: MeldTable
+    n: int
+    dealer: int
+    seats: tuple[int, ...]
+    """The seat of each player index, in the order of play (the dealer last)."""
+    deck: tuple[int, ...]
+    pos: int
+    hands: list[int]
+    sides: list[tuple[int, ...]]
+    downs: list[int]
+    gives: list[int]
+    """The card each player gives in the exchange, -1 until he has (R8.2): hidden from others."""
+    card: int
+    stage: int
+    actor: int
+    origin: int
+    """The player who turned or discarded the card in play: the say ends before him (R8.3)."""
+    first: int
+    """The player who had the first say to the card in play (the passers are ``first`` .. actor-1)."""
+    buried: int
+    winner: int
+    events: _Node
+    n_events: int
+    n_actions: int
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Sequence[int] | None = None,
+        *,
+        seed: int | None = None,
+        dealer: int = 1,
+    ) -> None:
+        deck = setup_deck(rules, MEXICANO, deck, seed, dealer, "R8.2")
+        n = rules.players
+        self.rules = rules
+        self.tbl = meld_table(rules)
+        self.n = n
+        self.dealer = dealer
+        self.seats = tuple((dealer + i) % n + 1 for i in range(n))
+        self.deck = deck
+        dealt = n * rules.hand_size
+        hands = [0] * n
+        # R8.2: one at a time, beginning with the first player after the dealer
+        for i in range(dealt):
+            hands[i % n] |= 1 << deck[i]
+        self.hands = hands
+        self.sides = [()] * n
+        self.downs = [0] * n
+        self.gives = [-1] * n
+        self.pos = dealt
+        self.card = -1
+        self.buried = 0
+        self.winner = -1
+        self.events = None
+        self.n_events = 0
+        self.n_actions = 0
+        self.actor = self.origin = self.first = 0
+        self.stage = EXCHANGE
+        if not rules.exchange:
+            self._turn(0)
+
+    # ----------------------------------------------------------------- copying
+    def copy(self) -> MexicanoDeal:
+        """An independent copy (cheap: the deck and history are shared, immutable)."""
+        new = object.__new__(MexicanoDeal)
+        new.rules = self.rules
+        new.tbl = self.tbl
+        new.n = self.n
+        new.dealer = self.dealer
+        new.seats = self.seats
+        new.deck = self.deck
+        new.pos = self.pos
+        new.hands = self.hands[:]
+        new.sides = self.sides[:]
+        new.downs = self.downs[:]
+        new.gives = self.gives[:]
+        new.card = self.card
+        new.stage = self.stage
+        new.actor = self.actor
+        new.origin = self.origin
+        new.first = self.first
+        new.buried = self.buried
+        new.winner = self.winner
+        new.events = self.events
+        new.n_events = self.n_events
+        new.n_actions = self.n_actions
+        return new
+
+    __copy__ = copy
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules, self.dealer, self.deck, self.pos, tuple(self.hands), tuple(self.sides),
+            tuple(self.gives), self.card, self.stage, self.actor, self.origin, self.first, self.buried,
+            self.winner, self.n_actions, flatten(self.events),
+        )
+
+    # ------------------------------------------------------------- properties
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended (a win or a draw)."""
+        return self.stage == OVER
+
+    @property
+    def phase(self) -> str:
+        """``exchange``, ``say``, ``forced``, ``discard`` or ``over``."""
+        return PHASE_NAMES[self.stage]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` when the deal is over."""
+        return None if self.stage == OVER else self.seats[self.actor]
+
+    @property
+    def card_in_play(self) -> int | None:
+        """The face-up card in play (turned, passed, discarded or forced), if any."""
+        return None if self.card < 0 else self.card
+
+    @property
+    def tableau(self) -> bool:
+        """Whether the deal ended in a draw (R8.6: reported as a tableau, docs/records.md)."""
+        return self.stage == OVER and self.winner < 0
+
+    @property
+    def winner_seat(self) -> int | None:
+        """The winning seat, or ``None``."""
+        return None if self.winner < 0 else self.seats[self.winner]
+
+    @property
+    def pack_count(self) -> int:
+        """Cards left face down in the pack."""
+        return len(self.deck) - self.pos
+
+    @property
+    def n_turns(self) -> int:
+        """Cards turned from the pack so far."""
+        return self.pos - self.n * self.rules.hand_size
+
+    @property
+    def exchanged(self) -> bool:
+        """Whether the cards given in the exchange have changed hands (R8.2)."""
+        return self.gives[-1] >= 0
+
+    def player_of(self, seat: int) -> int:
+        """The internal player index of a seat (0 the first after the dealer)."""
+        if type(seat) is int and 1 <= seat <= self.n:
+            return (seat - self.dealer - 1) % self.n
+        raise IllegalActionError("R8.1", f"there is no seat {seat!r} at this table of {self.n}")
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards in a seat's hand (not for bots: they get :meth:`view`)."""
+        return CardSet(self.hands[self.player_of(seat)])
+
+    def side(self, seat: int) -> tuple[CardSet, ...]:
+        """A seat's combinations on the table."""
+        return tuple(CardSet(m) for m in self.sides[self.player_of(seat)])
+
+    def given(self, seat: int) -> int | None:
+        """The card a seat gave in the exchange (not for bots: hidden from the others)."""
+        c = self.gives[self.player_of(seat)]
+        return None if c < 0 else c
+
+    def history(self) -> list[MexicanoEvent]:
+        """Every public event so far, oldest first (a ``give`` does not show its card)."""
+        return list(mexicano_events(self.events, self.seats))
+
+    def recent_events(self, count: int) -> list[MexicanoEvent]:
+        """The last ``count`` events, oldest first, without walking the whole history."""
+        return list(mexicano_events(self.events, self.seats, count))
+
+    def actions(self) -> list[Action]:
+        """The actions played so far (what a record stores), oldest first, gives with their cards."""
+        gives = {self.seats[p]: c for p, c in enumerate(self.gives)}
+        return [event_action(e, self.n, gives[e.seat]) for e in self.history() if e.kind in ACTION_KINDS]
+
+    # ------------------------------------------------------------- internals
+    def _log(self, kind: str, player: int, card: int | None = None, melds: tuple[int, ...] = (),
+             target: int = -1) -> None:
+        self.events = (self.events, (kind, player, card, melds, target))
+        self.n_events += 1
+
+    def _turn(self, player: int) -> None:
+        """``player`` turns the next card of the pack, or the pack is exhausted (R8.6)."""
+        if self.pos >= len(self.deck):
+            self.stage = OVER
+            self.card = -1
+            if self.rules.exhausted == "fewest":
+                counts = [h.bit_count() for h in self.hands]
+                fewest = min(counts)
+                if counts.count(fewest) == 1:
+                    self.winner = counts.index(fewest)
+                    self._log("fewest", self.winner)
+                    return
+            self._log("tableau", player)
+            return
+        self.card = c = self.deck[self.pos]
+        self.pos += 1
+        self.stage = SAY
+        self.actor = self.origin = self.first = player
+        self._log("turn", player, c)
+
+    def apply_raw(self, kind: int, arg: Any) -> None:
+        """Apply a raw action from :meth:`legal_raw` without checking it (fast path)."""
+        p = self.actor
+        n = self.n
+        self.n_actions += 1
+        if kind == K_USE:
+            melds: tuple[int, ...] = arg
+            u = 0
+            for m in melds:
+                u |= m
+            self._log("use", p, self.card, melds)
+            self.sides[p] = tuple(m for m in self.sides[p] if not m & u) + melds
+            self.downs[p] |= u
+            self.hands[p] &= ~u
+            self.card = -1
+            if self.hands[p] == 0:
+                # R8.5: every card of his down, and the card just used: hand + 1
+                self.winner = p
+                self.stage = OVER
+                self._log("win", p)
+            else:
+                self.stage = DISCARD
+        elif kind == K_PASS:
+            c = self.card
+            self._log("pass", p, c)
+            if p == (self.origin - 1) % n:
+                # R8.3: every player has passed: buried, and the next after the origin turns
+                self.buried |= 1 << c
+                self._log("bury", p, c)
+                self._turn((self.origin + 1) % n)
+            else:
+                self.actor = (p + 1) % n
+        elif kind == K_FORCE:
+            c = arg & 63
+            t = arg >> FORCE_SHIFT
+            if self.stage == DISCARD:
+                self.hands[p] &= ~(1 << c)
+                self.card = c
+            self._log("force", p, c, (), t)
+            self.stage = FORCED
+            self.actor = t
+        elif kind == K_DISCARD:
+            c = arg
+            self.hands[p] &= ~(1 << c)
+            self.card = c
+            self._log("discard", p, c)
+            # R8.3: offered to each other player in turn, beginning with the next
+            self.stage = SAY
+            self.origin = p
+            self.actor = self.first = (p + 1) % n
+        else:  # K_GIVE
+            self.gives[p] = arg
+            self._log("give", p)
+            if p < n - 1:
+                self.actor = p + 1
+                return
+            # R8.2: every player has chosen; now the cards move, each to the next player
+            g = self.gives
+            self.hands = [(h & ~(1 << g[q])) | 1 << g[q - 1] for q, h in enumerate(self.hands)]
+            self._log("exchange", p)
+            self._turn(0)
+
+    def legal_raw(self) -> list[RawAction]:
+        """The listed legal actions as raw tuples (fast path for search and simulation)."""
+        if self.stage == OVER:
+            return []
+        p = self.actor
+        return legal_raw(self.tbl, self.stage, p, self.card, self.hands[p], self.sides, self.downs[p])
+
+    def to_action(self, raw: RawAction) -> Action:
+        """The :class:`~conquian.engine.actions.Action` of a raw action of the player to act."""
+        return raw_to_action(self.seats, self.actor, raw)
+
+    # ------------------------------------------------------------ public play
+    def verify(self, action: Action | str) -> RawAction:
+        """Check one action without playing it: return its raw form or raise (R7, R8)."""
+        action = as_action(action)
+        stage = self.stage
+        if stage == OVER:
+            raise IllegalActionError("R8.5" if self.winner >= 0 else "R8.6", "the deal is over")
+        p = self.actor
+        seat = self.seats[p]
+        if action.seat != seat:
+            self._out_of_turn(action)
+        if stage == EXCHANGE:
+            if not isinstance(action, Give):
+                raise IllegalActionError(
+                    "R8.2", f"the exchange comes first: p{seat} gives a card to p{self.seats[(p + 1) % self.n]}"
+                )
+            if not self.hands[p] >> action.card & 1:
+                raise IllegalActionError("R8.2", f"p{seat} does not hold {card_str(action.card)}")
+            return (K_GIVE, action.card)
+        if isinstance(action, Give):
+            why = "the exchange is over" if self.rules.exchange else "this table plays without the exchange"
+            raise IllegalActionError("R8.2", f"{why}: no card is given now")
+        if isinstance(action, Use):
+            if stage == DISCARD:
+                raise IllegalActionError("R8.3", f"p{seat} has used a card and must now discard")
+            return (K_USE, self._check_use(p, action.melds))
+        if isinstance(action, Pass):
+            if stage == FORCED:
+                raise IllegalActionError(
+                    "R8.4", f"p{seat} cannot refuse a forced card: he must use {card_str(self.card)}"
+                )
+            if stage == DISCARD:
+                raise IllegalActionError("R8.3", f"p{seat} has used a card and must discard, not pass")
+            return (K_PASS, -1)
+        if isinstance(action, Force):
+            return (K_FORCE, self._check_force(p, action))
+        if isinstance(action, Discard):
+            if stage != DISCARD:
+                if stage == FORCED:
+                    raise IllegalActionError("R8.4", f"p{seat} must first use the card forced on him")
+                raise IllegalActionError("R8.3", "a player discards only after using a card")
+            if not self.hands[p] >> action.card & 1:
+                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(action.card)}")
+            return (K_DISCARD, action.card)
+        raise IllegalActionError("R8.3", f"{action} is not a conquián mexicano action")
+
+    def _out_of_turn(self, action: Action) -> None:
+        """Refuse an action by a seat that is not to act, saying why (R8.2-R8.4)."""
+        n = self.n
+        who = action.seat
+        if not 1 <= who <= n:
+            raise IllegalActionError("R8.1", f"there is no seat p{who} at this table of {n}")
+        actor = self.seats[self.actor]
+        q = self.player_of(who)
+        if self.stage == EXCHANGE:
+            if self.gives[q] >= 0:
+                raise IllegalActionError("R8.2", f"p{who} has given his card already; p{actor} gives now")
+            raise IllegalActionError("R8.2", f"it is p{actor}'s turn to give a card in the exchange, not p{who}'s")
+        if self.stage == SAY and (q - self.first) % n < (self.actor - self.first) % n:
+            # R8.4: a player who passed the card has no say left to it, so he cannot force it either
+            raise IllegalActionError(
+                "R8.4" if isinstance(action, Force) else "R8.3",
+                f"p{who} has passed {card_str(self.card)} and has no say left to it; it is p{actor}'s say",
+            )
+        if self.stage == FORCED:
+            raise IllegalActionError("R8.4", f"it is p{actor}'s turn to use the card forced on him, not p{who}'s")
+        if self.stage == DISCARD:
+            raise IllegalActionError("R8.3", f"it is p{actor}'s discard, not p{who}'s")
+        raise IllegalActionError("R8.3", f"it is p{actor}'s say, not p{who}'s")
+
+    def _check_force(self, p: int, action: Force) -> int:
+        seat = self.seats[p]
+        n = self.n
+        c = action.card
+        if self.stage == FORCED:
+            raise IllegalActionError("R8.4", f"p{seat} must use the card forced on him before anything else")
+        if self.stage == DISCARD:
+            if not self.hands[p] >> c & 1:
+                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(c)}")
+        elif c != self.card:
+            raise IllegalActionError(
+                "R8.4", f"only the card in play, {card_str(self.card)}, can be forced now, not {card_str(c)}"
+            )
+        if action.target is None:
+            if n > 2:
+                raise IllegalActionError(
+                    "R8.4", f"with {n} players a force names the player forced: p{seat} force {card_str(c)} pN"
+                )
+            t = 1 - p
+        else:
+            if not 1 <= action.target <= n:
+                raise IllegalActionError("R8.4", f"there is no seat p{action.target} to force at this table of {n}")
+            t = self.player_of(action.target)
+            if t == p:
+                raise IllegalActionError("R8.4", f"a card is forced on another player, not on p{seat} himself")
+        target = self.seats[t]
+        if not self.sides[t]:
+            raise IllegalActionError("R8.4", f"p{target} has nothing on the table and cannot be forced")
+        if not any(self.tbl.fits(m, c) for m in self.sides[t]):
+            raise IllegalActionError(
+                "R8.4", f"{card_str(c)} fits none of p{target}'s combinations ({self._side_text(t)})"
+            )
+        return t << FORCE_SHIFT | c
+
+    def _side_text(self, p: int) -> str:
+        return " | ".join(meld_text(m) for m in self.sides[p]) or "nothing"
+
+    def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
+        """R3.4 with ``hand`` in place of ten (R8.3): valid combinations holding the card in play,
+        the player's own combinations kept whole, the rest from his hand."""
+        tbl = self.tbl
+        seat = self.seats[p]
+        c = self.card
+        cb = 1 << c
+        u = 0
+        for m in melds:
+            if not tbl.is_meld(m):
+                raise IllegalActionError("R2.2", f"{meld_text(m)} is not a valid combination")
+            if u & m:
+                raise IllegalActionError("R3.4", f"{mask_str(u & m)} is in two combinations at once")
+            u |= m
+        if not u & cb:
+            raise IllegalActionError("R3.4", f"the combinations must hold the card in play, {card_str(c)}")
+        for m in self.sides[p]:
+            if m & u and m & ~u:
+                raise IllegalActionError(
+                    "R3.4",
+                    f"borrowing from {meld_text(m)} would leave {mask_str(m & ~u)} out of any combination",
+                )
+        missing = u & ~cb & ~self.downs[p] & ~self.hands[p]
+        if missing:
+            others = 0
+            for q, d in enumerate(self.downs):
+                if q != p:
+                    others |= d
+            if missing & others:
+                raise IllegalActionError(
+                    "R3.4",
+                    f"{mask_str(missing & others)} is on another player's side: a player may not touch it",
+                )
+            raise IllegalActionError("R3.4", f"p{seat} does not hold {mask_str(missing)}")
+        return melds
+
+    # ----------------------------------------------------------------- results
+    def scores(self, pool: object = 0) -> list[int] | None:
+        """Scores per seat once the deal is over (R8.7), else ``None``: every other player pays
+        the winner one counter; a draw scores 0.  ``pool`` is ignored: R8.7 keeps no pool."""
+        if self.stage != OVER:
+            return None
+        out = [0] * self.n
+        if self.winner >= 0:
+            for p, seat in enumerate(self.seats):
+                out[seat - 1] = self.n - 1 if p == self.winner else -1
+        return out
+
+    # ---------------------------------------------------------------- the view
+    def view(self, seat: int) -> MexicanoView:
+        """What ``seat`` may know (other hands, others' gives and the pack order hidden)."""
+        return MexicanoView.from_deal(self, seat)
+
+    def __str__(self) -> str:
+        lines = []
+        for p, seat in enumerate(self.seats):
+            role = " (dealer)" if seat == self.dealer else ""
+            lines.append(f"p{seat}{role} hand: {mask_str(self.hands[p])}")
+            lines.append(f"p{seat} table: {self._side_text(p)}")
+        if self.stage == OVER:
+            lines.append("over: " + (f"p{self.winner_seat} wins" if self.winner >= 0 else "a draw (tablas)"))
+        else:
+            card = card_str(self.card) if self.card >= 0 else "-"
+            lines.append(f"in play: {card}; p{self.to_act} to {self.phase}; pack {self.pack_count}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<MexicanoDeal {self.rules.name} dealer=p{self.dealer} actions={self.n_actions} {self.phase}>"
+
+
+__all__ = ["MexicanoDeal"]
