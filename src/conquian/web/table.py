@@ -1,7 +1,7 @@
 """A table's game session: seats, tokens, the state number and the moves (no transport, no storage).
 
 A :class:`Table` is what the web server keeps for each table, and nothing of how messages
-travel or where they are stored: the application (:mod:`conquian.web.app`) feeds it commands
+travel or where they are stored: the server (:mod:`conquian.web.server`) feeds it commands
 and stores the ones it accepts, the storage (:mod:`conquian.web.store`) rebuilds it by feeding
 the same commands again.  Every command that changes the game has a number, the *state
 number*: an action carries the number of the state it was chosen on, and an action chosen on

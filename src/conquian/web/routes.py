@@ -1,0 +1,296 @@
+"""The HTTP endpoints of ``conquian serve``: the pages, the rule book, ``/health``, the lobby's
+JSON API (the games, the tables, making one, taking a seat, seating a bot) and a match's record
+and replay.  They ask the :class:`~conquian.web.server.Server` for the table; a refusal is
+``{"error": {...}}`` with its status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from conquian.bots import bot_names
+from conquian.bots.expert import strongest_quick_bot
+from conquian.engine.errors import ConquianError
+from conquian.engine.record import record_from_match, write_record
+from conquian.engine.rules import MEXICANO, PRESETS, get_rules
+from conquian.session import HUMAN
+from conquian.web import protocol, security
+from conquian.web.limits import client_address
+from conquian.web.protocol import ProtocolError
+from conquian.web.replay import replay_frames
+from conquian.web.server import Hub, Server, snapshot
+from conquian.web.store import ConflictError
+from conquian.web.table import OPEN, OVER, Table, TableError, hash_token, new_token
+
+log = logging.getLogger("conquian.web")
+STATIC = Path(__file__).with_name("static")
+
+
+def _error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "rule": rule, "message": message[:300]}}, status_code=status)
+
+
+def _first_line(e: BaseException) -> str:
+    """An exception in one short line (a database error's own message, without its SQL)."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    return (text.splitlines()[0] if text else type(e).__name__)[:150]
+
+
+def _conquian_error(e: ConquianError, status: int = 400) -> JSONResponse:
+    code = getattr(e, "code", None) or ("illegal" if getattr(e, "rule", None) else "bad_request")
+    return _error(415 if code == "not_json" else status, code, str(e), getattr(e, "rule", None))
+
+
+async def _body(request: Request, kind: type[Any]) -> Any:
+    if not security.is_json(request.headers.get("content-type")):
+        raise ProtocolError("not_json", "the body must be JSON, sent as Content-Type: application/json")
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > protocol.MAX_MESSAGE_BYTES:
+            raise ProtocolError("too_large", f"a request body is at most {protocol.MAX_MESSAGE_BYTES} bytes")
+    return protocol.decode_body(data, kind)
+
+
+def http_routes(server: Server) -> list[BaseRoute]:
+    """The pages and the JSON API of ``server``'s tables."""
+    settings = server.settings
+    # fixed for the process: its bot modules are imported once, compiled or not
+    default_bot = strongest_quick_bot()
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def health(request: Request) -> Response:
+        try:
+            database = await asyncio.wait_for(run_in_threadpool(server.store.ping), 5)
+        except Exception:
+            database = False
+        writable = database and await server.writable()
+        ok = writable and server.cluster.listening
+        if not security.presents_token(request.headers.get("authorization"), settings.health_token):
+            return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
+        return JSONResponse({
+            "ok": ok, "database": server.store.engine.dialect.name, "database_ok": database,
+            "database_writable": writable,
+            "listening": server.cluster.listening, "worker": server.worker, "pid": os.getpid(),
+            "tables_in_memory": len(server.hubs),
+            "connections": sum(len(h.connections) for h in server.hubs.values()),
+            "bots_for": sorted(server.cluster.leases),
+        }, status_code=200 if ok else 503)
+
+    async def rules_page(request: Request) -> Response:
+        return HTMLResponse(_rules_html(), headers={"Cache-Control": "max-age=3600"})
+
+    async def presets(request: Request) -> Response:
+        return JSONResponse({
+            "variants": [
+                {"name": r.name, "family": r.family, "min_players": r.min_players, "max_players": r.max_players,
+                 "players": r.players, "options": _option_defaults(r.name)}
+                for r in PRESETS.values() if r.family != MEXICANO  # not yet played at the web table
+            ],
+            "bots": bot_names(),
+            "default_bot": default_bot,
+            "protocol": protocol.VERSION,
+        })
+
+    async def list_tables(request: Request) -> Response:
+        return JSONResponse({"open": await run_in_threadpool(server.store.listing, 100, settings.unjoined_after),
+                             "finished": await run_in_threadpool(server.store.finished)})
+
+    async def create_table(request: Request) -> Response:
+        if not server.limits.new_table(client_address(request.client), time.monotonic()):
+            return _error(429, "too_many_tables", f"at most {settings.tables_per_minute:g} new tables a minute "
+                          "from one address; try again in a minute")
+        try:
+            spec = await _body(request, protocol.CreateTable)
+            table, host_token, token = _new_table(spec)
+        except ConquianError as e:
+            return _conquian_error(e)
+        try:
+            await run_in_threadpool(server.store.create, table)
+        except Exception as e:  # a full disk, a database gone read-only or away
+            server.write_failed()
+            log.warning("a table could not be stored", extra={"event": "store_failed", "error": _first_line(e)})
+            return _error(503, "storage", f"the server cannot store the table: {_first_line(e)}")
+        hub = server.hubs[table.id] = Hub(table, table.state)
+        server.schedule(hub)
+        log.info("table %s created: %s, %d players", table.id, table.rules.name, table.rules.players)
+        return JSONResponse({"id": table.id, "host": host_token, "seat": 1 if token else None, "token": token,
+                             "url": f"/t/{table.id}"}, status_code=201)
+
+    async def get_table(request: Request) -> Response:
+        hub = await server.hub(request.path_params["id"])
+        if hub is None:
+            return _error(404, "no_table", "there is no such table")
+        return JSONResponse(snapshot(hub, None))
+
+    async def seat_change(request: Request, kind: type[Any]) -> Response:
+        """Take a seat (``Sit``) or, for the host, give one to a bot (``SeatBot``)."""
+        hub = await server.hub(request.path_params["id"])
+        if hub is None:
+            return _error(404, "no_table", "there is no such table")
+        try:
+            spec = await _body(request, kind)
+            answer = await _seat(server, hub, spec)
+        except ConquianError as e:
+            code = getattr(e, "code", "")
+            return _conquian_error(e, {"seat_taken": 409, "not_host": 403, "storage": 503}.get(code, 400))
+        await server.broadcast(hub)
+        server.schedule(hub)
+        return JSONResponse(answer)
+
+    async def _seat(server: Server, hub: Hub, spec: Any) -> dict[str, Any]:
+        # another process may seat someone at the same moment: the store then refuses ours, and we
+        # try again on the table as stored (where the seat may now be taken: a clear refusal)
+        for _ in range(5):
+            async with hub.lock:
+                first = hub.table.state
+                if isinstance(spec, protocol.Sit):
+                    answer = {"seat": spec.seat, "token": hub.table.sit(spec.seat, spec.name)}
+                else:
+                    hub.table.set_bot(spec.seat, spec.bot, host=hub.table.is_host(spec.host))
+                    answer = {"seat": spec.seat, "bot": spec.bot}
+                try:
+                    await run_in_threadpool(server.store.save_seat, hub.table, spec.seat, first, server.worker)
+                    hub.stored = hub.table.state
+                except ConflictError:
+                    await server.reload(hub)
+                    continue
+                except Exception:
+                    log.exception("a seat could not be stored", extra={"event": "store_failed", "table": hub.table.id})
+                    await server.reload(hub)
+                    raise TableError("storage", "the seat could not be saved; try again") from None
+            log.info("seat", extra={"event": "seat", "table": hub.table.id, "seat": spec.seat,
+                                    "by": "person" if isinstance(spec, protocol.Sit) else spec.bot})
+            return answer
+        raise TableError("busy", "the table's seats keep changing; try again")
+
+    async def sit(request: Request) -> Response:
+        return await seat_change(request, protocol.Sit)
+
+    async def seat_bot(request: Request) -> Response:
+        return await seat_change(request, protocol.SeatBot)
+
+    async def record(request: Request) -> Response:
+        hub = await server.hub(request.path_params["id"])
+        if hub is None:
+            return _error(404, "no_table", "there is no such table")
+        t = hub.table
+        if t.session is None or not t.session.deal.over:
+            return _error(409, "deal_in_progress", "the record can be downloaded between deals and at the end "
+                          "(it holds the deck of every deal)")
+        text = write_record(record_from_match(t.session.match))
+        return Response(text, media_type="application/toml", headers={
+            "Content-Disposition": f'attachment; filename="conquian-{t.rules.name}-{t.id}.toml"'})
+
+    async def replay(request: Request) -> Response:
+        hub = await server.hub(request.path_params["id"])
+        if hub is None:
+            return _error(404, "no_table", "there is no such table")
+        t = hub.table
+        if t.status != OVER or t.session is None:
+            return _error(409, "not_over", "a match can be replayed once it is over")
+        return JSONResponse({"id": t.id, "name": t.name, "variant": t.rules.name, "names": t.names,
+                             "frames": replay_frames(t.session.match)})
+
+    return [
+        Route("/", page),
+        Route("/t/{id}", page),
+        Route("/r/{id}", page),
+        Route("/health", health),
+        Route("/rules", rules_page),
+        Route("/api/presets", presets),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{id}", get_table),
+        Route("/api/tables/{id}/sit", sit, methods=["POST"]),
+        Route("/api/tables/{id}/bot", seat_bot, methods=["POST"]),
+        Route("/api/tables/{id}/record", record),
+        Route("/api/tables/{id}/replay", replay),
+    ]
+
+
+@functools.cache
+def _rules_html() -> str:
+    """The rule book as a page, every rule with its anchor (``/rules#R3.4``, where refusals link)."""
+    import markdown
+
+    from conquian.engine import rulebook
+
+    body = markdown.markdown(rulebook.markdown(), extensions=["attr_list", "tables"], output_format="html")
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<title>The rules - conquian</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>"
+            "<body><header class=\"top\"><a href=\"/\" class=\"brand\">conquian</a>"
+            "<span class=\"title\">The rules</span></header>"
+            f"<main class=\"rulebook\">{body}</main></body></html>")
+
+
+def _option_defaults(variant: str) -> dict[str, Any]:
+    return {k: v for k, v in PRESETS[variant].option_values().items() if k != "players"}
+
+
+def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
+    if spec.variant not in PRESETS:
+        raise TableError("bad_variant", f"there is no game {spec.variant[:30]!r} (games: {', '.join(PRESETS)})")
+    options = dict(spec.options)
+    if spec.players is not None:
+        options["players"] = spec.players
+    rules = get_rules(spec.variant, **options)
+    kinds = [s.kind for s in spec.seats] or ([OPEN] * rules.players)
+    if len(kinds) != rules.players:
+        raise TableError("no_seat", f"{rules.name} with {rules.players} players has {rules.players} seats, "
+                         f"not {len(kinds)}")
+    deck = _set_deal(spec, rules)
+    host_token = new_token()
+    table = Table(
+        id=secrets.token_urlsafe(6), name=(protocol.check_table_name(spec.name) or f"{rules.name} table")[:60],
+        rules=rules, seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
+        show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
+    )
+    token = None
+    if spec.host_name is not None:
+        if kinds[0] not in (OPEN, HUMAN):
+            raise TableError("seat_taken", "the host sits at seat 1: leave it open")
+        token = table.sit(1, spec.host_name)
+    for number, kind in enumerate(kinds, 1):
+        if kind not in (OPEN, HUMAN) and table.seats[number - 1].kind == OPEN:
+            table.set_bot(number, kind, host=True)
+    return table, host_token, token
+
+
+def _set_deal(spec: protocol.CreateTable, rules: Any) -> tuple[int, ...] | None:
+    """A set deal's first deck (checked), or None; a seed or a deck without ``set_deal`` is
+    refused: an ordinary table's cards come from the server's randomness only."""
+    if not spec.set_deal:
+        if spec.seed is not None or spec.deck is not None:
+            raise ProtocolError("not_set_deal", "the server shuffles every deal: a seed or a deck makes a set deal "
+                                "(set_deal: true), which every seat is shown")
+        return None
+    if spec.seed is None and spec.deck is None:
+        raise ProtocolError("bad_set_deal", "a set deal needs a seed or a deck")
+    if spec.deck is None:
+        return None
+    from conquian.engine.cards import parse_cards
+    from conquian.engine.match import new_deal
+
+    try:
+        deck = tuple(parse_cards(spec.deck))
+        new_deal(rules, deck)
+    except ConquianError as e:
+        raise ProtocolError("bad_deck", f"the deck is not a {rules.name} deck: {e}") from None
+    return deck
+

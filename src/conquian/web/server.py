@@ -1,0 +1,530 @@
+"""The server of ``conquian serve``, apart from its transport: the tables this process holds (a
+:class:`Hub` each, with its connections), who is connected across processes, the bots' turns,
+rematches, and the glue to the store.
+
+What a table does is :class:`~conquian.web.table.Table`'s, what a seat receives is
+:mod:`~conquian.web.snapshot`'s, where it is kept is :class:`~conquian.web.store.Store`'s.
+Every command a table accepts is stored (in the transaction that advances it) before anyone is
+told of it; a table is rebuilt from its stored commands when it is first asked for after a
+start.  The HTTP routes (:mod:`~conquian.web.routes`) and the WebSocket endpoint
+(:mod:`~conquian.web.sockets`) call it; it imports neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket, WebSocketState
+
+from conquian.engine.errors import ConquianError
+from conquian.session import HUMAN
+from conquian.web import protocol, security
+from conquian.web.bots import BotRunner, bot_job
+from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
+from conquian.web.limits import AddressLimits
+from conquian.web.protocol import RateLimit
+from conquian.web.snapshot import table_snapshot
+from conquian.web.store import ConflictError, Store
+from conquian.web.table import OPEN, OVER, PLAYING, Table, TableError
+
+log = logging.getLogger("conquian.web")
+#: Seconds between two tries of a process to take the bots of a table another process holds.
+LEASE_RETRY = 2.0
+#: Seconds without a move after which a process loads a playing table with bots that it does
+#: not hold (its bots may have been held by a process that died).
+STALE_TABLE = 30.0
+#: Seconds a table stays in memory with no connection and no bot to play (it is read again from
+#: the database when asked for).
+EVICT_AFTER = 300.0
+#: Seconds between two write probes of ``/health`` (a failed write counts meanwhile).
+WRITE_PROBE_EVERY = 10.0
+#: Seconds over which the changes of who is connected to a table are gathered into one
+#: ``presence`` message (so that many people arriving make one message each, not one per arrival).
+PRESENCE_EVERY = 1.0
+
+
+@dataclass
+class Settings:
+    """How the server runs: ``bot_delay`` paces the bots (seconds between their moves, so people
+    can follow), ``next_delay`` the next deal at a table of bots only; ``allowed_origins`` adds
+    origins a WebSocket may come from besides the server's own; ``allowed_hosts`` are the names
+    the server answers to (``Host``; :func:`~conquian.web.security.allowed_hosts`);
+    ``health_token``, if set, shows ``/health``'s detail to a request that presents it."""
+
+    db_url: str | None = None
+    bot_workers: int | None = None
+    bot_delay: float = 0.9
+    next_delay: float = 3.0
+    allowed_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = security.LOOPBACK
+    health_token: str | None = None
+    max_spectators: int = 50
+    """Spectators a table takes (in each server process)."""
+    connections_per_address: int = 20
+    """WebSockets one client address may hold open (in each server process)."""
+    messages_per_address: float = 20.0
+    """Messages a second one client address may send across all its connections."""
+    tables_per_minute: float = 3.0
+    """New tables one client address may make a minute (bursts of five)."""
+    unjoined_after: float = 600.0
+    """Seconds after which the lobby stops listing a waiting table that no person has sat at."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket: the seat its token holds (None: a spectator), and its rate limit."""
+
+    ws: WebSocket
+    address: str = "unknown"
+    seat: int | None = None
+    host: bool = False
+    limit: RateLimit = field(default_factory=RateLimit)
+    refused: int = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send a message; a connection that has gone is ignored (its reader cleans it up)."""
+        if self.ws.application_state != WebSocketState.CONNECTED:
+            return
+        with contextlib.suppress(Exception):
+            await self.ws.send_text(protocol.encode(message))
+
+    async def error(self, code: str, message: str, rule: str | None = None, state: int | None = None) -> None:
+        """Tell this connection only what was refused and why."""
+        await self.send({"type": "error", "code": code, "rule": rule, "message": message[:300], "state": state})
+
+
+@dataclass(eq=False)
+class Hub:
+    """A table in memory with its connections; ``lock`` serialises its commands."""
+
+    table: Table
+    stored: int
+    """The state number stored in the database."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    used: float = field(default_factory=time.monotonic)
+    """When a connection last opened or closed (a table nobody uses is let go of after a while)."""
+    presence_task: asyncio.Task[None] | None = None
+
+    @property
+    def spectators(self) -> int:
+        """Connections that hold no seat (in this process)."""
+        return sum(1 for c in self.connections if c.seat is None)
+
+    @property
+    def idle(self) -> bool:
+        """No connection, and no bot thinking."""
+        return not self.connections and (self.bot_task is None or self.bot_task.done())
+
+
+class Server:
+    """The tables this process holds, the store, the bots, and the other processes sharing the
+    database (:mod:`~conquian.web.cluster`)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store = Store(settings.db_url)
+        self.worker = worker_name()
+        self.cluster: Cluster = (PostgresCluster(self.store.url, self.worker) if self.store.postgres
+                                 else Cluster(self.worker))
+        self.bots: BotRunner | None = None
+        self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
+                                    settings.tables_per_minute)
+        self.hubs: dict[str, Hub] = {}
+        self.loading = asyncio.Lock()
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.presence: dict[str, dict[str, tuple[dict[int, int], float]]] = {}
+        """Other processes' connections per table: table -> process -> (seat -> count, when told)."""
+
+    async def start(self) -> None:
+        """Upgrade the schema, start the bot workers, listen to the other processes, start the
+        bots of unfinished tables."""
+        await run_in_threadpool(self.store.upgrade)
+        self.bots = BotRunner(self.settings.bot_workers)
+        await self.cluster.start(self.on_notice)
+        for row in await run_in_threadpool(self.store.listing, 10_000):
+            if row["status"] == PLAYING:
+                hub = await self.hub(row["id"])
+                if hub:
+                    self.schedule(hub)
+        self.spawn(self._heartbeat())
+        log.info("started", extra={"event": "start", "worker": self.worker, "tables": len(self.hubs)})
+
+    async def stop(self) -> None:
+        """Stop the bots, give up their leases and close the database."""
+        for t in list(self.tasks):
+            t.cancel()
+        for hub in self.hubs.values():
+            if hub.bot_task:
+                hub.bot_task.cancel()
+        await self.cluster.stop()
+        if self.bots:
+            self.bots.close()
+        self.store.dispose()
+
+    async def hub(self, table_id: str) -> Hub | None:
+        """The table's hub, rebuilt from the database on first use; None if there is no such table."""
+        hub = self.hubs.get(table_id)
+        if hub is not None:
+            return hub
+        if len(table_id) > 16:
+            return None
+        async with self.loading:
+            hub = self.hubs.get(table_id)
+            if hub is None:
+                table = await run_in_threadpool(self.store.load, table_id)
+                if table is None:
+                    return None
+                hub = self.hubs[table_id] = Hub(table, table.state)
+                self._apply_presence(hub)
+        return hub
+
+    async def persist(self, hub: Hub) -> None:
+        """Store what the table accepted since the last write (before anyone is told of it).  If
+        another process stored a move first, or the write fails, the table is rebuilt from the
+        database, so memory never runs ahead of it (the caller holds ``hub.lock``)."""
+        try:
+            await run_in_threadpool(self.store.append, hub.table, hub.stored, self.worker)
+            hub.stored = hub.table.state
+        except ConflictError:
+            await self.reload(hub)
+            raise TableError("stale", f"another move was made first; the table is at state {hub.table.state}"
+                             ) from None
+        except Exception:
+            log.exception("a command could not be stored; rebuilding from the database",
+                          extra={"event": "store_failed", "table": hub.table.id})
+            await self.reload(hub)
+            raise TableError("storage", "the move could not be saved; the table is as it was") from None
+
+    async def reload(self, hub: Hub) -> None:
+        """Rebuild the table from the database, keeping who is connected (the caller holds the lock)."""
+        with contextlib.suppress(Exception):
+            table = await run_in_threadpool(self.store.load, hub.table.id)
+            if table is not None:
+                for s, old in zip(table.seats, hub.table.seats, strict=True):
+                    s.connected, s.elsewhere, s.away_since = old.connected, old.elsewhere, old.away_since
+                hub.table, hub.stored = table, table.state
+
+    async def catch_up(self, hub: Hub, notice: dict[str, Any] | None = None) -> None:
+        """Take what other processes stored for the table (a notification came), and tell this
+        process's connections.  A move's notification carries its commands: when they follow
+        the state this process has, they are applied without reading the database."""
+        if notice is not None and await self._apply_notice(hub, notice):
+            await self.broadcast(hub)
+            self.schedule(hub)
+            return
+        async with hub.lock:
+            before = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
+                      hub.table.rematch_id)
+            changes = await run_in_threadpool(self.store.changes, hub.table.id, hub.table.state)
+            if changes is None:
+                return
+            seats, settings, stored = changes
+            try:
+                hub.table.update_seats(seats)
+                hub.table.away_after, hub.table.rematch_id = settings["away_after"], settings["rematch_id"]
+                hub.table.rebuild(stored)
+                hub.stored = hub.table.state
+            except ConquianError:
+                log.exception("a stored command could not be applied; rebuilding the table",
+                              extra={"event": "catch_up_failed", "table": hub.table.id})
+                await self.reload(hub)
+            after = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
+                     hub.table.rematch_id)
+        if after != before:
+            await self.broadcast(hub)
+            self.schedule(hub)
+
+    async def _apply_notice(self, hub: Hub, notice: dict[str, Any]) -> bool:
+        commands = notice.get("c")
+        if not (isinstance(commands, list) and all(isinstance(c, str) for c in commands)):
+            return False
+        async with hub.lock:
+            if notice.get("f") != hub.stored or hub.stored != hub.table.state:
+                return False  # this process missed something: read it from the database
+            try:
+                hub.table.rebuild(commands)
+                hub.stored = hub.table.state
+            except ConquianError:
+                await self.reload(hub)
+        return True
+
+    async def on_notice(self, payload: dict[str, Any]) -> None:
+        """A notification from the database: another process changed a table, or told who is
+        connected to it; ``resync`` after the listening connection was (re)opened."""
+        kind = payload.get("k")
+        if kind == "resync":
+            for held in list(self.hubs.values()):
+                self.spawn(self.catch_up(held))
+        elif kind == "presence":
+            self._presence_message(payload)
+        elif kind in ("move", "seats", "settings") and payload.get("w") != self.worker:
+            hub = self.hubs.get(str(payload.get("t")))
+            state = payload.get("s")
+            if hub is not None and not (kind == "move" and isinstance(state, int) and state <= hub.stored):
+                self.spawn(self.catch_up(hub, payload if kind == "move" else None))
+
+    # ------------------------------------------------------------------ can the database be written
+    _written: tuple[float, bool] | None = None
+    """When the database was last found writable or not (:meth:`writable`)."""
+
+    async def writable(self) -> bool:
+        """Whether the database takes writes: a write probe (:meth:`Store.probe_write`), run at
+        most every :data:`WRITE_PROBE_EVERY` seconds (the answer is kept in between)."""
+        now = time.monotonic()
+        if self._written is not None and now - self._written[0] < WRITE_PROBE_EVERY:
+            return self._written[1]
+        self._written = (now, self._written[1] if self._written else True)  # one probe at a time
+        try:
+            await asyncio.wait_for(run_in_threadpool(self.store.probe_write), 5)
+            ok = True
+        except Exception:
+            ok = False
+        self._written = (time.monotonic(), ok)
+        return ok
+
+    def write_failed(self) -> None:
+        """A write failed: the database counts as not writable until the next probe."""
+        self._written = (time.monotonic(), False)
+
+    # ------------------------------------------------------------------ presence across processes
+    def _presence_message(self, payload: dict[str, Any]) -> None:
+        worker, tables = payload.get("w"), payload.get("p")
+        if worker == self.worker or not isinstance(worker, str) or not isinstance(tables, dict):
+            return
+        now = time.time()
+        for table_id, counts in tables.items():
+            try:
+                seats = {int(k): int(v) for k, v in counts.items()}
+            except (AttributeError, TypeError, ValueError):
+                continue
+            self.presence.setdefault(str(table_id), {})[worker] = (seats, now)
+            hub = self.hubs.get(str(table_id))
+            if hub is not None:
+                self._apply_presence(hub, now)
+
+    def _apply_presence(self, hub: Hub, now: float | None = None) -> None:
+        now = now if now is not None else time.time()
+        entries = self.presence.get(hub.table.id, {})
+        for w in [w for w, (_, when) in entries.items() if now - when > PRESENCE_TTL]:
+            del entries[w]
+        before = [s.present for s in hub.table.seats]
+        for seat in hub.table.seats:
+            hub.table.connected_elsewhere(seat.number, sum(c.get(seat.number, 0) for c, _ in entries.values()), now)
+        if before != [s.present for s in hub.table.seats]:
+            self.schedule(hub)  # someone away: the expert may play for him after the host's delay
+
+    def local_presence(self, hub: Hub) -> dict[str, int]:
+        """This process's connections to each seat of the table."""
+        return {str(s.number): s.connected for s in hub.table.seats if s.connected}
+
+    async def tell_presence(self, hub: Hub) -> None:
+        """Tell the other processes who is connected here (a connection opened or closed)."""
+        if self.cluster.shared:
+            await self.cluster.publish({"k": "presence", "w": self.worker,
+                                        "p": {hub.table.id: self.local_presence(hub)}})
+
+    async def _heartbeat(self) -> None:
+        tick = 0
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            tick += 1
+            self.limits.forget()
+            if not self.cluster.shared:
+                self.evict()
+                continue
+            with contextlib.suppress(Exception):
+                held = [(h.table.id, self.local_presence(h)) for h in list(self.hubs.values())]
+                held = [(i, p) for i, p in held if p]
+                for k in range(0, max(1, len(held)), PRESENCE_CHUNK):
+                    await self.cluster.publish({"k": "presence", "w": self.worker,
+                                                "p": dict(held[k:k + PRESENCE_CHUNK])})
+                now = time.time()
+                for hub in list(self.hubs.values()):
+                    if hub.table.id in self.presence:
+                        self._apply_presence(hub, now)
+            self.evict()
+            if tick % 2 == 0:  # tables whose bots a dead process held, and nobody here has loaded
+                with contextlib.suppress(Exception):
+                    for table_id in await run_in_threadpool(self.store.stale_playing, STALE_TABLE):
+                        if table_id not in self.hubs:
+                            loaded = await self.hub(table_id)
+                            if loaded is not None:
+                                self.schedule(loaded)
+
+    def evict(self, now: float | None = None) -> None:
+        """Let go of the tables nobody has used for :data:`EVICT_AFTER` seconds and no bot is to
+        play (their bots' leases with them)."""
+        now = now if now is not None else time.monotonic()
+        for table_id, hub in list(self.hubs.items()):
+            if hub.idle and now - hub.used > EVICT_AFTER and self._bot_work(hub) is None and not hub.lock.locked():
+                del self.hubs[table_id]
+                self.spawn(self.cluster.release(table_id))
+
+    # ------------------------------------------------------------------ telling and bots
+    async def broadcast(self, hub: Hub) -> None:
+        """Send every connection the table as its seat may see it."""
+        cache: dict[int | None, str] = {}
+        for conn in list(hub.connections):
+            if conn.seat not in cache:
+                cache[conn.seat] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat)})
+            if conn.ws.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await conn.ws.send_text(cache[conn.seat])
+
+    def presence_soon(self, hub: Hub) -> None:
+        """Tell the table's connections who is connected, once, :data:`PRESENCE_EVERY` seconds from
+        now: every arrival and departure until then is told by that one ``presence`` message, of
+        the same small size however many watch."""
+        if hub.presence_task is None or hub.presence_task.done():
+            hub.presence_task = self.spawn(self._presence(hub))
+
+    async def _presence(self, hub: Hub) -> None:
+        await asyncio.sleep(PRESENCE_EVERY)
+        text = protocol.encode({"type": "presence", "spectators": hub.spectators,
+                                "connected": [seat_connected(s) for s in hub.table.seats]})
+        for conn in list(hub.connections):
+            if conn.ws.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await conn.ws.send_text(text)
+
+    def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
+        """A background task the server keeps a reference to (and cancels at shutdown)."""
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def schedule(self, hub: Hub) -> None:
+        """Start the table's bot loop if a bot is to play (or a table of bots needs its next deal)."""
+        if (hub.bot_task is None or hub.bot_task.done()) and self._bot_work(hub) is not None:
+            hub.bot_task = self.spawn(self._bots(hub))
+
+    def _bot_work(self, hub: Hub) -> str | None:
+        t = hub.table
+        if t.status != PLAYING or t.session is None:
+            return None
+        if t.session.deal.over:
+            return "next" if t.all_bots else None
+        if t.bot_to_act() is not None:
+            return "move"
+        seat_no = t.session.deal.to_act
+        if seat_no is not None and t.away_after is not None:
+            seat = t.seats[seat_no - 1]
+            if seat.kind == HUMAN and not seat.present:
+                return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
+        return None
+
+    async def _bots(self, hub: Hub) -> None:
+        """Play the table's bots while there is bot work, holding its lease (one process at a time,
+        for the whole match unless it dies)."""
+        assert self.bots is not None
+        table_id = hub.table.id
+        while True:
+            work = self._bot_work(hub)
+            if work is None:
+                # the lease is kept while the match lasts: the bots stay with one process, which
+                # the others take them from only if it dies
+                if hub.table.status != PLAYING:
+                    await self.cluster.release(table_id)
+                return
+            if not await self.cluster.lease(table_id):
+                await asyncio.sleep(LEASE_RETRY)  # another process plays them, or died: try again
+                continue
+            t = hub.table
+            if work == "wait":
+                seat = t.seats[(t.session.deal.to_act or 1) - 1] if t.session else None
+                since = seat.away_since if seat and seat.away_since else time.time()
+                await asyncio.sleep(min(LEASE_RETRY, max(0.05, since + (t.away_after or 0) - time.time())))
+                continue
+            await asyncio.sleep(self.settings.next_delay if work == "next" else self.settings.bot_delay)
+            state = hub.table.state
+            if work == "next":
+                async with hub.lock:
+                    if hub.table.state == state and self._bot_work(hub) == "next":
+                        hub.table.next_deal(state)
+                        with contextlib.suppress(TableError):
+                            await self.persist(hub)
+                await self.broadcast(hub)
+                continue
+            who = hub.table.bot_to_act()
+            if who is None:
+                continue
+            try:
+                text = await self.bots.choose(bot_job(hub.table, *who))
+            except Exception:
+                log.exception("the bot failed", extra={"event": "bot_failed", "table": table_id, "by": who[1]})
+                await self.cluster.release(table_id)
+                return
+            async with hub.lock:
+                if hub.table.state != state:
+                    continue  # someone moved meanwhile (a person came back, another process): think again
+                try:
+                    hub.table.act(who[0], text, state)
+                    await self.persist(hub)
+                except TableError as e:
+                    if e.code in ("stale", "storage"):
+                        continue
+                    raise
+                except ConquianError:
+                    log.exception("the bot's move was refused",
+                                  extra={"event": "bot_refused", "table": table_id, "command": text})
+                    await self.cluster.release(table_id)
+                    return
+            log_move(hub.table, who[0], who[1])
+            await self.broadcast(hub)
+
+
+def snapshot(hub: Hub, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may see it, with how many watch it."""
+    return table_snapshot(hub.table, seat) | {"spectators": hub.spectators}
+
+
+def seat_connected(seat: Any) -> bool:
+    """Whether a seat shows as connected: its person has a connection open, or a bot plays it."""
+    return bool(seat.connected > 0 or seat.kind not in (HUMAN, OPEN))
+
+
+def log_move(table: Table, seat: int | None, by: str) -> None:
+    """The log line of a move (its command is public: every seat saw it made; a deal's deck is
+    left out)."""
+    command = table.commands[-1] if table.commands else None
+    if command is not None and command.startswith(("start", "next")):
+        command = command.split(" ", 1)[0]  # never the deck of a deal
+    log.info("move", extra={"event": "move", "table": table.id, "state": table.state, "seat": seat, "by": by,
+                            "command": command})
+
+
+async def rematch(server: Server, hub: Hub) -> None:
+    """Start the rematch of a finished match: a new table with the same seats (or, if another
+    process made it first, the rematch is that one)."""
+    old = hub.table
+    if old.status != OVER:
+        raise TableError("not_over", "a rematch starts once the match is over")
+    async with hub.lock:
+        if old.rematch_id is None:
+            # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal
+            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=old.seed, deck=old.deck,
+                          host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
+                          deals_in_match=old.deals_in_match)
+            for s, o in zip(table.seats, old.seats, strict=True):
+                s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
+            table.start_if_full()
+            await run_in_threadpool(server.store.create, table)
+            old.rematch_id = table.id
+            stored = await run_in_threadpool(server.store.save_rematch, old)
+            if stored != table.id:  # another process made the rematch first: join that one
+                await run_in_threadpool(server.store.delete, table.id)
+                old.rematch_id = stored
+                return
+            new = server.hubs[table.id] = Hub(table, table.state)
+            server.schedule(new)

@@ -1,0 +1,217 @@
+"""The WebSocket endpoint of ``conquian serve`` (``/ws/{id}``): the origin check, the hello, the
+loop that reads a connection's messages (rate-limited), and what each message does: a move or
+the next deal, the options a selection of cards makes, the host's delay for someone away, a
+rematch.  The protocol is ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from starlette.concurrency import run_in_threadpool
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from conquian.engine.errors import ConquianError
+from conquian.web import protocol
+from conquian.web.limits import client_address
+from conquian.web.protocol import ProtocolError
+from conquian.web.server import Connection, Hub, Server, log_move, rematch, snapshot
+from conquian.web.table import PLAYING, TableError
+
+log = logging.getLogger("conquian.web")
+#: Seconds a connection has to say hello.
+HELLO_TIMEOUT = 10.0
+#: Refused messages after which a flooding connection is closed.
+FLOOD_CLOSE = 200
+
+
+def websocket_route(server: Server) -> WebSocketRoute:
+    """The WebSocket of ``server``'s tables: ``/ws/{id}``."""
+    settings = server.settings
+
+    async def websocket(ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if origin is not None and not _same_origin(origin, ws.headers.get("host", ""), settings.allowed_origins):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        await ws.accept()
+        conn = Connection(ws, client_address(ws.client))
+        if not server.limits.connect(conn.address):
+            await conn.error("too_many_connections", f"at most {settings.connections_per_address} connections "
+                             "from one address")
+            await ws.close(code=4429)
+            return
+        try:
+            hub = await server.hub(ws.path_params["id"])
+            if hub is None:
+                await conn.error("no_table", "there is no such table")
+                await ws.close(code=4404)
+                return
+            opened = time.monotonic()
+            try:
+                await _serve(server, hub, conn)
+            finally:
+                was_here = conn in hub.connections
+                hub.connections.discard(conn)
+                hub.used = time.monotonic()
+                log.info("closed", extra={"event": "ws_close", "table": hub.table.id, "seat": conn.seat,
+                                          "ms": round((time.monotonic() - opened) * 1000)})
+                if conn.seat is not None:
+                    hub.table.disconnect(conn.seat)
+                    server.schedule(hub)
+                    with contextlib.suppress(Exception):
+                        await server.tell_presence(hub)
+                if was_here:
+                    server.presence_soon(hub)
+        finally:
+            server.limits.disconnect(conn.address)
+
+    return WebSocketRoute("/ws/{id}", websocket)
+
+
+def _same_origin(origin: str, host: str, allowed: tuple[str, ...]) -> bool:
+    if origin in allowed:
+        return True
+    for scheme in ("http://", "https://"):
+        if origin.startswith(scheme):
+            return origin[len(scheme):] == host
+    return False
+
+
+async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
+    ws = conn.ws
+    try:
+        first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+        return
+    try:
+        hello = protocol.decode_client(first)
+        if not isinstance(hello, protocol.Hello):
+            raise ProtocolError("bad_message", "the first message must be hello")
+    except ProtocolError as e:
+        await conn.error(e.code, str(e))
+        await ws.close(code=4400)
+        return
+    seat = hub.table.seat_of(hello.token)
+    host = hub.table.is_host(hello.host)
+    if seat is None and not host and hub.spectators >= server.settings.max_spectators:
+        await conn.error("too_many_spectators", f"this table has its {server.settings.max_spectators} spectators: "
+                         "try again later")
+        await ws.close(code=4429)
+        return
+    if hello.token is not None and seat is None:
+        await conn.error("bad_token", "this seat token is not valid at this table: you are watching")
+    conn.seat, conn.host = seat, host
+    hub.table.connect(seat)
+    hub.connections.add(conn)
+    hub.used = time.monotonic()
+    log.info("opened", extra={"event": "ws_open", "table": hub.table.id, "seat": seat})
+    if seat is not None:
+        server.spawn(server.tell_presence(hub))
+    await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host})
+    # the newcomer gets the table; the others hear of him in the next presence message
+    await conn.send({"type": "table", "table": snapshot(hub, seat)})
+    server.presence_soon(hub)
+    while True:
+        try:
+            message = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        data = message.get("text")
+        if data is None:
+            data = message.get("bytes") or b""
+        now = time.monotonic()
+        if not (conn.limit.allow(now) and server.limits.message(conn.address, now)):
+            conn.refused += 1
+            if conn.refused >= FLOOD_CLOSE:
+                await conn.error("too_fast", "too many messages: closing this connection")
+                await ws.close(code=4429)
+                return
+            await conn.error("too_fast", f"at most {protocol.RATE_PER_SECOND:g} messages a second, and "
+                             f"{server.settings.messages_per_address:g} from one address")
+            continue
+        try:
+            msg = protocol.decode_client(data)
+            await _handle(server, hub, conn, msg)
+        except ConquianError as e:
+            await conn.error(getattr(e, "code", None) or ("illegal" if getattr(e, "rule", None) else "bad_message"),
+                             _words(hub, str(e)), getattr(e, "rule", None), hub.table.state)
+
+
+def _words(hub: Hub, text: str) -> str:
+    session = hub.table.session
+    return session.humanize(text) if session else text
+
+
+async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.ClientMessage) -> None:
+    if isinstance(msg, protocol.Ping):
+        await conn.send({"type": "pong"})
+        return
+    if isinstance(msg, protocol.Hello):
+        raise ProtocolError("bad_message", "hello is sent once")
+    if isinstance(msg, protocol.Options):
+        await conn.send({"type": "options", "cards": msg.cards, "actions": _options(hub, conn, msg.cards)})
+        return
+    if isinstance(msg, protocol.Away):
+        if not conn.host:
+            raise TableError("not_host", "only the host may let a bot play for someone away")
+        async with hub.lock:
+            hub.table.away_after = msg.seconds
+            await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
+    elif isinstance(msg, protocol.Rematch):
+        if conn.seat is None and not conn.host:
+            raise TableError("not_your_seat", "only a player or the host may ask for a rematch")
+        await rematch(server, hub)
+    else:
+        if conn.seat is None:
+            raise TableError("not_your_seat", "spectators watch; take a seat to play")
+        async with hub.lock:
+            if isinstance(msg, protocol.Act):
+                hub.table.act(conn.seat, msg.action, msg.state)
+            else:
+                hub.table.next_deal(msg.state)
+            try:
+                await server.persist(hub)
+            except TableError:
+                server.spawn(server.broadcast(hub))  # the table as stored, which the move missed
+                raise
+        log_move(hub.table, conn.seat, "person")
+    await server.broadcast(hub)
+    server.schedule(hub)
+
+
+def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[str]:
+    """The moves the selection makes: listed moves holding every selected card, and forms built from
+    the selection and checked by the engine."""
+    from conquian.engine.cards import parse_card
+
+    t = hub.table
+    if conn.seat is None or t.session is None or t.status != PLAYING:
+        return []
+    session = t.session
+    deal = session.deal
+    if deal.to_act != conn.seat:
+        return []
+    try:
+        chosen = [parse_card(c) for c in cards]
+    except ConquianError:
+        raise ProtocolError("bad_message", "a selected card is not a card") from None
+    view = deal.view(conn.seat)
+    hand = view.hand_mask if hasattr(view, "hand_mask") else sum(1 << c for c in view.hand if c >= 0)
+    if any(c >= 0 and not hand >> c & 1 for c in chosen):
+        raise ProtocolError("bad_message", "select only cards in your hand")
+    names = {c.replace("10", "T") for c in cards}
+    listed = [a for a in view.legal_actions() if names <= set(str(a).replace("|", " ").split()[2:])]
+    built = session.actions_from_selection(chosen) if chosen else []
+    out: list[str] = []
+    for a in [*listed, *built]:
+        words = session.action_words(a)
+        if words not in out:
+            out.append(words)
+    return out
