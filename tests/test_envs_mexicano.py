@@ -253,3 +253,31 @@ def test_openspiel_information_states_are_the_seats_own() -> None:
     first = _openspiel_play(game, 0, 1)  # p1 gave a card: his string says which, p2's does not
     assert "gave" in first.information_state_string(0) and "gave -" not in first.information_state_string(0)
     assert "gave -" in first.information_state_string(1)
+
+
+def test_ismcts_plays_whole_deals_of_the_tercerilla() -> None:
+    """OpenSpiel's information-set MCTS resamples the hidden cards (the others' hands, the cards
+    they gave, R8.2) and plays legal moves to the end; the returns balance (R8.7)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import conquian.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("python_conquian_mexicano", {"players": 3, "exhausted": "fewest"})
+    rng = np.random.RandomState(3)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 10, random_state=rng)
+    for _ in range(2):
+        state = game.new_initial_state()
+        bot.reset()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            elif state.current_player() == 0:
+                action = bot.step(state)
+                assert action in state.legal_actions()
+                state.apply_action(action)
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randint(len(legal))])
+        assert sum(state.returns()) == 0
