@@ -142,7 +142,6 @@ def test_random_episodes_end_with_the_engines_scores(kw: dict[str, Any]) -> None
     """R8.7: the rewards are the deal's scores (the winner +1 from every other player), and they balance."""
     env = conquian_mexicano_v0.env(**kw)
     raw: ConquianAEC = env.unwrapped
-    ends = set()
     for seed in range(8):
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -157,10 +156,8 @@ def test_random_episodes_end_with_the_engines_scores(kw: dict[str, Any]) -> None
         assert isinstance(deal, MexicanoDeal) and deal.over
         scores = deal.scores() or []
         assert totals == {a: float(scores[raw.seat(a) - 1]) for a in totals} and sum(totals.values()) == 0
-        ends.add(deal.winner_seat is not None)
         env.reset(seed=seed)
         assert env.unwrapped.deal.deck == deal.deck  # the same seed deals the same deck
-    assert ends == {True, False} or len(ends) == 1
 
 
 def test_render_and_bad_options() -> None:
