@@ -14,6 +14,9 @@ events seen so far, into a flat ``float32`` array of fixed shape.
 >>> v = deal.view(1)
 >>> sorted(str(enc.action(int(i), v)) for i in mask.nonzero()[0]) == sorted(str(a) for a in deal.legal_actions())
 True
+>>> mex = encoding(get_rules("conquian-mexicano", players=3))   # R8: gives, forces naming a player
+>>> mex.n_actions, mex.obs_size, mex.action_text(mex.A_FORCE + 40 + 3, 1)
+(355, 944, 'p1 force 4c p3')
 
 ```
 """
