@@ -18,7 +18,8 @@ import sys
 import time
 from typing import Any
 
-ENV_CONFIGS = [("conquian", 2), ("conquian-spanish", 2), ("cooncan", 3), ("cooncan-double", 5)]
+ENV_CONFIGS = [("conquian", 2), ("conquian-spanish", 2), ("cooncan", 3), ("cooncan-double", 5),
+               ("conquian-mexicano", 2), ("conquian-mexicano", 3)]
 
 
 def aec_steps(variant: str, players: int, seconds: float, raw: bool = True) -> dict[str, float]:

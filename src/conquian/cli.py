@@ -249,13 +249,18 @@ def _rules_options(p: argparse.ArgumentParser) -> None:
                    help="turns after which a Cooncan deal is void (default 2000)")
     p.add_argument("--no-discard-taken", dest="discard_taken", action="store_const", const=False, default=None,
                    help="cooncan house rule: the card taken from the stock may not be discarded in the same turn")
+    p.add_argument("--hand", type=_integer, default=None, help="conquián mexicano: cards dealt each, 8 or 9 (R8.1)")
+    p.add_argument("--no-exchange", dest="exchange", action="store_const", const=False, default=None,
+                   help="conquián mexicano: play without the exchange of a card before the first turn (R8.2)")
+    p.add_argument("--exhausted", choices=("tablas", "fewest"), default=None,
+                   help="conquián mexicano, the pack exhausted: a draw, or the fewest cards in hand win (R8.6)")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The rules object of ``--variant`` and the R1 options given."""
     options: dict[str, Any] = {}
     for key in ("players", "scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns",
-                "discard_taken"):
+                "discard_taken", "hand", "exchange", "exhausted"):
         value = getattr(args, key, None)
         if value is not None:
             options[key] = value

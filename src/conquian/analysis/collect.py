@@ -10,7 +10,7 @@ passing round the table), and the bots' choices are seeded by ``(seed, i)``.
 Bots: ``random`` and ``foster`` play through their fast paths (the uniform legal listing;
 Foster's policy on the acting seat's own observation, exactly what the ``foster`` bot
 computes from its view); any other registered bot is asked through its seat's view, as at
-the table.
+the table, and so is ``foster`` in the conquián mexicano (R8), which has no fast path here.
 
 ```pycon
 >>> from conquian import get_rules
@@ -31,11 +31,12 @@ from typing import Any
 from conquian.bots import make_bot
 from conquian.bots.foster import state_policy
 from conquian.engine.conquian.deal import FORCED, K_USE, SAY_DISCARD, SAY_PASSED, SAY_TURNED, ConquianDeal
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_listing import FORCED as M_FORCED
 from conquian.engine.cooncan.deal import K_ADD, K_ADD1, K_DISCARD, K_MELD, K_MELD3, K_SHIFT, K_SHIFT1, CooncanDeal
 from conquian.engine.deck import SplitMix64
-from conquian.engine.match import ClassicDeal as Deal
-from conquian.engine.match import classic, hands_in_play, new_deal, round_of, turns_played
-from conquian.engine.rules import Rules
+from conquian.engine.match import Deal, hands_in_play, new_deal, round_of, turns_played
+from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 
 #: Rounds past which duration histograms are not split further (a bucket "and more").
 MAX_ROUND = 400
@@ -47,6 +48,10 @@ _MASK64 = (1 << 64) - 1
 WIN_KINDS_CONQUIAN = ("added to a combination", "a new combination", "a rearrangement")
 WIN_SOURCES_CONQUIAN = ("his own turned card", "a card the adversary passed", "the adversary's discard",
                         "a card forced on him")
+WIN_SOURCES_MEXICANO = ("his own turned card", "a card another player turned", "another player's discard",
+                        "a card forced on him")
+#: The conquián mexicano with ``exhausted = "fewest"``: a win with no winning use (R8.6).
+FEWEST = ("the fewest cards in hand", "the pack exhausted")
 WIN_KINDS_COONCAN = ("laying out", "adding", "moving a joker", "discarding")
 
 
@@ -122,22 +127,30 @@ class Tally:
 def _position(deal: Deal, seat: int) -> int:
     """0 for the first to play, counting round the table to the dealer (conquian: the pone 0, the
     other hand 1)."""
-    if isinstance(deal, ConquianDeal):
+    if isinstance(deal, ConquianDeal | MexicanoDeal):
         return deal.player_of(seat)
     return (seat - deal.dealer - 1) % deal.n
 
 
 def _unseen(deal: Deal) -> int:
-    """The cards the player to act has not seen: the pack and the other hands."""
+    """The cards the player to act has not seen: the pack and the other hands (in the conquián
+    mexicano, but the card he gave while the next player still holds it, R8.2)."""
     if isinstance(deal, ConquianDeal):
         return len(deal.deck) - deal.pos + deal.hands[1 - deal.actor].bit_count()
+    if isinstance(deal, MexicanoDeal):
+        p, n = deal.actor, deal.n
+        hidden = sum(deal.hands[q].bit_count() for q in range(n) if q != p)
+        gave = deal.gives[p]
+        if deal.exchanged and deal.hands[(p + 1) % n] >> gave & 1:
+            hidden -= 1
+        return len(deal.deck) - deal.pos + hidden
     p = deal.turn
     hidden = sum(deal.h1[q].bit_count() + deal.h2[q].bit_count() + deal.hj[q] for q in range(deal.n) if q != p)
     return len(deal.pack) - deal.pos + hidden
 
 
-def _conquian_win(deal: ConquianDeal, raw: tuple[int, Any]) -> tuple[str, str] | None:
-    """If this use wins, how (kind of use, where the card came from)."""
+def _conquian_win(deal: ConquianDeal | MexicanoDeal, raw: tuple[int, Any]) -> tuple[str, str] | None:
+    """If this use wins, how (kind of use, where the card came from: R3.3, R8.3)."""
     if raw[0] != K_USE:
         return None
     p = deal.actor
@@ -154,6 +167,14 @@ def _conquian_win(deal: ConquianDeal, raw: tuple[int, Any]) -> tuple[str, str] |
         kind = WIN_KINDS_CONQUIAN[1]
     else:
         kind = WIN_KINDS_CONQUIAN[2]
+    if isinstance(deal, MexicanoDeal):
+        if deal.stage == M_FORCED:
+            source = 3
+        elif deal.first != deal.origin:  # a discard is offered first to the next player (R8.3)
+            source = 2
+        else:
+            source = 0 if deal.origin == p else 1
+        return kind, WIN_SOURCES_MEXICANO[source]
     source = {SAY_TURNED: 0, SAY_PASSED: 1, SAY_DISCARD: 2, FORCED: 3}.get(deal.stage, 0)
     return kind, WIN_SOURCES_CONQUIAN[source]
 
@@ -162,26 +183,43 @@ _COONCAN_KIND = {K_MELD: 0, K_MELD3: 0, K_ADD: 1, K_ADD1: 1, K_SHIFT: 2, K_SHIFT
 
 
 class _Seat:
-    """One seat's player: a fast path for random and foster, else a bot asked through its view."""
+    """One seat's player: a fast path for random and foster, else a bot asked through its view
+    (``foster`` too in the conquián mexicano)."""
 
-    def __init__(self, name: str, seed: int) -> None:
+    def __init__(self, name: str, seed: int, rules: Rules) -> None:
         self.name = name
         self.rng = random.Random(seed)
-        self.bot = None if name in ("random", "foster") else make_bot(name, seed=seed)
+        fast = ("random",) if rules.family == MEXICANO else ("random", "foster")
+        self.bot = None if name in fast else make_bot(name, seed=seed)
 
     def raw(self, deal: Deal, seat: int) -> tuple[int, Any]:
         if self.name == "random":
             return deal.random_raw(self.rng.random)
         if self.bot is None:
+            assert not isinstance(deal, MexicanoDeal)
             return state_policy(deal, self.rng)  # type: ignore[no-any-return]
-        action = self.bot.choose(deal.view(seat))
-        return deal.verify(action)
+        view: Any = deal.view(seat)  # a bot that does not play R8 yet refuses a mexicano view
+        return deal.verify(self.bot.choose(view))
+
+
+def check_bots(rules: Rules, bots: list[str]) -> None:
+    """Raise :class:`RuntimeError` naming the first bot that does not play ``rules`` (asked for a
+    move on a fresh deal): a bot that has not learnt the conquián mexicano refuses its view (R8.1)."""
+    deal = new_deal(rules, seed=0, dealer=rules.players)
+    seat = deal.to_act
+    assert seat is not None
+    for k, name in enumerate(dict.fromkeys(bots)):
+        player = _Seat(name, k, rules)
+        try:
+            player.raw(deal, seat)
+        except TypeError:
+            raise RuntimeError(f"the {name} bot does not play {rules.name} yet: use --bots random") from None
 
 
 def empty_tally(rules: Rules) -> Tally:
     """A tally of no deals, with a zero for each position: the hands in play, two in conquian
     (with three at the table one sits out, R6.3), every player in Cooncan."""
-    k = 2 if rules.family == "conquian" else rules.players
+    k = 2 if rules.family == CONQUIAN else rules.players
     return Tally(wins_by_position=[0] * k, score_by_position=[0] * k, score_sq_by_position=[0] * k)
 
 
@@ -193,8 +231,8 @@ def play_chunk(rules: Rules, bots: list[str], seed: int, start: int, stop: int) 
     t = empty_tally(rules)
     for i in range(start, stop):
         dealer = 1 + i % n
-        deal = classic(new_deal(rules, seed=deck_seed(seed, i), dealer=dealer))
-        players = [_Seat(name, (seed * 1_000_003 + i) * 16 + k) for k, name in enumerate(bots)]
+        deal = new_deal(rules, seed=deck_seed(seed, i), dealer=dealer)
+        players = [_Seat(name, (seed * 1_000_003 + i) * 16 + k, rules) for k, name in enumerate(bots)]
         over = deal.OVER_STAGE
         decisions = 0
         turns_seen = -1
@@ -210,12 +248,14 @@ def play_chunk(rules: Rules, bots: list[str], seed: int, start: int, stop: int) 
                     t.unseen_sum[r] += _unseen(deal)
                     t.unseen_n[r] += 1
             raw = players[seat - 1].raw(deal, seat)
-            if isinstance(deal, ConquianDeal):
+            if isinstance(deal, ConquianDeal | MexicanoDeal):
                 won = _conquian_win(deal, raw)
+                deal.apply_raw(*raw)
+                if won is None and deal.winner >= 0:  # R8.6 fewest: no winning use
+                    won = FEWEST
                 if won is not None:
                     t.win_kinds[won[0]] += 1
                     t.win_sources[won[1]] += 1
-                deal.apply_raw(*raw)
             else:
                 deal.apply_raw(*raw)
                 if deal.winner >= 0:

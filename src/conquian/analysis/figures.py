@@ -20,7 +20,8 @@ chance
 where the cards it gets come from the ``U(r)`` cards it has not seen (the measured mean at
 round ``r``: the pack and the other hands), drawn without replacement (hypergeometric), and
 ``c`` is the cards reaching a hand per round: 2 in conquian (each player's turned card is
-offered to both, R3.3), 1 in Cooncan (one draw a turn, R4.2).
+offered to both, R3.3), 1 in Cooncan (one draw a turn, R4.2), the number of players in the
+conquián mexicano (every card turned is offered round the table, R8.3).
 
 ```pycon
 >>> from collections import Counter
@@ -42,7 +43,8 @@ from typing import Any
 
 from conquian.analysis.collect import Tally
 from conquian.bots import fill
-from conquian.bots.fill import cards_per_round
+from conquian.bots.fill import cards_per_round, hypergeom_at_least
+from conquian.engine.rules import MEXICANO
 
 #: Levels of the quantiles reported.
 QUANTILES = (0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)
@@ -109,15 +111,29 @@ def mean_unseen(t: Tally, r: int) -> float:
     return fill.unseen_at(unseen_means(t), r)
 
 
-def fill_chance(t: Tally, family: str, k: int, live: int, r: int) -> float:
+def round_cards(family: str, players: int) -> int:
+    """Cards reaching one hand per round (``c`` above)."""
+    return players if family == MEXICANO else cards_per_round(family)
+
+
+def fill_chance(t: Tally, family: str, k: int, live: int, r: int, players: int = 2) -> float:
     """Foster's chance: a hand known at round ``r`` needing ``k`` cards, ``live`` of the unseen
-    cards filling the need, fills before the deal ends (the formula of :mod:`conquian.bots.fill`)."""
-    return fill.fill_chance(t.rounds, unseen_means(t), family, k, live, r)
+    cards filling the need, fills before the deal ends (the formula of :mod:`conquian.bots.fill`;
+    in the conquián mexicano with ``players`` cards a round)."""
+    if family != MEXICANO:
+        return fill.fill_chance(t.rounds, unseen_means(t), family, k, live, r)
+    reached = sum(v for d, v in t.rounds.items() if d >= r)
+    if reached == 0:
+        return math.nan
+    population = round(mean_unseen(t, r))
+    return sum(v / reached * hypergeom_at_least(population, live, players * (d - r + 1), k)
+               for d, v in t.rounds.items() if d >= r)
 
 
 def figures(t: Tally, family: str, rounds_for_table: tuple[int, ...] = (1, 3, 5, 8),
-            lives: tuple[int, ...] = (1, 2, 3, 4, 6, 8)) -> dict[str, Any]:
-    """Every figure of the report, as plain JSON types (floats rounded to 6 places)."""
+            lives: tuple[int, ...] = (1, 2, 3, 4, 6, 8), players: int = 2) -> dict[str, Any]:
+    """Every figure of the report, as plain JSON types (floats rounded to 6 places); ``players``
+    counts in the conquián mexicano only (the cards a round)."""
 
     def r6(x: float) -> float | None:
         return None if math.isnan(x) else round(x, 6)
@@ -156,8 +172,8 @@ def figures(t: Tally, family: str, rounds_for_table: tuple[int, ...] = (1, 3, 5,
         table[str(r)] = {
             "unseen": r6(unseen),
             # no more live cards than cards unseen; fewer live cards than needed never fill
-            "chances": {str(k): {str(live): r6(fill_chance(t, family, k, live, r)) for live in lives
+            "chances": {str(k): {str(live): r6(fill_chance(t, family, k, live, r, players)) for live in lives
                                  if k <= live <= unseen} for k in range(1, 6)},
         }
-    out["foster_table"] = {"cards_per_round": cards_per_round(family), "by_round": table}
+    out["foster_table"] = {"cards_per_round": round_cards(family, players), "by_round": table}
     return out

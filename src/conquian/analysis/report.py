@@ -14,19 +14,20 @@ from typing import Any
 
 from conquian.analysis.collect import Tally
 from conquian.analysis.figures import figures
-from conquian.engine.rules import Rules
+from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 
 POSITION_NAMES_CONQUIAN = ("pone (first to play)", "the other hand (the dealer at two)")
 
 
 def position_name(rules: Rules, pos: int) -> str:
     """How a report names a position at the table (0: first to play)."""
-    if rules.family == "conquian":
+    if rules.family == CONQUIAN:
         return POSITION_NAMES_CONQUIAN[pos]
     n = rules.players
     if pos == n - 1:
         return f"{pos + 1}: the dealer"
-    return f"{pos + 1}" + (": first to play (left of the dealer)" if pos == 0 else "")
+    after = "after the dealer" if rules.family == MEXICANO else "left of the dealer"
+    return f"{pos + 1}" + (f": first to play ({after})" if pos == 0 else "")
 
 
 def stats_json(rules: Rules, bots: list[str], seed: int, tally: Tally) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def stats_json(rules: Rules, bots: list[str], seed: int, tally: Tally) -> dict[s
     return {
         "format": "conquian-stats/1",
         "variant": rules.name, "players": rules.players, "options": rules.options_diff(), "bots": bots,
-        "seed": seed, "figures": figures(tally, rules.family), "counts": tally.to_json(),
+        "seed": seed, "figures": figures(tally, rules.family, players=rules.players), "counts": tally.to_json(),
     }
 
 
@@ -111,7 +112,8 @@ def _pct(x: float | None) -> str:
 def markdown(data: dict[str, Any], rules: Rules, seconds: float, how: str) -> str:
     """The report in Markdown (the plots beside it)."""
     f = data["figures"]
-    conq = rules.family == "conquian"
+    conq = rules.family == CONQUIAN
+    mex = rules.family == MEXICANO
     r, t = f["rounds"], f["turns"]
     lines = [
         f"# {data['variant']}, {data['players']} players: {f['deals']:,} deals",
@@ -123,7 +125,8 @@ def markdown(data: dict[str, Any], rules: Rules, seconds: float, how: str) -> st
         "## How long a hand lasts",
         "",
         "A round is one turn for each player"
-        + (" (in conquian, a card turned from the pack by each of the two hands)." if conq else "."),
+        + (" (in conquian, a card turned from the pack by each of the two hands)." if conq else
+           " (a card turned from the pack by each player; a turn is a card turned, R8.3)." if mex else "."),
         "",
         "| | mean | 95% interval | median | 10% | 90% | 99% |",
         "|---|---|---|---|---|---|---|",
@@ -151,8 +154,10 @@ def markdown(data: dict[str, Any], rules: Rules, seconds: float, how: str) -> st
         for k, row in block["chances"].items():
             lines.append(f"| {k} | " + " | ".join(_pct(row.get(str(x))) for x in lives) + " |")
         lines.append("")
+    nobody = ("Tableaux (nobody eleven down)" if conq else "Draws (the pack exhausted, R8.6)" if mex
+              else "Void deals")
     lines += ["## Outcomes", "",
-              f"{'Tableaux (nobody eleven down)' if conq else 'Void deals'}: {f['no_winner']['deals']:,} "
+              f"{nobody}: {f['no_winner']['deals']:,} "
               f"({_pct(f['no_winner']['share'][0])}, 95% {_pct(f['no_winner']['share'][1])} to "
               f"{_pct(f['no_winner']['share'][2])}).", "",
               "| position | wins | share of deals (95%) | points a deal (95%) |", "|---|---|---|---|"]
@@ -161,15 +166,16 @@ def markdown(data: dict[str, Any], rules: Rules, seconds: float, how: str) -> st
         lines.append(f"| {position_name(rules, s['position'])} | {s['wins']:,} | {_pct(w[0])} ({_pct(w[1])} to "
                      f"{_pct(w[2])}) | {p[0]:+.3f} ({p[1]:+.3f} to {p[2]:+.3f}) |")
     lines.append("")
-    if not conq:
+    if not conq and not mex:
         sp = f["splash"]
         lines += [f"Splashes (going out with no earlier lay-out, R5.3): {sp['deals']:,}, "
                   f"{_pct(sp['share_of_wins'][0])} of the won deals.", ""]
-    lines += ["How the winners won" + (" (the winning use)" if conq else " (the action that went out)") + ":", "",
+    how = " (the winning use)" if conq or mex else " (the action that went out)"
+    lines += ["How the winners won" + how + ":", "",
               "| | deals | share of won deals |", "|---|---|---|"]
     for k, v in f["win_kinds"].items():
         lines.append(f"| {k} | {v['deals']:,} | {_pct(v['share'])} |")
-    if conq:
+    if conq or mex:
         lines += ["", "The winning card was:", "", "| | deals | share of won deals |", "|---|---|---|"]
         for k, v in f["win_sources"].items():
             lines.append(f"| {k} | {v['deals']:,} | {_pct(v['share'])} |")

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from conquian.analysis.collect import Tally, empty_tally, play_chunk
+from conquian.analysis.collect import Tally, check_bots, empty_tally, play_chunk
 from conquian.engine.rules import Rules
 
 Progress = Callable[[int], None]
@@ -53,7 +53,9 @@ def _merge(parts: list[Tally], rules: Rules) -> Tally:
 
 def run(rules: Rules, bots: list[str], deals: int, seed: int = 0, workers: int = 1, chunk: int | None = None,
         progress: Progress | None = None) -> Tally:
-    """Play ``deals`` deals on ``workers`` local processes (1: in this process)."""
+    """Play ``deals`` deals on ``workers`` local processes (1: in this process).  Raises
+    :class:`RuntimeError` if a bot does not play the rules (:func:`~conquian.analysis.collect.check_bots`)."""
+    check_bots(rules, bots)
     size = chunk or default_chunk(deals, workers, bots)
     parts = list(chunks(deals, size))
     if workers <= 1:
@@ -87,7 +89,9 @@ def run(rules: Rules, bots: list[str], deals: int, seed: int = 0, workers: int =
 def run_ray(rules: Rules, bots: list[str], deals: int, seed: int = 0, address: str | None = None,
             num_cpus: int | None = None, chunk: int | None = None, progress: Progress | None = None) -> Tally:
     """Play the run as Ray tasks: on a local Ray instance (``address`` None, ``num_cpus`` CPUs) or on
-    the cluster at ``address``.  Raises :class:`RuntimeError` if Ray is missing or unreachable."""
+    the cluster at ``address``.  Raises :class:`RuntimeError` if Ray is missing or unreachable, or a
+    bot does not play the rules."""
+    check_bots(rules, bots)
     try:
         import ray
     except ImportError:

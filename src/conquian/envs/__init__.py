@@ -4,5 +4,6 @@ every preset, a single-agent Gymnasium environment, and the fixed encodings they
 
 Environments by versioned name: :mod:`conquian.envs.conquian_v0`,
 :mod:`conquian.envs.conquian_spanish_v0`, :mod:`conquian.envs.cooncan_v0`,
-:mod:`conquian.envs.cooncan_double_v0`, each with ``env(**kwargs)`` and ``raw_env``.
+:mod:`conquian.envs.cooncan_double_v0`, :mod:`conquian.envs.conquian_mexicano_v0`, each with
+``env(**kwargs)`` and ``raw_env``.
 """

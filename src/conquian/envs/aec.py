@@ -32,8 +32,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.deck import SplitMix64
-from conquian.engine.match import ClassicDeal as Deal
-from conquian.engine.match import classic, new_deal
+from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import get_rules
 from conquian.envs.encoding import Encoding, Obs, Public, encoding
 
@@ -89,7 +88,7 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         deal_seed = self._seeds.next64()
         n = self.rules.players
         dealer = (options or {}).get("dealer", n)
-        self.deal = classic(new_deal(self.rules, seed=deal_seed, dealer=dealer))
+        self.deal = new_deal(self.rules, seed=deal_seed, dealer=dealer)
         self.public = Public()
         self._fold()
         if isinstance(self.deal, ConquianDeal):

@@ -14,6 +14,9 @@ events seen so far, into a flat ``float32`` array of fixed shape.
 >>> v = deal.view(1)
 >>> sorted(str(enc.action(int(i), v)) for i in mask.nonzero()[0]) == sorted(str(a) for a in deal.legal_actions())
 True
+>>> mex = encoding(get_rules("conquian-mexicano", players=3))   # R8: gives, forces naming a player
+>>> mex.n_actions, mex.obs_size, mex.action_text(mex.A_FORCE + 40 + 3, 1)
+(355, 944, 'p1 force 4c p3')
 
 ```
 """
@@ -34,6 +37,11 @@ from conquian.engine.conquian.deal import K_DISCARD as C_DISCARD
 from conquian.engine.conquian.deal import K_FORCE, K_PASS, K_USE, ConquianDeal, Event
 from conquian.engine.conquian.deal import raw_to_action as conquian_raw_to_action
 from conquian.engine.conquian.melds import meld_table
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_events import MexicanoEvent
+from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_raw_to_action
+from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE, SAY
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import (
     K_ADD1,
@@ -49,11 +57,11 @@ from conquian.engine.cooncan.deal import (
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_raw_to_action
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
-from conquian.engine.rules import CONQUIAN, Rules
+from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 
 Obs = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
-View = ConquianView | CooncanView
+View = ConquianView | CooncanView | MexicanoView
 
 #: Conquian: the most combinations one side can hold (eleven down ends the deal: 4 x 3 = 12).
 CONQUIAN_SLOTS = 4
@@ -63,17 +71,19 @@ _SHIFT_WHICH = {None: 0, "low": 1, "high": 2}
 @dataclass
 class Public:
     """The public facts a seat accumulates from the events (all seats see them alike): cards each
-    seat passed and discarded (conquian), cards each seat took from the stock and still holds
-    (Cooncan)."""
+    seat passed and discarded (conquian, the conquián mexicano), cards each seat took from the
+    table into its combinations (the conquián mexicano), cards each seat took from the stock and
+    still holds (Cooncan)."""
 
     n_events: int = 0
     passed: dict[int, int] = field(default_factory=dict)
     discarded: dict[int, int] = field(default_factory=dict)
     known: dict[int, list[int]] = field(default_factory=dict)
+    taken: dict[int, int] = field(default_factory=dict)
 
     def copy(self) -> Public:
         return Public(self.n_events, dict(self.passed), dict(self.discarded),
-                      {k: list(v) for k, v in self.known.items()})
+                      {k: list(v) for k, v in self.known.items()}, dict(self.taken))
 
 
 class Encoding:
@@ -82,6 +92,7 @@ class Encoding:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.conquian = rules.family == CONQUIAN
+        self.mexicano = rules.family == MEXICANO
         cards = sorted(set(c for c in pack_order(rules) if c != JOKER))
         self.cards = cards
         self.dense = [-1] * 64  # card number -> its index among the pack's cards
@@ -95,6 +106,8 @@ class Encoding:
         self._row_table = ((np.arange(1 << 16, dtype=np.int64)[:, None] >> ranks) & 1).astype(np.float32)
         if self.conquian:
             self._conquian_actions()
+        elif self.mexicano:
+            self._mexicano_actions()
         else:
             self._cooncan_actions()
 
@@ -109,6 +122,22 @@ class Encoding:
         self.n_actions = self.A_USE + len(self.melds)
         c = self.n_cards
         self.obs_size = c * (1 + 2 * CONQUIAN_SLOTS + 1 + 1 + 4) + 4 + 3 + 2
+
+    def _mexicano_actions(self) -> None:
+        """R8: conquian's pass, discard and uses; a force names the player forced (relative to the
+        actor: the k-th player after him in the order of play); the exchange's give (R8.2)."""
+        tbl = meld_table(self.rules)
+        self.melds = sorted(tbl.valid)
+        self.meld_index = {m: i for i, m in enumerate(self.melds)}
+        c, n = self.n_cards, self.players
+        self.A_PASS, self.A_FORCE = 0, 1
+        self.A_DISCARD = self.A_FORCE + (n - 1) * c
+        self.A_USE = self.A_DISCARD + c
+        self.A_GIVE = self.A_USE + len(self.melds)
+        self.n_actions = self.A_GIVE + c
+        # a side holds at most hand + 1 cards (going out, R8.5), so (hand + 1) // 3 combinations
+        self.slots = (self.rules.hand_size + 1) // 3
+        self.obs_size = c * (1 + n * self.slots + 4 + 3 * n) + 6 + 6 * n
 
     def _cooncan_actions(self) -> None:
         r = self.rules
@@ -138,10 +167,17 @@ class Encoding:
             return self.dense[card]
         return self.n_cards if pos == 0 else self.n_cards + 1 + self.dense[named]
 
-    def index(self, raw: tuple[int, Any]) -> int:
-        """The index of a listed raw action."""
+    def index(self, raw: tuple[int, Any], player: int = 0) -> int:
+        """The index of a listed raw action (conquián mexicano: of player index ``player``, whom
+        a force's target is counted from)."""
         kind, arg = raw
-        if self.conquian:
+        if self.mexicano:
+            if kind == K_FORCE:
+                k = ((arg >> FORCE_SHIFT) - player - 1) % self.players
+                return int(self.A_FORCE + k * self.n_cards + self.dense[arg & 63])
+            if kind == K_GIVE:
+                return self.A_GIVE + int(self.dense[arg])
+        if self.conquian or self.mexicano:
             if kind == K_PASS:
                 return self.A_PASS
             if kind == K_FORCE:
@@ -185,8 +221,30 @@ class Encoding:
                 if i not in out:
                     out[i] = raw
             return out
+        if isinstance(view, MexicanoView):
+            return self._listed_mexicano(view)
         for raw in view.legal_raw():
             out.setdefault(self.index(raw), raw)
+        return out
+
+    def _listed_mexicano(self, view: MexicanoView) -> dict[int, tuple[int, Any]]:
+        out: dict[int, tuple[int, Any]] = {}
+        card, dense, melds, c, n = view.card, self.dense, self.meld_index, self.n_cards, self.players
+        me = view.player
+        for raw in view.legal_raw():
+            kind, arg = raw
+            if kind == K_USE:
+                i = self.A_USE + melds[next(m for m in arg if m >> card & 1)]
+            elif kind == C_DISCARD:
+                i = self.A_DISCARD + dense[arg]
+            elif kind == K_FORCE:
+                i = self.A_FORCE + ((arg >> FORCE_SHIFT) - me - 1) % n * c + dense[arg & 63]
+            elif kind == K_GIVE:
+                i = self.A_GIVE + dense[arg]
+            else:
+                i = self.A_PASS
+            if i not in out:
+                out[i] = raw
         return out
 
     def mask(self, view: View) -> Mask:
@@ -205,10 +263,14 @@ class Encoding:
         raw = listed[index]
         if isinstance(view, ConquianView):
             return conquian_raw_to_action(view.seat, raw)
+        if isinstance(view, MexicanoView):
+            return mexicano_raw_to_action(view.seats, view.player, raw)
         return cooncan_raw_to_action(view.seat, raw, view.rules.stock == "open")
 
     def action_text(self, index: int, seat: int) -> str:
         """An index in words, for any seat (a use or an add names its combination)."""
+        if self.mexicano:
+            return self._mexicano_text(index, seat)
         if self.conquian:
             if index == self.A_PASS:
                 return f"p{seat} pass"
@@ -233,6 +295,20 @@ class Encoding:
         k, w = divmod(k3, 3)
         return f"p{seat} shift {k + 1} {['', 'low ', 'high '][w]}{self._token_name(t)}"
 
+    def _mexicano_text(self, index: int, seat: int) -> str:
+        c, n = self.n_cards, self.players
+        if index == self.A_PASS:
+            return f"p{seat} pass"
+        if index < self.A_DISCARD:
+            k, i = divmod(index - self.A_FORCE, c)
+            target = f" p{(seat + k) % n + 1}" if n > 2 else ""  # the (k+1)-th player after the seat
+            return f"p{seat} force {card_str(self.cards[i])}{target}"
+        if index < self.A_USE:
+            return f"p{seat} discard {card_str(self.cards[index - self.A_DISCARD])}"
+        if index < self.A_GIVE:
+            return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
+        return f"p{seat} give {card_str(self.cards[index - self.A_GIVE])}"
+
     def _name(self, i: int) -> str:
         return "X" if i == self.n_cards else card_str(self.cards[i])
 
@@ -243,10 +319,13 @@ class Encoding:
 
     # ---------------------------------------------------------------- observations
     def update(self, public: Public, events: Sequence[Event | CooncanEvent]) -> None:
-        """Fold new public events into ``public`` (a draw's card is never read)."""
+        """Fold new public events into ``public`` (a draw's card is never read; a give has none)."""
         for e in events:
             public.n_events += 1
             s = e.seat
+            if isinstance(e, MexicanoEvent) and e.kind == "use" and e.card is not None:
+                public.taken[s] = public.taken.get(s, 0) | 1 << e.card
+                continue
             if isinstance(e, Event):
                 if e.kind == "pass" and e.card is not None:
                     public.passed[s] = public.passed.get(s, 0) | 1 << e.card
@@ -263,25 +342,30 @@ class Encoding:
                     if c in known:
                         known.remove(c)
 
-    def fold(self, public: Public, deal: ConquianDeal | CooncanDeal) -> None:
+    def fold(self, public: Public, deal: ConquianDeal | CooncanDeal | MexicanoDeal) -> None:
         """Fold the public events ``deal`` has had since ``public`` last saw it."""
         new = deal.n_events - public.n_events
         if new <= 0:
             return
-        if isinstance(deal, ConquianDeal):
+        if isinstance(deal, ConquianDeal | MexicanoDeal):
             self.fold_conquian(public, deal.events, deal.seats, new)
         else:
             self.update(public, deal.recent_events(new, 1))  # a draw's card is never read
 
-    def fold_conquian(self, public: Public, node: Any, seats: tuple[int, int], count: int) -> None:
-        """:meth:`update` for conquian from the public history as the deal and its views share it
-        (newest first, linked; every conquian event is public), without building events."""
-        passed, discarded = public.passed, public.discarded
+    def fold_conquian(self, public: Public, node: Any, seats: tuple[int, ...], count: int) -> None:
+        """:meth:`update` for conquian and the conquián mexicano from the public history as the
+        deal and its views share it (newest first, linked; every event is public, a give without
+        its card), without building events."""
+        passed, discarded, taken = public.passed, public.discarded, public.taken
         public.n_events += count
         while node is not None and count > 0:
-            node, (kind, player, card, _melds) = node
+            node, item = node
+            kind, player, card = item[0], item[1], item[2]
             count -= 1
-            if kind == "pass" and card is not None:
+            if kind == "use" and card is not None and self.mexicano:
+                s = seats[player]
+                taken[s] = taken.get(s, 0) | 1 << card
+            elif kind == "pass" and card is not None:
                 s = seats[player]
                 passed[s] = passed.get(s, 0) | 1 << card
             elif kind == "discard" and card is not None:
@@ -292,6 +376,8 @@ class Encoding:
         """The observation of ``view``'s seat (see ``docs/encodings.md``)."""
         if isinstance(view, ConquianView):
             return self._observe_conquian(view, public)
+        if isinstance(view, MexicanoView):
+            return self._observe_mexicano(view, public)
         return self._observe_cooncan(view, public)
 
     def _planes(self, masks: list[int], out: Obs | None = None) -> Obs:
@@ -330,6 +416,40 @@ class Encoding:
         tail[7] = 1.0 if v.actor_seat == v.seat else 0.0
         tail[8] = 1.0 if v.dealer == v.seat else 0.0
         out[planes:] = tail
+        return out
+
+    def _observe_mexicano(self, v: MexicanoView, public: Public) -> Obs:
+        """R8: every player in the order of play from the seat itself (it first, then the next)."""
+        n, slots = self.players, self.slots
+        me = v.player
+        order = [(me + k) % n for k in range(n)]
+        seats = [v.seats[p] for p in order]
+        masks = [v.hand_mask]
+        for p in order:
+            side = v.side_masks[p]
+            masks += side[:slots] if len(side) >= slots else [*side, *([0] * (slots - len(side)))]
+        masks += [1 << v.card if v.card >= 0 else 0, v.buried_mask,
+                  1 << v.gave_card if v.gave_card >= 0 else 0, 1 << v.got_card if v.got_card >= 0 else 0]
+        for s in seats:
+            masks += [public.passed.get(s, 0), public.taken.get(s, 0), public.discarded.get(s, 0)]
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        planes = len(masks) * self.n_cards
+        self._planes(masks, out[:planes])
+        i = planes
+        out[i + v.stage] = 1.0  # exchange, say, forced, discard, over
+        out[i + 5] = v.pack_count / self.rules.pack_size
+        i += 6
+        full = self.rules.hand_size + 1
+        say = v.stage == SAY
+        actor = v.seats.index(v.actor_seat) if v.actor_seat is not None else 0
+        for k, p in enumerate(order):
+            out[i + k] = v.hand_counts[p] / full
+            out[i + n + k] = 1.0 if v.actor_seat == v.seats[p] else 0.0
+            out[i + 2 * n + k] = 1.0 if v.dealer == v.seats[p] else 0.0
+            out[i + 3 * n + k] = 1.0 if v.given[p] else 0.0
+            # the say to the card in play (R8.3): who turned or discarded it, who has passed it
+            out[i + 4 * n + k] = 1.0 if say and p == v.origin else 0.0
+            out[i + 5 * n + k] = 1.0 if say and (p - v.first) % n < (actor - v.first) % n else 0.0
         return out
 
     def _counts(self, cards: tuple[int, ...] | list[int]) -> Obs:

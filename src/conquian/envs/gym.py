@@ -30,8 +30,8 @@ import numpy as np
 from gymnasium import spaces
 
 from conquian.bots import Bot, make_bot
-from conquian.engine.match import ClassicDeal as Deal
-from conquian.engine.match import classic, new_deal
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import CONQUIAN, get_rules
 from conquian.envs.encoding import Mask, Obs, Public, encoding
 
@@ -69,6 +69,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         self.deal: Deal | None = None
         self.public = Public()
         self._rng = random.Random()
+        self._random = random.Random()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
@@ -78,8 +79,9 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             dealer = self._rng.choice([s for s in range(1, 4) if s != self.seat])  # the learner holds cards
         else:
             dealer = self._rng.randint(1, n)
-        self.deal = classic(new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer))
+        self.deal = new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
         self.bots = {s: make_bot(name, seed=self._rng.getrandbits(32)) for s, name in self.opponent_names.items()}
+        self._random = random.Random(self._rng.getrandbits(32))
         self.public = Public()
         self._advance()
         return self._obs(), self._info()
@@ -96,7 +98,13 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         while not deal.over and deal.to_act != self.seat:
             s = deal.to_act
             assert s is not None
-            deal.play(self.bots[s].choose(deal.view(s)))
+            if isinstance(deal, MexicanoDeal) and self.opponent_names[s] == "random":
+                # R8: uniform over the seat's listed legal actions, as the random bot chooses
+                deal.apply_raw(*deal.random_raw(self._random.random))
+                continue
+            # a bot is handed the seat's view; one that does not play R8 yet refuses a mexicano view
+            bot: Any = self.bots[s]
+            deal.play(bot.choose(deal.view(s)))
         self._fold()
 
     def _obs(self) -> Obs:

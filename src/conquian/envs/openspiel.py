@@ -1,7 +1,7 @@
 """The presets as OpenSpiel Python games (optional: ``pip install 'conquian[rl]'``).
 
 Importing this module registers ``python_conquian``, ``python_conquian_spanish``,
-``python_cooncan`` and ``python_cooncan_double`` with pyspiel, so that OpenSpiel's own
+``python_cooncan``, ``python_cooncan_double`` and ``python_conquian_mexicano`` with pyspiel, so that OpenSpiel's own
 algorithms run on them unchanged.  A game is one deal.  The deal of the cards is a sequence of
 chance nodes (the deck's cards, top first, each drawn uniformly from what is left); actions
 are the fixed indices of :mod:`conquian.envs.encoding`; the returns are the deal's scores.
@@ -36,13 +36,14 @@ import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
 from conquian.engine.cards import JOKER, CardSet, card_str
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
-from conquian.engine.match import ClassicDeal as Deal
-from conquian.engine.match import classic, new_deal
+from conquian.engine.match import Deal, new_deal
 from conquian.engine.redeal import redeal_unseen
-from conquian.engine.rules import CONQUIAN, PRESETS, Rules, get_rules
+from conquian.engine.rules import CONQUIAN, MEXICANO, PRESETS, Rules, get_rules
 from conquian.envs.encoding import Encoding, Public, encoding
 
 _OPTION_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -52,14 +53,17 @@ _OPTION_DEFAULTS: dict[str, dict[str, Any]] = {
                 "max_turns": 2000, "discard_taken": True},
     "cooncan-double": {"players": 5, "splash_bonus": 0, "max_pack_turns": 3, "max_turns": 2000,
                        "discard_taken": True},
+    "conquian-mexicano": {"players": 2, "hand": 8, "exchange": True, "exhausted": "tablas"},
 }
+#: Option names that differ from the rules object's attribute.
+_ATTRIBUTES = {"hand": "hand_size"}
 
 
 def _rules(variant: str, params: dict[str, Any] | None) -> Rules:
     options = dict(_OPTION_DEFAULTS[variant])
     options.update(params or {})
     base = PRESETS[variant]
-    changed = {k: v for k, v in options.items() if getattr(base, k) != v or k == "players"}
+    changed = {k: v for k, v in options.items() if getattr(base, _ATTRIBUTES.get(k, k)) != v or k == "players"}
     return get_rules(variant, **changed)
 
 
@@ -87,6 +91,12 @@ def _game_info(rules: Rules, enc: Encoding) -> pyspiel.GameInfo:
     distinct = len(set(pack_order(rules)))
     bound = 2.0 if rules.family == CONQUIAN and rules.scoring == "games" else 200.0 * rules.players
     length = rules.pack_size * 8 if rules.family == CONQUIAN else rules.max_turns * 4
+    if rules.family == MEXICANO:
+        # R8.7: the winner is paid one counter by every other player.  Every card turned is passed
+        # by each player at most once, or starts a chain of uses and discards, each discard
+        # leaving a hand one card shorter; and the exchange's gives.
+        bound = float(rules.players - 1)
+        length = rules.pack_size * (rules.players + 4) + rules.players
     return pyspiel.GameInfo(
         num_distinct_actions=enc.n_actions,
         max_chance_outcomes=distinct,
@@ -173,7 +183,7 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
             self.deck.append(card)
             if len(self.deck) == len(self.g.pack):
                 rules = self.g.rules
-                self.deal = classic(new_deal(rules, tuple(self.deck), dealer=rules.players))
+                self.deal = new_deal(rules, tuple(self.deck), dealer=rules.players)
                 self._fold()
             return
         seat = self.current_player() + 1
@@ -252,13 +262,13 @@ class Observer:
             return f"p{player + 1} waiting for the deal"
         deal = state.deal
         seat = player + 1
-        view: ConquianView | CooncanView
+        view: ConquianView | CooncanView | MexicanoView
         if isinstance(deal, ConquianDeal) and seat not in deal.seats:
             view = deal.view(deal.seats[0])
             hand = "sits out"
         else:
             view = deal.view(seat)
-            hand = str(view.hand) if isinstance(view, ConquianView) else " ".join(
+            hand = str(view.hand) if isinstance(view, ConquianView | MexicanoView) else " ".join(
                 "X" if c == JOKER else card_str(c) for c in view.hand)
         if not self.perfect_recall:
             return f"p{seat} hand {hand} | {np.flatnonzero(self.game.enc.observe(view, state.public)).tolist()}"
@@ -268,6 +278,14 @@ class Observer:
             p = deal.player_of(seat)
             first = [deal.deck[i] for i in range(20) if (i >> 1) & 1 == p]
             dealt = str(CardSet(sum(1 << c for c in first)))
+        elif isinstance(deal, MexicanoDeal) and isinstance(view, MexicanoView):
+            # R8.2: dealt one at a time from the first player after the dealer; the card the seat
+            # gave, and the one it got once every seat has given
+            p, n = deal.player_of(seat), deal.n
+            first = [deal.deck[i] for i in range(n * deal.rules.hand_size) if i % n == p]
+            gave = card_str(view.gave_card) if view.gave_card >= 0 else "-"
+            got = card_str(view.got_card) if view.got_card >= 0 else "-"
+            dealt = f"{CardSet(sum(1 << c for c in first))} | gave {gave} got {got}"
         elif not isinstance(deal, ConquianDeal):
             dealt = " ".join("X" if c == JOKER else card_str(c) for c in sorted(_dealt_cooncan(deal, seat)))
         return f"p{seat} dealt {dealt} | {events} | hand {hand}"
