@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import io
 import os
 import secrets
 import signal
@@ -18,13 +20,15 @@ import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import Console
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Markdown, OptionList, RichLog, Static
+from textual.widgets import Button, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from conquian.actions import Action
@@ -168,6 +172,19 @@ def turn_words(name: str, phase: str) -> str:
     return f"{name} {what}"
 
 
+@functools.lru_cache(maxsize=8)
+def markdown_text(source: str, width: int) -> Text:
+    """Markdown drawn as styled text lines ``width`` cells wide (drawn once per text and width)."""
+    console = Console(width=width, file=io.StringIO(), color_system="truecolor")
+    out = Text()
+    for line in console.render_lines(RichMarkdown(source), console.options.update_width(width), pad=False):
+        for seg in line:
+            if not seg.control:
+                out.append(seg.text, seg.style)
+        out.append("\n")
+    return out
+
+
 class Message(ModalScreen[None]):
     """A message over the table; any key (or a click) closes it."""
 
@@ -207,14 +224,17 @@ class RulesScreen(ModalScreen[None]):
         from conquian import rulebook
 
         with VerticalScroll(id="message"):
+            # the book as text drawn once for this width: Textual's Markdown widget (a widget per block
+            # of the 450-line book) and even Rich's Markdown (parsed again at every layout) took a second
+            width = max(20, self.app.size.width - 16)  # the message box's margins, border, padding, scrollbar
             if self.refused:
                 yield Static(Text(f"The rule of the last refusal ({self.refused}):", style="bold"))
-                yield Markdown("#### " + rulebook.rule(self.refused), id="refused-rule")
+                yield Static(markdown_text("#### " + rulebook.rule(self.refused), width), id="refused-rule")
             yield Static(Text("In short", style="bold"))
             yield Static(Text.from_markup(RULES_TEXT))
             yield Static(Text("\nThe rule book (also: conquian rules, or conquian rules R3.4 for one rule)",
                               style="bold"))
-            yield Markdown(rulebook.text(), id="rulebook")
+            yield Static(markdown_text(rulebook.text(), width), id="rulebook")
             yield Static(Text("(escape closes)", style="dim"))
 
     def action_close(self) -> None:
