@@ -7,6 +7,7 @@ Driven as a person plays: Textual's pilot for keys, the real command for its exi
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -57,3 +58,61 @@ def test_the_rules_screen_is_drawn_text_and_opens_at_the_refused_rule() -> None:
             assert max(len(line) for line in str(book.content).splitlines()) <= book.content_size.width
 
     run(go())
+
+
+# ----------------------------------------------------------------------- moves in a player's order, 10
+def arranged(hand: str, other: str, pack: str) -> Any:
+    """A conquian session (Ann, p1, the pone, against foster) whose first deal is arranged."""
+    from conquian import parse_cards
+    from conquian.deck import arrange_deck
+    from conquian.twohand import ConquianDeal
+
+    s = make_session("conquian", None, ["foster"], 1, ["Ann"])
+    deck = arrange_deck(s.rules, [parse_cards(hand), parse_cards(other)], parse_cards(pack))
+    s.match.deals[-1] = ConquianDeal(s.rules, deck, dealer=2)
+    return s
+
+
+def test_moves_are_listed_in_a_players_order_with_ten_written_10() -> None:
+    from textual.widgets import OptionList
+
+    s = arranged("Tc 3c 4c 6c 8d Ac 9h 5s 5h 2d", "2c 7c 2h 3h 4h 6h 7h 8h 3s 4s", "5d")
+
+    async def go() -> None:
+        for ascii_only in (False, True):
+            app = ConquianApp(s, delay=0, ascii_only=ascii_only)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                if s.deal.phase != "discard":
+                    await pilot.press("u")  # the one use: 5d 5h 5s
+                    await pilot.pause()
+                ol = app.query_one("#actions", OptionList)
+                shown = [str(ol.get_option_at_index(i).prompt) for i in range(ol.option_count)]
+                assert shown == ["discard Ac", "discard 2d", "discard 3c", "discard 4c", "discard 6c",
+                                 "discard 8d", "discard 9h", "discard 10c"]
+                hand = " ".join(str(b.label) for b in app.query(".card"))
+                assert "10" in hand and "T" not in hand
+                await pilot.press("h")  # the hint is read by a person too
+                await pilot.pause()
+                assert not [m for m in app.messages if re.search(r"\bT[cdhs]\b", m)]
+
+    run(go())
+
+
+def test_the_order_of_a_players_moves_in_each_game() -> None:
+    """The say before the combinations before the discards; by size, then rank with the ace low (the
+    Spanish pack's 7 then J); ten as 10 for people while the notation keeps T."""
+    from conquian.actions import parse_action
+    from conquian.present import card_for_people, move_words, order_moves
+
+    def order(texts: list[str], phase: str | None = None) -> list[str]:
+        return [move_words(a) for a in order_moves([parse_action(t) for t in texts], phase)]
+
+    assert order(["p1 use 5c 5d 5h", "p1 force 5c", "p1 use 3c 4c 5c 6c", "p1 pass", "p1 use 4c 5c 6c"]) == [
+        "pass", "force 5c", "use 4c 5c 6c", "use 5c 5d 5h", "use 3c 4c 5c 6c"]
+    assert order(["p1 force Kd", "p1 discard Kd", "p1 discard Jd", "p1 discard 7d"], "discard") == [
+        "discard 7d", "discard Jd", "discard Kd", "force Kd"]
+    assert order(["p2 discard Ts", "p2 add 1 9s", "p2 meld X 5d 6d", "p2 meld 2c 2d 2s", "p2 take", "p2 draw"]) == [
+        "draw", "take", "meld 2c 2d 2s", "meld X 5d 6d", "add 1 9s", "discard 10s"]
+    assert card_for_people(parse_action("p1 discard Th").card) == "10h"  # type: ignore[attr-defined]
+    assert str(parse_action("p1 discard 10h")) == "p1 discard Th"  # the notation still writes T

@@ -37,6 +37,7 @@ from conquian.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_key
 from conquian.cooncan import CooncanDeal
 from conquian.errors import ConquianError
 from conquian.match import Deal, new_deal
+from conquian.present import for_people, move_words, order_moves
 from conquian.record import Record
 from conquian.session import HUMAN, GameSession, action_cards, live_outs
 from conquian.twohand import ConquianDeal
@@ -71,9 +72,9 @@ def card_text(card: int, ascii_only: bool = False) -> Text:
         return Text("X", style="bold magenta")
     s = card_str(card)
     if ascii_only:
-        return Text(s, style="red" if s[1] in "dh" else "")
+        return Text(for_people(s), style="red" if s[1] in "dh" else "")
     sym = SUIT_SYMBOLS["cdhs".index(s[1])]
-    return Text(s[0].replace("T", "10") + sym, style="bold red" if s[1] in "dh" else "bold")
+    return Text(for_people(s)[:-1] + sym, style="bold red" if s[1] in "dh" else "bold")
 
 
 def cards_text(cards: list[int], ascii_only: bool = False) -> Text:
@@ -389,6 +390,8 @@ class ConquianApp(App[None]):
 
     # ------------------------------------------------------------------ the log
     def write(self, line: str) -> None:
+        """Add a line to the log on the screen (ten written 10: the log is read by people)."""
+        line = for_people(line)
         self.query_one("#log", RichLog).write(line)
         self.messages.append(line)
 
@@ -465,7 +468,7 @@ class ConquianApp(App[None]):
             ol.border_title = "waiting" if not s.deal.over else "deal over"
             return
         chosen = self.selected_cards()
-        for a in s.legal():
+        for a in order_moves(s.legal(), s.deal.phase):  # a player's order, not the notation's
             if self.verb and a.verb != self.verb:
                 continue
             names = action_cards(a)
@@ -475,8 +478,8 @@ class ConquianApp(App[None]):
         if not self.options and self.selected:
             # the listing shows minimal forms: build the moves the selection makes, checked by the engine
             built = s.actions_from_selection([self.hand_cards[i] for i in sorted(self.selected)])
-            self.options = [a for a in built if not self.verb or a.verb == self.verb]
-        ol.add_options([Option(Text(s.action_words(a))) for a in self.options])
+            self.options = order_moves([a for a in built if not self.verb or a.verb == self.verb], s.deal.phase)
+        ol.add_options([Option(Text(move_words(a))) for a in self.options])
         ol.border_title = f"your move ({len(self.options)})" + (f" - {self.verb}" if self.verb else "")
         if self.options:
             ol.highlighted = 0
@@ -486,7 +489,7 @@ class ConquianApp(App[None]):
         try:
             self.session.play_human(action)
         except ConquianError as e:
-            text = self.session.humanize(str(e))
+            text = for_people(self.session.humanize(str(e)))
             rule = getattr(e, "rule", None)
             self.last_rule = rule if isinstance(rule, str) else None
             more = f" (? shows rule {rule})" if self.last_rule else ""
@@ -690,9 +693,9 @@ class ConquianApp(App[None]):
         else:
             if s.human_to_act and s.deal.to_act == seat:
                 bot = make_bot("expert", seed=len(s.lines), iterations=60)
-                lines.append(f"The expert would play: {s.action_words(bot.choose(s.deal.view(seat)))}")
+                lines.append(f"The expert would play: {move_words(bot.choose(s.deal.view(seat)))}")
             outs = live_outs(s.deal, seat)
-            lines.append("Live outs: " + ("; ".join(outs) if outs else "none"))
+            lines.append(for_people("Live outs: " + ("; ".join(outs) if outs else "none")))
         for line in lines:
             s.say("", seat, "hint: " + line)
         self.flush_log()
@@ -854,7 +857,7 @@ class _Names:
             k = int(m.group(1))
             return (self.names[k - 1] + (m.group(2) or "")) if 1 <= k <= len(self.names) else m.group(0)
 
-        return re.sub(r"\bp(\d{1,2})('s)?\b", name, str(event))
+        return for_people(re.sub(r"\bp(\d{1,2})('s)?\b", name, str(event)))
 
 
 def make_session(variant: str, players: int | None, bots: list[str] | None, seed: int, names: list[str] | None,
