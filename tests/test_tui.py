@@ -21,6 +21,14 @@ from helpers import TmuxGame
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
+@pytest.fixture(autouse=True)
+def _records_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game given no record path saves in the working folder, and the data folder is the user's:
+    both are a temporary folder here, so that no test writes a record anywhere else."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 def run(coro: object) -> None:
     asyncio.run(coro)  # type: ignore[arg-type]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,14 @@ from conquian.tui import ConquianApp, RulesScreen, make_session
 
 def run(coro: Any) -> None:
     asyncio.run(coro)
+
+
+@pytest.fixture(autouse=True)
+def _records_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game given no record path saves in the working folder, and the data folder is the user's:
+    both are a temporary folder here, so that no test writes a record anywhere else."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
 async def type_text(pilot: Any, text: str) -> None:
@@ -116,3 +125,55 @@ def test_the_order_of_a_players_moves_in_each_game() -> None:
         "draw", "take", "meld 2c 2d 2s", "meld X 5d 6d", "add 1 9s", "discard 10s"]
     assert card_for_people(parse_action("p1 discard Th").card) == "10h"  # type: ignore[attr-defined]
     assert str(parse_action("p1 discard 10h")) == "p1 discard Th"  # the notation still writes T
+
+
+# ----------------------------------------------------------------------- the keyboard in the hand
+async def walk_to(pilot: Any, app: ConquianApp, card: str) -> None:
+    """Press the right arrow until the focus is on ``card`` of the hand (at most once round it)."""
+    from conquian import parse_card
+    from conquian.tui import CardButton
+
+    for _ in range(len(app.hand_cards)):
+        assert isinstance(app.focused, CardButton), app.focused
+        if app.focused.card == parse_card(card):
+            return
+        await pilot.press("right")
+    raise AssertionError(f"the arrows never reached {card}")
+
+
+def test_enter_on_a_card_keeps_the_focus_in_the_hand_and_plays_nothing() -> None:
+    """Enter selected a card and moved the focus to the moves, so a second Enter played the first move.
+    Now Enter (or space) toggles the card and the focus stays; the arrows move along the hand."""
+    from conquian import parse_card
+    from conquian.tui import CardButton
+
+    s = arranged("Tc 3c 4c 6c 8d Ac 9h 5s 5h 2d", "2c 7c 2h 3h 4h 6h 7h 8h 3s 4s", "5d")
+
+    async def go() -> None:
+        app = ConquianApp(s, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(20):  # Tab into the hand
+                if isinstance(app.focused, CardButton):
+                    break
+                await pilot.press("tab")
+            assert isinstance(app.focused, CardButton) and app.focused.index == 0
+            await walk_to(pilot, app, "5h")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.selected_cards() == ["5h"] and [str(a) for a in app.options] == ["p1 use 5d 5h 5s"]
+            assert isinstance(app.focused, CardButton) and app.focused.card == parse_card("5h")
+            await pilot.press("enter")  # the same card again: unselected, and no move played
+            await pilot.pause()
+            assert s.deal.n_actions == 0 and app.selected_cards() == []
+            await pilot.press("enter")  # two cards: Enter, the arrows, space
+            await walk_to(pilot, app, "5s")
+            await pilot.press("space")
+            await pilot.pause()
+            assert app.selected_cards() == ["5h", "5s"] and s.deal.n_actions == 0
+            assert isinstance(app.focused, CardButton) and app.focused.card == parse_card("5s")
+            await pilot.press("u")  # the verb plays the one move the selection makes
+            await pilot.pause()
+            assert s.deal.n_actions == 1 and s.deal.phase == "discard"
+
+    run(go())

@@ -1,7 +1,7 @@
 """``conquian play``: the game in the terminal (Textual).
 
 One person (or several sharing the terminal) plays any preset against the bots.
-Select cards in the hand (click, or Tab and Enter), then pick a legal action from
+Select cards in the hand (click, or Tab into it, the arrows and Enter or space), then pick a legal action from
 the list (arrows and Enter, or a click), press a verb key to narrow the list (and
 play it when one action is left), or type any action with ``:``.  The engine
 refuses an illegal action with its rule number and changes nothing.
@@ -269,12 +269,37 @@ class Choice(ModalScreen[str]):
 
 
 class CardButton(Button):
-    """One card of the hand: pressing it selects or unselects it."""
+    """One card of the hand: pressing it selects or unselects it.  From the keyboard (Enter or
+    space) the focus stays on the card, and the arrows move along the hand."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "press", "select", show=False),
+        Binding("left", "step(-1)", "previous card", show=False),
+        Binding("right", "step(1)", "next card", show=False),
+        Binding("down", "moves", "the moves", show=False),
+    ]
 
     def __init__(self, card: int, label: Text, index: int) -> None:
         super().__init__(label, classes="card")
         self.card = card
         self.index = index
+        self.by_key = False
+        """Whether the last press came from the keyboard (the focus then stays in the hand)."""
+
+    def action_press(self) -> None:
+        """Enter or space: select or unselect the card, the focus staying on it."""
+        self.by_key = True
+        self.press()
+
+    def action_step(self, k: int) -> None:
+        """Move the focus to the next (``k`` = 1) or previous card of the hand."""
+        cards = list(self.parent.query(CardButton)) if self.parent is not None else []
+        if cards:
+            cards[(cards.index(self) + k) % len(cards)].focus()
+
+    def action_moves(self) -> None:
+        """Down: to the list of moves."""
+        self.app.query_one("#actions", OptionList).focus()
 
 
 class ConquianApp(App[None]):
@@ -341,6 +366,7 @@ class ConquianApp(App[None]):
         self.shown_seat: int | None = None
         """The seat whose hand and log are on the screen (None: nobody's, between hot-seat players)."""
         self.hand_cards: list[int] = []
+        self._hand_shown: tuple[int, tuple[int, ...], bool] | None = None
         self.options: list[Action] = []
         self._bot_timer: Any = None
         self.messages: list[str] = []
@@ -424,13 +450,20 @@ class ConquianApp(App[None]):
         if self.focused is None or not self.focused.is_mounted:
             self.query_one("#actions", OptionList).focus()
 
+    def card_face(self, index: int) -> Text:
+        """A card of the shown hand as its button shows it: the selected cards are bracketed, not
+        marked by colour alone."""
+        face = card_text(self.hand_cards[index], self.ascii_only)
+        return Text("[") + face + Text("]") if index in self.selected else face
+
     def refresh_hand(self) -> None:
         row = self.query_one("#handrow", Horizontal)
-        row.remove_children()
         seat = self.shown_seat
         deal = self.session.deal
         if seat is None:
+            row.remove_children()
             self.hand_cards = []
+            self._hand_shown = None
             return
         if isinstance(deal, ConquianDeal):
             cards = cards_of(deal.hands[deal.player_of(seat)]) if seat in deal.seats else []
@@ -442,19 +475,31 @@ class ConquianApp(App[None]):
             self.selected = {i for i in self.selected if i < len(cards) and cards[i] == self.hand_cards[i]} \
                 if len(self.hand_cards) == len(cards) else set()
         self.hand_cards = cards
+        shown = (seat, tuple(cards), self.ascii_only)
+        buttons = list(row.query(CardButton))
+        if shown == self._hand_shown and len(buttons) == len(cards):
+            # the same hand: only the marks change, the buttons stay, and so does the focus
+            for b in buttons:
+                b.label = self.card_face(b.index)
+                b.set_class(b.index in self.selected, "selected")
+            return
+        self._hand_shown = shown
+        focused = self.focused.index if isinstance(self.focused, CardButton) else None
+        row.remove_children()
         label = Text(f"{self.session.name(seat)}: ", style="bold")
         if not self.session.holds_cards(seat):
             label.append("you sit out this deal (R6.3)" if self.session.name(seat) == "You"
                          else "sits out this deal (R6.3)", style="dim")
         row.mount(Static(label, classes="label"))
+        new = []
         for i, c in enumerate(cards):
-            face = card_text(c, self.ascii_only)
-            if i in self.selected:  # not by colour alone: the selected cards are bracketed
-                face = Text("[") + face + Text("]")
-            b = CardButton(c, face, i)
+            b = CardButton(c, self.card_face(i), i)
             if i in self.selected:
                 b.add_class("selected")
-            row.mount(b)
+            new.append(b)
+        row.mount(*new)
+        if focused is not None and new:  # the hand drawn again: the focus stays in it
+            new[min(focused, len(new) - 1)].focus()
 
     def selected_cards(self) -> list[str]:
         return [card_str(self.hand_cards[i]) for i in sorted(self.selected)]
@@ -634,7 +679,10 @@ class ConquianApp(App[None]):
             self.selected.add(index)
         self.refresh_hand()
         self.refresh_actions()
-        self.query_one("#actions", OptionList).focus()
+        if event.button.by_key:
+            event.button.by_key = False  # the keyboard: the player is in his hand, and stays there
+        else:
+            self.query_one("#actions", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#actions")
     def option_chosen(self, event: OptionList.OptionSelected) -> None:
