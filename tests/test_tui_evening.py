@@ -177,3 +177,27 @@ def test_enter_on_a_card_keeps_the_focus_in_the_hand_and_plays_nothing() -> None
             assert s.deal.n_actions == 1 and s.deal.phase == "discard"
 
     run(go())
+
+
+# ----------------------------------------------------------------------- every score at 80x24
+@pytest.mark.parametrize("players", [5, 7])
+def test_every_players_score_is_on_the_screen_at_80x24(players: int) -> None:
+    """Five hands and more cut the last players' scores off the one-line status at 80 columns."""
+    from textual.geometry import Region
+
+    async def go() -> None:
+        s = make_session("cooncan-double", players, ["foster"], 5, ["Ann"])
+        scores = [-7 * (i + 1) for i in range(players - 1)]
+        s.match.washbook.add([-sum(scores), *scores])
+        app = ConquianApp(s, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            status = app.query_one("#status", Static)
+            assert status.region.right <= 80 and status.region.bottom <= 24
+            shown = "\n".join(strip.text for strip in status.render_lines(Region(0, 0, *status.size)))
+            totals = s.match.totals
+            for seat in range(2, players + 1):  # each bot's own score, after its seat number
+                assert re.search(rf"\b{seat} {totals[seat - 1]:+d}\b", shown), (seat, shown)
+            assert f"{totals[0]:+d}" in shown and "cooncan-double" in shown
+
+    run(go())

@@ -162,6 +162,29 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
     return t
 
 
+def score_text(names: list[str], totals: list[int], width: int) -> str:
+    """Every player's score in at most ``width`` characters, a space first: the names whole if they
+    fit, else each word of a name cut shorter and shorter ("Foster 2" -> "Fos 2" -> "F 2"), so that
+    the last seats' scores are never cut off (five to seven hands at 80 columns).
+
+    ```pycon
+    >>> score_text(["Ann", "Foster 2"], [3, -3], 80)
+    ' Ann +3, Foster 2 -3'
+    >>> score_text(["Ann", "Foster 2"], [3, -3], 14)
+    ' A +3, F 2 -3'
+
+    ```
+    """
+    longest = max((len(w) for n in names for w in n.split()), default=1)
+    line = ""
+    for cut in range(longest, 0, -1):
+        short = [" ".join(w[:cut] for w in n.split()) or n for n in names]
+        line = " " + ", ".join(f"{n} {t:+d}" for n, t in zip(short, totals, strict=False))
+        if len(line) <= width:
+            break
+    return line
+
+
 def turn_words(name: str, phase: str) -> str:
     """Whose turn it is, in words: "Ann to say", "You must use the forced card"."""
     what = {
@@ -309,7 +332,7 @@ class ConquianApp(App[None]):
 
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 1; background: $boost; }
+    #status { height: auto; max-height: 2; background: $boost; }
     #table { height: auto; max-height: 12; border: round $primary; padding: 0 1; }
     #handrow { height: 1; margin: 0 1; }
     #handrow .label { width: auto; }
@@ -440,15 +463,30 @@ class ConquianApp(App[None]):
     def refresh_view(self) -> None:
         s = self.session
         deal = s.deal
-        totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
-        turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
-        status = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn} - {totals}"
-        self.query_one("#status", Static).update(Text(status))  # names are never markup
+        self.refresh_status()
         self.query_one("#table", Static).update(table_text(s, deal, self.ascii_only, self.show_seen))
         self.refresh_hand()
         self.refresh_actions()
         if self.focused is None or not self.focused.is_mounted:
             self.query_one("#actions", OptionList).focus()
+
+    def refresh_status(self) -> None:
+        """The status line: the game, the deal, whose turn, and every player's score, on a second
+        line with shortened names when one line of the terminal's width cannot hold them all."""
+        s = self.session
+        deal = s.deal
+        turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
+        head = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn}"
+        names = [s.name(i + 1) for i in range(s.rules.players)]
+        width = self.size.width or 80
+        one = f"{head} -{score_text(names, s.match.totals, 10**6)}"
+        status = one if len(one) <= width else f"{head}\n{score_text(names, s.match.totals, width)}"
+        self.query_one("#status", Static).update(Text(status))  # names are never markup
+
+    def on_resize(self) -> None:
+        """A new terminal size: the status line is fitted again."""
+        if self.query("#status"):
+            self.refresh_status()
 
     def card_face(self, index: int) -> Text:
         """A card of the shown hand as its button shows it: the selected cards are bracketed, not
