@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -201,3 +202,225 @@ def test_every_players_score_is_on_the_screen_at_80x24(players: int) -> None:
             assert f"{totals[0]:+d}" in shown and "cooncan-double" in shown
 
     run(go())
+
+
+# ----------------------------------------------------------------------- a saved match continued
+PRESETS = [("conquian", None), ("conquian-spanish", None), ("conquian", 3), ("cooncan", None),
+           *[("cooncan-double", n) for n in range(2, 8)]]
+
+
+async def take_turns(app: ConquianApp, pilot: Any, turns: int) -> None:
+    """The person plays the highlighted move ``turns`` times (the bots answer at once)."""
+    for _ in range(turns * 40):
+        if turns == 0 or app.session.deal.over:
+            return
+        if app.session.human_to_act and app.options:
+            await pilot.press("enter")
+            turns -= 1
+        await pilot.pause()
+
+
+@pytest.mark.parametrize(("variant", "players"), PRESETS)
+def test_a_match_left_with_q_resumes_where_it_stopped(tmp_path: Path, variant: str, players: int | None) -> None:
+    """The quit dialog says the match is saved and gives the command that continues it; the record
+    then continues at the same deal, the same actions, the same players and bots, the same scores."""
+    from conquian.session import resume
+    from conquian.tui import Choice, resume_command
+
+    record = tmp_path / "m.toml"
+    left: dict[str, Any] = {}
+
+    async def leave() -> None:
+        s = make_session(variant, players, ["foster"], 7, ["Ann"])
+        app = ConquianApp(s, delay=0, record_path=str(record))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await take_turns(app, pilot, 3)
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, Choice) and resume_command(str(record)) in app.screen.body
+            await pilot.press("y")
+            await pilot.pause()
+        left.update(actions=[str(a) for a in s.deal.actions()], deck=s.deal.deck, names=s.names, seats=s.seats,
+                    totals=s.match.totals, deals=len(s.match.deals))
+
+    async def come_back() -> None:
+        s = resume(record.read_text(), seed=1)
+        assert [str(a) for a in s.deal.actions()] == left["actions"] and s.deal.deck == left["deck"]
+        assert (s.names, s.seats, s.match.totals, len(s.match.deals)) == (
+            left["names"], left["seats"], left["totals"], left["deals"])
+        assert all(kind == "foster" for kind in s.seats[1:]) and s.seats[0] == "human"
+        app = ConquianApp(s, delay=0, record_path=str(record))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "Ann" in str(app.query_one("#status", Static).content)
+            await take_turns(app, pilot, 1)  # the game goes on
+            assert len(s.deal.actions()) > len(left["actions"]) or s.deal.over
+
+    run(leave())
+    run(come_back())
+
+
+def test_the_scores_so_far_come_back(tmp_path: Path) -> None:
+    """A finished deal's scores (the match totals) and the deal in progress, resumed from the record."""
+    from conquian.session import resume
+    from test_tui import play_deal
+
+    record = tmp_path / "m.toml"
+
+    async def go() -> None:
+        s = make_session("conquian", None, ["foster"], 3, ["Ann"])
+        app = ConquianApp(s, delay=0, record_path=str(record))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await play_deal(app, pilot)
+            await pilot.press("enter")  # the next deal
+            await pilot.pause()
+            await take_turns(app, pilot, 1)
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+        again = resume(record.read_text())
+        assert again.match.results == s.match.results and again.match.totals == s.match.totals
+        assert len(again.match.deals) == 2 and again.match.owed == s.match.owed
+        assert [str(a) for a in again.deal.actions()] == [str(a) for a in s.deal.actions()]
+
+    run(go())
+
+
+def saved_match(path: Path, variant: str = "conquian", finish: bool = False, players: int | None = None) -> str:
+    """A match as ``conquian play`` saves it: a few moves, or (``finish``) every deal played by bots."""
+    from conquian.session import GameSession, seats_from_bots
+
+    s = make_session(variant, players, ["foster"], 4, ["Ann"])
+    if finish:
+        s = GameSession(s.rules, seats_from_bots(s.rules, ["foster"]), names=["Ann", "Bob"], seed=4,
+                        deals_in_match=1)
+        s.seats[0] = "foster"  # (a bot in the person's seat plays the deal to its end)
+        s.bots[1] = s.bots[2]
+    for _ in range(5 if not finish else 100_000):
+        if s.deal.over:
+            break
+        if not s.human_to_act:
+            s.bot_step()
+        else:
+            s.play_human(s.legal()[0])
+    if finish:
+        s.seats[0] = "human"
+        assert s.match_over
+    s.save(str(path))
+    return path.read_text()
+
+
+def play_command(monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int, list[Any]]:
+    """``conquian play ...`` as typed, the game itself not run (no terminal here): the exit status and
+    the sessions it would have played."""
+    from conquian import cli, tui
+
+    started: list[Any] = []
+    monkeypatch.setattr(tui.ConquianApp, "run", lambda self: started.append(self))
+    return cli.main(["play", *argv]), started
+
+
+def test_play_resume_continues_the_latest_unfinished_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+
+    from conquian.files import records_dir
+
+    folder = records_dir()
+    folder.mkdir(parents=True)
+    older = folder / "a.toml"
+    saved_match(older, "cooncan")
+    os.utime(older, (1, 1))
+    saved_match(folder / "b.toml", finish=True)  # newer, but over
+    (folder / "c.toml").write_text("not a record")  # newest, not a record
+    code, started = play_command(monkeypatch, "--resume")
+    assert code == 0 and len(started) == 1
+    app = started[0]
+    assert app.record_path == str(older) and app.session.rules.name == "cooncan"
+    assert app.session.names[0] == "Ann" and app.session.seats == ["human", "foster", "foster"]
+    assert len(app.session.deal.actions()) == 5
+    for f in (folder / "a.toml", folder / "b.toml"):
+        f.unlink()
+    code, started = play_command(monkeypatch, "--resume")
+    err = capsys.readouterr().err
+    assert code == 1 and not started and err.count("\n") == 1 and "no unfinished match" in err
+
+
+def test_play_resume_refuses_a_finished_match_and_a_corrupt_record_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    finished = tmp_path / "done.toml"
+    text = saved_match(finished, finish=True)
+    corrupt = tmp_path / "bad.toml"
+    corrupt.write_text(text.replace("p1 ", "p1 frobnicate ", 1) if "p1 " in text else "format = 3\n")
+    for path, words in ((finished, "the match is over"), (corrupt, "cannot resume")):
+        p = subprocess.run([sys.executable, "-m", "conquian", "play", "--resume", str(path)], capture_output=True,
+                           text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert p.returncode == 1 and words in p.stderr and p.stderr.count("\n") == 1, p.stderr
+        assert "Traceback" not in p.stderr and p.stdout == ""
+    assert finished.read_text() == text
+
+
+# ----------------------------------------------------------------------- --record never destroys a record
+def test_record_refuses_an_existing_match_unless_it_can_go_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    finished = tmp_path / "done.toml"
+    other = tmp_path / "other.toml"
+    notes = tmp_path / "notes.toml"
+    texts = {finished: saved_match(finished, finish=True), other: saved_match(other, "cooncan")}
+    notes.write_text("my notes, not a record\n")
+    texts[notes] = notes.read_text()
+    for path, why in ((finished, "finished match"), (other, "other settings"), (notes, "not a record")):
+        code, started = play_command(monkeypatch, "--record", str(path), "--seed", "1")
+        err = capsys.readouterr().err
+        assert code == 2 and not started and why in err and err.count("\n") == 1, err
+        assert path.read_text() == texts[path]  # untouched
+    assert "conquian play --resume" in (lambda: (play_command(monkeypatch, "--record", str(other)),
+                                                 capsys.readouterr().err)[1])()
+    # an unfinished match of the same settings: resumed, not dealt again
+    code, started = play_command(monkeypatch, "--record", str(other), "--variant", "cooncan")
+    assert code == 0 and len(started) == 1
+    s = started[0].session
+    assert started[0].record_path == str(other) and len(s.deal.actions()) == 5 and s.names[0] == "Ann"
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_quit_then_resume_in_a_real_terminal(tmp_path: Path) -> None:
+    """In tmux: q shows the command that continues the match; that command brings the table back."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from helpers import TmuxGame
+
+    record = tmp_path / "m.toml"
+    game = TmuxGame(f"conquian-resume-{os.getpid()}", record, "; sleep 5")
+    again = f"conquian-resumed-{os.getpid()}"
+    try:
+        assert "your move" in game.wait_for("your move", tries=60)
+        game.keys("u")  # Ann uses 7c 8c 9c
+        time.sleep(1)
+        game.keys("q")
+        screen = game.wait_for("--resume")
+        assert "To continue it later: conquian play --resume" in screen, screen  # (the path wraps)
+        game.keys("y")
+        for _ in range(40):
+            time.sleep(0.25)
+            if record.exists() and "p1 use 7c 8c 9c" in record.read_text():
+                break
+        subprocess.run(["tmux", "new-session", "-d", "-s", again, "-x", "80", "-y", "24",
+                        f"{sys.executable} -m conquian play --resume {record} --delay 0"], check=True)
+        shown = ""
+        for _ in range(80):
+            time.sleep(0.25)
+            shown = subprocess.run(["tmux", "capture-pane", "-p", "-t", again], capture_output=True,
+                                   text=True).stdout
+            if "7♣ 8♣ 9♣" in shown:
+                break
+        assert "Ann: 7♣ 8♣ 9♣" in shown and "deal 1/6" in shown and "Foster" in shown
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", again], capture_output=True)
+        game.kill()

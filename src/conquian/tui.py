@@ -15,6 +15,7 @@ import functools
 import io
 import os
 import secrets
+import shlex
 import signal
 import threading
 from pathlib import Path
@@ -183,6 +184,11 @@ def score_text(names: list[str], totals: list[int], width: int) -> str:
         if len(line) <= width:
             break
     return line
+
+
+def resume_command(path: str) -> str:
+    """The command that continues the match saved at ``path``."""
+    return f"conquian play --resume {shlex.quote(path)}"
 
 
 def turn_words(name: str, phase: str) -> str:
@@ -837,7 +843,8 @@ class ConquianApp(App[None]):
             self.exit()
             return
         saved = self.save_now()
-        where = f"The match so far is saved in {saved}." if saved else f"It could not be saved: {self.save_error}"
+        where = (f"The match so far is saved in {saved}.\nTo continue it later: {resume_command(saved)}" if saved
+                 else f"It could not be saved: {self.save_error}")
 
         def answer(key: str | None) -> None:
             if key == "y":
@@ -968,4 +975,4 @@ def make_session(variant: str, players: int | None, bots: list[str] | None, seed
     return GameSession(rules, seats, names=all_names, seed=seed)
 
 
-__all__ = ["HUMAN", "ConquianApp", "ReplayApp", "make_session", "table_text"]
+__all__ = ["HUMAN", "ConquianApp", "ReplayApp", "make_session", "resume_command", "table_text"]
