@@ -1,334 +1,34 @@
-"""``conquian play``: the game in the terminal (Textual).
-
-One person (or several sharing the terminal) plays any preset against the bots.
-Select cards in the hand (click, or Tab into it, the arrows and Enter or space), then pick a legal action from
-the list (arrows and Enter, or a click), press a verb key to narrow the list (and
-play it when one action is left), or type any action with ``:``.  The engine
-refuses an illegal action with its rule number and changes nothing.
-"""
+"""The game at one table in the terminal: :class:`ConquianApp`, and a session from command-line
+choices (:func:`make_session`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import io
 import os
 import secrets
-import shlex
 import signal
 import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Console
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import Horizontal
 from textual.widgets import Button, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from conquian.actions import Action
 from conquian.bots import make_bot
-from conquian.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_key
-from conquian.cooncan import CooncanDeal
+from conquian.cards import JOKER, card_str, cards_of
 from conquian.errors import ConquianError
-from conquian.match import Deal, new_deal
 from conquian.present import for_people, move_words, order_moves
-from conquian.record import Record
 from conquian.session import HUMAN, GameSession, action_cards, live_outs
+from conquian.tui.screens import Choice, Message, RulesScreen
+from conquian.tui.widgets import CardButton, card_text, resume_command, score_text, table_text, turn_words
 from conquian.twohand import ConquianDeal
-
-RULES_TEXT = """\
-[b]Conquian[/b] (two hands, 40 cards): ten cards each. Cards are turned from the pack one at a
-time. Whoever has the [i]say[/i] may USE the card (lay it face up in a combination on his own
-side, with cards from his hand, borrowing from and rearranging his own combinations), PASS it,
-or FORCE it onto one of his adversary's combinations that it fits - the adversary must then use
-it. A player who uses a card discards one; the adversary has the say to that discard. A card
-refused by both is buried; the one who buried it turns the next. A combination is three or more
-cards: of one rank, or in sequence in one suit (ace low only; in the Spanish pack 7 then J).
-Win with [b]eleven[/b] cards down: your ten and the card you just used. If the pack runs out
-first, the deal is a [i]tableau[/i]: its point goes to the next winner. (R3, R5.1)
-
-[b]Cooncan[/b] (three hands with one pack, four or five with two packs and jokers): in your turn
-DRAW the top of the pack or TAKE from the stock, then lay out combinations (MELD), ADD cards to
-anyone's combinations, or move a joker at the end of a sequence to the other end (SHIFT, once,
-playing a card that fits), then DISCARD. The ace is high or low, never both. A joker is any card
-you name. The first player rid of every card wins; the others pay the pips left in hand (joker
-15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. (R2, R4, R5)
-
-Keys: u use, p pass, f force, d discard, r draw, t take, m meld, a add, x shift (narrow the list;
-play it when one is left; with cards selected, the moves they make) - : type an action - h hint -
-b buried cards (with --show-buried) - g group by suit/rank - w scores - z hurry the bots -
-ctrl+s save - escape clear - q quit (the match is saved)."""
-
-
-def card_text(card: int, ascii_only: bool = False) -> Text:
-    """A card with its suit symbol, red or black (``--ascii``: the notation)."""
-    if card == JOKER:
-        return Text("X", style="bold magenta")
-    s = card_str(card)
-    if ascii_only:
-        return Text(for_people(s), style="red" if s[1] in "dh" else "")
-    sym = SUIT_SYMBOLS["cdhs".index(s[1])]
-    return Text(for_people(s)[:-1] + sym, style="bold red" if s[1] in "dh" else "bold")
-
-
-def cards_text(cards: list[int], ascii_only: bool = False) -> Text:
-    out = Text()
-    for i, c in enumerate(cards):
-        if i:
-            out.append(" ")
-        out.append_text(card_text(c, ascii_only))
-    return out
-
-
-def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_seen: bool,
-               reveal: bool = False, names: list[str] | None = None) -> Text:
-    """The table in words and cards: combinations, the card in play or the stock, counts.
-
-    Buried (conquian) and covered (a closed stock) cards show only with ``show_seen``, the memory
-    aid a table may turn on for every seat alike (R3.3).
-    """
-
-    def name(seat: int) -> str:
-        if session:
-            return session.name(seat)
-        return names[seat - 1] if names and 0 < seat <= len(names) else f"p{seat}"
-
-    t = Text()
-    if isinstance(deal, ConquianDeal):
-        for p, seat in enumerate(deal.seats):
-            t.append(f"{name(seat)}: ", style="bold")
-            side = deal.sides[p]
-            if side:
-                for i, m in enumerate(side):
-                    if i:
-                        t.append(" | ")
-                    t.append_text(cards_text(sorted(cards_of(m), key=deal.tbl.sort_key), ascii_only))
-            else:
-                t.append("nothing down", style="dim")
-            t.append(f"   ({deal.downs[p].bit_count()} down, {deal.hands[p].bit_count()} in hand)\n", style="dim")
-            if reveal:
-                t.append("   hand: ")
-                t.append_text(cards_text(sorted(cards_of(deal.hands[p]), key=sort_key), ascii_only))
-                t.append("\n")
-        if deal.n_seats == 3:
-            t.append(f"{name(deal.dealer)} sits out this deal (R6.3)\n", style="dim")
-        if not deal.over:
-            t.append("In play: ")
-            if deal.card >= 0:
-                t.append_text(card_text(deal.card, ascii_only))
-                t.append(f"  - {turn_words(name(deal.to_act or 0), deal.phase)}")
-            t.append(f"   pack {deal.pack_count}\n")
-        if show_seen:
-            t.append("Buried: ", style="dim")
-            t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only))
-            t.append("\n")
-        return t
-    assert isinstance(deal, CooncanDeal)
-    for i, cb in enumerate(deal.combos, 1):
-        t.append(f"{i:>2}. ", style="bold")
-        for j, tok in enumerate(cb.display().split()):
-            if j:
-                t.append(" ")
-            if tok.startswith("X"):
-                t.append(tok, style="bold magenta")
-            else:
-                from conquian.cards import parse_card
-
-                t.append_text(card_text(parse_card(tok), ascii_only))
-        t.append(f"  ({name(cb.owner)})\n", style="dim")
-    if not deal.combos:
-        t.append("No combinations on the table yet.\n", style="dim")
-    t.append("Stock: ")
-    if deal.stock:
-        shown = deal.stock if deal.rules.stock == "open" or show_seen else deal.stock[-1:]
-        t.append_text(cards_text(list(shown), ascii_only))
-        t.append(f"  ({len(deal.stock)})")
-    else:
-        t.append("empty", style="dim")
-    t.append(f"   pack {deal.pack_count}   hands: ")
-    t.append(", ".join(f"{name(s)} {deal.hand_size(s)}" for s in range(1, deal.n + 1)))
-    t.append("\n")
-    if reveal:
-        for s in range(1, deal.n + 1):
-            t.append(f"   {name(s)}: ")
-            t.append_text(cards_text(deal.hand(s), ascii_only))
-            t.append("\n")
-    return t
-
-
-def score_text(names: list[str], totals: list[int], width: int) -> str:
-    """Every player's score in at most ``width`` characters, a space first: the names whole if they
-    fit, else each word of a name cut shorter and shorter ("Foster 2" -> "Fos 2" -> "F 2"), so that
-    the last seats' scores are never cut off (five to seven hands at 80 columns).
-
-    ```pycon
-    >>> score_text(["Ann", "Foster 2"], [3, -3], 80)
-    ' Ann +3, Foster 2 -3'
-    >>> score_text(["Ann", "Foster 2"], [3, -3], 14)
-    ' A +3, F 2 -3'
-
-    ```
-    """
-    longest = max((len(w) for n in names for w in n.split()), default=1)
-    line = ""
-    for cut in range(longest, 0, -1):
-        short = [" ".join(w[:cut] for w in n.split()) or n for n in names]
-        line = " " + ", ".join(f"{n} {t:+d}" for n, t in zip(short, totals, strict=False))
-        if len(line) <= width:
-            break
-    return line
-
-
-def resume_command(path: str) -> str:
-    """The command that continues the match saved at ``path``."""
-    return f"conquian play --resume {shlex.quote(path)}"
-
-
-def turn_words(name: str, phase: str) -> str:
-    """Whose turn it is, in words: "Ann to say", "You must use the forced card"."""
-    what = {
-        "say": "to say", "forced": "must use the card forced on {}", "discard": "to discard",
-        "draw": "to draw", "play": "to play", "over": "",
-    }.get(phase, f"to {phase}")
-    if "{}" in what:
-        return f"{name} " + what.format("you" if name == "You" else "him")
-    return f"{name} {what}"
-
-
-@functools.lru_cache(maxsize=8)
-def markdown_text(source: str, width: int) -> Text:
-    """Markdown drawn as styled text lines ``width`` cells wide (drawn once per text and width)."""
-    console = Console(width=width, file=io.StringIO(), color_system="truecolor")
-    out = Text()
-    for line in console.render_lines(RichMarkdown(source), console.options.update_width(width), pad=False):
-        for seg in line:
-            if not seg.control:
-                out.append(seg.text, seg.style)
-        out.append("\n")
-    return out
-
-
-class Message(ModalScreen[None]):
-    """A message over the table; any key (or a click) closes it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q", "close", "close")]
-
-    def __init__(self, body: Text | str, title: str = "") -> None:
-        super().__init__()
-        self.body = body
-        self.title_text = title
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="message"):
-            if self.title_text:
-                yield Static(Text(self.title_text, style="bold"))
-            # text from players (names) is never read as markup
-            yield Static(Text(self.body) if isinstance(self.body, str) else self.body)
-            yield Static(Text("(press Enter)", style="dim"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_click(self) -> None:
-        self.dismiss(None)
-
-
-class RulesScreen(ModalScreen[None]):
-    """The rules: the rule just refused under (if any), a summary with the keys, and the whole
-    rule book (the same text as ``conquian rules``); escape closes it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", "close")]
-
-    def __init__(self, refused: str | None = None) -> None:
-        super().__init__()
-        self.refused = refused
-
-    def compose(self) -> ComposeResult:
-        from conquian import rulebook
-
-        with VerticalScroll(id="message"):
-            # the book as text drawn once for this width: Textual's Markdown widget (a widget per block
-            # of the 450-line book) and even Rich's Markdown (parsed again at every layout) took a second
-            width = max(20, self.app.size.width - 16)  # the message box's margins, border, padding, scrollbar
-            if self.refused:
-                yield Static(Text(f"The rule of the last refusal ({self.refused}):", style="bold"))
-                yield Static(markdown_text("#### " + rulebook.rule(self.refused), width), id="refused-rule")
-            yield Static(Text("In short", style="bold"))
-            yield Static(Text.from_markup(RULES_TEXT))
-            yield Static(Text("\nThe rule book (also: conquian rules, or conquian rules R3.4 for one rule)",
-                              style="bold"))
-            yield Static(markdown_text(rulebook.text(), width), id="rulebook")
-            yield Static(Text("(escape closes)", style="dim"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class Choice(ModalScreen[str]):
-    """A question with keyed answers, e.g. ``{"y": "leave", "n": "stay"}``; dismisses with the key."""
-
-    def __init__(self, body: str, answers: dict[str, str], title: str = "") -> None:
-        super().__init__()
-        self.body = body
-        self.answers = answers
-        self.title_text = title
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="message"):
-            if self.title_text:
-                yield Static(Text(self.title_text, style="bold"))
-            yield Static(Text(self.body))
-            yield Static(Text("   ".join(f"{k}: {v}" for k, v in self.answers.items()), style="bold"))
-
-    def on_key(self, event: Any) -> None:
-        key = getattr(event, "key", "")
-        if key in self.answers:
-            event.stop()
-            self.dismiss(key)
-        elif key == "escape" and "n" in self.answers:
-            event.stop()
-            self.dismiss("n")
-
-
-class CardButton(Button):
-    """One card of the hand: pressing it selects or unselects it.  From the keyboard (Enter or
-    space) the focus stays on the card, and the arrows move along the hand."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "press", "select", show=False),
-        Binding("left", "step(-1)", "previous card", show=False),
-        Binding("right", "step(1)", "next card", show=False),
-        Binding("down", "moves", "the moves", show=False),
-    ]
-
-    def __init__(self, card: int, label: Text, index: int) -> None:
-        super().__init__(label, classes="card")
-        self.card = card
-        self.index = index
-        self.by_key = False
-        """Whether the last press came from the keyboard (the focus then stays in the hand)."""
-
-    def action_press(self) -> None:
-        """Enter or space: select or unselect the card, the focus staying on it."""
-        self.by_key = True
-        self.press()
-
-    def action_step(self, k: int) -> None:
-        """Move the focus to the next (``k`` = 1) or previous card of the hand."""
-        cards = list(self.parent.query(CardButton)) if self.parent is not None else []
-        if cards:
-            cards[(cards.index(self) + k) % len(cards)].focus()
-
-    def action_moves(self) -> None:
-        """Down: to the list of moves."""
-        self.app.query_one("#actions", OptionList).focus()
 
 
 class ConquianApp(App[None]):
@@ -859,98 +559,6 @@ class ConquianApp(App[None]):
         self.exit()
 
 
-class ReplayApp(App[None]):
-    """Step through a record, forwards and backwards, every hand shown."""
-
-    CSS = """
-    #status { height: 1; background: $boost; }
-    #table { border: round $primary; padding: 0 1; }
-    #events { border: round $secondary; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space,l", "step(1)", "next", priority=True),
-        Binding("left,backspace,j", "step(-1)", "back", priority=True),
-        Binding("pagedown", "deal(1)", "next deal", priority=True),
-        Binding("pageup", "deal(-1)", "previous deal", priority=True),
-        Binding("home", "start", "start", priority=True),
-        Binding("end", "finish", "end", priority=True),
-        Binding("q", "quit", "quit"),
-    ]
-
-    def __init__(self, record: Record, ascii_only: bool = False) -> None:
-        super().__init__()
-        self.record = record
-        self.rules = record.rules()
-        self.ascii_only = ascii_only
-        self.deal_index = 0
-        self.step = 0
-        self.words = _Names(record.players)
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Vertical():
-            yield Static(id="table")
-            yield RichLog(id="events", wrap=True, min_width=10)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.show()
-
-    def _deal_at(self) -> Deal:
-        d = self.record.deals[self.deal_index]
-        deal = new_deal(self.rules, d.deck, seed=d.seed, dealer=d.dealer)
-        for a in d.actions[: self.step]:
-            deal.play(a)
-        return deal
-
-    def show(self) -> None:
-        d = self.record.deals[self.deal_index]
-        deal = self._deal_at()
-        self.query_one("#status", Static).update(Text(
-            f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
-            f"{self.step}/{len(d.actions)}"
-            + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else "")
-        ))
-        self.query_one("#table", Static).update(
-            table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players))
-        log = self.query_one("#events", RichLog)
-        log.clear()
-        for e in deal.history()[-12:]:
-            log.write(self.words.describe(e))
-
-    def action_step(self, k: int) -> None:
-        n = len(self.record.deals[self.deal_index].actions)
-        self.step = max(0, min(n, self.step + k))
-        self.show()
-
-    def action_deal(self, k: int) -> None:
-        self.deal_index = max(0, min(len(self.record.deals) - 1, self.deal_index + k))
-        self.step = 0
-        self.show()
-
-    def action_start(self) -> None:
-        self.step = 0
-        self.show()
-
-    def action_finish(self) -> None:
-        self.step = len(self.record.deals[self.deal_index].actions)
-        self.show()
-
-
-class _Names:
-    """Events in words with the record's names (the replay viewer has no session)."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-
-    def describe(self, event: object) -> str:
-        import re
-
-        def name(m: re.Match[str]) -> str:
-            k = int(m.group(1))
-            return (self.names[k - 1] + (m.group(2) or "")) if 1 <= k <= len(self.names) else m.group(0)
-
-        return for_people(re.sub(r"\bp(\d{1,2})('s)?\b", name, str(event)))
 
 
 def make_session(variant: str, players: int | None, bots: list[str] | None, seed: int, names: list[str] | None,
@@ -973,6 +581,3 @@ def make_session(variant: str, players: int | None, bots: list[str] | None, seed
             for i, name in zip(humans, names, strict=False):
                 all_names[i] = name
     return GameSession(rules, seats, names=all_names, seed=seed)
-
-
-__all__ = ["HUMAN", "ConquianApp", "ReplayApp", "make_session", "resume_command", "table_text"]
