@@ -21,6 +21,14 @@ from helpers import TmuxGame
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
+@pytest.fixture(autouse=True)
+def _records_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game given no record path saves in the working folder, and the data folder is the user's:
+    both are a temporary folder here, so that no test writes a record anywhere else."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 def run(coro: object) -> None:
     asyncio.run(coro)  # type: ignore[arg-type]
 
@@ -79,11 +87,11 @@ def test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint(tmp_pat
             assert any("(? shows rule R3.5)" in m for m in app.messages)
             await pilot.press("question_mark")
             await pilot.pause()
-            from textual.widgets import Markdown
+            from textual.widgets import Static
 
-            refused = app.screen.query_one("#refused-rule", Markdown)
-            assert "R3.5 Discarding" in refused.source
-            assert "R6.3" in app.screen.query_one("#rulebook", Markdown).source
+            refused = app.screen.query_one("#refused-rule", Static)
+            assert "R3.5 Discarding" in str(refused.content)
+            assert "R6.3" in str(app.screen.query_one("#rulebook", Static).content)
             await pilot.press("escape")
             await pilot.pause()
             await play_deal(app, pilot)

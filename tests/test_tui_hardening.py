@@ -35,6 +35,14 @@ def run(coro: Any) -> None:
     asyncio.run(coro)
 
 
+@pytest.fixture(autouse=True)
+def _records_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game given no record path saves in the working folder, and the data folder is the user's:
+    both are a temporary folder here, so that no test writes a record anywhere else."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
 async def type_text(pilot: Any, text: str) -> None:
     """Type ``text`` into the command line and press Enter (a long text is pasted: thousands of
     single key presses would take minutes and test nothing more)."""

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 import time
+import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 from conquian.bots import Bot, make_bot
 from conquian.engine.actions import Action, Discard, Draw, Force, Meld, Shift, Take, Use, meld_text, parse_action
@@ -34,11 +35,19 @@ from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.files import atomic_write, records_dir
 from conquian.engine.match import ClassicDeal as Deal
 from conquian.engine.match import Match, classic, hands_in_play, round_of, turns_played
-from conquian.engine.record import record_from_match, write_record
+from conquian.engine.record import Record, ReplayError, read_record, record_from_match, replay, write_record
 from conquian.engine.rules import CONQUIAN, Rules
 
 HUMAN = "human"
 _SEAT = re.compile(r"\bp(\d{1,2})('s)?\b")
+#: The comment line that tells who sits at the table of a saved match (a comment: every reader of
+#: the record format skips it, and the record stays exactly as docs/records.md describes it).
+TABLE_NOTE = "# table = "
+_KIND = re.compile(r"[a-z][a-z0-9_-]{0,30}")
+
+
+class FinishedMatchError(ConquianError):
+    """A record whose match is over: there is nothing to resume."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,10 @@ class GameSession:
     bots: dict[int, Bot] = field(default_factory=dict)
     first_deck: Sequence[int] | None = None
     """The first deal's deck (None: from ``seed``)."""
+    record: InitVar[Record | None] = None
+    """A saved match to continue: its deals are played again, action by action (see :func:`resume`)."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, record: Record | None) -> None:
         n = self.rules.players
         if len(self.seats) != n:
             raise ConquianError(f"{self.rules.name} with {n} players needs {n} seats, not {len(self.seats)}")
@@ -83,7 +94,18 @@ class GameSession:
             self.deals_in_match = 6 if self.rules.family == CONQUIAN else n
         self._seeds = SplitMix64(self.seed)
         self.started = time.strftime("%Y%m%d-%H%M%S")
-        self.new_deal(self.first_deck)
+        if record is not None:
+            self._play_again(record)
+        if not self.match.deals or (self.deal.over and not self.match_over):
+            self.new_deal(None if self.match.deals else self.first_deck)
+
+    def _play_again(self, record: Record) -> None:
+        """The deals of a saved match, dealt and played again in this session (its log and scores)."""
+        replay(record)  # every action and result checked first: a bad record fails here, whole
+        for d in record.deals:
+            self._announce(classic(self.match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)))
+            for text in d.actions:
+                self._play(parse_action(text))
 
     # ------------------------------------------------------------------ state
     @property
@@ -144,6 +166,10 @@ class GameSession:
         """Deal the next hand (the deal passes to the left, R3.8, R5.4): ``deck`` if given, else
         the next deck of ``seed``'s sequence."""
         d = classic(self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64()))
+        self._announce(d)
+        return d
+
+    def _announce(self, d: Deal) -> None:
         self.say(f"--- deal {len(self.match.deals)}: {self.name(d.dealer)} deals ---")
         if isinstance(d, ConquianDeal):
             if d.n_seats == 3:
@@ -151,7 +177,6 @@ class GameSession:
             self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
         else:
             self.say(f"the stock starts with {_card_words(d.stock[0])}")
-        return d
 
     def legal(self) -> list[Action]:
         """The listed legal actions of the seat to act."""
@@ -307,8 +332,9 @@ class GameSession:
 
     # ------------------------------------------------------------------ records
     def record_text(self) -> str:
-        """The match so far as a record (docs/records.md)."""
-        return write_record(record_from_match(self.match))
+        """The match so far as a record (docs/records.md), after a comment saying who plays each
+        seat (a person or a bot, by name) and the deals of the match, for :func:`resume`."""
+        return table_note(self.seats, self.deals_in_match or 1) + write_record(record_from_match(self.match))
 
     def default_record_name(self) -> str:
         """A file name for this match's record."""
@@ -330,6 +356,86 @@ class GameSession:
         path = path or self.default_record_path()
         atomic_write(path, self.record_text())
         return path
+
+
+def table_note(seats: Sequence[str], deals: int) -> str:
+    """The comment line of a record that says who sits at the table: ``human`` or a bot's name for
+    each seat, and the deals of the match.
+
+    ```pycon
+    >>> table_note(["human", "foster"], 6)
+    '# table = { seats = ["human", "foster"], deals = 6 }\\n'
+
+    ```
+    """
+    kinds = ", ".join(f'"{k}"' for k in seats if _KIND.fullmatch(k))
+    return f"{TABLE_NOTE}{{ seats = [{kinds}], deals = {deals} }}\n"
+
+
+def read_table_note(text: str, players: int) -> tuple[list[str], int] | None:
+    """The seats and the number of deals a record's :func:`table_note` gives, or None if it has none
+    (a record not written by ``conquian play``) or one that does not fit its ``players`` seats."""
+    from conquian.bots import bot_names
+
+    for line in text.splitlines():
+        if not line.startswith(TABLE_NOTE):
+            continue
+        try:
+            note = tomllib.loads("table = " + line[len(TABLE_NOTE):])["table"]
+        except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+            return None
+        seats, deals = note.get("seats"), note.get("deals")
+        known = (HUMAN, *bot_names())
+        if (isinstance(seats, list) and len(seats) == players and all(k in known for k in seats)
+                and type(deals) is int and 1 <= deals <= 10_000):
+            return list(seats), deals
+        return None
+    return None
+
+
+def resume(text: str, *, seed: int = 0, seats: Sequence[str] | None = None) -> GameSession:
+    """A saved match, continued: the record's deals played again (the same deals, the same actions),
+    the same players by name, the same bots by name (its :func:`table_note`; without one, ``seats``
+    or else a person in the first seat against the default bot), the scores so far.  The deals
+    still to come are shuffled from ``seed``.
+
+    Raises :class:`~conquian.engine.record.ReplayError` for a text that is not a valid record and
+    :class:`FinishedMatchError` for a match that is over.
+
+    ```pycon
+    >>> from conquian import get_rules
+    >>> s = GameSession(get_rules("conquian"), seats=["human", "foster"], names=["Ann", "Bob"], seed=3)
+    >>> _ = s.play_human(s.legal()[0]); _ = s.play_human(s.legal()[0])
+    >>> again = resume(s.record_text(), seed=9)
+    >>> again.names, again.seats, str(again.deal.actions()[-1]) == str(s.deal.actions()[-1])
+    (['Ann', 'Bob'], ['human', 'foster'], True)
+
+    ```
+    """
+    rec = read_record(text)
+    rules = rec.rules()
+    note = read_table_note(text, rules.players)
+    if note is not None:
+        kinds, deals = note
+    else:
+        kinds = list(seats) if seats else seats_from_bots(rules, None)
+        deals = 6 if rules.family == CONQUIAN else rules.players
+    played = replay(rec).deals  # a bad record is refused as such, before anything else is said of it
+    if len(played) >= deals and played[-1].scores is not None:
+        raise FinishedMatchError(f"the match is over ({len(rec.deals)} deals of {deals} played): nothing to resume")
+    return GameSession(rules, kinds, names=rec.players, seed=seed, deals_in_match=deals, record=rec)
+
+
+def is_unfinished(text: str) -> bool:
+    """Whether a record's text is a match ``conquian play`` could resume (read, not replayed)."""
+    try:
+        rec = read_record(text)
+        rules = rec.rules()
+    except (ReplayError, ConquianError):
+        return False
+    note = read_table_note(text, rules.players)
+    deals = note[1] if note else (6 if rules.family == CONQUIAN else rules.players)
+    return not rec.deals or rec.deals[-1].result is None or len(rec.deals) < deals
 
 
 def seated_action(action: Action | str, seat: int) -> Action:
@@ -480,4 +586,5 @@ def seats_from_bots(rules: Rules, bots: Sequence[str] | None) -> list[str]:
     return [HUMAN, *names]
 
 
-__all__ = ["HUMAN", "Draw", "GameSession", "action_cards", "current_round", "live_outs", "seats_from_bots"]
+__all__ = ["HUMAN", "Draw", "FinishedMatchError", "GameSession", "action_cards", "current_round", "is_unfinished",
+           "live_outs", "read_table_note", "resume", "seats_from_bots", "table_note"]

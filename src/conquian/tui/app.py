@@ -1,11 +1,5 @@
-"""``conquian play``: the game in the terminal (Textual).
-
-One person (or several sharing the terminal) plays any preset against the bots.
-Select cards in the hand (click, or Tab and Enter), then pick a legal action from
-the list (arrows and Enter, or a click), press a verb key to narrow the list (and
-play it when one action is left), or type any action with ``:``.  The engine
-refuses an illegal action with its rule number and changes nothing.
-"""
+"""The game at one table in the terminal: :class:`ConquianApp`, and a session from command-line
+choices (:func:`make_session`)."""
 
 from __future__ import annotations
 
@@ -22,238 +16,19 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Markdown, OptionList, RichLog, Static
+from textual.containers import Horizontal
+from textual.widgets import Button, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from conquian.bots import make_bot
 from conquian.engine.actions import Action
-from conquian.engine.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_key
+from conquian.engine.cards import JOKER, card_str, cards_of
 from conquian.engine.conquian.deal import ConquianDeal
-from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.errors import ConquianError
-from conquian.engine.match import ClassicDeal, classic, new_deal
-from conquian.engine.record import Record
+from conquian.present import for_people, move_words, order_moves
 from conquian.session import HUMAN, GameSession, action_cards, live_outs
-
-RULES_TEXT = """\
-[b]Conquian[/b] (two hands, 40 cards): ten cards each. Cards are turned from the pack one at a
-time. Whoever has the [i]say[/i] may USE the card (lay it face up in a combination on his own
-side, with cards from his hand, borrowing from and rearranging his own combinations), PASS it,
-or FORCE it onto one of his adversary's combinations that it fits - the adversary must then use
-it. A player who uses a card discards one; the adversary has the say to that discard. A card
-refused by both is buried; the one who buried it turns the next. A combination is three or more
-cards: of one rank, or in sequence in one suit (ace low only; in the Spanish pack 7 then J).
-Win with [b]eleven[/b] cards down: your ten and the card you just used. If the pack runs out
-first, the deal is a [i]tableau[/i]: its point goes to the next winner. (R3, R5.1)
-
-[b]Cooncan[/b] (three hands with one pack, four or five with two packs and jokers): in your turn
-DRAW the top of the pack or TAKE from the stock, then lay out combinations (MELD), ADD cards to
-anyone's combinations, or move a joker at the end of a sequence to the other end (SHIFT, once,
-playing a card that fits), then DISCARD. The ace is high or low, never both. A joker is any card
-you name. The first player rid of every card wins; the others pay the pips left in hand (joker
-15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. (R2, R4, R5)
-
-Keys: u use, p pass, f force, d discard, r draw, t take, m meld, a add, x shift (narrow the list;
-play it when one is left; with cards selected, the moves they make) - : type an action - h hint -
-b buried cards (with --show-buried) - g group by suit/rank - w scores - z hurry the bots -
-ctrl+s save - escape clear - q quit (the match is saved)."""
-
-
-def card_text(card: int, ascii_only: bool = False) -> Text:
-    """A card with its suit symbol, red or black (``--ascii``: the notation)."""
-    if card == JOKER:
-        return Text("X", style="bold magenta")
-    s = card_str(card)
-    if ascii_only:
-        return Text(s, style="red" if s[1] in "dh" else "")
-    sym = SUIT_SYMBOLS["cdhs".index(s[1])]
-    return Text(s[0].replace("T", "10") + sym, style="bold red" if s[1] in "dh" else "bold")
-
-
-def cards_text(cards: list[int], ascii_only: bool = False) -> Text:
-    out = Text()
-    for i, c in enumerate(cards):
-        if i:
-            out.append(" ")
-        out.append_text(card_text(c, ascii_only))
-    return out
-
-
-def table_text(session: GameSession | None, deal: ClassicDeal, ascii_only: bool, show_seen: bool,
-               reveal: bool = False, names: list[str] | None = None) -> Text:
-    """The table in words and cards: combinations, the card in play or the stock, counts.
-
-    Buried (conquian) and covered (a closed stock) cards show only with ``show_seen``, the memory
-    aid a table may turn on for every seat alike (R3.3).
-    """
-
-    def name(seat: int) -> str:
-        if session:
-            return session.name(seat)
-        return names[seat - 1] if names and 0 < seat <= len(names) else f"p{seat}"
-
-    t = Text()
-    if isinstance(deal, ConquianDeal):
-        for p, seat in enumerate(deal.seats):
-            t.append(f"{name(seat)}: ", style="bold")
-            side = deal.sides[p]
-            if side:
-                for i, m in enumerate(side):
-                    if i:
-                        t.append(" | ")
-                    t.append_text(cards_text(sorted(cards_of(m), key=deal.tbl.sort_key), ascii_only))
-            else:
-                t.append("nothing down", style="dim")
-            t.append(f"   ({deal.downs[p].bit_count()} down, {deal.hands[p].bit_count()} in hand)\n", style="dim")
-            if reveal:
-                t.append("   hand: ")
-                t.append_text(cards_text(sorted(cards_of(deal.hands[p]), key=sort_key), ascii_only))
-                t.append("\n")
-        if deal.n_seats == 3:
-            t.append(f"{name(deal.dealer)} sits out this deal (R6.3)\n", style="dim")
-        if not deal.over:
-            t.append("In play: ")
-            if deal.card >= 0:
-                t.append_text(card_text(deal.card, ascii_only))
-                t.append(f"  - {turn_words(name(deal.to_act or 0), deal.phase)}")
-            t.append(f"   pack {deal.pack_count}\n")
-        if show_seen:
-            t.append("Buried: ", style="dim")
-            t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only))
-            t.append("\n")
-        return t
-    assert isinstance(deal, CooncanDeal)
-    for i, cb in enumerate(deal.combos, 1):
-        t.append(f"{i:>2}. ", style="bold")
-        for j, tok in enumerate(cb.display().split()):
-            if j:
-                t.append(" ")
-            if tok.startswith("X"):
-                t.append(tok, style="bold magenta")
-            else:
-                from conquian.engine.cards import parse_card
-
-                t.append_text(card_text(parse_card(tok), ascii_only))
-        t.append(f"  ({name(cb.owner)})\n", style="dim")
-    if not deal.combos:
-        t.append("No combinations on the table yet.\n", style="dim")
-    t.append("Stock: ")
-    if deal.stock:
-        shown = deal.stock if deal.rules.stock == "open" or show_seen else deal.stock[-1:]
-        t.append_text(cards_text(list(shown), ascii_only))
-        t.append(f"  ({len(deal.stock)})")
-    else:
-        t.append("empty", style="dim")
-    t.append(f"   pack {deal.pack_count}   hands: ")
-    t.append(", ".join(f"{name(s)} {deal.hand_size(s)}" for s in range(1, deal.n + 1)))
-    t.append("\n")
-    if reveal:
-        for s in range(1, deal.n + 1):
-            t.append(f"   {name(s)}: ")
-            t.append_text(cards_text(deal.hand(s), ascii_only))
-            t.append("\n")
-    return t
-
-
-def turn_words(name: str, phase: str) -> str:
-    """Whose turn it is, in words: "Ann to say", "You must use the forced card"."""
-    what = {
-        "say": "to say", "forced": "must use the card forced on {}", "discard": "to discard",
-        "draw": "to draw", "play": "to play", "over": "",
-    }.get(phase, f"to {phase}")
-    if "{}" in what:
-        return f"{name} " + what.format("you" if name == "You" else "him")
-    return f"{name} {what}"
-
-
-class Message(ModalScreen[None]):
-    """A message over the table; any key (or a click) closes it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q", "close", "close")]
-
-    def __init__(self, body: Text | str, title: str = "") -> None:
-        super().__init__()
-        self.body = body
-        self.title_text = title
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="message"):
-            if self.title_text:
-                yield Static(Text(self.title_text, style="bold"))
-            # text from players (names) is never read as markup
-            yield Static(Text(self.body) if isinstance(self.body, str) else self.body)
-            yield Static(Text("(press Enter)", style="dim"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def on_click(self) -> None:
-        self.dismiss(None)
-
-
-class RulesScreen(ModalScreen[None]):
-    """The rules: the rule just refused under (if any), a summary with the keys, and the whole
-    rule book (the same text as ``conquian rules``); escape closes it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", "close")]
-
-    def __init__(self, refused: str | None = None) -> None:
-        super().__init__()
-        self.refused = refused
-
-    def compose(self) -> ComposeResult:
-        from conquian.engine import rulebook
-
-        with VerticalScroll(id="message"):
-            if self.refused:
-                yield Static(Text(f"The rule of the last refusal ({self.refused}):", style="bold"))
-                yield Markdown("#### " + rulebook.rule(self.refused), id="refused-rule")
-            yield Static(Text("In short", style="bold"))
-            yield Static(Text.from_markup(RULES_TEXT))
-            yield Static(Text("\nThe rule book (also: conquian rules, or conquian rules R3.4 for one rule)",
-                              style="bold"))
-            yield Markdown(rulebook.text(), id="rulebook")
-            yield Static(Text("(escape closes)", style="dim"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class Choice(ModalScreen[str]):
-    """A question with keyed answers, e.g. ``{"y": "leave", "n": "stay"}``; dismisses with the key."""
-
-    def __init__(self, body: str, answers: dict[str, str], title: str = "") -> None:
-        super().__init__()
-        self.body = body
-        self.answers = answers
-        self.title_text = title
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="message"):
-            if self.title_text:
-                yield Static(Text(self.title_text, style="bold"))
-            yield Static(Text(self.body))
-            yield Static(Text("   ".join(f"{k}: {v}" for k, v in self.answers.items()), style="bold"))
-
-    def on_key(self, event: Any) -> None:
-        key = getattr(event, "key", "")
-        if key in self.answers:
-            event.stop()
-            self.dismiss(key)
-        elif key == "escape" and "n" in self.answers:
-            event.stop()
-            self.dismiss("n")
-
-
-class CardButton(Button):
-    """One card of the hand: pressing it selects or unselects it."""
-
-    def __init__(self, card: int, label: Text, index: int) -> None:
-        super().__init__(label, classes="card")
-        self.card = card
-        self.index = index
+from conquian.tui.screens import Choice, Message, RulesScreen
+from conquian.tui.widgets import CardButton, card_text, resume_command, score_text, table_text, turn_words
 
 
 class ConquianApp(App[None]):
@@ -263,7 +38,7 @@ class ConquianApp(App[None]):
 
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 1; background: $boost; }
+    #status { height: auto; max-height: 2; background: $boost; }
     #table { height: auto; max-height: 12; border: round $primary; padding: 0 1; }
     #handrow { height: 1; margin: 0 1; }
     #handrow .label { width: auto; }
@@ -320,6 +95,7 @@ class ConquianApp(App[None]):
         self.shown_seat: int | None = None
         """The seat whose hand and log are on the screen (None: nobody's, between hot-seat players)."""
         self.hand_cards: list[int] = []
+        self._hand_shown: tuple[int, tuple[int, ...], bool] | None = None
         self.options: list[Action] = []
         self._bot_timer: Any = None
         self.messages: list[str] = []
@@ -369,6 +145,8 @@ class ConquianApp(App[None]):
 
     # ------------------------------------------------------------------ the log
     def write(self, line: str) -> None:
+        """Add a line to the log on the screen (ten written 10: the log is read by people)."""
+        line = for_people(line)
         self.query_one("#log", RichLog).write(line)
         self.messages.append(line)
 
@@ -391,23 +169,45 @@ class ConquianApp(App[None]):
     def refresh_view(self) -> None:
         s = self.session
         deal = s.deal
-        totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
-        turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
-        status = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn} - {totals}"
-        self.query_one("#status", Static).update(Text(status))  # names are never markup
+        self.refresh_status()
         self.query_one("#table", Static).update(table_text(s, deal, self.ascii_only, self.show_seen))
         self.refresh_hand()
         self.refresh_actions()
         if self.focused is None or not self.focused.is_mounted:
             self.query_one("#actions", OptionList).focus()
 
+    def refresh_status(self) -> None:
+        """The status line: the game, the deal, whose turn, and every player's score, on a second
+        line with shortened names when one line of the terminal's width cannot hold them all."""
+        s = self.session
+        deal = s.deal
+        turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
+        head = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn}"
+        names = [s.name(i + 1) for i in range(s.rules.players)]
+        width = self.size.width or 80
+        one = f"{head} -{score_text(names, s.match.totals, 10**6)}"
+        status = one if len(one) <= width else f"{head}\n{score_text(names, s.match.totals, width)}"
+        self.query_one("#status", Static).update(Text(status))  # names are never markup
+
+    def on_resize(self) -> None:
+        """A new terminal size: the status line is fitted again."""
+        if self.query("#status"):
+            self.refresh_status()
+
+    def card_face(self, index: int) -> Text:
+        """A card of the shown hand as its button shows it: the selected cards are bracketed, not
+        marked by colour alone."""
+        face = card_text(self.hand_cards[index], self.ascii_only)
+        return Text("[") + face + Text("]") if index in self.selected else face
+
     def refresh_hand(self) -> None:
         row = self.query_one("#handrow", Horizontal)
-        row.remove_children()
         seat = self.shown_seat
         deal = self.session.deal
         if seat is None:
+            row.remove_children()
             self.hand_cards = []
+            self._hand_shown = None
             return
         if isinstance(deal, ConquianDeal):
             cards = cards_of(deal.hands[deal.player_of(seat)]) if seat in deal.seats else []
@@ -419,19 +219,31 @@ class ConquianApp(App[None]):
             self.selected = {i for i in self.selected if i < len(cards) and cards[i] == self.hand_cards[i]} \
                 if len(self.hand_cards) == len(cards) else set()
         self.hand_cards = cards
+        shown = (seat, tuple(cards), self.ascii_only)
+        buttons = list(row.query(CardButton))
+        if shown == self._hand_shown and len(buttons) == len(cards):
+            # the same hand: only the marks change, the buttons stay, and so does the focus
+            for b in buttons:
+                b.label = self.card_face(b.index)
+                b.set_class(b.index in self.selected, "selected")
+            return
+        self._hand_shown = shown
+        focused = self.focused.index if isinstance(self.focused, CardButton) else None
+        row.remove_children()
         label = Text(f"{self.session.name(seat)}: ", style="bold")
         if not self.session.holds_cards(seat):
             label.append("you sit out this deal (R6.3)" if self.session.name(seat) == "You"
                          else "sits out this deal (R6.3)", style="dim")
         row.mount(Static(label, classes="label"))
+        new = []
         for i, c in enumerate(cards):
-            face = card_text(c, self.ascii_only)
-            if i in self.selected:  # not by colour alone: the selected cards are bracketed
-                face = Text("[") + face + Text("]")
-            b = CardButton(c, face, i)
+            b = CardButton(c, self.card_face(i), i)
             if i in self.selected:
                 b.add_class("selected")
-            row.mount(b)
+            new.append(b)
+        row.mount(*new)
+        if focused is not None and new:  # the hand drawn again: the focus stays in it
+            new[min(focused, len(new) - 1)].focus()
 
     def selected_cards(self) -> list[str]:
         return [card_str(self.hand_cards[i]) for i in sorted(self.selected)]
@@ -445,7 +257,7 @@ class ConquianApp(App[None]):
             ol.border_title = "waiting" if not s.deal.over else "deal over"
             return
         chosen = self.selected_cards()
-        for a in s.legal():
+        for a in order_moves(s.legal(), s.deal.phase):  # a player's order, not the notation's
             if self.verb and a.verb != self.verb:
                 continue
             names = action_cards(a)
@@ -455,8 +267,8 @@ class ConquianApp(App[None]):
         if not self.options and self.selected:
             # the listing shows minimal forms: build the moves the selection makes, checked by the engine
             built = s.actions_from_selection([self.hand_cards[i] for i in sorted(self.selected)])
-            self.options = [a for a in built if not self.verb or a.verb == self.verb]
-        ol.add_options([Option(Text(s.action_words(a))) for a in self.options])
+            self.options = order_moves([a for a in built if not self.verb or a.verb == self.verb], s.deal.phase)
+        ol.add_options([Option(Text(move_words(a))) for a in self.options])
         ol.border_title = f"your move ({len(self.options)})" + (f" - {self.verb}" if self.verb else "")
         if self.options:
             ol.highlighted = 0
@@ -466,7 +278,7 @@ class ConquianApp(App[None]):
         try:
             self.session.play_human(action)
         except ConquianError as e:
-            text = self.session.humanize(str(e))
+            text = for_people(self.session.humanize(str(e)))
             rule = getattr(e, "rule", None)
             self.last_rule = rule if isinstance(rule, str) else None
             more = f" (? shows rule {rule})" if self.last_rule else ""
@@ -611,7 +423,10 @@ class ConquianApp(App[None]):
             self.selected.add(index)
         self.refresh_hand()
         self.refresh_actions()
-        self.query_one("#actions", OptionList).focus()
+        if event.button.by_key:
+            event.button.by_key = False  # the keyboard: the player is in his hand, and stays there
+        else:
+            self.query_one("#actions", OptionList).focus()
 
     @on(OptionList.OptionSelected, "#actions")
     def option_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -670,9 +485,9 @@ class ConquianApp(App[None]):
         else:
             if s.human_to_act and s.deal.to_act == seat:
                 bot = make_bot("expert", seed=len(s.lines), iterations=60)
-                lines.append(f"The expert would play: {s.action_words(bot.choose(s.deal.view(seat)))}")
+                lines.append(f"The expert would play: {move_words(bot.choose(s.deal.view(seat)))}")
             outs = live_outs(s.deal, seat)
-            lines.append("Live outs: " + ("; ".join(outs) if outs else "none"))
+            lines.append(for_people("Live outs: " + ("; ".join(outs) if outs else "none")))
         for line in lines:
             s.say("", seat, "hint: " + line)
         self.flush_log()
@@ -728,7 +543,8 @@ class ConquianApp(App[None]):
             self.exit()
             return
         saved = self.save_now()
-        where = f"The match so far is saved in {saved}." if saved else f"It could not be saved: {self.save_error}"
+        where = (f"The match so far is saved in {saved}.\nTo continue it later: {resume_command(saved)}" if saved
+                 else f"It could not be saved: {self.save_error}")
 
         def answer(key: str | None) -> None:
             if key == "y":
@@ -743,98 +559,6 @@ class ConquianApp(App[None]):
         self.exit()
 
 
-class ReplayApp(App[None]):
-    """Step through a record, forwards and backwards, every hand shown."""
-
-    CSS = """
-    #status { height: 1; background: $boost; }
-    #table { border: round $primary; padding: 0 1; }
-    #events { border: round $secondary; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space,l", "step(1)", "next", priority=True),
-        Binding("left,backspace,j", "step(-1)", "back", priority=True),
-        Binding("pagedown", "deal(1)", "next deal", priority=True),
-        Binding("pageup", "deal(-1)", "previous deal", priority=True),
-        Binding("home", "start", "start", priority=True),
-        Binding("end", "finish", "end", priority=True),
-        Binding("q", "quit", "quit"),
-    ]
-
-    def __init__(self, record: Record, ascii_only: bool = False) -> None:
-        super().__init__()
-        self.record = record
-        self.rules = record.rules()
-        self.ascii_only = ascii_only
-        self.deal_index = 0
-        self.step = 0
-        self.words = _Names(record.players)
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Vertical():
-            yield Static(id="table")
-            yield RichLog(id="events", wrap=True, min_width=10)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.show()
-
-    def _deal_at(self) -> ClassicDeal:
-        d = self.record.deals[self.deal_index]
-        deal = classic(new_deal(self.rules, d.deck, seed=d.seed, dealer=d.dealer))
-        for a in d.actions[: self.step]:
-            deal.play(a)
-        return deal
-
-    def show(self) -> None:
-        d = self.record.deals[self.deal_index]
-        deal = self._deal_at()
-        self.query_one("#status", Static).update(Text(
-            f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
-            f"{self.step}/{len(d.actions)}"
-            + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else "")
-        ))
-        self.query_one("#table", Static).update(
-            table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players))
-        log = self.query_one("#events", RichLog)
-        log.clear()
-        for e in deal.history()[-12:]:
-            log.write(self.words.describe(e))
-
-    def action_step(self, k: int) -> None:
-        n = len(self.record.deals[self.deal_index].actions)
-        self.step = max(0, min(n, self.step + k))
-        self.show()
-
-    def action_deal(self, k: int) -> None:
-        self.deal_index = max(0, min(len(self.record.deals) - 1, self.deal_index + k))
-        self.step = 0
-        self.show()
-
-    def action_start(self) -> None:
-        self.step = 0
-        self.show()
-
-    def action_finish(self) -> None:
-        self.step = len(self.record.deals[self.deal_index].actions)
-        self.show()
-
-
-class _Names:
-    """Events in words with the record's names (the replay viewer has no session)."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-
-    def describe(self, event: object) -> str:
-        import re
-
-        def name(m: re.Match[str]) -> str:
-            k = int(m.group(1))
-            return (self.names[k - 1] + (m.group(2) or "")) if 1 <= k <= len(self.names) else m.group(0)
-
-        return re.sub(r"\bp(\d{1,2})('s)?\b", name, str(event))
 
 
 def make_session(variant: str, players: int | None, bots: list[str] | None, seed: int, names: list[str] | None,
@@ -857,6 +581,3 @@ def make_session(variant: str, players: int | None, bots: list[str] | None, seed
             for i, name in zip(humans, names, strict=False):
                 all_names[i] = name
     return GameSession(rules, seats, names=all_names, seed=seed)
-
-
-__all__ = ["HUMAN", "ConquianApp", "ReplayApp", "make_session", "table_text"]

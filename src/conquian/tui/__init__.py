@@ -1,0 +1,34 @@
+"""``conquian play``: the game in the terminal (Textual).
+
+One person (or several sharing the terminal) plays any preset against the bots.
+Select cards in the hand (click, or Tab into it, the arrows and Enter or space), then pick a legal action from
+the list (arrows and Enter, or a click), press a verb key to narrow the list (and
+play it when one action is left), or type any action with ``:``.  The engine
+refuses an illegal action with its rule number and changes nothing.
+
+The package: :mod:`~conquian.tui.app` (the game), :mod:`~conquian.tui.screens` (the screens over
+the table), :mod:`~conquian.tui.widgets` (cards, the table, the hand) and
+:mod:`~conquian.tui.replay` (the record viewer).
+"""
+
+from __future__ import annotations
+
+from conquian.session import HUMAN
+from conquian.tui.app import ConquianApp, make_session
+from conquian.tui.replay import ReplayApp
+from conquian.tui.screens import Choice, Message, RulesScreen
+from conquian.tui.widgets import (
+    RULES_TEXT,
+    CardButton,
+    card_text,
+    cards_text,
+    markdown_text,
+    resume_command,
+    score_text,
+    table_text,
+    turn_words,
+)
+
+__all__ = ["HUMAN", "RULES_TEXT", "CardButton", "Choice", "ConquianApp", "Message", "ReplayApp", "RulesScreen",
+           "card_text", "cards_text", "make_session", "markdown_text", "resume_command", "score_text", "table_text",
+           "turn_words"]

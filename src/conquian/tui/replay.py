@@ -1,0 +1,110 @@
+"""Stepping through a record in the terminal: :class:`ReplayApp`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Footer, RichLog, Static
+
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.record import Record
+from conquian.present import for_people
+from conquian.tui.widgets import table_text
+
+
+class ReplayApp(App[None]):
+    """Step through a record, forwards and backwards, every hand shown."""
+
+    CSS = """
+    #status { height: 1; background: $boost; }
+    #table { border: round $primary; padding: 0 1; }
+    #events { border: round $secondary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space,l", "step(1)", "next", priority=True),
+        Binding("left,backspace,j", "step(-1)", "back", priority=True),
+        Binding("pagedown", "deal(1)", "next deal", priority=True),
+        Binding("pageup", "deal(-1)", "previous deal", priority=True),
+        Binding("home", "start", "start", priority=True),
+        Binding("end", "finish", "end", priority=True),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, record: Record, ascii_only: bool = False) -> None:
+        super().__init__()
+        self.record = record
+        self.rules = record.rules()
+        self.ascii_only = ascii_only
+        self.deal_index = 0
+        self.step = 0
+        self.words = _Names(record.players)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Vertical():
+            yield Static(id="table")
+            yield RichLog(id="events", wrap=True, min_width=10)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def _deal_at(self) -> Deal:
+        d = self.record.deals[self.deal_index]
+        deal = new_deal(self.rules, d.deck, seed=d.seed, dealer=d.dealer)
+        for a in d.actions[: self.step]:
+            deal.play(a)
+        return deal
+
+    def show(self) -> None:
+        d = self.record.deals[self.deal_index]
+        deal = self._deal_at()
+        self.query_one("#status", Static).update(Text(
+            f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
+            f"{self.step}/{len(d.actions)}"
+            + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else "")
+        ))
+        self.query_one("#table", Static).update(
+            table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players))
+        log = self.query_one("#events", RichLog)
+        log.clear()
+        for e in deal.history()[-12:]:
+            log.write(self.words.describe(e))
+
+    def action_step(self, k: int) -> None:
+        n = len(self.record.deals[self.deal_index].actions)
+        self.step = max(0, min(n, self.step + k))
+        self.show()
+
+    def action_deal(self, k: int) -> None:
+        self.deal_index = max(0, min(len(self.record.deals) - 1, self.deal_index + k))
+        self.step = 0
+        self.show()
+
+    def action_start(self) -> None:
+        self.step = 0
+        self.show()
+
+    def action_finish(self) -> None:
+        self.step = len(self.record.deals[self.deal_index].actions)
+        self.show()
+
+
+class _Names:
+    """Events in words with the record's names (the replay viewer has no session)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def describe(self, event: object) -> str:
+        import re
+
+        def name(m: re.Match[str]) -> str:
+            k = int(m.group(1))
+            return (self.names[k - 1] + (m.group(2) or "")) if 1 <= k <= len(self.names) else m.group(0)
+
+        return for_people(re.sub(r"\bp(\d{1,2})('s)?\b", name, str(event)))
