@@ -379,7 +379,7 @@ def test_play_again_at_the_end_of_a_match(tmp_path: Path) -> None:
     assert (tmp_path / "first.toml").exists()
 
 
-def test_an_unseeded_game_takes_its_seed_from_the_system(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unseeded_game_takes_its_seed_from_the_system(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import secrets
 
     from conquian import cli, tui
@@ -387,7 +387,7 @@ def test_an_unseeded_game_takes_its_seed_from_the_system(monkeypatch: pytest.Mon
     seen: list[int] = []
     monkeypatch.setattr(secrets, "randbits", lambda k: 123456789)
     monkeypatch.setattr(tui.ConquianApp, "run", lambda self: seen.append(self.session.seed))
-    assert cli.main(["play", "--record", os.devnull + "x" if False else "/tmp/conquian-test-seed.toml"]) == 0
+    assert cli.main(["play", "--record", str(tmp_path / "seed.toml")]) == 0
     assert seen == [123456789]
 
 

@@ -1,0 +1,124 @@
+"""``conquian replay`` and ``conquian rules``: records through the engine, and the rule book.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from conquian.cli.options import (
+    Subparsers,
+)
+from conquian.engine.cards import card_str, mask_str
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.record import (
+    ReplayError,
+    read_record_file,
+    replay,
+)
+
+
+def add_parsers(sub: Subparsers) -> None:
+    """Add this module's commands to the ``conquian`` parser."""
+    r = sub.add_parser("replay", help="replay a record file through the engine (docs/records.md)",
+                       description="Replay a conquian-record/1 file through the engine and tell it in words, or "
+                                   "print the replay contract's JSON object with --json.")
+    r.add_argument("file", help="a conquian-record/1 TOML file")
+    r.add_argument("--json", action="store_true", help="print one JSON object (the replay contract)")
+
+    b = sub.add_parser("rules", help="the rule book: every rule by its number (R3.4 ...)",
+                       description="Print the rule book (paged on a terminal), one rule (conquian rules R3.4: the "
+                                   "numbers every refusal names), or the list of rules.")
+    b.add_argument("rule", nargs="?", help="a rule's number, e.g. R3.4 or 3.4 (default: the whole book)")
+    b.add_argument("--list", action="store_true", help="the rules' numbers and titles")
+    b.add_argument("--no-pager", action="store_true", help="print, even on a terminal")
+
+
+def _deal_json(deal: Deal, n_actions: int, scores: list[int] | None) -> dict[str, Any]:
+    over = deal.over
+    return {
+        "dealer": deal.dealer,
+        "actions": n_actions,
+        "over": over,
+        "to_act": None if over else f"p{deal.to_act}",
+        "legal_actions": [] if over else [str(a) for a in deal.legal_actions()],
+        "winner": deal.winner_seat,
+        "scores": scores,
+        "tableau": deal.tableau,
+        "splash": bool(getattr(deal, "splash", False)),
+        "void": bool(getattr(deal, "void", False)),
+    }
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    try:
+        rec = read_record_file(args.file)
+        result = replay(rec)
+    except ReplayError as e:
+        if args.json:
+            print(json.dumps({"error": e.to_json()}))
+        else:
+            print(f"conquian replay: {e}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
+        return 1
+    if args.json:
+        out = {
+            "deals": [
+                _deal_json(d.deal, len(rd.actions), d.scores)
+                for d, rd in zip(result.deals, rec.deals, strict=True)
+            ],
+            "totals": result.totals,
+        }
+        print(json.dumps(out))
+        return 0
+    names = rec.players
+    print(f"{rec.variant}: {', '.join(f'p{i + 1} {n}' for i, n in enumerate(names))}")
+    for i, d in enumerate(result.deals, 1):
+        deal = d.deal
+        start = new_deal(deal.rules, deal.deck, dealer=deal.dealer)
+        if isinstance(start, ConquianDeal):
+            print(f"\nDeal {i}: p{deal.dealer} deals; p{start.seats[0]} is the pone.")
+            for seat in start.seats:
+                print(f"  p{seat} was dealt {mask_str(start.hands[start.player_of(seat)])}")
+        else:
+            print(f"\nDeal {i}: p{deal.dealer} deals.")
+            for seat in range(1, start.n + 1):
+                print(f"  p{seat} was dealt {' '.join(card_str(c) for c in start.hand(seat))}")
+        for event in deal.history():
+            print(f"  {event}")
+        if deal.over:
+            sc = ", ".join(f"p{k + 1} {s:+d}" for k, s in enumerate(d.scores or []))
+            print(f"  scores: {sc}" + ("  (a splash)" if getattr(deal, "splash", False) else ""))
+        else:
+            print(f"  not over: p{deal.to_act} to {deal.phase}; legal:")
+            for a in deal.legal_actions():
+                print(f"    {a}")
+    if result.totals is not None:
+        print("\nTotals: " + ", ".join(f"p{k + 1} {names[k]} {s:+d}" for k, s in enumerate(result.totals)))
+    return 0
+
+
+def rules_command(args: argparse.Namespace) -> int:
+    from conquian.engine import rulebook
+
+    try:
+        if args.list:
+            out = rulebook.listing() + "\n"
+        elif args.rule:
+            out = rulebook.rule(args.rule)
+        else:
+            out = rulebook.text()
+    except rulebook.UnknownRuleError as e:
+        print(f"conquian rules: {e}", file=sys.stderr)
+        return 2
+    if sys.stdout.isatty() and not args.no_pager and out.count("\n") > 40:
+        import pydoc
+
+        pydoc.pager(out)
+    else:
+        sys.stdout.write(out)
+    return 0
+
+
