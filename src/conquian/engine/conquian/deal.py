@@ -476,7 +476,36 @@ class ConquianDeal(DealMixin):
     # ---------------------------------------------------------------- the view
     def view(self, seat: int) -> ConquianView:
         """What ``seat`` may know (hands hidden, pack order hidden).  Bots get only this."""
-        return ConquianView.from_deal(self, seat)
+        if seat in self.seats:
+            p = self.player_of(seat)
+            hand, adversary = self.hands[p], self.hands[1 - p].bit_count()
+        elif type(seat) is int and 1 <= seat <= self.n_seats:
+            hand, adversary = 0, 0  # he sits out (R6.3): he sees what a spectator sees
+        else:
+            raise IllegalActionError("R6.3", f"p{seat} holds no cards in this deal")
+        v = object.__new__(ConquianView)
+        # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
+        # instance's dict at once is the same object, several times cheaper (views are made at
+        # every decision of every bot and environment)
+        v.__dict__.update(
+            rules=self.rules,
+            seat=seat,
+            dealer=self.dealer,
+            seats=self.seats,
+            hand_mask=hand,
+            side_masks=(self.sides[0], self.sides[1]),
+            card=self.card,
+            stage=self.stage,
+            actor_seat=self.to_act,
+            pack_count=self.pack_count,
+            adversary_hand_count=adversary,
+            hand_counts=(self.hands[0].bit_count(), self.hands[1].bit_count()),
+            buried_mask=self.buried,
+            n_events=self.n_events,
+            winner_seat=self.winner_seat,
+            event_node=self.events,
+        )
+        return v
 
     def __str__(self) -> str:
         lines = []

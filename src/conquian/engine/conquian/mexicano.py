@@ -523,7 +523,34 @@ class MexicanoDeal(DealMixin):
     # ---------------------------------------------------------------- the view
     def view(self, seat: int) -> MexicanoView:
         """What ``seat`` may know (other hands, others' gives and the pack order hidden)."""
-        return MexicanoView.from_deal(self, seat)
+        p = self.player_of(seat)
+        n = self.n
+        done = self.gives[-1] >= 0  # the last player has given: the cards have changed hands
+        v = object.__new__(MexicanoView)
+        # as ConquianView: filling the frozen instance's dict at once is the same object, cheaper
+        v.__dict__.update(
+            rules=self.rules,
+            seat=seat,
+            dealer=self.dealer,
+            seats=self.seats,
+            hand_mask=self.hands[p],
+            side_masks=tuple(self.sides),
+            card=self.card,
+            stage=self.stage,
+            actor_seat=self.to_act,
+            origin=self.origin,
+            first=self.first,
+            pack_count=self.pack_count,
+            hand_counts=tuple(h.bit_count() for h in self.hands),
+            buried_mask=self.buried,
+            gave_card=self.gives[p],
+            got_card=self.gives[(p - 1) % n] if done else -1,
+            given=tuple(g >= 0 for g in self.gives),
+            n_events=self.n_events,
+            winner_seat=self.winner_seat,
+            event_node=self.events,
+        )
+        return v
 
     def __str__(self) -> str:
         lines = []

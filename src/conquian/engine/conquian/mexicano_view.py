@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from conquian.engine.actions import Action
 from conquian.engine.cards import CardSet
@@ -32,9 +32,6 @@ from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.mexicano_events import MexicanoEvent, mexicano_events, raw_to_action
 from conquian.engine.conquian.mexicano_listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
 from conquian.engine.rules import Rules
-
-if TYPE_CHECKING:
-    from conquian.engine.conquian.mexicano import MexicanoDeal
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,37 +86,6 @@ class MexicanoView:
 
     __hash__ = None  # type: ignore[assignment]
 
-    @classmethod
-    def from_deal(cls, deal: MexicanoDeal, seat: int) -> MexicanoView:
-        """Copy out of ``deal`` what ``seat`` may know."""
-        p = deal.player_of(seat)
-        n = deal.n
-        done = deal.gives[-1] >= 0  # the last player has given: the cards have changed hands
-        v = object.__new__(cls)
-        # as ConquianView: filling the frozen instance's dict at once is the same object, cheaper
-        v.__dict__.update(
-            rules=deal.rules,
-            seat=seat,
-            dealer=deal.dealer,
-            seats=deal.seats,
-            hand_mask=deal.hands[p],
-            side_masks=tuple(deal.sides),
-            card=deal.card,
-            stage=deal.stage,
-            actor_seat=deal.to_act,
-            origin=deal.origin,
-            first=deal.first,
-            pack_count=deal.pack_count,
-            hand_counts=tuple(h.bit_count() for h in deal.hands),
-            buried_mask=deal.buried,
-            gave_card=deal.gives[p],
-            got_card=deal.gives[(p - 1) % n] if done else -1,
-            given=tuple(g >= 0 for g in deal.gives),
-            n_events=deal.n_events,
-            winner_seat=deal.winner_seat,
-            event_node=deal.events,
-        )
-        return v
 
     # -------------------------------------------------------------- accessors
     @property

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from conquian.engine.actions import Action
 from conquian.engine.cards import CardSet
@@ -34,9 +34,6 @@ from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, PHASE_NAMES,
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import Rules
-
-if TYPE_CHECKING:
-    from conquian.engine.conquian.deal import ConquianDeal
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,39 +91,6 @@ class ConquianView:
 
     __hash__ = None  # type: ignore[assignment]
 
-    @classmethod
-    def from_deal(cls, deal: ConquianDeal, seat: int) -> ConquianView:
-        """Copy out of ``deal`` what ``seat`` may know (a seat that sits out: the public table, R6.3)."""
-        if seat in deal.seats:
-            p = deal.player_of(seat)
-            hand, adversary = deal.hands[p], deal.hands[1 - p].bit_count()
-        elif type(seat) is int and 1 <= seat <= deal.n_seats:
-            hand, adversary = 0, 0  # he sits out (R6.3): he sees what a spectator sees
-        else:
-            raise IllegalActionError("R6.3", f"p{seat} holds no cards in this deal")
-        v = object.__new__(cls)
-        # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
-        # instance's dict at once is the same object, several times cheaper (views are made at
-        # every decision of every bot and environment)
-        v.__dict__.update(
-            rules=deal.rules,
-            seat=seat,
-            dealer=deal.dealer,
-            seats=deal.seats,
-            hand_mask=hand,
-            side_masks=(deal.sides[0], deal.sides[1]),
-            card=deal.card,
-            stage=deal.stage,
-            actor_seat=deal.to_act,
-            pack_count=deal.pack_count,
-            adversary_hand_count=adversary,
-            hand_counts=(deal.hands[0].bit_count(), deal.hands[1].bit_count()),
-            buried_mask=deal.buried,
-            n_events=deal.n_events,
-            winner_seat=deal.winner_seat,
-            event_node=deal.events,
-        )
-        return v
 
     # -------------------------------------------------------------- accessors
     @property

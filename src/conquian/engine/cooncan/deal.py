@@ -588,7 +588,32 @@ class CooncanDeal(DealMixin):
 
     def view(self, seat: int) -> CooncanView:
         """What ``seat`` may know.  Bots get only this."""
-        return CooncanView.from_deal(self, seat)
+        if not 1 <= seat <= self.n:
+            raise ValueError(f"there is no seat p{seat}")
+        p = seat - 1
+        return CooncanView(
+            rules=self.rules,
+            seat=seat,
+            dealer=self.dealer,
+            hand=tuple(self.hand(seat)),
+            h1=self.h1[p],
+            h2=self.h2[p],
+            jokers=self.hj[p],
+            combos=self.combos,
+            stock=self.stock,
+            pack_count=self.pack_count,
+            pack_turns=self.pack_turns,
+            hand_counts=tuple(self.hand_size(s) for s in range(1, self.n + 1)),
+            stage=self.stage,
+            actor_seat=self.to_act,
+            n_events=self.n_events,
+            winner_seat=self.winner_seat,
+            void=self.void,
+            laid=tuple(bool(self.laid >> q & 1) for q in range(self.n)),
+            taken=self.taken,
+            event_node=self.events,
+            drawn_node=self.drawn[p],
+        )
 
     def __str__(self) -> str:
         lines = []

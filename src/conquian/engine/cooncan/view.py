@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
@@ -29,9 +29,6 @@ from conquian.engine.cooncan.events import CooncanEvent, cooncan_events, raw_to_
 from conquian.engine.cooncan.listing import DRAW, OVER, STAGE_NAMES, RawAction, draw_options, play_options
 from conquian.engine.cooncan.melds import Combo
 from conquian.engine.rules import Rules
-
-if TYPE_CHECKING:
-    from conquian.engine.cooncan.deal import CooncanDeal
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,36 +85,6 @@ class CooncanView:
         ) and self.events == other.events
 
     __hash__ = None  # type: ignore[assignment]
-
-    @classmethod
-    def from_deal(cls, deal: CooncanDeal, seat: int) -> CooncanView:
-        """Copy out of ``deal`` what ``seat`` may know."""
-        if not 1 <= seat <= deal.n:
-            raise ValueError(f"there is no seat p{seat}")
-        p = seat - 1
-        return cls(
-            rules=deal.rules,
-            seat=seat,
-            dealer=deal.dealer,
-            hand=tuple(deal.hand(seat)),
-            h1=deal.h1[p],
-            h2=deal.h2[p],
-            jokers=deal.hj[p],
-            combos=deal.combos,
-            stock=deal.stock,
-            pack_count=deal.pack_count,
-            pack_turns=deal.pack_turns,
-            hand_counts=tuple(deal.hand_size(s) for s in range(1, deal.n + 1)),
-            stage=deal.stage,
-            actor_seat=deal.to_act,
-            n_events=deal.n_events,
-            winner_seat=deal.winner_seat,
-            void=deal.void,
-            laid=tuple(bool(deal.laid >> q & 1) for q in range(deal.n)),
-            taken=deal.taken,
-            event_node=deal.events,
-            drawn_node=deal.drawn[p],
-        )
 
     @property
     def phase(self) -> str:
