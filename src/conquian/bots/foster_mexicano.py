@@ -20,10 +20,7 @@ card values, and adds what the modern game asks:
    least and the discard it costs him breaks most.  A player with an empty hand is never
    forced (it hands him the deal, R8.5), and a discard is forced only on a player with three
    cards or more in hand, as rule 5 says.
-9. **Passing feeds the table** (three or more players): a card passed goes to every other
-   player in turn, so a card that fits the combination of a player who would still have the
-   say to it is worth taking a little more than in the two-hand game.
-10. **Playing for a draw** (rule 6) is kept for two players only: with more, a hand that
+9. **Playing for a draw** (rule 6) is kept for two players only: with more, a hand that
     refuses everything does not stop the others from going out; the threshold is scaled to the
     hand (half the hand dead, less than four tenths of it down).
 
@@ -52,9 +49,6 @@ from conquian.engine.conquian.mexicano_listing import (
     legal_raw,
 )
 
-#: How much more than its value a use is worth, in a game of three or more, when the card would
-#: otherwise be offered to a player whose combination it fits (rule 9).
-DENY = 1.0
 #: The least a player must hold for a discard to be forced on him (rule 5: a nearly-out player
 #: may be handed the deal).
 SAFE_HAND = 3
@@ -187,18 +181,6 @@ def use_score(o: Obs, melds: tuple[int, ...]) -> float:
     return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)
 
 
-def fits_a_later_say(o: Obs) -> bool:
-    """Whether the card in play fits a combination of a player who would have the say to it
-    after this one if he passed (rule 9)."""
-    n = len(o.sides)
-    t = (o.me + 1) % n
-    while t != o.origin:  # the say ends before the player who turned or discarded it (R8.3)
-        if fits_any(o.tbl, o.sides[t], o.card):
-            return True
-        t = (t + 1) % n
-    return False
-
-
 def policy(o: Obs, rng: random.Random) -> RawAction:
     """Foster's choice for the seat to act (``rng`` is unused: the policy is deterministic, the
     argument keeps the other policies' signature)."""
@@ -228,12 +210,10 @@ def policy(o: Obs, rng: random.Random) -> RawAction:
         return best_use
     n = len(o.sides)
     hand_size = o.hand.bit_count() + o.downs[o.me].bit_count()
-    # rule 6 (rule 10: two players only): a hopeless hand plays for a draw
+    # rule 6 (rule 9: two players only): a hopeless hand plays for a draw
     hopeless = n == 2 and 2 * dead_count(tbl, o.hand, side, o.unseen) >= hand_size \
         and 10 * o.downs[o.me].bit_count() < 4 * hand_size
     pass_score = hand_value(tbl, o.hand, side, o.unseen)
-    if n > 2 and fits_a_later_say(o):
-        pass_score -= DENY  # rule 9
     if best_use is not None and not hopeless and best > pass_score:
         return best_use
     # rules 5 and 8: force a refused card on a player it fits, never on one it would put out
