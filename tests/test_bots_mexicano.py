@@ -272,3 +272,8 @@ def test_tournament_cli_mexicano() -> None:
     out = json.loads(p.stdout)
     assert out["variant"] == "conquian-mexicano" and out["players"] == 3 and out["games"] == 9
     assert [r["bot"] for r in out["results"]] == ["foster", "random"]
+    # the players default to the bots listed, as in Cooncan
+    p = subprocess.run([sys.executable, "-m", "conquian", "tournament", "--variant", "conquian-mexicano",
+                        "--bots", "foster,random,random", "--deals", "2", "--workers", "1", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and json.loads(p.stdout)["players"] == 3, p.stderr
