@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         lo, hi = BotResult(bot, wins=wins, losses=losses).win_rate_ci95
         report["pooled"] = {"wins": wins, "losses": losses, "tableaux": ties,
                             "win_rate": wins / max(1, wins + losses), "win_rate_ci95": [lo, hi],
-                            "deals": len(seeds) * (args.deals or 100) * 2, "seeds": seeds}
+                            "games": len(seeds) * (args.deals or 100) * 2, "seeds": seeds}
         if args.baseline:
             res = run_tournament(rules, ["foster", "random"], args.deals or 500, 11, args.workers, progress=True)
             report["foster vs random (seed 11)"] = res.to_json()["results"]
