@@ -30,10 +30,6 @@ CONFIGS = [(2, 8), (3, 8), (4, 8), (2, 9), (3, 9)]
 SMALL = {"expert": {"iterations": 6, "horizon": 30}, "master": {"iterations": 8, "horizon": 30}}
 
 
-def rules(n: int, hand: int = 8) -> object:
-    return get_rules("conquian-mexicano", players=n, hand=hand)
-
-
 def mask(text: str) -> int:
     return CardSet.parse(text).mask
 
@@ -101,10 +97,10 @@ def position(n: int, hands: list[str], sides: list[list[str]], stage: int, actor
     used = sum(deal.hands) | sum(deal.downs)
     c = parse_card(card) if card else -1
     rest = [x for x in deal.deck if not (used | (1 << c if c >= 0 else 0)) >> x & 1]
-    deal.deck = tuple(rest[:4]) + tuple(rest[4:])
-    deal.pos = 4
+    deal.deck = tuple(rest)
+    deal.pos = 4  # four cards turned and buried so far; the rest is the pack
     deal.buried = sum(1 << x for x in rest[:4])
-    deal.gives = [cards_of(h)[0] if h else 0 for h in deal.hands]
+    deal.gives = [cards_of(h)[0] if h else 0 for h in deal.hands]  # the exchange is over (R8.2)
     deal.card, deal.stage, deal.actor, deal.origin, deal.first = c, stage, actor, origin, first
     for p in range(n):
         assert (deal.hands[p] | deal.downs[p]).bit_count() == 8 + (stage == DISCARD and p == actor)
