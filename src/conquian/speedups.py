@@ -37,6 +37,7 @@ HOT_MODULES: tuple[str, ...] = (
     "conquian.engine.cooncan.listing",
     "conquian.bots.foster_conquian",
     "conquian.bots.foster_cooncan",
+    "conquian.bots.foster_mexicano",
     "conquian.bots.foster",
 )
 #: The shared library mypyc builds for the group, inside the package.

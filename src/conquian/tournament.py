@@ -1,7 +1,9 @@
 """Tournaments between bots on duplicate deals (``conquian tournament``).
 
 Every deck is played once for each rotation of the bots over the seats, so the
-cards even out: with two bots at conquian each plays both hands of every deck.
+cards even out: with two bots at conquian each plays both hands of every deck; with three
+(Cooncan, three at a conquian table, the conquián mexicano's tercerilla, R8) each bot holds
+every seat of every deck once.
 Games run in worker processes; results are gathered in game order, so the same
 seed gives the same result whatever the number of workers.  Bots only ever see
 views (:func:`play_game`).
@@ -29,8 +31,8 @@ from typing import Any
 
 from conquian.bots import make_bot
 from conquian.engine.deck import SplitMix64
-from conquian.engine.match import classic, new_deal
-from conquian.engine.rules import CONQUIAN, Rules
+from conquian.engine.match import new_deal
+from conquian.engine.rules import CONQUIAN, COONCAN, Rules
 
 #: How many decision times a bot's figures keep for the 95th percentile (a uniform sample beyond).
 TIME_SAMPLE = 200_000
@@ -44,7 +46,7 @@ class SeatOutcome:
     score: int
     won: bool
     lost: bool
-    tie: bool  # a conquian tableau, or a void Cooncan deal
+    tie: bool  # a conquian tableau, a conquián mexicano draw (R8.6), or a void Cooncan deal
     times: list[float]
 
 
@@ -52,7 +54,7 @@ def play_game(rules: Rules, bots: list[str], deck_seed: int, bot_seed: int,
               bot_params: dict[str, dict[str, Any]] | None = None) -> list[SeatOutcome]:
     """Play one deal; ``bots[i]`` sits in seat ``p(i+1)``.  Each bot sees only its seat's view."""
     n = rules.players
-    deal = classic(new_deal(rules, seed=deck_seed, dealer=n))
+    deal = new_deal(rules, seed=deck_seed, dealer=n)
     params = bot_params or {}
     players = [make_bot(name, seed=bot_seed * 31 + i, **params.get(name, {})) for i, name in enumerate(bots)]
     times: list[list[float]] = [[] for _ in range(n)]
@@ -255,7 +257,7 @@ def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, wor
     for name in bots:
         by_bot.setdefault(name, BotResult(name))
     slots = [BotResult(name) for name in bots]
-    conq = rules.family == CONQUIAN
+    conq = rules.family != COONCAN  # conquian's tableaux and the conquián mexicano's draws (R8.6)
     sample_rng = random.Random(seed)
     outcomes: list[list[SeatOutcome]] = []
 

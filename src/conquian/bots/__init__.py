@@ -1,9 +1,11 @@
 """Computer opponents.  A bot sees only a seat's view and returns a legal action.
 
 Every bot implements :class:`Bot`: ``choose(view) -> Action``.  It is handed a
-:class:`~conquian.engine.conquian.view.ConquianView` or :class:`~conquian.engine.cooncan.view.CooncanView`
-and nothing else; :func:`check_view` refuses anything that is not a view, so a
-bot cannot be given a deal (and its hidden cards) by mistake.  Bots are made by
+:class:`~conquian.engine.conquian.view.ConquianView`,
+:class:`~conquian.engine.cooncan.view.CooncanView` or
+:class:`~conquian.engine.conquian.mexicano_view.MexicanoView` and nothing else;
+:func:`check_view` refuses anything that is not a view, so a bot cannot be given a deal
+(and its hidden cards) by mistake.  Bots are made by
 name from a registry:
 
 ```pycon
@@ -18,7 +20,7 @@ parse_action('p1 use 6c 6d 6s')
 >>> bot.choose(deal)
 Traceback (most recent call last):
 ...
-TypeError: a bot is given a seat's view (ConquianView or CooncanView), never ConquianDeal: it would see hidden cards
+TypeError: a bot is given a seat's view, never ConquianDeal: it would see hidden cards
 
 ```
 """

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from typing import Protocol, Union, runtime_checkable
 
 from conquian.engine.actions import Action
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.view import CooncanView
 
-View = Union[ConquianView, CooncanView]  # noqa: UP007 (a runtime alias)
+View = Union[ConquianView, CooncanView, MexicanoView]  # noqa: UP007 (a runtime alias)
 
 
 @runtime_checkable
@@ -30,10 +31,10 @@ class Bot(Protocol):
 
 def check_view(view: object) -> View:
     """Return ``view`` if it is a seat's view; TypeError otherwise (hidden information stays hidden)."""
-    if not isinstance(view, ConquianView | CooncanView):
+    if not isinstance(view, ConquianView | CooncanView | MexicanoView):
         raise TypeError(
-            "a bot is given a seat's view (ConquianView or CooncanView), never "
-            f"{type(view).__name__}: it would see hidden cards"
+            f"a bot is given a seat's view, never {type(view).__name__}: "
+            "it would see hidden cards"
         )
     if view.to_act != view.seat:
         raise ValueError(f"p{view.seat} is not the seat to act")

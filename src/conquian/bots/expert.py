@@ -5,7 +5,9 @@ everything its view shows (:mod:`conquian.bots.determinize`), plays every
 candidate action on each re-dealt deal and finishes the deal with the ``foster``
 policy for every seat, and picks the action with the best mean result.  The same
 re-deals serve every candidate (common random numbers), so the comparison is
-sharper than the sample size suggests.  In conquian the playouts are spent by
+sharper than the sample size suggests.  In conquian and the conquián mexicano (R8: the
+re-deal keeps the card the seat gave with the player who got it; the playouts use
+:mod:`conquian.bots.foster_mexicano`, and score the deal's points, R8.7) the playouts are spent by
 sequential halving (the worse half of the candidates dropped round after round);
 in Cooncan evenly, and foster's own choice is kept unless an action beats it
 clearly.  The budget is a number of playouts per
@@ -30,10 +32,13 @@ from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_action
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.cooncan.deal import K_DISCARD, PLAY, CooncanDeal
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
 from conquian.engine.cooncan.view import CooncanView
-from conquian.engine.match import ClassicDeal as Deal
+from conquian.engine.match import Deal
 from conquian.engine.scoring import pip_value
 
 
@@ -67,6 +72,14 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
             return 1.0 if deal.seats[deal.winner] == seat else -1.0
         p = deal.player_of(seat)
         return 0.05 * (deal.downs[p].bit_count() - deal.downs[1 - p].bit_count())
+    if isinstance(deal, MexicanoDeal):
+        if deal.stage == over:
+            # R8.7: the points of the deal (+1 or -1 with two; +2, -1 or 0 with three or four)
+            return float((deal.scores() or [0] * deal.n)[seat - 1])
+        # not over at the horizon: cards down against the others' mean
+        p = deal.player_of(seat)
+        rest = sum(deal.downs[q].bit_count() for q in range(deal.n) if q != p) / (deal.n - 1)
+        return 0.05 * (deal.downs[p].bit_count() - rest)
     if deal.stage == over:
         scores = deal.scores() or [0] * deal.n
         return float(scores[seat - 1])
@@ -82,7 +95,7 @@ class ExpertBot:
     """PIMC search over re-dealt unseen cards with foster playouts.
 
     ``iterations``: playouts per decision, shared among the candidate actions
-    (default 240 for conquian, 96 for Cooncan); ``ms``: a time budget (the playouts stop at
+    (default 240 for conquian and the conquián mexicano, 96 for Cooncan); ``ms``: a time budget (the playouts stop at
     it, or at ``iterations`` if sooner);
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
     in Cooncan, how many standard errors better than foster's choice an action must be;
@@ -186,6 +199,8 @@ class ExpertBot:
     def _action(view: View, raw: Any) -> Action:
         if isinstance(view, CooncanView):
             return cooncan_action(view.seat, raw, view.rules.stock == "open")
+        if isinstance(view, MexicanoView):
+            return mexicano_action(view.seats, view.player, raw)
         return conquian_action(view.seat, raw)
 
 

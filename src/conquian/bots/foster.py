@@ -1,7 +1,8 @@
 """The ``foster`` bot: the seeds' "Suggestions for good play", for every form of the game.
 
 See :mod:`conquian.bots.foster_conquian` and :mod:`conquian.bots.foster_cooncan` for
-the rules and the passage each comes from.  The policies work on a small
+the rules and the passage each comes from, and :mod:`conquian.bots.foster_mexicano` for
+the same principles carried over to the conquián mexicano (R8).  The policies work on a small
 observation built from a seat's view, so the same code also runs inside the
 ``expert`` bot's playouts (on deals it has re-dealt from its own view).
 """
@@ -13,10 +14,14 @@ from typing import Any
 
 import conquian.bots.foster_conquian as fc
 import conquian.bots.foster_cooncan as fk
+import conquian.bots.foster_mexicano as fm
 from conquian.bots.base import View, check_view, register
 from conquian.engine.actions import Action
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_action
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
@@ -41,6 +46,33 @@ def conquian_obs_from_state(d: ConquianDeal) -> fc.Obs:
         tbl=d.tbl, stage=d.stage, card=d.card, hand=d.hands[p], side=d.sides[p], down=d.downs[p],
         other_side=d.sides[1 - p], other_down=d.downs[1 - p], other_hand_count=d.hands[1 - p].bit_count(),
         pack_count=len(d.deck) - d.pos, unseen=d.tbl.pack_mask & ~seen,
+    )
+
+
+def mexicano_obs_from_view(v: MexicanoView) -> fm.Obs:
+    """The observation of a conquián mexicano view."""
+    n = len(v.seats)
+    return fm.Obs(
+        tbl=v.table, stage=v.stage, me=v.player, card=v.card, hand=v.hand_mask, sides=v.side_masks,
+        downs=tuple(v.down_mask(p) for p in range(n)), hand_counts=v.hand_counts, pack_count=v.pack_count,
+        unseen=v.unseen_mask(), origin=v.origin, first=v.first,
+    )
+
+
+def mexicano_obs_from_state(d: MexicanoDeal) -> fm.Obs:
+    """The acting seat's observation of a conquián mexicano deal (for playouts on a re-dealt state):
+    what its view would show, read from the state without building the view."""
+    p = d.actor
+    seen = d.hands[p] | d.buried
+    for down in d.downs:
+        seen |= down
+    for c in (d.card, d.gives[p]):
+        if c >= 0:
+            seen |= 1 << c
+    return fm.Obs(
+        tbl=d.tbl, stage=d.stage, me=p, card=d.card, hand=d.hands[p], sides=tuple(d.sides), downs=tuple(d.downs),
+        hand_counts=tuple(h.bit_count() for h in d.hands), pack_count=len(d.deck) - d.pos,
+        unseen=d.tbl.pack_mask & ~seen, origin=d.origin, first=d.first,
     )
 
 
@@ -74,10 +106,12 @@ def cooncan_obs_from_state(d: CooncanDeal) -> fk.Obs:
     )
 
 
-def state_policy(d: ConquianDeal | CooncanDeal, rng: random.Random) -> Any:
+def state_policy(d: ConquianDeal | CooncanDeal | MexicanoDeal, rng: random.Random) -> Any:
     """Foster's raw action for whoever is to act in a deal (used inside the expert's playouts)."""
     if isinstance(d, ConquianDeal):
         return fc.policy(conquian_obs_from_state(d), rng)
+    if isinstance(d, MexicanoDeal):
+        return fm.policy(mexicano_obs_from_state(d), rng)
     return fk.policy(cooncan_obs_from_state(d), rng)
 
 
@@ -96,4 +130,6 @@ class FosterBot:
         if isinstance(view, CooncanView):
             raw = fk.policy(cooncan_obs_from_view(view), self.rng)
             return cooncan_action(view.seat, raw, view.rules.stock == "open")
+        if isinstance(view, MexicanoView):
+            return mexicano_action(view.seats, view.player, fm.policy(mexicano_obs_from_view(view), self.rng))
         return conquian_action(view.seat, fc.policy(conquian_obs_from_view(view), self.rng))

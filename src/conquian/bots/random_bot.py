@@ -1,4 +1,5 @@
-"""The ``random`` bot: uniform over the listed legal actions (a baseline)."""
+"""The ``random`` bot: uniform over the listed legal actions (a baseline), in every form of the
+game (conquian R3, Cooncan R4, the conquián mexicano R8: its gives and targeted forces included)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import random
 from conquian.bots.base import View, check_view, register
 from conquian.engine.actions import Action
 from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_action
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
 from conquian.engine.cooncan.view import CooncanView
 
@@ -27,4 +30,6 @@ class RandomBot:
         raw = legal[self.rng.randrange(len(legal))]
         if isinstance(view, CooncanView):
             return cooncan_action(view.seat, raw, view.rules.stock == "open")
+        if isinstance(view, MexicanoView):
+            return mexicano_action(view.seats, view.player, raw)
         return conquian_action(view.seat, raw)

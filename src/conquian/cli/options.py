@@ -96,8 +96,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 def bots_and_rules(args: argparse.Namespace, command: str, one_for_all: bool) -> tuple[list[str], Rules] | int:
     """``--bots`` and the rules of a command that seats bots, or the exit status after one line
-    on standard error.  Cooncan's player count defaults to the bots listed; with ``one_for_all``
-    a single name sits in every seat."""
+    on standard error.  Cooncan's and the conquián mexicano's player count defaults to the bots
+    listed; with ``one_for_all`` a single name sits in every seat."""
     from conquian.bots import bot_names
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
@@ -106,7 +106,8 @@ def bots_and_rules(args: argparse.Namespace, command: str, one_for_all: bool) ->
         print(f"{command}: unknown bot {(unknown or [args.bots])[0]!r} (bots: {', '.join(bot_names())})",
               file=sys.stderr)
         return 2
-    if args.players is None and args.variant.startswith("cooncan") and (len(bots) > 1 or not one_for_all):
+    round_table = args.variant.startswith("cooncan") or args.variant == "conquian-mexicano"
+    if args.players is None and round_table and (len(bots) > 1 or not one_for_all):
         args.players = len(bots)
     try:
         rules = rules_from_args(args)

@@ -35,8 +35,9 @@ from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 from conquian.engine.scoring import Washbook
 
 Deal = Union[ConquianDeal, CooncanDeal, MexicanoDeal]  # noqa: UP007 (a runtime alias)
-#: The deals of R3 and R4, which the bots, environments and interfaces play so far; the conquián
-#: mexicano (R8) is played by the engine (matches, records, replay, simulation) and reaches them later.
+#: The deals of R3 and R4, which the sessions, environments and interfaces play so far; the conquián
+#: mexicano (R8) is played by the engine (matches, records, replay, simulation), the bots and the
+#: tournaments, and reaches the others later.
 ClassicDeal = Union[ConquianDeal, CooncanDeal]  # noqa: UP007 (a runtime alias)
 
 #: The longest player name.

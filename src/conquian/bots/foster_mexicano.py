@@ -1,0 +1,223 @@
+"""Foster's suggestions for good play, carried over to the conquián mexicano (R8), as a policy.
+
+The conquián mexicano is conquian (R3) with eight (or nine) cards, two to four players round
+the table, an exchange before the first card (R8.2) and going out with ``hand + 1`` down
+(R8.5).  Foster wrote for the two-hand game of ten cards; this policy keeps his principles as
+:mod:`conquian.bots.foster_conquian` states them (rules 1-6 there: live outs, sequences before
+triplets, show as little as needed, discard the dead card and never into an adversary's
+combination, force a refused card, a hopeless hand plays for a draw) and uses that module's
+card values, and adds what the modern game asks:
+
+7. **The exchange** (R8.2): give the card least useful to oneself (the lowest value of rule 1,
+   the same measure as a discard).  It goes face down to the next player, about whom nothing is
+   known yet, so among equally useless cards give the most isolated one: the card with the
+   fewest live combinations through it at all (an end card such as the ace or the king joins
+   fewer sequences than a middle card), which is also the card least likely to help him.
+8. **Whom to force** (R8.4, three or more players): a card is forced only on a player it fits;
+   among those, first one who refused it (he passed it, or discarded it: Foster's "if he
+   refuses the card himself, it is invariably good play to force him with it"), then the one
+   with the most cards in hand: he is furthest from going out, so the card down brings him
+   least and the discard it costs him breaks most.  A player with an empty hand is never
+   forced (it hands him the deal, R8.5), and a discard is forced only on a player with three
+   cards or more in hand, as rule 5 says.
+9. **Playing for a draw** (rule 6) is kept for two players only: with more, a hand that
+    refuses everything does not stop the others from going out; the threshold is scaled to the
+    hand (half the hand dead, less than four tenths of it down).
+
+The functions work on masks only, like the other policies, so that the module can be compiled
+with the rest of the hot path (:mod:`conquian.speedups`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from conquian.bots.foster_conquian import card_value, dead_count, fits_any, hand_value
+from conquian.engine.conquian.melds import MeldTable
+from conquian.engine.conquian.mexicano_listing import (
+    DISCARD,
+    EXCHANGE,
+    FORCE_SHIFT,
+    FORCED,
+    K_DISCARD,
+    K_FORCE,
+    K_GIVE,
+    K_PASS,
+    K_USE,
+    RawAction,
+    legal_raw,
+)
+
+#: The least a player must hold for a discard to be forced on him (rule 5: a nearly-out player
+#: may be handed the deal).
+SAFE_HAND = 3
+
+
+@dataclass
+class Obs:
+    """What the seat to act sees, as masks (built from a view, or from a state in a playout).
+
+    Players are indexes in the order of play (0 the first after the dealer), as in the deal."""
+
+    tbl: MeldTable
+    stage: int
+    me: int
+    card: int
+    hand: int
+    sides: tuple[tuple[int, ...], ...]
+    """Every player's combinations."""
+    downs: tuple[int, ...]
+    """Every player's cards on the table."""
+    hand_counts: tuple[int, ...]
+    pack_count: int
+    unseen: int
+    """Cards that may still come: the pack and the other hands."""
+    origin: int
+    """Who turned or discarded the card in play."""
+    first: int
+    """Who had the first say to it (the players from ``first`` to ``me`` - 1 passed it)."""
+
+
+def isolation(tbl: MeldTable, c: int, live: int) -> int:
+    """How many threes through ``c`` could still be made from ``live`` cards (rule 7: fewer is
+    more isolated, for the giver and for whoever gets it)."""
+    cb = 1 << c
+    n = 0
+    for t in tbl.threes_by_card.get(c, ()):
+        if t & ~cb & ~live == 0:
+            n += 1
+    return n
+
+
+def choose_give(o: Obs) -> RawAction:
+    """The card to give in the exchange (rule 7): the least valuable, then the most isolated."""
+    tbl = o.tbl
+    live = o.unseen | o.hand
+    best_c = -1
+    best_v = 0.0
+    best_k = 0
+    h = o.hand
+    while h:
+        low = h & -h
+        h ^= low
+        c = low.bit_length() - 1
+        v = card_value(tbl, c, o.hand, (), o.unseen)
+        k = isolation(tbl, c, live)
+        if best_c < 0 or v < best_v or (v == best_v and k < best_k):
+            best_c, best_v, best_k = c, v, k
+    return (K_GIVE, best_c)
+
+
+def refused_by(o: Obs, t: int) -> bool:
+    """Whether player ``t`` refused the card in play: he passed it, or he discarded it (rule 8)."""
+    n = len(o.sides)
+    if t == o.origin and o.first != o.origin:
+        return True  # he discarded it
+    return (t - o.first) % n < (o.me - o.first) % n
+
+
+def force_target(o: Obs, c: int, min_hand: int, refused_first: bool) -> int:
+    """The player to force ``c`` on (rule 8), or -1 if none may be: the card must fit one of his
+    combinations and he must hold at least ``min_hand`` cards."""
+    tbl = o.tbl
+    n = len(o.sides)
+    best = -1
+    best_key = (False, 0, 0)
+    for k in range(1, n):
+        t = (o.me + k) % n
+        if o.hand_counts[t] < min_hand or not fits_any(tbl, o.sides[t], c):
+            continue
+        key = (refused_first and refused_by(o, t), o.hand_counts[t], -k)
+        if best < 0 or key > best_key:
+            best, best_key = t, key
+    return best
+
+
+def choose_discard(o: Obs, hand: int, side: tuple[int, ...]) -> tuple[float, RawAction]:
+    """The best discard or discarding force for a hand (rules 4, 5 and 8)."""
+    tbl = o.tbl
+    best_score = 0.0
+    best_raw: RawAction = (K_DISCARD, -1)
+    n = len(o.sides)
+    h = hand
+    while h:
+        low = h & -h
+        c = low.bit_length() - 1
+        h ^= low
+        score = card_value(tbl, c, hand, side, o.unseen)
+        raw: RawAction = (K_DISCARD, c)
+        fits_someone = False
+        for k in range(1, n):
+            if fits_any(tbl, o.sides[(o.me + k) % n], c):
+                fits_someone = True
+                break
+        if fits_someone:
+            # rule 4: a card another player can use brings him nearer going out; if it must go,
+            # force it on the player it hurts most (rules 5 and 8), unless all are nearly out
+            score += 2.5
+            t = force_target(o, c, SAFE_HAND, False)
+            if t >= 0:
+                raw = (K_FORCE, t << FORCE_SHIFT | c)
+        if best_raw[1] == -1 or score < best_score:
+            best_score, best_raw = score, raw
+    return best_score, best_raw
+
+
+def use_score(o: Obs, melds: tuple[int, ...]) -> float:
+    """The value of a use: cards put down, the hand kept after the best discard (rules 1-4)."""
+    u = 0
+    for m in melds:
+        u |= m
+    side = o.sides[o.me]
+    new_side = tuple(m for m in side if not m & u) + melds
+    new_hand = o.hand & ~u
+    laid = (u & o.hand).bit_count()
+    if new_hand == 0:
+        return 100.0
+    discard_cost, _ = choose_discard(o, new_hand, new_side)
+    kept = hand_value(o.tbl, new_hand, new_side, o.unseen) - discard_cost
+    # progress: every card down brings hand + 1 closer; rule 3: show no more than needed
+    return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)
+
+
+def policy(o: Obs, rng: random.Random) -> RawAction:
+    """Foster's choice for the seat to act (``rng`` is unused: the policy is deterministic, the
+    argument keeps the other policies' signature)."""
+    tbl = o.tbl
+    if o.stage == EXCHANGE:
+        return choose_give(o)
+    side = o.sides[o.me]
+    if o.stage == DISCARD:
+        return choose_discard(o, o.hand, side)[1]
+    legal = legal_raw(tbl, o.stage, o.me, o.card, o.hand, o.sides, o.downs[o.me])
+    uses = [r for r in legal if r[0] == K_USE]
+    # a use that empties the hand wins (hand + 1 down, R8.5)
+    for r in uses:
+        laid = 0
+        for m in r[1]:
+            laid |= m
+        if o.hand & ~laid == 0:
+            return r
+    best_use: RawAction | None = None
+    best = 0.0
+    for r in uses:
+        s = use_score(o, r[1])
+        if best_use is None or s > best:
+            best_use, best = r, s
+    if o.stage == FORCED:
+        assert best_use is not None
+        return best_use
+    n = len(o.sides)
+    hand_size = o.hand.bit_count() + o.downs[o.me].bit_count()
+    # rule 6 (rule 9: two players only): a hopeless hand plays for a draw
+    hopeless = n == 2 and 2 * dead_count(tbl, o.hand, side, o.unseen) >= hand_size \
+        and 10 * o.downs[o.me].bit_count() < 4 * hand_size
+    pass_score = hand_value(tbl, o.hand, side, o.unseen)
+    if best_use is not None and not hopeless and best > pass_score:
+        return best_use
+    # rules 5 and 8: force a refused card on a player it fits, never on one it would put out
+    t = force_target(o, o.card, 1, True)
+    if t >= 0 and refused_by(o, t):
+        return (K_FORCE, t << FORCE_SHIFT | o.card)
+    return (K_PASS, -1)
