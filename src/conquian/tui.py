@@ -390,7 +390,7 @@ class ConquianApp(App[None]):
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
         s = self.session
-        deal = s.deal
+        deal = classic(s.deal)  # the conquián mexicano's screens come later (R8)
         totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
         turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
         status = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn} - {totals}"
@@ -536,7 +536,7 @@ class ConquianApp(App[None]):
 
     def deal_over(self) -> None:
         s = self.session
-        deal = s.deal
+        deal = classic(s.deal)
         self.shown_seat = s.human_seats[0] if len(s.human_seats) == 1 else None
         self.rewrite_log()  # the deal is over: its hands are public, the log is everyone's
         body = table_text(s, deal, self.ascii_only, False, reveal=True)
@@ -670,7 +670,7 @@ class ConquianApp(App[None]):
         else:
             if s.human_to_act and s.deal.to_act == seat:
                 bot = make_bot("expert", seed=len(s.lines), iterations=60)
-                lines.append(f"The expert would play: {s.action_words(bot.choose(s.deal.view(seat)))}")
+                lines.append(f"The expert would play: {s.action_words(bot.choose(classic(s.deal).view(seat)))}")
             outs = live_outs(s.deal, seat)
             lines.append("Live outs: " + ("; ".join(outs) if outs else "none"))
         for line in lines:
