@@ -314,3 +314,45 @@ def test_the_table_offers_the_strongest_quick_bot_first(server: Server) -> None:
     presets = server.get("/api/presets").json()
     assert presets["default_bot"] == strongest_quick_bot() and presets["default_bot"] in presets["bots"]
     assert set(presets["bots"]) == set(bot_names())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_people_play_a_whole_conquian_mexicano_deal_over_sockets(server: Server, tmp_path: Path, players: int) -> None:
+    """R8 over real sockets: the lobby lists the preset; every seat gives a card before any moves
+    (R8.2) and no seat is told another's before that; the deal is played to its end and replays."""
+    presets = {v["name"]: v for v in server.get("/api/presets").json()["variants"]}
+    mex = presets["conquian-mexicano"]
+    assert (mex["max_players"], mex["pack"], mex["options"]) == (4, "spanish", {
+        "exchange": True, "exhausted": "tablas", "hand": 8})
+    t = server.create(variant="conquian-mexicano", players=players, host_name="Ann",
+                      seats=[{"kind": "open"}] * players, options={"exhausted": "fewest"})
+    clients = {1: Client(server, str(t["id"]), str(t["token"]))}
+    for seat in range(2, players + 1):
+        sat = server.post(f"/api/tables/{t['id']}/sit", {"seat": seat, "name": f"P{seat}"}).json()
+        clients[seat] = Client(server, str(t["id"]), sat["token"])
+    for c in clients.values():
+        c.wait_table(lambda x: x["status"] == "playing")
+    for seat in range(1, players + 1):  # the exchange: each in turn, nobody told the others' cards
+        c = clients[seat]
+        table = c.wait_table(lambda x, s=seat: x["deal"]["to_act"] == s)
+        assert table["deal"]["phase"] == "exchange" and all(w.startswith("give ") for w in table["legal"])
+        for other, oc in clients.items():
+            ex = oc.wait_table(lambda x, s=table["state"]: x["state"] >= s)["deal"]["exchange"]
+            assert ex["got"] is None and (ex["gave"] is None) == (other >= seat)
+        c.act(table["legal"][0])
+        c.wait_table(lambda x, s=table["state"]: x["state"] > s)
+    got = clients[1].wait_table(lambda x: x["deal"]["phase"] != "exchange")["deal"]["exchange"]
+    assert got["got"] is not None and got["from"] == players
+    table = play_deal(clients, random.Random(players))
+    assert table["deal"]["over"] and table["deal"]["ended"] in ("out", "fewest", "tablas")
+    assert sum(table["scores"]["deals"][-1]) == 0 and table["scores"]["result"]
+    rec = server.get(f"/api/tables/{t['id']}/record")
+    assert rec.status_code == 200 and "give" in rec.text
+    path = tmp_path / "mex.toml"
+    path.write_text(rec.text)
+    out = subprocess.run([sys.executable, "-m", "conquian", "replay", str(path), "--json"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["deals"][0]["over"]
+    for c in clients.values():
+        c.close()

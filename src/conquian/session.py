@@ -226,7 +226,7 @@ class GameSession:
                 private = f"{self._who(event.seat)} gave {_card_words(gave)} to {to}" if gave is not None else public
                 return [LogLine(public, event.seat, private)]
             if event.kind == "exchange":
-                lines = [LogLine("every player has given: the cards change hands (R8.2)")]
+                lines = [LogLine("every player has given: each card goes to the next player (R8.2)")]
                 for seat in deal.seats:
                     v = deal.view(seat)
                     if v.gave is not None and v.got is not None:
