@@ -227,7 +227,7 @@ async function lobby() {
       const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " replay"));
       listBox.replaceChildren(el("h2", {}, "Tables"),
         rows.length ? el("table", { class: "list" }, el("tbody", {}, rows)) : el("p", { class: "dim" }, "No table is open: create one."),
-        done.length ? el("div", {}, el("h2", {}, "Finished matches"), el("ul", {}, done)) : null);
+        done.length ? el("div", {}, el("h2", {}, "Finished matches"), el("ul", {}, done)) : "");
     } catch (e) { /* the server may be restarting */ }
     setTimeout(refreshList, 5000);
   }
