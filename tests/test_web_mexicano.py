@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("msgspec")
 
 from conquian import get_rules
-from conquian.engine.cards import card_str
+from conquian.engine.cards import card_name, card_str
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.redeal import redeal_unseen
 from conquian.session import GameSession
@@ -190,3 +190,13 @@ def test_a_bot_job_plays_a_legal_move_whatever_the_bot() -> None:
 def test_the_classic_tables_are_unchanged() -> None:
     snap = table_snapshot(full_table(), 1)
     assert snap["deal"]["family"] == "conquian" and "exchange" not in snap["deal"]
+
+
+def test_without_the_exchange_the_first_card_is_turned_at_once() -> None:
+    t = mexicano_table(3, seed=6, exchange=False)
+    snap = table_snapshot(t, 1)
+    d = snap["deal"]
+    assert d["phase"] == "say" and d["to_act"] == 1 and d["card_in_play"] is not None
+    assert d["exchange"] == {"on": False, "given": [], "to": 2, "from": 3, "gave": None, "got": None}
+    assert not any(w.startswith("give") for w in snap["legal"])
+    assert snap["log"][-1] == f"P1 turned {card_name(deal_of(t).card)}"

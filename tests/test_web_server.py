@@ -356,3 +356,26 @@ def test_people_play_a_whole_conquian_mexicano_deal_over_sockets(server: Server,
     assert json.loads(out.stdout)["deals"][0]["over"]
     for c in clients.values():
         c.close()
+
+
+def test_a_card_held_twice_in_a_double_pack_can_be_selected(server: Server) -> None:
+    """Two copies of a card in one hand (R2.1): selecting it offers its moves, not a refusal."""
+    from conquian import get_rules
+    from conquian.engine.cards import card_str
+    from conquian.engine.deck import pack_order
+
+    deck = pack_order(get_rules("cooncan-double"))  # each card twice: Ac Ac 2c 2c ...
+    # dealt one at a time from the seat after the dealer (p5): cards 1 and 6 are seat 1's
+    deck[1], deck[5] = deck[5], deck[1]
+    twice = card_str(deck[0])
+    t = server.create(variant="cooncan-double", players=5, host_name="Ann", seats=[{"kind": "open"}] * 5,
+                      set_deal=True, deck=" ".join(card_str(c) for c in deck))
+    for seat in range(2, 6):
+        server.post(f"/api/tables/{t['id']}/sit", {"seat": seat, "name": f"P{seat}"})
+    a = Client(server, str(t["id"]), str(t["token"]))
+    table = a.wait_table(lambda x: x["status"] == "playing" and x["deal"]["to_act"] == 1)
+    assert table["deal"]["hand"].count(twice) == 2
+    a.send({"type": "options", "cards": [twice]})
+    answer = a.wait(lambda m: m["type"] in ("options", "error"))
+    assert answer["type"] == "options", answer
+    a.close()
