@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,8 +55,19 @@ def play_deal(clients: dict[int, Client], rng: random.Random) -> dict[str, objec
         mine = c.wait_table(lambda x, s=state: x["state"] >= s)
         if mine["state"] != state:
             continue
+        pace(c)
         c.act(rng.choice(mine["legal"]), state)
         any_client.wait_table(lambda x, s=state: x["state"] > s)
+
+
+def pace(c: Client) -> None:
+    """No faster than the server allows one connection (protocol.RATE_PER_SECOND, 10 a second):
+    a deal of many passes played at socket speed ran past the burst, and the move refused as
+    too_fast never came."""
+    wait = getattr(c, "next_send", 0.0) - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    c.next_send = time.monotonic() + 0.11  # type: ignore[attr-defined]
 
 
 def test_two_people_play_a_whole_deal_and_the_record_replays(server: Server, tmp_path: Path) -> None:
