@@ -21,7 +21,7 @@ from conquian.engine.cards import card_str, mask_str
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.errors import ConquianError, quote
 from conquian.engine.files import check_writable, records_dir
-from conquian.engine.match import Deal, new_deal
+from conquian.engine.match import Deal, classic, new_deal
 from conquian.engine.record import (
     Record,
     ReplayError,
@@ -438,6 +438,7 @@ def _play(args: argparse.Namespace) -> int:
                 raise ConquianError(f"unknown bot {quote(b.strip(), 30)} (bots: {', '.join(bot_names())}, or human)")
         names = [check_name(n.strip()) for n in args.name.split(",")] if args.name else None
         session = make_session(args.variant, args.players, bots, seed, names, **options)
+        classic(session.deal)  # the terminal's screens for the conquián mexicano (R8) come later
     except ConquianError as e:
         print(f"conquian play: {e}", file=sys.stderr)
         return 2
