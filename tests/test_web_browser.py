@@ -104,25 +104,29 @@ def pace(page: Any) -> None:
 
 
 def click_a_move(page: Any, rng: random.Random, prefer: tuple[str, ...] = ()) -> None:
-    """Play a move by clicks: sometimes by selecting a card first, then a move offered for it."""
+    """Play a move by clicks: sometimes by selecting a card first, then a move offered for it.
+
+    The page re-renders on every message (a bot's move, who is connected), so cards and moves are
+    found through locators, queried again at each use, never kept as element handles."""
     before = state(page)
-    cards = page.query_selector_all("#hand button.card")
-    if cards and rng.random() < 0.4:
+    cards = page.locator("#hand button.card")
+    n = cards.count()
+    if n and rng.random() < 0.4:
         pace(page)
-        cards[rng.randrange(len(cards))].click()
+        cards.nth(rng.randrange(n)).click()
         try:
             page.wait_for_function("() => document.querySelector('#actions') && "
                                    "(document.querySelectorAll('#actions button').length > 0 || "
                                    "document.body.innerText.includes('No legal move'))")
         except sync_api.TimeoutError:
             raise AssertionError(f"no moves offered for the selection; the page says {alert(page)!r}") from None
-        if not page.query_selector("#actions button"):
-            page.click("text=clear selection")
-    buttons = page.query_selector_all("#actions button")
-    texts = [b.inner_text() for b in buttons]
-    pick = next((i for i, t in enumerate(texts) for p in prefer if t.startswith(p)), rng.randrange(len(buttons)))
+        if not page.locator("#actions button").count():
+            page.locator("text=clear selection").click()
+    buttons = page.locator("#actions button")
+    texts = buttons.all_inner_texts()
+    pick = next((i for i, t in enumerate(texts) for p in prefer if t.startswith(p)), rng.randrange(len(texts)))
     pace(page)
-    buttons[pick].click()
+    buttons.nth(pick).click()
     page.wait_for_function(f"() => Number(document.querySelector('#board')?.dataset.state) > {before}")
 
 

@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,8 +55,19 @@ def play_deal(clients: dict[int, Client], rng: random.Random) -> dict[str, objec
         mine = c.wait_table(lambda x, s=state: x["state"] >= s)
         if mine["state"] != state:
             continue
+        pace(c)
         c.act(rng.choice(mine["legal"]), state)
         any_client.wait_table(lambda x, s=state: x["state"] > s)
+
+
+def pace(c: Client) -> None:
+    """No faster than the server allows one connection (protocol.RATE_PER_SECOND, 10 a second):
+    a deal of many passes played at socket speed ran past the burst, and the move refused as
+    too_fast never came."""
+    wait = getattr(c, "next_send", 0.0) - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    c.next_send = time.monotonic() + 0.11  # type: ignore[attr-defined]
 
 
 def test_two_people_play_a_whole_deal_and_the_record_replays(server: Server, tmp_path: Path) -> None:
@@ -314,3 +326,68 @@ def test_the_table_offers_the_strongest_quick_bot_first(server: Server) -> None:
     presets = server.get("/api/presets").json()
     assert presets["default_bot"] == strongest_quick_bot() and presets["default_bot"] in presets["bots"]
     assert set(presets["bots"]) == set(bot_names())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_people_play_a_whole_conquian_mexicano_deal_over_sockets(server: Server, tmp_path: Path, players: int) -> None:
+    """R8 over real sockets: the lobby lists the preset; every seat gives a card before any moves
+    (R8.2) and no seat is told another's before that; the deal is played to its end and replays."""
+    presets = {v["name"]: v for v in server.get("/api/presets").json()["variants"]}
+    mex = presets["conquian-mexicano"]
+    assert (mex["max_players"], mex["pack"], mex["options"]) == (4, "spanish", {
+        "exchange": True, "exhausted": "tablas", "hand": 8})
+    t = server.create(variant="conquian-mexicano", players=players, host_name="Ann",
+                      seats=[{"kind": "open"}] * players, options={"exhausted": "fewest"})
+    clients = {1: Client(server, str(t["id"]), str(t["token"]))}
+    for seat in range(2, players + 1):
+        sat = server.post(f"/api/tables/{t['id']}/sit", {"seat": seat, "name": f"P{seat}"}).json()
+        clients[seat] = Client(server, str(t["id"]), sat["token"])
+    for c in clients.values():
+        c.wait_table(lambda x: x["status"] == "playing")
+    for seat in range(1, players + 1):  # the exchange: each in turn, nobody told the others' cards
+        c = clients[seat]
+        table = c.wait_table(lambda x, s=seat: x["deal"]["to_act"] == s)
+        assert table["deal"]["phase"] == "exchange" and all(w.startswith("give ") for w in table["legal"])
+        for other, oc in clients.items():
+            ex = oc.wait_table(lambda x, s=table["state"]: x["state"] >= s)["deal"]["exchange"]
+            assert ex["got"] is None and (ex["gave"] is None) == (other >= seat)
+        c.act(table["legal"][0])
+        c.wait_table(lambda x, s=table["state"]: x["state"] > s)
+    got = clients[1].wait_table(lambda x: x["deal"]["phase"] != "exchange")["deal"]["exchange"]
+    assert got["got"] is not None and got["from"] == players
+    table = play_deal(clients, random.Random(players))
+    assert table["deal"]["over"] and table["deal"]["ended"] in ("out", "fewest", "tablas")
+    assert sum(table["scores"]["deals"][-1]) == 0 and table["scores"]["result"]
+    rec = server.get(f"/api/tables/{t['id']}/record")
+    assert rec.status_code == 200 and "give" in rec.text
+    path = tmp_path / "mex.toml"
+    path.write_text(rec.text)
+    out = subprocess.run([sys.executable, "-m", "conquian", "replay", str(path), "--json"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["deals"][0]["over"]
+    for c in clients.values():
+        c.close()
+
+
+def test_a_card_held_twice_in_a_double_pack_can_be_selected(server: Server) -> None:
+    """Two copies of a card in one hand (R2.1): selecting it offers its moves, not a refusal."""
+    from conquian import get_rules
+    from conquian.engine.cards import card_str
+    from conquian.engine.deck import pack_order
+
+    deck = pack_order(get_rules("cooncan-double"))  # each card twice: Ac Ac 2c 2c ...
+    # dealt one at a time from the seat after the dealer (p5): cards 1 and 6 are seat 1's
+    deck[1], deck[5] = deck[5], deck[1]
+    twice = card_str(deck[0])
+    t = server.create(variant="cooncan-double", players=5, host_name="Ann", seats=[{"kind": "open"}] * 5,
+                      set_deal=True, deck=" ".join(card_str(c) for c in deck))
+    for seat in range(2, 6):
+        server.post(f"/api/tables/{t['id']}/sit", {"seat": seat, "name": f"P{seat}"})
+    a = Client(server, str(t["id"]), str(t["token"]))
+    table = a.wait_table(lambda x: x["status"] == "playing" and x["deal"]["to_act"] == 1)
+    assert table["deal"]["hand"].count(twice) == 2
+    a.send({"type": "options", "cards": [twice]})
+    answer = a.wait(lambda m: m["type"] in ("options", "error"))
+    assert answer["type"] == "options", answer
+    a.close()

@@ -13,7 +13,9 @@ pytest.importorskip("msgspec")
 
 from conquian import IllegalActionError, get_rules
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Match
+from conquian.engine.redeal import redeal_unseen
 from conquian.web.protocol import ProtocolError, RateLimit, decode_client
 from conquian.web.replay import replay_frames
 from conquian.web.snapshot import table_snapshot
@@ -139,8 +141,8 @@ def _play_and_snapshot(t: Table, rng: random.Random, steps: int) -> None:
         t.act(seat, rng.choice(table_snapshot(t, seat)["legal"]), t.state)
 
 
-def _twin(t: Table, deck: tuple[int, ...]) -> Table:
-    """The same table and commands, with the first deal dealt from ``deck``."""
+def _twin(t: Table, deck: tuple[int, ...], commands: list[str] | None = None) -> Table:
+    """The same table and commands (or ``commands``), with the first deal dealt from ``deck``."""
     twin = Table(t.id, t.name, t.rules, seed=t.seed)
     for s, o in zip(twin.seats, t.seats, strict=True):
         s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
@@ -153,34 +155,43 @@ def _twin(t: Table, deck: tuple[int, ...]) -> Table:
     real_new_deal = Match.new_deal
     match.new_deal = lambda deck_=None, **kw: real_new_deal(match, deck, dealer=kw.get("dealer"))  # type: ignore[method-assign]
     session.new_deal()
-    for c in t.commands[1:]:
+    for c in t.commands[1:] if commands is None else commands:
         twin.replay_command(c)
         twin.commands.append(c)
     return twin
 
 
-@pytest.mark.parametrize("variant,players", [("conquian", 2), ("conquian", 3), ("cooncan", 3), ("cooncan-double", 5)])
+@pytest.mark.parametrize("variant,players", [("conquian", 2), ("conquian", 3), ("cooncan", 3), ("cooncan-double", 5),
+                                             ("conquian-mexicano", 2), ("conquian-mexicano", 3),
+                                             ("conquian-mexicano", 4)])
 def test_every_message_to_a_seat_is_the_same_when_its_unknown_cards_are_redealt(variant: str, players: int) -> None:
     for seed in range(12):
         rng = random.Random(seed)
         t = full_table(variant, players, seed=seed)
-        _play_and_snapshot(t, rng, rng.randint(0, 60))
+        # the conquián mexicano: a third of the positions inside the exchange (R8.2)
+        steps = rng.randint(0, players) if variant == "conquian-mexicano" and seed % 3 == 0 else rng.randint(0, 60)
+        _play_and_snapshot(t, rng, steps)
         deal = t.session.deal  # type: ignore[union-attr]
-        seats = list(deal.seats) if isinstance(deal, ConquianDeal) else list(range(1, players + 1))
+        seats = list(deal.seats) if isinstance(deal, ConquianDeal | MexicanoDeal) else list(range(1, players + 1))
         for seat in seats:
             if isinstance(deal, ConquianDeal):
                 other = rearrange_hidden(deal, seat, random.Random(seed + seat))
+            elif isinstance(deal, MexicanoDeal):
+                other = redeal_unseen(deal, seat, random.Random(seed + seat))
             else:
                 other = public_rearrangement(deal, seat, random.Random(seed + seat))
             if deal.over:
                 continue  # every hand is public once the deal is over
-            twin = _twin(t, tuple(other.deck))
+            # the conquián mexicano: the others' gives are re-dealt too (R8.2), so the actions are the re-deal's
+            twin = _twin(t, tuple(other.deck), [f"act {a}" for a in other.actions()]
+                         if isinstance(other, MexicanoDeal) else None)
             assert json.dumps(table_snapshot(twin, seat)) == json.dumps(table_snapshot(t, seat))
             if tuple(other.deck) != tuple(deal.deck):
                 assert json.dumps(table_snapshot(twin, None)) == json.dumps(table_snapshot(t, None))
 
 
-@pytest.mark.parametrize("variant,players", [("conquian", 2), ("cooncan", 3), ("cooncan-double", 5)])
+@pytest.mark.parametrize("variant,players", [("conquian", 2), ("cooncan", 3), ("cooncan-double", 5),
+                                             ("conquian-mexicano", 3)])
 def test_a_spectator_never_receives_a_card_from_a_hand(variant: str, players: int) -> None:
     for seed in range(8):
         rng = random.Random(seed)
@@ -192,7 +203,7 @@ def test_a_spectator_never_receives_a_card_from_a_hand(variant: str, players: in
             assert snap["deal"]["hand"] is None and snap["legal"] == [] and "hands" not in snap["deal"]
             deal = session.deal
             hidden: set[str] = set()
-            if isinstance(deal, ConquianDeal):
+            if isinstance(deal, ConquianDeal | MexicanoDeal):
                 from conquian.engine.cards import card_str, cards_of
 
                 for h in deal.hands:
@@ -201,7 +212,7 @@ def test_a_spectator_never_receives_a_card_from_a_hand(variant: str, players: in
                 shown = {c for side in snap["deal"]["sides"] for m in side["melds"] for c in m}
                 shown |= {snap["deal"]["card_in_play"]} - {None}
                 assert not shown & hidden
-                assert all(not any(c in line for c in ("hand", "drew the")) for line in snap["log"])
+                assert all(not any(c in line for c in ("hand", "drew the", "gave the")) for line in snap["log"])
             else:
                 for line in snap["log"]:
                     assert "drew the" not in line  # another's draw from the pack: "drew from the pack"

@@ -24,19 +24,21 @@ import time
 import tomllib
 from collections.abc import Sequence
 from dataclasses import InitVar, dataclass, field
+from typing import Any
 
 from conquian.bots import Bot, make_bot
 from conquian.engine.actions import Action, Discard, Draw, Force, Meld, Shift, Take, Use, meld_text, parse_action
 from conquian.engine.cards import JOKER, card_name, card_str, cards_of, mask_of
 from conquian.engine.conquian.deal import ConquianDeal, Event
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_events import MexicanoEvent
 from conquian.engine.cooncan.deal import CooncanEvent
 from conquian.engine.deck import SplitMix64
 from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.files import atomic_write, records_dir
-from conquian.engine.match import ClassicDeal as Deal
-from conquian.engine.match import Match, classic, hands_in_play, round_of, turns_played
+from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.engine.record import Record, ReplayError, read_record, record_from_match, replay, write_record
-from conquian.engine.rules import CONQUIAN, Rules
+from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 
 HUMAN = "human"
 _SEAT = re.compile(r"\bp(\d{1,2})('s)?\b")
@@ -103,7 +105,7 @@ class GameSession:
         """The deals of a saved match, dealt and played again in this session (its log and scores)."""
         replay(record)  # every action and result checked first: a bad record fails here, whole
         for d in record.deals:
-            self._announce(classic(self.match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)))
+            self._announce(self.match.new_deal(d.deck, seed=d.seed, dealer=d.dealer))
             for text in d.actions:
                 self._play(parse_action(text))
 
@@ -111,7 +113,7 @@ class GameSession:
     @property
     def deal(self) -> Deal:
         """The current deal."""
-        return classic(self.match.deals[-1])
+        return self.match.deals[-1]
 
     @property
     def human_seats(self) -> list[int]:
@@ -165,7 +167,7 @@ class GameSession:
     def new_deal(self, deck: Sequence[int] | None = None) -> Deal:
         """Deal the next hand (the deal passes to the left, R3.8, R5.4): ``deck`` if given, else
         the next deck of ``seed``'s sequence."""
-        d = classic(self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64()))
+        d = self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64())
         self._announce(d)
         return d
 
@@ -175,6 +177,11 @@ class GameSession:
             if d.n_seats == 3:
                 self.say(f"{self.name(d.dealer)} sits out this deal (R6.3)")
             self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
+        elif isinstance(d, MexicanoDeal):
+            if d.rules.exchange:
+                self.say(f"the exchange: each player gives one card face down to the next, "
+                         f"{self.name(d.seats[0])} first (R8.2)")
+            self._add_events(d.history())  # without the exchange the first card is turned at once
         else:
             self.say(f"the stock starts with {_card_words(d.stock[0])}")
 
@@ -199,23 +206,28 @@ class GameSession:
         if seat is None or self.seats[seat - 1] == HUMAN:
             return None
         view = self.deal.view(seat)
-        action = self.bots[seat].choose(view)
+        bot: Any = self.bots[seat]  # a bot that does not play these rules refuses the view (TypeError)
+        action = bot.choose(view)
         return self._play(action)
 
     def _play(self, action: Action) -> str:
         deal = self.deal
         before = deal.n_events
         deal.play(action)
-        said = []
-        for e in deal.recent_events(deal.n_events - before):
-            line = self.describe_line(e)
-            if line is not None:
-                self.lines.append(line)
-                said.append(line.text or line.private)
+        said = self._add_events(deal.recent_events(deal.n_events - before))
         if deal.over:
             self.match.settle()
             said.append(self.say(self.result_line()).text)
         return "; ".join(said)
+
+    def _add_events(self, events: Sequence[Event | CooncanEvent]) -> list[str]:
+        """Add the log lines of ``events``; returns their texts (a seat's own line if it has no public one)."""
+        said = []
+        for e in events:
+            for line in self.describe_lines(e):
+                self.lines.append(line)
+                said.append(line.text or line.private)
+        return said
 
     # ------------------------------------------------------------------ words
     def _who(self, seat: int) -> str:
@@ -225,6 +237,31 @@ class GameSession:
         """``Ann wins`` but ``You win``."""
         name = self.name(seat)
         return f"{name} {second if name == 'You' else third}"
+
+    def describe_lines(self, event: Event | CooncanEvent) -> list[LogLine]:
+        """An event as log lines with names: one line, or none (a burial), and for the exchange of the
+        conquián mexicano (R8.2) each seat's own line, read from that seat's view: what it gave and,
+        once every seat has given, what it got."""
+        deal = self.deal
+        if isinstance(event, MexicanoEvent) and isinstance(deal, MexicanoDeal):
+            if event.kind == "give":
+                to = self._who(_next_seat(deal.seats, event.seat))
+                gave = deal.view(event.seat).gave
+                public = f"{self._who(event.seat)} gave a card face down to {to}"
+                private = f"{self._who(event.seat)} gave {_card_words(gave)} to {to}" if gave is not None else public
+                return [LogLine(public, event.seat, private)]
+            if event.kind == "exchange":
+                lines = [LogLine("every player has given: each card goes to the next player (R8.2)")]
+                for seat in deal.seats:
+                    v = deal.view(seat)
+                    if v.gave is not None and v.got is not None:
+                        got_from = deal.seats[(v.player - 1) % deal.n]
+                        lines.append(LogLine("", seat, f"{self._verb(seat, 'gave', 'gave')} {_card_words(v.gave)} to "
+                                             f"{self._who(_next_seat(deal.seats, seat))} and got "
+                                             f"{_card_words(v.got)} from {self._who(got_from)}"))
+                return lines
+        line = self.describe_line(event)
+        return [] if line is None else [line]
 
     def describe_line(self, event: Event | CooncanEvent) -> LogLine | None:
         """An event as a log line with names; a draw from the pack shows its card to the drawer only."""
@@ -243,6 +280,9 @@ class GameSession:
         if kind == "win":
             if isinstance(event, CooncanEvent):
                 return self._verb(seat, "is out and wins", "are out and win")
+            if isinstance(event, MexicanoEvent):
+                down = self.rules.hand_size + 1
+                return self._verb(seat, f"is out, {down} down, and wins", f"are out, {down} down, and win")
             return self._verb(seat, "is eleven down and wins", "are eleven down and win")
         if kind == "draw" and isinstance(event, CooncanEvent):
             return f"{self._who(seat)} drew from the pack"
@@ -280,6 +320,8 @@ class GameSession:
             return f"{self._verb(deal.winner_seat, 'wins', 'win')} the deal{extra}: {shown}"
         if getattr(deal, "void", False):
             return "the deal is void: nobody scores"
+        if self.rules.family == MEXICANO:
+            return "tablas: the pack is exhausted and nobody wins; nobody scores (R8.6)"
         return f"tableau: nobody wins; the next winner takes the pool ({self.match.pool} counters, R5.1)"
 
     def pool_text(self) -> str:
@@ -300,7 +342,9 @@ class GameSession:
             return []
         text = " ".join(card_str(c) for c in cards)
         candidates: list[str] = []
-        if isinstance(deal, ConquianDeal):
+        if isinstance(deal, ConquianDeal | MexicanoDeal):
+            if isinstance(deal, MexicanoDeal) and deal.phase == "exchange" and len(cards) == 1:
+                candidates.append(f"give {text}")
             if deal.card >= 0:
                 p = deal.player_of(seat)
                 tbl = deal.tbl
@@ -314,6 +358,8 @@ class GameSession:
                     candidates.append("use " + " | ".join(meld_text(m) for m in changed))
             if len(cards) == 1:
                 candidates += [f"discard {text}", f"force {text}"]
+                if isinstance(deal, MexicanoDeal) and deal.n > 2:  # R8.4: the force names its target
+                    candidates += [f"force {text} p{t}" for t in deal.seats if t != seat]
         else:
             candidates.append(f"meld {text}")
             for k in range(1, len(deal.combos) + 1):
@@ -456,6 +502,11 @@ def seated_action(action: Action | str, seat: int) -> Action:
     return parse_action(text)
 
 
+def _next_seat(seats: Sequence[int], seat: int) -> int:
+    """The seat after ``seat`` in the order of play (the conquián mexicano: who gets its card, R8.2)."""
+    return seats[(list(seats).index(seat) + 1) % len(seats)]
+
+
 def _card_words(card: int | None) -> str:
     return card_name(card) if card is not None and card >= 0 else "nothing"
 
@@ -484,10 +535,11 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
     """
     view = deal.view(seat)
     out: list[str] = []
-    if isinstance(deal, ConquianDeal):
+    if isinstance(deal, ConquianDeal | MexicanoDeal):
+        from conquian.engine.conquian.mexicano_view import MexicanoView
         from conquian.engine.conquian.view import ConquianView
 
-        assert isinstance(view, ConquianView)
+        assert isinstance(view, ConquianView | MexicanoView)
         tbl = view.table
         live = view.unseen_mask()
         hand = view.hand_mask

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conquian.bots import make_bot
-from conquian.engine.match import classic, new_deal
+from conquian.engine.match import new_deal
 from conquian.engine.rules import get_rules
 from conquian.web.table import Table
 
@@ -63,7 +63,7 @@ def bot_job(table: Table, seat: int, bot: str) -> BotJob:
 def choose(job: BotJob) -> str:
     """Rebuild the deal, give the bot the seat's view, return its action (runs in a worker)."""
     rules = get_rules(job.variant, players=job.players, **job.options)
-    deal = classic(new_deal(rules, job.deck, dealer=job.dealer))
+    deal = new_deal(rules, job.deck, dealer=job.dealer)
     for a in job.actions:
         deal.play(a)
     bot = make_bot(job.bot, seed=job.seed)

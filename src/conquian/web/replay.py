@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from conquian.engine.conquian.deal import ConquianDeal
-from conquian.engine.match import Match, classic, new_deal
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.match import Match, new_deal
 from conquian.web.snapshot import all_hands, deal_snapshot
 
 
@@ -28,12 +29,12 @@ def replay_frames(match: Match) -> list[dict[str, Any]]:
     that led to it and the scores after the deal."""
     frames: list[dict[str, Any]] = []
     for i, played in enumerate(match.deals):
-        deal = classic(new_deal(match.rules, played.deck, dealer=played.dealer))
+        deal = new_deal(match.rules, played.deck, dealer=played.dealer)
         actions = [None, *played.actions()]
         for k, action in enumerate(actions):
             if action is not None:
                 deal.play(action)
-            first = deal.seats[0] if isinstance(deal, ConquianDeal) else 1
+            first = deal.seats[0] if isinstance(deal, ConquianDeal | MexicanoDeal) else 1
             frames.append({
                 "deal_number": i + 1,
                 "step": k,

@@ -24,7 +24,7 @@ from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
 from conquian.engine.errors import ConquianError
 from conquian.engine.record import record_from_match, write_record
-from conquian.engine.rules import MEXICANO, PRESETS, get_rules
+from conquian.engine.rules import PRESETS, get_rules
 from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.limits import client_address
@@ -98,8 +98,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
         return JSONResponse({
             "variants": [
                 {"name": r.name, "family": r.family, "min_players": r.min_players, "max_players": r.max_players,
-                 "players": r.players, "options": _option_defaults(r.name)}
-                for r in PRESETS.values() if r.family != MEXICANO  # not yet played at the web table
+                 "players": r.players, "options": _option_defaults(r.name), "pack": _pack(r.name)}
+                for r in PRESETS.values()
             ],
             "bots": bot_names(),
             "default_bot": default_bot,
@@ -237,6 +237,13 @@ def _rules_html() -> str:
             "<body><header class=\"top\"><a href=\"/\" class=\"brand\">conquian</a>"
             "<span class=\"title\">The rules</span></header>"
             f"<main class=\"rulebook\">{body}</main></body></html>")
+
+
+def _pack(variant: str) -> str:
+    """``spanish`` for the presets played with the Spanish pack (R2.2, R8.1), whose suits a player may
+    have shown as oros, copas, espadas and bastos; ``french`` otherwise."""
+    ranks = PRESETS[variant].ranks
+    return "spanish" if 11 in ranks and 8 not in ranks else "french"
 
 
 def _option_defaults(variant: str) -> dict[str, Any]:

@@ -27,6 +27,8 @@ from typing import Any
 from conquian.engine.cards import JOKER, card_str, cards_of
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.melds import meld_table
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.view import CooncanView
@@ -71,8 +73,9 @@ def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         return out
     deal = session.deal
     holds = seat is not None and session.holds_cards(seat)
-    if isinstance(deal, ConquianDeal):
-        view: ConquianView | CooncanView = deal.view(seat if holds and seat else deal.seats[0])
+    view: ConquianView | CooncanView | MexicanoView
+    if isinstance(deal, ConquianDeal | MexicanoDeal):
+        view = deal.view(seat if holds and seat else deal.seats[0])
     else:
         view = deal.view(seat if holds and seat else 1)
     out["deal"] = deal_snapshot(view, table.show_buried, own=holds)
@@ -94,8 +97,10 @@ def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def deal_snapshot(view: ConquianView | CooncanView, show_buried: bool, own: bool) -> dict[str, Any]:
+def deal_snapshot(view: ConquianView | CooncanView | MexicanoView, show_buried: bool, own: bool) -> dict[str, Any]:
     """A deal from a seat's view; ``own=False`` keeps only the public part (no hand)."""
+    if isinstance(view, MexicanoView):
+        return mexicano_snapshot(view, show_buried, own)
     if isinstance(view, ConquianView):
         tbl = meld_table(view.rules)
         key = tbl.sort_key
@@ -144,17 +149,67 @@ def deal_snapshot(view: ConquianView | CooncanView, show_buried: bool, own: bool
     }
 
 
-def revealed_hands(deal: ConquianDeal | CooncanDeal) -> dict[str, list[str]]:
+def mexicano_snapshot(view: MexicanoView, show_buried: bool, own: bool) -> dict[str, Any]:
+    """A conquián mexicano deal (R8) from a seat's view: conquian's fields for every seat in the
+    order of play, the exchange as this seat knows it (the card it gave; the card it got only once
+    every seat has given, R8.2), who passed the card in play and who has the say (R8.3).
+    ``own=False`` (a spectator) keeps only the public part."""
+    key = meld_table(view.rules).sort_key
+    seats = view.seats
+    n = len(seats)
+    me = view.player
+    passed: list[int] = []
+    if view.phase == "say" and view.actor_seat is not None:
+        # the players from the first say up to the one to act have passed the card in play (R8.3)
+        passed = [seats[(view.first + k) % n] for k in range((seats.index(view.actor_seat) - view.first) % n)]
+    ended = None
+    if view.over:
+        ended = "tablas" if view.winner_seat is None else (
+            "fewest" if view.events and view.events[-1].kind == "fewest" else "out")
+    return {
+        "family": "mexicano",
+        "dealer": view.dealer,
+        "seats": list(seats),
+        "hand": _cards(list(view.hand), key) if own else None,
+        "sides": [
+            {"seat": s, "melds": [_cards(cards_of(m), key) for m in view.side_masks[p]],
+             "down": view.down_mask(p).bit_count()}
+            for p, s in enumerate(seats)
+        ],
+        "card_in_play": card_str(view.card) if view.card >= 0 else None,
+        "phase": view.phase,
+        "to_act": view.to_act,
+        "pack": view.pack_count,
+        "hand_counts": list(view.hand_counts),
+        "buried": _cards(cards_of(view.buried_mask), key) if show_buried else None,
+        "winner": view.winner_seat,
+        "over": view.over,
+        "goal": view.rules.hand_size + 1,
+        "origin": seats[view.origin] if view.card >= 0 else None,
+        "passed": passed,
+        "ended": ended,
+        "exchange": {
+            "on": view.rules.exchange,
+            "given": [s for s, g in zip(seats, view.given, strict=True) if g],
+            "to": seats[(me + 1) % n] if own else None,
+            "from": seats[(me - 1) % n] if own else None,
+            "gave": card_str(view.gave) if own and view.gave is not None else None,
+            "got": card_str(view.got) if own and view.got is not None else None,
+        },
+    }
+
+
+def revealed_hands(deal: ConquianDeal | CooncanDeal | MexicanoDeal) -> dict[str, list[str]]:
     """Every hand at the end of a deal (public then), by seat number as a string."""
     if not deal.over:
         raise ValueError("hands are shown only when the deal is over")
     return all_hands(deal)
 
 
-def all_hands(deal: ConquianDeal | CooncanDeal) -> dict[str, list[str]]:
+def all_hands(deal: ConquianDeal | CooncanDeal | MexicanoDeal) -> dict[str, list[str]]:
     """Every hand, by seat number as a string: only for a deal that is over, or a finished match's
     replay (the caller's duty: nothing here checks it)."""
-    if isinstance(deal, ConquianDeal):
+    if isinstance(deal, ConquianDeal | MexicanoDeal):
         key = deal.tbl.sort_key
         return {str(s): _cards(cards_of(deal.hands[p]), key) for p, s in enumerate(deal.seats)}
     return {str(s): [("X" if c == JOKER else card_str(c)) for c in deal.hand(s)] for s in range(1, deal.n + 1)}

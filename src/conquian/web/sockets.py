@@ -189,7 +189,7 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
 def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[str]:
     """The moves the selection makes: listed moves holding every selected card, and forms built from
     the selection and checked by the engine."""
-    from conquian.engine.cards import parse_card
+    from conquian.engine.cards import cards_of, parse_card
 
     t = hub.table
     if conn.seat is None or t.session is None or t.status != PLAYING:
@@ -203,8 +203,9 @@ def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[str]:
     except ConquianError:
         raise ProtocolError("bad_message", "a selected card is not a card") from None
     view = deal.view(conn.seat)
-    hand = view.hand_mask if hasattr(view, "hand_mask") else sum(1 << c for c in view.hand if c >= 0)
-    if any(c >= 0 and not hand >> c & 1 for c in chosen):
+    # a double pack holds two of a card: the cards held as a set (a sum of their bits would carry)
+    held = set(cards_of(view.hand_mask)) if hasattr(view, "hand_mask") else set(view.hand)
+    if any(c >= 0 and c not in held for c in chosen):
         raise ProtocolError("bad_message", "select only cards in your hand")
     names = {c.replace("10", "T") for c in cards}
     listed = [a for a in view.legal_actions() if names <= set(str(a).replace("|", " ").split()[2:])]

@@ -36,10 +36,40 @@ function showError(text, rule) {
 function setTitle(text) { document.getElementById("title").textContent = text; document.title = text ? `${text} - conquian` : "conquian"; }
 
 // ----------------------------------------------------------------------------- cards
+// The Spanish pack (conquian-spanish, conquián mexicano) may be shown with its own suits, as the
+// player chooses (kept in localStorage): oros = diamonds, copas = hearts, espadas = spades,
+// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's.
+const SPANISH_SUITS = { d: "oros", h: "copas", s: "espadas", c: "bastos" };
+const SPANISH_RANKS = { A: "as", J: "sota", Q: "caballo", K: "rey" };
+const SPANISH_FACE = { J: "S", Q: "C", K: "R" };
+const SPANISH_PACKS = new Set(["conquian-spanish", "conquian-mexicano"]);
+let spanishPack = false;  // whether the table or replay shown is played with the Spanish pack
+function spanishPackOf(variant) {
+  const p = presets && presets.variants.find(v => v.name === variant);
+  return p ? p.pack === "spanish" : SPANISH_PACKS.has(variant);
+}
+function spanishSuits() { return spanishPack && store.get("pref", "spanish-suits") === "1"; }
+
 function cardWords(code) {
   if (code.startsWith("X")) return "joker";
   const r = code.slice(0, -1), s = code.slice(-1);
+  if (spanishSuits()) return `${SPANISH_RANKS[r] || r} de ${SPANISH_SUITS[s] || s}`;
   return `${RANKS[r] || r}${SUITS[s] || s}`;
+}
+
+// "the 7 of hearts" in a line of the log, with the Spanish suits when they are shown
+const LOG_CARD = /\b(ace|[2-7]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b/g;
+const LOG_RANK = { ace: "as", jack: "sota", queen: "caballo", king: "rey" };
+const LOG_SUIT = { clubs: "bastos", diamonds: "oros", hearts: "copas", spades: "espadas" };
+function logWords(line) {
+  return spanishSuits() ? line.replace(LOG_CARD, (m, r, s) => `${LOG_RANK[r] || r} de ${LOG_SUIT[s]}`) : line;
+}
+
+function suitSwitch(rerender) {
+  // the switch: shown only where the Spanish pack is played
+  const box = el("input", { type: "checkbox", id: "spanish-suits", "data-key": "spanish-suits", checked: store.get("pref", "spanish-suits") === "1" });
+  box.addEventListener("change", () => { store.set("pref", "spanish-suits", box.checked ? "1" : "0"); rerender(); });
+  return el("label", { class: "suit-switch" }, box, " Spanish suits (oros, copas, espadas, bastos)");
 }
 
 function cardEl(code, opts = {}) {
@@ -53,6 +83,11 @@ function cardEl(code, opts = {}) {
     return node;
   }
   const r = code.slice(0, -1), s = code.slice(-1);
+  if (spanishSuits()) {
+    return el(opts.button ? "button" : "span",
+      { class: `card spanish es-${SPANISH_SUITS[s] || s}` + small, title: cardWords(code), type: opts.button ? "button" : null, "aria-label": cardWords(code) },
+      el("span", {}, SPANISH_FACE[r] || r), el("span", { class: "suit badge" }, (SPANISH_SUITS[s] || s).slice(0, 3)));
+  }
   const red = s === "h" || s === "d";
   return el(opts.button ? "button" : "span",
     { class: "card" + (red ? " red" : "") + small, title: cardWords(code), type: opts.button ? "button" : null, "aria-label": cardWords(code) },
@@ -84,6 +119,7 @@ async function lobby() {
   const variant = el("select", { id: "variant", name: "variant" }, presets.variants.map(v => el("option", { value: v.name }, v.name)));
   const players = el("select", { id: "players", name: "players" });
   const optionsBox = el("div", { id: "options" });
+  const about = el("p", { class: "dim", id: "variant-about" });
   const seatsBox = el("div", { id: "seat-kinds" });
   const name = el("input", { type: "text", id: "host-name", maxlength: 40, required: true, placeholder: "your name", value: store.get("name", "me") || "" });
   const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: "Friday night" });
@@ -98,11 +134,29 @@ async function lobby() {
       .map(n => el("option", { value: n, selected: n === p.players }, n)));
     refreshOptions(); refreshSeats();
   }
+  function hand() { const h = optionsBox.querySelector("[data-opt=hand]"); return h ? Number(h.value) : null; }
+  function refreshAbout() {
+    const p = preset(), n = Number(players.value);
+    if (p.family === "mexicano") {
+      // R8.1: four play only with eight cards each
+      const h = hand();
+      for (const o of players.options) o.disabled = h === 9 && Number(o.value) > 3;
+      if (h === 9 && n > 3) { players.value = "3"; refreshSeats(); }
+    }
+    about.textContent = variantAbout(p, Number(players.value), hand());
+  }
   function refreshOptions() {
     const p = preset();
     const o = p.options;
     const rows = [];
-    if (p.family === "conquian") {
+    if (p.family === "mexicano") {
+      const h = el("select", { "data-opt": "hand", "data-int": 1 }, [8, 9].map(v => el("option", { value: v, selected: v === o.hand }, `${v} cards, ${v + 1} down to win`)));
+      h.addEventListener("change", refreshAbout);
+      rows.push(el("label", {}, "Hand ", h));
+      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "exchange", "data-bool": 1, "data-checked": 1, checked: o.exchange }), " the exchange: each player gives a card to the next before play (R8.2)"));
+      rows.push(el("label", {}, "When the pack runs out ", el("select", { "data-opt": "exhausted" },
+        [["tablas", "tablas: a draw"], ["fewest", "the fewest cards in hand win"]].map(([v, t]) => el("option", { value: v, selected: v === o.exhausted }, t)))));
+    } else if (p.family === "conquian") {
       rows.push(el("label", {}, "Scoring ", el("select", { "data-opt": "scoring" }, ["games", "pips"].map(v => el("option", { value: v, selected: v === o.scoring }, v)))));
       rows.push(el("label", {}, "Deals in the match ", el("select", { id: "deals" }, [1, 2, 4, 6, 8, 10, 12].map(v => el("option", { value: v, selected: v === 6 }, v)))));
     } else {
@@ -115,6 +169,7 @@ async function lobby() {
       rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " the card taken from the stock may not be discarded in the same turn"));
     }
     optionsBox.replaceChildren(...rows);
+    refreshAbout();
   }
   function refreshSeats() {
     const n = Number(players.value);
@@ -127,12 +182,12 @@ async function lobby() {
     seatsBox.replaceChildren(...rows);
   }
   variant.addEventListener("change", refreshPlayers);
-  players.addEventListener("change", refreshSeats);
+  players.addEventListener("change", () => { refreshSeats(); refreshAbout(); });
   form.append(el("h2", {}, "New table"),
     el("label", {}, "Your name ", name),
     el("label", {}, "Table name ", tableName),
     el("div", { class: "row" }, el("label", {}, "Game ", variant), el("label", {}, "Players ", players)),
-    optionsBox, seatsBox,
+    about, optionsBox, seatsBox,
     el("label", {}, showBuried, " memory aid: show buried and covered cards to every seat (R3.3)"),
     el("label", {}, "A bot plays for someone away: ", away),
     el("button", { type: "submit", id: "create-table" }, "Create the table"));
@@ -140,7 +195,7 @@ async function lobby() {
     ev.preventDefault();
     const options = {};
     for (const s of optionsBox.querySelectorAll("[data-opt]")) {
-      if (s.dataset.bool) options[s.dataset.opt] = !s.checked;
+      if (s.dataset.bool) options[s.dataset.opt] = s.dataset.checked ? s.checked : !s.checked;
       else options[s.dataset.opt] = s.dataset.int ? Number(s.value) : s.value;
     }
     const seats = [{ kind: "open" }];
@@ -172,11 +227,26 @@ async function lobby() {
       const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " replay"));
       listBox.replaceChildren(el("h2", {}, "Tables"),
         rows.length ? el("table", { class: "list" }, el("tbody", {}, rows)) : el("p", { class: "dim" }, "No table is open: create one."),
-        done.length ? el("div", {}, el("h2", {}, "Finished matches"), el("ul", {}, done)) : null);
+        done.length ? el("div", {}, el("h2", {}, "Finished matches"), el("ul", {}, done)) : "");
     } catch (e) { /* the server may be restarting */ }
     setTimeout(refreshList, 5000);
   }
   refreshList();
+}
+
+// what each game is, in the lobby
+function variantAbout(p, players, hand) {
+  if (p.family === "mexicano") {
+    const h = hand || p.options.hand;
+    const who = { 2: "2 players", 3: "3 players: the tercerilla", 4: "4 players (8 cards only)" }[players] || `${players} players`;
+    return `conquián mexicano: ${h} cards, ${h + 1} down to win; ${who}. The Spanish pack of 40; each player first gives a card to the next (R8).`;
+  }
+  return {
+    "conquian": "conquian as Foster gives it (1897): 10 cards, 11 down to win; 40 cards, A to 10 (R3).",
+    "conquian-spanish": "conquian with the Spanish pack: 10 cards, 11 down to win; A to 7, sota, caballo, rey (R3).",
+    "cooncan": "Cooncan for three: 7 cards each, the first out wins (R4).",
+    "cooncan-double": "Cooncan with the double pack and two jokers: 10 cards each, the first out wins (R4).",
+  }[p.name] || p.name;
 }
 
 // ----------------------------------------------------------------------------- table
@@ -236,6 +306,13 @@ class Game {
   name(seat) { const s = this.table.seats[seat - 1]; return s ? (s.name || `Seat ${seat}`) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
   toggle(index) {
+    const d = this.table.deal;
+    if (d.phase === "exchange") {
+      // the exchange (R8.2): one card to give, chosen here and given with one more click
+      this.selected = this.selected[0] === index ? [] : [index];
+      this.render();
+      return;
+    }
     // by position in the hand: a double pack can hold two of a card
     const i = this.selected.indexOf(index);
     if (i >= 0) this.selected.splice(i, 1); else this.selected.push(index);
@@ -247,6 +324,7 @@ class Game {
   }
   render() {
     const t = this.table;
+    spanishPack = spanishPackOf(t.variant);
     setTitle(`${t.name} - ${t.variant}`);
     const parts = [];
     if (t.status === "waiting") parts.push(this.waiting());
@@ -289,8 +367,47 @@ class Game {
     box.append(this.links());
     return box;
   }
+  // the words of a move's button: the conquián mexicano's force names its target (R8.4)
+  moveLabel(w) {
+    const d = this.table.deal;
+    if (d.family !== "mexicano") return w;
+    const m = w.match(/^force (\S+)(?: p(\d+))?$/);
+    if (m) {
+      const target = m[2] ? Number(m[2]) : d.seats.find(s => s !== this.you);
+      return `Force ${cardWords(m[1])} on ${this.name(target)}`;
+    }
+    if (w === "pass") return `Pass ${d.card_in_play ? cardWords(d.card_in_play) : ""}`.trim();
+    return w;
+  }
+  names(seats) { return seats.map(s => (s === this.you ? "you" : this.name(s))).join(", "); }
+  mexicanoWords(d) {
+    // the exchange, the say going round (R8.2, R8.3), in words
+    const you = d.to_act === this.you, who = you ? "You" : this.name(d.to_act);
+    const next = s => d.seats[(d.seats.indexOf(s) + 1) % d.seats.length];
+    if (d.phase === "exchange") {
+      if (you) return `Choose a card to give to ${this.name(d.exchange.to)}`;
+      if (d.exchange.gave) return "Waiting for the others to give...";
+      return `${who} chooses a card to give to ${this.name(next(d.to_act))}`;
+    }
+    const card = d.card_in_play ? cardWords(d.card_in_play) : "";
+    if (d.phase === "say") {
+      const source = d.passed.length && d.passed[0] === d.origin || d.origin === d.to_act && !d.passed.length ? "turned" : "discarded";
+      return `${who} ${you ? "have" : "has"} the say to ${card} (${source} by ${d.origin === this.you ? "you" : this.name(d.origin)})` +
+        (d.passed.length ? `; passed by ${this.names(d.passed)}` : "");
+    }
+    if (d.phase === "forced") return `${who} must use ${card}: it was forced (R8.4)`;
+    if (d.phase === "discard") return `${who} must discard`;
+    return d.phase;
+  }
+  endWords(d) {
+    if (d.ended === "tablas") return "Tablas: the pack is exhausted and nobody has gone out; a draw (R8.6).";
+    if (d.ended === "fewest") return `The pack is exhausted: ${this.name(d.winner)} holds the fewest cards and wins (R8.6).`;
+    return `${d.winner === this.you ? "You go" : this.name(d.winner) + " goes"} out with ${d.goal} down and ${d.winner === this.you ? "win" : "wins"} (R8.5).`;
+  }
   turnWords(d) {
-    if (d.over) return this.table.scores && this.table.scores.result ? this.table.scores.result : "The deal is over";
+    if (d.over && d.family === "mexicano") return this.endWords(d);
+    if (d.over) return this.table.scores && this.table.scores.result ? logWords(this.table.scores.result) : "The deal is over";
+    if (d.family === "mexicano") return this.mexicanoWords(d);
     const who = d.to_act === this.you ? "You" : this.name(d.to_act);
     const you = d.to_act === this.you;
     const what = {
@@ -302,14 +419,25 @@ class Game {
   board() {
     const t = this.table, d = t.deal;
     const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "" });
-    box.append(el("div", { class: "dim" }, `Deal ${d.number} of ${t.deals_in_match} - ${this.name(d.dealer)} dealt`, d.sitting_out ? ` - ${this.name(d.sitting_out)} sits out` : ""));
+    box.append(el("div", { class: "dim" }, `Deal ${d.number} of ${t.deals_in_match} - ${this.name(d.dealer)} dealt`, d.sitting_out ? ` - ${this.name(d.sitting_out)} sits out` : "",
+      d.goal ? ` - ${d.goal} down to win` : ""));
     box.append(setDealNotice(t));
+    if (spanishPack) box.append(suitSwitch(() => this.render()));
     if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, `${t.spectators} watching`));
     box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
-    box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : "") },
+    box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : ""), "data-seat": s },
       el("strong", {}, this.name(s)), s === this.you ? " (you)" : "", ` - ${d.hand_counts[i]} in hand`,
+      d.family === "mexicano" ? this.seatMark(d, s) : "",
       t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " away")))));
-    if (d.family === "conquian") {
+    if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
+      box.append(el("div", { id: "exchange-result" }, `You gave ${cardWords(d.exchange.gave)} to ${this.name(d.exchange.to)} and got ${cardWords(d.exchange.got)} from ${this.name(d.exchange.from)}`));
+    }
+    if (d.family === "mexicano" && d.over && t.scores.deals.length) {
+      // R8.7: every other player pays the winner one counter; a draw scores nothing
+      const last = t.scores.deals[t.scores.deals.length - 1];
+      box.append(el("div", { id: "deal-end" }, d.winner ? `Scores: ${last.map((v, i) => `${this.name(i + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")} (every other player pays the winner one counter, R8.7)` : "Nobody scores (R8.7)."));
+    }
+    if (d.family === "conquian" || d.family === "mexicano") {
       for (const side of d.sides) {
         box.append(el("div", { class: "side", "data-side": side.seat }, el("strong", {}, `${this.name(side.seat)}: `),
           side.melds.length ? side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true })))) : el("span", { class: "dim" }, "nothing down"),
@@ -329,6 +457,37 @@ class Game {
     }
     return box;
   }
+  seatMark(d, s) {
+    // the exchange and the say going round, seat by seat (R8.2, R8.3)
+    let mark = "";
+    if (d.phase === "exchange") mark = d.exchange.given.includes(s) ? "gave a card" : (d.to_act === s ? "choosing a card" : "");
+    else if (d.phase === "say") mark = d.to_act === s ? "has the say" : (d.passed.includes(s) ? "passed" : "");
+    else if (d.to_act === s) mark = d.phase === "forced" ? "forced" : "discards";
+    return mark ? el("span", { class: "mark" }, ` - ${mark}`) : "";
+  }
+  exchangePanel(box) {
+    // R8.2: choose a card of the hand, then give it; nobody sees another's card before all have given
+    const t = this.table, d = t.deal;
+    const mine = d.to_act === this.you;
+    const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" });
+    d.hand.forEach((c, i) => {
+      const b = cardEl(c, { button: true });
+      b.dataset.key = `card-${i}-${c}`; b.dataset.card = c;
+      const on = this.selected.includes(i);
+      if (on) b.classList.add("selected");
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      if (mine) b.addEventListener("click", () => this.toggle(i)); else b.disabled = true;
+      hand.append(b);
+    });
+    const to = this.name(d.exchange.to);
+    box.append(el("h2", { id: "exchange-prompt" }, mine ? `Choose a card to give to ${to}` : (d.exchange.gave ? "Waiting for the others to give..." : `Wait: you give a card to ${to} in turn`)), hand);
+    if (d.exchange.gave) box.append(el("p", { id: "exchange-gave" }, `You give ${cardWords(d.exchange.gave)} to ${to}.`));
+    const pick = mine && this.selected.length ? d.hand[this.selected[0]] : null;
+    if (pick && t.legal.includes(`give ${pick}`)) {
+      box.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) }, `Give ${cardWords(pick)} to ${to}`)));
+    }
+    return box;
+  }
   handPanel() {
     const t = this.table, d = t.deal;
     const box = el("div", { class: "panel", id: "hand-panel" });
@@ -339,6 +498,7 @@ class Game {
       return box;
     }
     if (!d.hand) { box.append(el("p", { class: "dim" }, "You sit out this deal (R6.3).")); return box; }
+    if (d.family === "mexicano" && d.phase === "exchange") return this.exchangePanel(box);
     const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" });
     d.hand.forEach((c, i) => {
       const b = cardEl(c, { button: true });
@@ -352,7 +512,7 @@ class Game {
     const mine = d.to_act === this.you;
     let moves = mine ? t.legal : [];
     if (mine && this.selected.length) moves = this.options || [];
-    const list = el("div", { class: "actions row", id: "actions" }, moves.map(w => el("button", { type: "button", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, w)));
+    const list = el("div", { class: "actions row", id: "actions" }, moves.map(w => el("button", { type: "button", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, this.moveLabel(w))));
     box.append(el("h2", {}, mine ? (this.selected.length ? "Moves with the selected cards" : "Your moves") : "Wait for your turn"), list);
     if (mine && this.selected.length && this.options && !this.options.length) box.append(el("p", { class: "dim" }, "No legal move uses exactly these cards."));
     if (mine) {
@@ -384,7 +544,7 @@ class Game {
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite" }, this.table.log.map(l => el("div", {}, l)));
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite" }, this.table.log.map(l => el("div", {}, logWords(l))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
     return el("div", { class: "panel" }, el("h2", {}, "Log"), box);
   }
@@ -412,6 +572,7 @@ async function replayPage(id) {
   let data;
   try { data = await api(`/api/tables/${id}/replay`); } catch (e) { main.replaceChildren(el("p", {}, e.message)); return; }
   setTitle(`${data.name} - replay`);
+  spanishPack = spanishPackOf(data.variant);
   let i = 0;
   const name = s => data.names[s - 1] || `p${s}`;
   function show() {
@@ -425,7 +586,8 @@ async function replayPage(id) {
         el("span", { id: "step" }, `deal ${f.deal_number}, step ${f.step} (${i + 1}/${data.frames.length})`)),
       el("p", { id: "replay-action" }, f.action ? `${f.action.replace(/^p(\d+)/, (m, s) => name(Number(s)))}` : "the deal starts"),
       Object.entries(f.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${name(Number(s))}: `), cards.map(c => cardEl(c, { small: true })))));
-    if (d.family === "conquian") {
+    if (spanishPack) box.append(suitSwitch(show));
+    if (d.family === "conquian" || d.family === "mexicano") {
       for (const side of d.sides) box.append(el("div", {}, el("strong", {}, `${name(side.seat)} down: `), side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true }))))));
       box.append(el("div", {}, "In play: ", d.card_in_play ? cardEl(d.card_in_play) : "nothing", ` pack ${d.pack}`));
     } else {
@@ -444,6 +606,7 @@ async function replayPage(id) {
 function route() {
   if (game) { game.close(); game = null; }
   document.onkeydown = null;
+  spanishPack = false;
   showError("");
   connBox.textContent = "";
   const path = location.pathname;
