@@ -26,15 +26,16 @@ from collections.abc import Sequence
 from dataclasses import InitVar, dataclass, field
 
 from conquian.bots import Bot, make_bot
-from conquian.engine.actions import Action, Discard, Draw, Force, Meld, Shift, Take, Use, meld_text, parse_action
+from conquian.engine.actions import Action, Discard, Draw, Force, Give, Meld, Shift, Take, Use, meld_text, parse_action
 from conquian.engine.cards import JOKER, card_name, card_str, cards_of, mask_of
 from conquian.engine.conquian.deal import ConquianDeal, Event
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_events import MexicanoEvent
 from conquian.engine.cooncan.deal import CooncanEvent
 from conquian.engine.deck import SplitMix64
 from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.files import atomic_write, records_dir
-from conquian.engine.match import ClassicDeal as Deal
-from conquian.engine.match import Match, classic, hands_in_play, round_of, turns_played
+from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.engine.record import Record, ReplayError, read_record, record_from_match, replay, write_record
 from conquian.engine.rules import CONQUIAN, Rules
 
@@ -103,7 +104,7 @@ class GameSession:
         """The deals of a saved match, dealt and played again in this session (its log and scores)."""
         replay(record)  # every action and result checked first: a bad record fails here, whole
         for d in record.deals:
-            self._announce(classic(self.match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)))
+            self._announce(self.match.new_deal(d.deck, seed=d.seed, dealer=d.dealer))
             for text in d.actions:
                 self._play(parse_action(text))
 
@@ -111,7 +112,7 @@ class GameSession:
     @property
     def deal(self) -> Deal:
         """The current deal."""
-        return classic(self.match.deals[-1])
+        return self.match.deals[-1]
 
     @property
     def human_seats(self) -> list[int]:
@@ -165,7 +166,7 @@ class GameSession:
     def new_deal(self, deck: Sequence[int] | None = None) -> Deal:
         """Deal the next hand (the deal passes to the left, R3.8, R5.4): ``deck`` if given, else
         the next deck of ``seed``'s sequence."""
-        d = classic(self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64()))
+        d = self.match.new_deal(deck) if deck is not None else self.match.new_deal(seed=self._seeds.next64())
         self._announce(d)
         return d
 
@@ -175,6 +176,8 @@ class GameSession:
             if d.n_seats == 3:
                 self.say(f"{self.name(d.dealer)} sits out this deal (R6.3)")
             self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
+        elif isinstance(d, MexicanoDeal):
+            self._announce_mexicano(d)
         else:
             self.say(f"the stock starts with {_card_words(d.stock[0])}")
 
@@ -212,6 +215,8 @@ class GameSession:
             if line is not None:
                 self.lines.append(line)
                 said.append(line.text or line.private)
+            if isinstance(deal, MexicanoDeal) and e.kind == "exchange":
+                self.lines += self.exchange_lines(deal)  # each seat's own: never in ``said``
         if deal.over:
             self.match.settle()
             said.append(self.say(self.result_line()).text)
@@ -230,6 +235,8 @@ class GameSession:
         """An event as a log line with names; a draw from the pack shows its card to the drawer only."""
         if event.kind == "bury":
             return None
+        if isinstance(event, MexicanoEvent) and event.kind == "give":
+            return self.give_line(event)
         if isinstance(event, CooncanEvent) and event.kind == "draw":
             public = f"{self._who(event.seat)} drew from the pack"
             private = f"{self._who(event.seat)} drew {_card_words(event.card)}" if event.card is not None else public
@@ -240,6 +247,8 @@ class GameSession:
         """An event in words, with names ("Bob passed the 7 of hearts"; "You win")."""
         kind = getattr(event, "kind", "")
         seat = getattr(event, "seat", 0)
+        if isinstance(event, MexicanoEvent):
+            return self.describe_mexicano(event)
         if kind == "win":
             if isinstance(event, CooncanEvent):
                 return self._verb(seat, "is out and wins", "are out and win")
@@ -280,6 +289,8 @@ class GameSession:
             return f"{self._verb(deal.winner_seat, 'wins', 'win')} the deal{extra}: {shown}"
         if getattr(deal, "void", False):
             return "the deal is void: nobody scores"
+        if isinstance(deal, MexicanoDeal):
+            return "tablas: the deal is a draw, nobody scores (R8.6)"
         return f"tableau: nobody wins; the next winner takes the pool ({self.match.pool} counters, R5.1)"
 
     def pool_text(self) -> str:
@@ -288,6 +299,54 @@ class GameSession:
             return ""
         owed = ", ".join(f"{self.name(i + 1)} {k}" for i, k in enumerate(self.match.owed) if k)
         return f"Tableau pool: {self.match.pool} counters (owed by {owed}), to the next winner (R5.1)"
+
+    # ------------------------------------------------------------------ the conquián mexicano (R8)
+    def _announce_mexicano(self, d: MexicanoDeal) -> None:
+        """A conquián mexicano deal's first words: the exchange to come (R8.2), or the first card turned."""
+        if d.phase == "exchange" and d.to_act is not None:
+            self.say(f"the exchange: each player gives a card to the next, {self.name(d.to_act)} first (R8.2)")
+        elif d.card >= 0:
+            self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
+
+    def _next_seat(self, deal: MexicanoDeal, seat: int, step: int = 1) -> int:
+        """The seat ``step`` places after ``seat`` in the order of play (-1: the one before)."""
+        return deal.seats[(deal.player_of(seat) + step) % deal.n]
+
+    def give_line(self, event: MexicanoEvent) -> LogLine:
+        """A card given in the exchange (R8.2): to everyone, that a card went; to the giver, which."""
+        deal = self.deal
+        assert isinstance(deal, MexicanoDeal)
+        to = self.name(self._next_seat(deal, event.seat))
+        public = f"{self.name(event.seat)} gave a card to {to}"
+        card = deal.given(event.seat)
+        private = public if card is None else f"{self.name(event.seat)} gave {_card_words(card)} to {to}"
+        return LogLine(public, event.seat, private)
+
+    def exchange_lines(self, deal: MexicanoDeal) -> list[LogLine]:
+        """Once every seat has given (R8.2): for each seat, a line only it reads, from its own view."""
+        out = []
+        for seat in deal.seats:
+            view = deal.view(seat)
+            if view.gave is None or view.got is None:
+                continue
+            to, by = self.name(self._next_seat(deal, seat)), self.name(self._next_seat(deal, seat, -1))
+            out.append(LogLine("", seat, f"{self.name(seat)} gave {_card_words(view.gave)} to {to} "
+                                         f"and got {_card_words(view.got)} from {by}"))
+        return out
+
+    def describe_mexicano(self, event: MexicanoEvent) -> str:
+        """A conquián mexicano event in words, with names (R8)."""
+        seat = event.seat
+        if event.kind == "win":
+            return self._verb(seat, "is out and wins", "are out and win")
+        if event.kind == "fewest":
+            who = self._verb(seat, "holds the fewest cards and wins", "hold the fewest cards and win")
+            return f"the pack is exhausted: {who} (R8.6)"
+        if event.kind == "tableau":
+            return "the pack is exhausted: tablas, the deal is a draw (R8.6)"
+        if event.kind == "exchange":
+            return "the cards given change hands (R8.2)"
+        return self.humanize(str(event))
 
     # ------------------------------------------------------------------ selection
     def actions_from_selection(self, cards: Sequence[int]) -> list[Action]:
@@ -300,7 +359,7 @@ class GameSession:
             return []
         text = " ".join(card_str(c) for c in cards)
         candidates: list[str] = []
-        if isinstance(deal, ConquianDeal):
+        if isinstance(deal, ConquianDeal | MexicanoDeal):
             if deal.card >= 0:
                 p = deal.player_of(seat)
                 tbl = deal.tbl
@@ -314,6 +373,8 @@ class GameSession:
                     candidates.append("use " + " | ".join(meld_text(m) for m in changed))
             if len(cards) == 1:
                 candidates += [f"discard {text}", f"force {text}"]
+                if isinstance(deal, MexicanoDeal):  # R8.2 the card given; R8.4 a force names its target
+                    candidates += [f"give {text}"] + [f"force {text} p{t}" for t in deal.seats if deal.n > 2]
         else:
             candidates.append(f"meld {text}")
             for k in range(1, len(deal.combos) + 1):
@@ -464,7 +525,7 @@ def action_cards(action: Action) -> list[str]:
     """The cards an action names, in notation (for matching a selection of cards)."""
     if isinstance(action, Use):
         return [t for m in action.melds for t in meld_text(m).split()]
-    if isinstance(action, Force | Discard):
+    if isinstance(action, Force | Discard | Give):
         return [card_str(action.card)]
     if isinstance(action, Take):
         return [card_str(action.card)] if action.card is not None else []
@@ -484,10 +545,11 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
     """
     view = deal.view(seat)
     out: list[str] = []
-    if isinstance(deal, ConquianDeal):
+    if isinstance(deal, ConquianDeal | MexicanoDeal):
+        from conquian.engine.conquian.mexicano_view import MexicanoView
         from conquian.engine.conquian.view import ConquianView
 
-        assert isinstance(view, ConquianView)
+        assert isinstance(view, ConquianView | MexicanoView)
         tbl = view.table
         live = view.unseen_mask()
         hand = view.hand_mask
