@@ -30,6 +30,7 @@ from conquian.engine.conquian.melds import meld_table
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.match import classic
 from conquian.web.table import OPEN, Table
 
 #: Log lines sent with a snapshot (the newest); the whole log is in the record.
@@ -69,7 +70,7 @@ def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     session = table.session
     if session is None:
         return out
-    deal = session.deal
+    deal = classic(session.deal)  # the web table plays R3 and R4 so far (the session plays R8 too)
     holds = seat is not None and session.holds_cards(seat)
     if isinstance(deal, ConquianDeal):
         view: ConquianView | CooncanView = deal.view(seat if holds and seat else deal.seats[0])
