@@ -316,7 +316,7 @@ class GameSession:
         """A card given in the exchange (R8.2): to everyone, that a card went; to the giver, which."""
         deal = self.deal
         assert isinstance(deal, MexicanoDeal)
-        to = self.name(self._next_seat(deal, event.seat))
+        to = self.humanize(f"p{self._next_seat(deal, event.seat)}")  # "you" in a sentence
         public = f"{self.name(event.seat)} gave a card to {to}"
         card = deal.given(event.seat)
         private = public if card is None else f"{self.name(event.seat)} gave {_card_words(card)} to {to}"
@@ -329,7 +329,7 @@ class GameSession:
             view = deal.view(seat)
             if view.gave is None or view.got is None:
                 continue
-            to, by = self.name(self._next_seat(deal, seat)), self.name(self._next_seat(deal, seat, -1))
+            to, by = (self.humanize(f"p{self._next_seat(deal, seat, k)}") for k in (1, -1))
             out.append(LogLine("", seat, f"{self.name(seat)} gave {_card_words(view.gave)} to {to} "
                                          f"and got {_card_words(view.got)} from {by}"))
         return out

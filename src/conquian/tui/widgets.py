@@ -41,10 +41,18 @@ playing a card that fits), then DISCARD. The ace is high or low, never both. A j
 you name. The first player rid of every card wins; the others pay the pips left in hand (joker
 15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. (R2, R4, R5)
 
-Keys: u use, p pass, f force, d discard, r draw, t take, m meld, a add, x shift (narrow the list;
-play it when one is left; with cards selected, the moves they make) - : type an action - h hint -
-b buried cards (with --show-buried) - g group by suit/rank - w scores - z hurry the bots -
-ctrl+s save - escape clear - q quit (the match is saved)."""
+[b]Conquian mexicano[/b] (two, three - the [i]tercerilla[/i] - or four hands, the Spanish pack): eight
+cards each, dealt one at a time. First the exchange: everyone gives one card to the next player,
+and no card moves until all have given. Then conquian round the table: the say to a card goes
+round every player, a card may be forced on any player it fits, and the first with nine cards
+down wins (ten with nine dealt). The pack exhausted: [i]tablas[/i], a draw. The winner is paid one
+counter by each other player. (R8)
+
+Keys: u use, p pass, f force, d discard, e give, r draw, t take, m meld, a add, x shift (narrow the
+list; play it when one is left; with cards selected, the moves they make) - : type an action -
+h hint - b buried cards (with --show-buried) - g group by suit/rank - s the Spanish suits (oros,
+copas, espadas, bastos) - w scores - z hurry the bots - n another game - ctrl+s save - escape
+clear - q quit (the match is saved)."""
 
 
 #: The Spanish suits' colours (R8.1): oros gold, copas red, espadas blue, bastos green.
