@@ -440,3 +440,25 @@ def test_moves_and_cards_for_people_with_the_spanish_suits() -> None:
     give = parse_action("p1 give 7c")
     assert isinstance(give, Give) and move_phrase(give, "Bea") == "give 7c to Bea"
     assert spanish_text(move_phrase(parse_action("p1 force 5h p3"), "Cy")) == "force 5 Co on Cy"
+
+
+def test_a_mexicano_record_replays_with_the_spanish_suits() -> None:
+    """``conquian play --replay`` of a tercerilla record, the Spanish suits on (``s`` switches)."""
+    from conquian.engine.record import read_record
+    from conquian.tui import ReplayApp
+
+    rec = read_record((Path(__file__).parent / "records" / "mexicano_tercerilla.toml").read_text())
+
+    async def go() -> None:
+        app = ReplayApp(rec, spanish_suits=True)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            table = str(app.query_one("#table", Static).content)
+            assert app.spanish and re.search(r"(As|[2-7]|Sota|Cab|Rey) (Or|Co|Es|Ba)", table)
+            await pilot.press("s")
+            await pilot.pause()
+            assert not app.spanish and not re.search(r" (Or|Co|Es|Ba)\b", str(app.query_one("#table", Static).content))
+
+    run(go())

@@ -72,7 +72,7 @@ def play_command(args: argparse.Namespace) -> int:
         except ReplayError as e:
             print(f"conquian play: {e}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
             return 1
-        ReplayApp(rec, ascii_only=args.ascii).run()
+        ReplayApp(rec, ascii_only=args.ascii, spanish_suits=args.spanish_suits).run()
         return 0
     import secrets
 
