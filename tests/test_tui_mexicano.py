@@ -462,3 +462,21 @@ def test_a_mexicano_record_replays_with_the_spanish_suits() -> None:
             assert not app.spanish and not re.search(r" (Or|Co|Es|Ba)\b", str(app.query_one("#table", Static).content))
 
     run(go())
+
+
+def test_the_fewest_cards_win_is_told_in_words(tmp_path: Path) -> None:
+    """R8.6 with ``exhausted = fewest``: the pack runs out, the player with the fewest cards wins,
+    and the end-of-deal screen says so in words with the scores of R8.7."""
+
+    async def go() -> None:
+        s = make_session("conquian-mexicano", 2, ["foster"], 3, ["Ann"], exhausted="fewest")
+        app = ConquianApp(s, delay=0, record_path=str(tmp_path / "m.toml"))
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            await play_mexicano_deal(app, pilot, {})
+            assert isinstance(app.screen, Message)
+            body = str(app.screen.body)
+            assert "the pack is exhausted: Foster holds the fewest cards and wins (R8.6)" in body
+            assert "Foster wins the deal: Ann -1, Foster +1" in body and s.match.results[-1] == [-1, 1]
+
+    run(go())

@@ -367,7 +367,10 @@ class ConquianApp(App[None]):
         self.shown_seat = s.human_seats[0] if len(s.human_seats) == 1 else None
         self.rewrite_log()  # the deal is over: its hands are public, the log is everyone's
         body = table_text(s, deal, self.ascii_only, False, reveal=True, spanish=self.spanish)
-        last = for_people(s.log[-1]) if s.log else ""
+        told = s.log[-2:] if isinstance(deal, MexicanoDeal) else s.log[-1:]
+        # the result, after why the deal ended if the pack ran out (R8.6: tablas, or the fewest cards)
+        last = for_people("\n".join(t for i, t in enumerate(told, 1)
+                                     if i == len(told) or t.startswith("the pack is exhausted")))
         body.append("\n" + (spanish_text(last) if self.spanish else last) + "\n\n")
         body.append(str(s.match.washbook))
         if s.pool_text():
