@@ -13,6 +13,19 @@ interface attached: the terminal game uses it, and any other front end may.
 'use 8h 9h 10h | X=10c Jc Qc'
 
 ```
+
+The Spanish pack (``conquian-spanish``, ``conquian-mexicano``) may be shown with its own suits
+(R8.1: oros are diamonds, copas hearts, espadas spades, bastos clubs) and its sota, caballo and
+rey: in words "7 de copas", on a card "7 Co"; the notation and records stay R2.1's.
+
+```pycon
+>>> spanish_text("Bea passed the jack of diamonds; Ann used the 7 of hearts: 5h 6h 7h | Ac As Ad")
+'Bea passed sota de oros; Ann used 7 de copas: 5 Co, 6 Co, 7 Co | As Ba, As Es, As Or'
+>>> from conquian.engine.cards import parse_card
+>>> spanish_card(parse_card("Ks")), spanish_card_words(parse_card("Qc"))
+('Rey Es', 'caballo de bastos')
+
+```
 """
 
 from __future__ import annotations
@@ -20,8 +33,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from conquian.engine.actions import Action, Add, Discard, Draw, Force, Meld, Pass, Shift, Take, Use, meld_text
-from conquian.engine.cards import JOKER, RANK_CHARS, SUIT_CHARS, card_str
+from conquian.engine.actions import Action, Add, Discard, Draw, Force, Give, Meld, Pass, Shift, Take, Use, meld_text
+from conquian.engine.cards import JOKER, RANK_CHARS, RANK_NAMES, SUIT_CHARS, SUIT_NAMES, card_str
+from conquian.engine.rules import PRESETS, Rules
 
 # a ten in the notation: "Th", also after "X=" (a named joker), never inside a word ("The")
 _TEN = re.compile(r"(?<![A-Za-z0-9])T(?=[cdhs](?![A-Za-z0-9]))")
@@ -30,7 +44,16 @@ _CARD = re.compile(r"^(?:X=)?([A-Z0-9]|10)([cdhs])$")
 #: What a player weighs first: the say (pass or force the card in play) or the draw, then the
 #: combinations, then the discard that ends the turn.
 _CHOICE, _COMBINATION, _DISCARD = 0, 1, 2
-_VERBS = ("pass", "force", "draw", "take", "use", "meld", "add", "shift", "discard")
+_VERBS = ("give", "pass", "force", "draw", "take", "use", "meld", "add", "shift", "discard")
+
+#: R8.1: the Spanish suits by the notation's suit letter, in words and on a card.
+SPANISH_SUITS = {"d": "oros", "h": "copas", "s": "espadas", "c": "bastos"}
+SPANISH_SUITS_SHORT = {"d": "Or", "h": "Co", "s": "Es", "c": "Ba"}
+#: The Spanish pack's ace and courts (R2.1: written A, J, Q, K), in words and on a card.
+SPANISH_RANKS = {"A": "as", "J": "sota", "Q": "caballo", "K": "rey"}
+SPANISH_RANKS_SHORT = {"A": "As", "J": "Sota", "Q": "Cab", "K": "Rey"}
+_CARD_TOKEN = re.compile(r"^([A2-7JQK])([cdhs])([,;:.)]?)$")
+_CARD_WORDS = re.compile(r"\bthe (ace|[2-7]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b")
 
 
 def for_people(text: str) -> str:
@@ -65,7 +88,7 @@ def _token_key(token: str) -> tuple[int, int]:
 def _cards(action: Action) -> list[str]:
     if isinstance(action, Use):
         return [t for m in action.melds for t in meld_text(m).split()]
-    if isinstance(action, Force | Discard):
+    if isinstance(action, Force | Discard | Give):
         return [card_str(action.card)]
     if isinstance(action, Take):
         return [card_str(action.card)] if action.card is not None else []
@@ -103,4 +126,94 @@ def order_moves(actions: Sequence[Action], phase: str | None = None) -> list[Act
     return sorted(actions, key=lambda a: move_key(a, phase))
 
 
-__all__ = ["card_for_people", "cards_for_people", "for_people", "move_key", "move_words", "order_moves"]
+def move_phrase(action: Action, to: str | None = None) -> str:
+    """A move as a person reads it, naming the player it goes to (``to``) where it goes to one:
+    ``give 7c to Bea`` (R8.2), ``force 5h on Bea`` (R3.6, R8.4); any other move as :func:`move_words`.
+
+    ```pycon
+    >>> from conquian.engine.actions import parse_action
+    >>> move_phrase(parse_action("p1 force 5h p2"), "Bea"), move_phrase(parse_action("p1 give 7c"), "Bea")
+    ('force 5h on Bea', 'give 7c to Bea')
+
+    ```
+    """
+    if to is not None and isinstance(action, Give):
+        return f"give {card_for_people(action.card)} to {to}"
+    if to is not None and isinstance(action, Force):
+        return f"force {card_for_people(action.card)} on {to}"
+    return move_words(action)
+
+
+# ---------------------------------------------------------------------- the Spanish suits (R8.1)
+def spanish_pack(rules: Rules) -> bool:
+    """Whether ``rules`` play the Spanish pack (``conquian-spanish``, ``conquian-mexicano``, R2.1)."""
+    return rules.ranks == PRESETS["conquian-spanish"].ranks and rules.jokers == 0
+
+
+def spanish_card(card: int) -> str:
+    """A card of the Spanish pack as a card shows it: ``7 Co``, ``Rey Es``, ``As Or`` (R8.1)."""
+    s = card_str(card)
+    return f"{SPANISH_RANKS_SHORT.get(s[0], s[0])} {SPANISH_SUITS_SHORT[s[1]]}"
+
+
+def spanish_card_words(card: int) -> str:
+    """A card of the Spanish pack in words: ``7 de copas``, ``sota de oros`` (R8.1)."""
+    s = card_str(card)
+    return f"{SPANISH_RANKS.get(s[0], s[0])} de {SPANISH_SUITS[s[1]]}"
+
+
+def _spanish_token(token: str) -> str | None:
+    m = _CARD_TOKEN.match(token)
+    if m is None:
+        return None
+    rank, suit, tail = m.groups()
+    return f"{SPANISH_RANKS_SHORT.get(rank, rank)} {SPANISH_SUITS_SHORT[suit]}{tail}"
+
+
+def spanish_text(text: str) -> str:
+    """Text for people with the Spanish pack's names (R8.1): a card in words ("the jack of diamonds")
+    becomes "sota de oros", a card in the notation ("Jd") "Sota Or", cards next to each other are
+    separated by commas.  Only for the Spanish pack: it has no 8, 9 or 10 to name."""
+
+    def words(m: re.Match[str]) -> str:
+        rank = RANK_CHARS[RANK_NAMES.index(m.group(1))]
+        return f"{SPANISH_RANKS.get(rank, rank)} de {SPANISH_SUITS[SUIT_CHARS[SUIT_NAMES.index(m.group(2))]]}"
+
+    text = _CARD_WORDS.sub(words, text)
+    out: list[str] = []
+    card_before = False
+    for token in text.split(" "):
+        shown = _spanish_token(token)
+        if out:
+            out.append(", " if card_before and shown is not None and not out[-1].endswith((",", ";", ":")) else " ")
+        out.append(shown if shown is not None else token)
+        card_before = shown is not None and shown[-1].isalpha()
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------- the games
+#: Every game a person may choose at the table: a title, the preset and its options.
+GAMES: tuple[tuple[str, str, dict[str, int]], ...] = (
+    ("Conquián (2 players)", "conquian", {}),
+    ("Conquián, three at the table (3 players, one sits out each deal)", "conquian", {"players": 3}),
+    ("Conquián with the Spanish pack (2 players)", "conquian-spanish", {}),
+    ("Conquián mexicano (2 players)", "conquian-mexicano", {}),
+    ("Tercerilla: the conquián mexicano for three (3 players)", "conquian-mexicano", {"players": 3}),
+    ("Conquián mexicano for four (4 players)", "conquian-mexicano", {"players": 4}),
+    ("Cooncan (3 players)", "cooncan", {}),
+    ("Cooncan for two (2 players)", "cooncan", {"players": 2}),
+    ("Cooncan with two packs and jokers (5 players)", "cooncan-double", {}),
+)
+
+
+def games() -> list[tuple[str, str, dict[str, int]]]:
+    """:data:`GAMES`, and any preset it does not name, at its default number of players."""
+    named = {variant for _, variant, _ in GAMES}
+    extra: list[tuple[str, str, dict[str, int]]] = [
+        (f"{name} ({PRESETS[name].players} players)", name, {}) for name in PRESETS if name not in named]
+    return [*GAMES, *extra]
+
+
+__all__ = ["GAMES", "SPANISH_SUITS", "card_for_people", "cards_for_people", "for_people", "games", "move_key",
+           "move_phrase", "move_words", "order_moves", "spanish_card", "spanish_card_words", "spanish_pack",
+           "spanish_text"]

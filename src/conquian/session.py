@@ -27,7 +27,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from conquian.bots import Bot, make_bot
-from conquian.engine.actions import Action, Discard, Draw, Force, Meld, Shift, Take, Use, meld_text, parse_action
+from conquian.engine.actions import Action, Discard, Draw, Force, Give, Meld, Shift, Take, Use, meld_text, parse_action
 from conquian.engine.cards import JOKER, card_name, card_str, cards_of, mask_of
 from conquian.engine.conquian.deal import ConquianDeal, Event
 from conquian.engine.conquian.mexicano import MexicanoDeal
@@ -38,7 +38,7 @@ from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.files import atomic_write, records_dir
 from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.engine.record import Record, ReplayError, read_record, record_from_match, replay, write_record
-from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
+from conquian.engine.rules import CONQUIAN, Rules
 
 HUMAN = "human"
 _SEAT = re.compile(r"\bp(\d{1,2})('s)?\b")
@@ -178,10 +178,7 @@ class GameSession:
                 self.say(f"{self.name(d.dealer)} sits out this deal (R6.3)")
             self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
         elif isinstance(d, MexicanoDeal):
-            if d.rules.exchange:
-                self.say(f"the exchange: each player gives one card face down to the next, "
-                         f"{self.name(d.seats[0])} first (R8.2)")
-            self._add_events(d.history())  # without the exchange the first card is turned at once
+            self._announce_mexicano(d)
         else:
             self.say(f"the stock starts with {_card_words(d.stock[0])}")
 
@@ -214,20 +211,18 @@ class GameSession:
         deal = self.deal
         before = deal.n_events
         deal.play(action)
-        said = self._add_events(deal.recent_events(deal.n_events - before))
+        said = []
+        for e in deal.recent_events(deal.n_events - before):
+            line = self.describe_line(e)
+            if line is not None:
+                self.lines.append(line)
+                said.append(line.text or line.private)
+            if isinstance(deal, MexicanoDeal) and e.kind == "exchange":
+                self.lines += self.exchange_lines(deal)  # each seat's own: never in ``said``
         if deal.over:
             self.match.settle()
             said.append(self.say(self.result_line()).text)
         return "; ".join(said)
-
-    def _add_events(self, events: Sequence[Event | CooncanEvent]) -> list[str]:
-        """Add the log lines of ``events``; returns their texts (a seat's own line if it has no public one)."""
-        said = []
-        for e in events:
-            for line in self.describe_lines(e):
-                self.lines.append(line)
-                said.append(line.text or line.private)
-        return said
 
     # ------------------------------------------------------------------ words
     def _who(self, seat: int) -> str:
@@ -238,35 +233,12 @@ class GameSession:
         name = self.name(seat)
         return f"{name} {second if name == 'You' else third}"
 
-    def describe_lines(self, event: Event | CooncanEvent) -> list[LogLine]:
-        """An event as log lines with names: one line, or none (a burial), and for the exchange of the
-        conquián mexicano (R8.2) each seat's own line, read from that seat's view: what it gave and,
-        once every seat has given, what it got."""
-        deal = self.deal
-        if isinstance(event, MexicanoEvent) and isinstance(deal, MexicanoDeal):
-            if event.kind == "give":
-                to = self._who(_next_seat(deal.seats, event.seat))
-                gave = deal.view(event.seat).gave
-                public = f"{self._who(event.seat)} gave a card face down to {to}"
-                private = f"{self._who(event.seat)} gave {_card_words(gave)} to {to}" if gave is not None else public
-                return [LogLine(public, event.seat, private)]
-            if event.kind == "exchange":
-                lines = [LogLine("every player has given: each card goes to the next player (R8.2)")]
-                for seat in deal.seats:
-                    v = deal.view(seat)
-                    if v.gave is not None and v.got is not None:
-                        got_from = deal.seats[(v.player - 1) % deal.n]
-                        lines.append(LogLine("", seat, f"{self._verb(seat, 'gave', 'gave')} {_card_words(v.gave)} to "
-                                             f"{self._who(_next_seat(deal.seats, seat))} and got "
-                                             f"{_card_words(v.got)} from {self._who(got_from)}"))
-                return lines
-        line = self.describe_line(event)
-        return [] if line is None else [line]
-
     def describe_line(self, event: Event | CooncanEvent) -> LogLine | None:
         """An event as a log line with names; a draw from the pack shows its card to the drawer only."""
         if event.kind == "bury":
             return None
+        if isinstance(event, MexicanoEvent) and event.kind == "give":
+            return self.give_line(event)
         if isinstance(event, CooncanEvent) and event.kind == "draw":
             public = f"{self._who(event.seat)} drew from the pack"
             private = f"{self._who(event.seat)} drew {_card_words(event.card)}" if event.card is not None else public
@@ -277,12 +249,11 @@ class GameSession:
         """An event in words, with names ("Bob passed the 7 of hearts"; "You win")."""
         kind = getattr(event, "kind", "")
         seat = getattr(event, "seat", 0)
+        if isinstance(event, MexicanoEvent):
+            return self.describe_mexicano(event)
         if kind == "win":
             if isinstance(event, CooncanEvent):
                 return self._verb(seat, "is out and wins", "are out and win")
-            if isinstance(event, MexicanoEvent):
-                down = self.rules.hand_size + 1
-                return self._verb(seat, f"is out, {down} down, and wins", f"are out, {down} down, and win")
             return self._verb(seat, "is eleven down and wins", "are eleven down and win")
         if kind == "draw" and isinstance(event, CooncanEvent):
             return f"{self._who(seat)} drew from the pack"
@@ -320,8 +291,8 @@ class GameSession:
             return f"{self._verb(deal.winner_seat, 'wins', 'win')} the deal{extra}: {shown}"
         if getattr(deal, "void", False):
             return "the deal is void: nobody scores"
-        if self.rules.family == MEXICANO:
-            return "tablas: the pack is exhausted and nobody wins; nobody scores (R8.6)"
+        if isinstance(deal, MexicanoDeal):
+            return "tablas: the deal is a draw, nobody scores (R8.6)"
         return f"tableau: nobody wins; the next winner takes the pool ({self.match.pool} counters, R5.1)"
 
     def pool_text(self) -> str:
@@ -330,6 +301,55 @@ class GameSession:
             return ""
         owed = ", ".join(f"{self.name(i + 1)} {k}" for i, k in enumerate(self.match.owed) if k)
         return f"Tableau pool: {self.match.pool} counters (owed by {owed}), to the next winner (R5.1)"
+
+    # ------------------------------------------------------------------ the conquián mexicano (R8)
+    def _announce_mexicano(self, d: MexicanoDeal) -> None:
+        """A conquián mexicano deal's first words: the exchange to come (R8.2), or the first card turned."""
+        if d.phase == "exchange" and d.to_act is not None:
+            self.say(f"the exchange: each player gives a card to the next, {self.name(d.to_act)} first (R8.2)")
+        elif d.card >= 0:
+            self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
+
+    def _next_seat(self, deal: MexicanoDeal, seat: int, step: int = 1) -> int:
+        """The seat ``step`` places after ``seat`` in the order of play (-1: the one before)."""
+        return deal.seats[(deal.player_of(seat) + step) % deal.n]
+
+    def give_line(self, event: MexicanoEvent) -> LogLine:
+        """A card given in the exchange (R8.2): to everyone, that a card went; to the giver, which."""
+        deal = self.deal
+        assert isinstance(deal, MexicanoDeal)
+        to = self.humanize(f"p{self._next_seat(deal, event.seat)}")  # "you" in a sentence
+        public = f"{self.name(event.seat)} gave a card to {to}"
+        card = deal.given(event.seat)
+        private = public if card is None else f"{self.name(event.seat)} gave {_card_words(card)} to {to}"
+        return LogLine(public, event.seat, private)
+
+    def exchange_lines(self, deal: MexicanoDeal) -> list[LogLine]:
+        """Once every seat has given (R8.2): for each seat, a line only it reads, from its own view."""
+        out = []
+        for seat in deal.seats:
+            view = deal.view(seat)
+            if view.gave is None or view.got is None:
+                continue
+            to, by = (self.humanize(f"p{self._next_seat(deal, seat, k)}") for k in (1, -1))
+            out.append(LogLine("", seat, f"{self.name(seat)} gave {_card_words(view.gave)} to {to} "
+                                         f"and got {_card_words(view.got)} from {by}"))
+        return out
+
+    def describe_mexicano(self, event: MexicanoEvent) -> str:
+        """A conquián mexicano event in words, with names (R8)."""
+        seat = event.seat
+        if event.kind == "win":
+            down = self.rules.hand_size + 1
+            return self._verb(seat, f"is out, {down} down, and wins", f"are out, {down} down, and win")
+        if event.kind == "fewest":
+            who = self._verb(seat, "holds the fewest cards and wins", "hold the fewest cards and win")
+            return f"the pack is exhausted: {who} (R8.6)"
+        if event.kind == "tableau":
+            return "the pack is exhausted: tablas, the deal is a draw (R8.6)"
+        if event.kind == "exchange":
+            return "every player has given: each card goes to the next player (R8.2)"
+        return self.humanize(str(event))
 
     # ------------------------------------------------------------------ selection
     def actions_from_selection(self, cards: Sequence[int]) -> list[Action]:
@@ -515,7 +535,7 @@ def action_cards(action: Action) -> list[str]:
     """The cards an action names, in notation (for matching a selection of cards)."""
     if isinstance(action, Use):
         return [t for m in action.melds for t in meld_text(m).split()]
-    if isinstance(action, Force | Discard):
+    if isinstance(action, Force | Discard | Give):
         return [card_str(action.card)]
     if isinstance(action, Take):
         return [card_str(action.card)] if action.card is not None else []

@@ -43,6 +43,9 @@ def add_parsers(sub: Subparsers) -> None:
     g.add_argument("--delay", type=delay, default=0.8,
                    help="seconds between the bots' moves (0: no pause; at most 60)")
     g.add_argument("--ascii", action="store_true", help="cards without suit symbols")
+    g.add_argument("--spanish-suits", action="store_true",
+                   help="the Spanish pack (conquian-spanish, conquian-mexicano) with its own suits: oros, copas, "
+                        "espadas, bastos, and sota, caballo, rey (R8.1; the key s switches in the game)")
     g.add_argument("--show-buried", action="store_true",
                    help="memory aid: show buried and covered cards to every seat alike (R3.3; off by default)")
     g.add_argument("--record", metavar="FILE", default=None,
@@ -69,7 +72,7 @@ def play_command(args: argparse.Namespace) -> int:
         except ReplayError as e:
             print(f"conquian play: {e}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
             return 1
-        ReplayApp(rec, ascii_only=args.ascii).run()
+        ReplayApp(rec, ascii_only=args.ascii, spanish_suits=args.spanish_suits).run()
         return 0
     import secrets
 
@@ -87,7 +90,8 @@ def play_command(args: argparse.Namespace) -> int:
             return 1
         return _resume(path, args, seed, bots)
     options: dict[str, Any] = {}
-    for key in ("scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns", "discard_taken"):
+    for key in ("scoring", "stock", "jokers", "splash_bonus", "max_pack_turns", "max_turns", "discard_taken",
+                "hand", "exchange", "exhausted"):
         value = getattr(args, key, None)
         if value is not None:
             options[key] = value
@@ -128,7 +132,7 @@ def _run_game(session: Any, args: argparse.Namespace, record: str) -> int:
     from conquian.tui import ConquianApp, resume_command
 
     app = ConquianApp(session, delay=args.delay, ascii_only=args.ascii, record_path=record,
-                      show_buried=args.show_buried)
+                      show_buried=args.show_buried, spanish_suits=args.spanish_suits)
     app.run()
     if app.save_error:
         print(f"conquian play: the match could not be saved: {app.save_error}", file=sys.stderr)

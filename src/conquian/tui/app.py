@@ -21,13 +21,14 @@ from textual.widgets import Button, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from conquian.bots import make_bot
-from conquian.engine.actions import Action
+from conquian.engine.actions import Action, Force, Give
 from conquian.engine.cards import JOKER, card_str, cards_of
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.errors import ConquianError
-from conquian.present import for_people, move_words, order_moves
+from conquian.present import for_people, move_phrase, move_words, order_moves, spanish_pack, spanish_text
 from conquian.session import HUMAN, GameSession, action_cards, live_outs
-from conquian.tui.screens import Choice, Message, RulesScreen
+from conquian.tui.screens import Choice, GameChooser, Message, RulesScreen
 from conquian.tui.widgets import CardButton, card_text, resume_command, score_text, table_text, turn_words
 
 
@@ -64,6 +65,7 @@ class ConquianApp(App[None]):
         Binding("m", "verb('meld')", "meld", show=False, priority=True),
         Binding("a", "verb('add')", "add", show=False, priority=True),
         Binding("x", "verb('shift')", "shift", show=False, priority=True),
+        Binding("e", "verb('give')", "give", show=False, priority=True),
         Binding("colon", "command", "type", priority=True),
         Binding("h", "hint", "hint", priority=True),
         Binding("question_mark", "rules", "rules", priority=True),
@@ -71,6 +73,8 @@ class ConquianApp(App[None]):
         Binding("g", "group", "group", show=False, priority=True),
         Binding("w", "scores", "scores", priority=True),
         Binding("z", "hurry", "hurry", priority=True),
+        Binding("s", "spanish", "suits", show=False, priority=True),
+        Binding("n", "new_game", "new game"),
         Binding("ctrl+s", "save", "save", priority=True),
         Binding("escape", "clear", "clear", show=False),
         Binding("q", "quit_game", "quit", priority=True),
@@ -78,13 +82,15 @@ class ConquianApp(App[None]):
     ]
 
     def __init__(self, session: GameSession, delay: float = 0.6, ascii_only: bool = False,
-                 record_path: str | None = None, show_buried: bool = False) -> None:
+                 record_path: str | None = None, show_buried: bool = False, spanish_suits: bool = False) -> None:
         super().__init__()
         self.session = session
         self.delay = delay
         self.ascii_only = ascii_only
         self.record_path = record_path or session.default_record_path()
         self.show_buried = show_buried
+        self.spanish_suits = spanish_suits
+        """The Spanish pack shown with its own suits and courts (R8.1): oros, copas, espadas, bastos."""
         """The memory aid (R3.3): buried and covered cards shown to every seat alike; off by default."""
         self.selected: set[int] = set()  # indexes into the shown hand
         self.last_rule: str | None = None  # the rule of the last refusal: the rules screen opens at it
@@ -95,7 +101,7 @@ class ConquianApp(App[None]):
         self.shown_seat: int | None = None
         """The seat whose hand and log are on the screen (None: nobody's, between hot-seat players)."""
         self.hand_cards: list[int] = []
-        self._hand_shown: tuple[int, tuple[int, ...], bool] | None = None
+        self._hand_shown: tuple[int, tuple[int, ...], bool, bool] | None = None
         self.options: list[Action] = []
         self._bot_timer: Any = None
         self.messages: list[str] = []
@@ -144,9 +150,14 @@ class ConquianApp(App[None]):
         self.exit()
 
     # ------------------------------------------------------------------ the log
+    @property
+    def spanish(self) -> bool:
+        """Whether the cards are shown with the Spanish suits now (asked for, and the Spanish pack)."""
+        return self.spanish_suits and spanish_pack(self.session.rules)
+
     def write(self, line: str) -> None:
         """Add a line to the log on the screen (ten written 10: the log is read by people)."""
-        line = for_people(line)
+        line = spanish_text(for_people(line)) if self.spanish else for_people(line)
         self.query_one("#log", RichLog).write(line)
         self.messages.append(line)
 
@@ -170,7 +181,11 @@ class ConquianApp(App[None]):
         s = self.session
         deal = s.deal
         self.refresh_status()
-        self.query_one("#table", Static).update(table_text(s, deal, self.ascii_only, self.show_seen))
+        table = table_text(s, deal, self.ascii_only, self.show_seen, spanish=self.spanish)
+        note = self.exchange_note()
+        if note:
+            table.append(note + "\n", style="bold")
+        self.query_one("#table", Static).update(table)
         self.refresh_hand()
         self.refresh_actions()
         if self.focused is None or not self.focused.is_mounted:
@@ -181,7 +196,7 @@ class ConquianApp(App[None]):
         line with shortened names when one line of the terminal's width cannot hold them all."""
         s = self.session
         deal = s.deal
-        turn = "deal over" if deal.over else turn_words(s.name(deal.to_act or 0), deal.phase)
+        turn = "deal over" if deal.over else self.exchange_status() or turn_words(s.name(deal.to_act or 0), deal.phase)
         head = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn}"
         names = [s.name(i + 1) for i in range(s.rules.players)]
         width = self.size.width or 80
@@ -197,7 +212,7 @@ class ConquianApp(App[None]):
     def card_face(self, index: int) -> Text:
         """A card of the shown hand as its button shows it: the selected cards are bracketed, not
         marked by colour alone."""
-        face = card_text(self.hand_cards[index], self.ascii_only)
+        face = card_text(self.hand_cards[index], self.ascii_only, self.spanish)
         return Text("[") + face + Text("]") if index in self.selected else face
 
     def refresh_hand(self) -> None:
@@ -219,7 +234,7 @@ class ConquianApp(App[None]):
             self.selected = {i for i in self.selected if i < len(cards) and cards[i] == self.hand_cards[i]} \
                 if len(self.hand_cards) == len(cards) else set()
         self.hand_cards = cards
-        shown = (seat, tuple(cards), self.ascii_only)
+        shown = (seat, tuple(cards), self.ascii_only, self.spanish)
         buttons = list(row.query(CardButton))
         if shown == self._hand_shown and len(buttons) == len(cards):
             # the same hand: only the marks change, the buttons stay, and so does the focus
@@ -268,7 +283,7 @@ class ConquianApp(App[None]):
             # the listing shows minimal forms: build the moves the selection makes, checked by the engine
             built = s.actions_from_selection([self.hand_cards[i] for i in sorted(self.selected)])
             self.options = order_moves([a for a in built if not self.verb or a.verb == self.verb], s.deal.phase)
-        ol.add_options([Option(Text(move_words(a))) for a in self.options])
+        ol.add_options([Option(Text(self.move_label(a))) for a in self.options])
         ol.border_title = f"your move ({len(self.options)})" + (f" - {self.verb}" if self.verb else "")
         if self.options:
             ol.highlighted = 0
@@ -351,8 +366,12 @@ class ConquianApp(App[None]):
         deal = s.deal
         self.shown_seat = s.human_seats[0] if len(s.human_seats) == 1 else None
         self.rewrite_log()  # the deal is over: its hands are public, the log is everyone's
-        body = table_text(s, deal, self.ascii_only, False, reveal=True)
-        body.append("\n" + (s.log[-1] if s.log else "") + "\n\n")
+        body = table_text(s, deal, self.ascii_only, False, reveal=True, spanish=self.spanish)
+        told = s.log[-2:] if isinstance(deal, MexicanoDeal) else s.log[-1:]
+        # the result, after why the deal ended if the pack ran out (R8.6: tablas, or the fewest cards)
+        last = for_people("\n".join(t for i, t in enumerate(told, 1)
+                                     if i == len(told) or t.startswith("the pack is exhausted")))
+        body.append("\n" + (spanish_text(last) if self.spanish else last) + "\n\n")
         body.append(str(s.match.washbook))
         if s.pool_text():
             body.append("\n" + s.pool_text())
@@ -367,7 +386,8 @@ class ConquianApp(App[None]):
             saved = self.save_now()
             totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
             where = f"The match is saved in {saved}." if saved else f"The match could not be saved: {self.save_error}"
-            self.push_screen(Choice(f"Final scores: {totals}\n\n{where}", {"n": "play again", "q": "quit"},
+            self.push_screen(Choice(f"Final scores: {totals}\n\n{where}",
+                                    {"n": "play again", "c": "choose another game", "q": "quit"},
                                     title="The match is over"), self.after_match)
             return
         s.new_deal()
@@ -375,13 +395,25 @@ class ConquianApp(App[None]):
         self.schedule_bots()
 
     def after_match(self, answer: str | None) -> None:
+        if answer == "c":
+            self.push_screen(GameChooser(), self.start_game)
+            return
         if answer != "n":
             self.exit()
             return
         old = self.session
-        self.session = GameSession(old.rules, list(old.seats), names=list(old.names or []),
-                                   seed=secrets.randbits(63), deals_in_match=old.deals_in_match)
+        self.switch_session(GameSession(old.rules, list(old.seats), names=list(old.names or []),
+                                        seed=secrets.randbits(63), deals_in_match=old.deals_in_match))
+
+    def switch_session(self, session: GameSession) -> None:
+        """A new match at this table (play again, or another game), saved to a new file beside the last."""
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+        self.session = session
         self.record_path = str(Path(self.record_path).with_name(self.session.default_record_name()))
+        self.hurry = False
+        self.show_seen = False
+        self.rebuild_verbs()
         self.saved_to = None
         self.selected.clear()
         self.verb = None
@@ -406,7 +438,21 @@ class ConquianApp(App[None]):
         """The verbs of this game, as buttons for the mouse."""
         if self.session.rules.family == "conquian":
             return ["use", "pass", "force", "discard"]
+        if self.session.rules.family == "mexicano":
+            return ["give", "use", "pass", "force", "discard"]
         return ["draw", "take", "meld", "add", "shift", "discard"]
+
+    def rebuild_verbs(self) -> None:
+        """The verb buttons again, for the game now at the table."""
+        row = self.query_one("#verbs", Horizontal)
+        if [str(b.label) for b in row.query(Button)] == self.verbs():
+            return
+
+        async def rebuild() -> None:  # the old buttons gone first: the new ones have their ids
+            await row.remove_children()
+            await row.mount(*(Button(verb, id=f"verb-{verb}", classes="verb") for verb in self.verbs()))
+
+        self.call_later(rebuild)
 
     @on(Button.Pressed, ".verb")
     def verb_pressed(self, event: Button.Pressed) -> None:
@@ -515,6 +561,91 @@ class ConquianApp(App[None]):
         self.by_rank = not self.by_rank
         self.selected.clear()
         self.refresh_view()
+
+    def action_spanish(self) -> None:
+        """``s``: the Spanish pack's cards with the Spanish suits, or the French ones again (R8.1)."""
+        if not spanish_pack(self.session.rules):
+            self.notify("The Spanish suits are for the Spanish pack (conquian-spanish, conquian-mexicano)",
+                        title="suits", timeout=6, markup=False)
+            return
+        self.spanish_suits = not self.spanish_suits
+        self.rewrite_log()
+        self.refresh_view()
+
+    def action_new_game(self) -> None:
+        """``n``: choose a game (every preset); the match in progress is saved and may be resumed."""
+        if len(self.screen_stack) > 1:  # a question or a message is open: it has the keys
+            return
+        self.push_screen(GameChooser(), self.start_game)
+
+    def start_game(self, choice: tuple[str, dict[str, int]] | None) -> None:
+        """Start the chosen game: the first person at this table against the bots of this table (or
+        the default bot); the match left is saved first (``conquian play --resume`` goes on with it)."""
+        if choice is None:
+            return
+        old = self.session
+        if not old.match_over and (old.match.results or old.deal.actions()):
+            saved = self.save_now()
+            if saved:
+                self.notify(f"The match left is saved in {saved}; to go on with it: {resume_command(saved)}",
+                            title="saved", timeout=10, markup=False)
+        variant, options = choice
+        bots = [k for k in old.seats if k != HUMAN][:1] or None
+        people = [old.name(i) for i in old.human_seats]
+        try:
+            session = make_session(variant, options.get("players"), bots, secrets.randbits(63), people[:1],
+                                   **{k: v for k, v in options.items() if k != "players"})
+        except ConquianError as e:
+            self.notify(str(e), title="cannot start", severity="error", markup=False)
+            return
+        self.switch_session(session)
+
+    # ------------------------------------------------------------------ the conquián mexicano (R8)
+    def move_label(self, action: Action) -> str:
+        """A move in the list: a card given or forced names the player it goes to (R8.2, R8.4)."""
+        deal = self.session.deal
+        to: int | None = None
+        if isinstance(action, Give) and isinstance(deal, MexicanoDeal):
+            to = deal.seats[(deal.player_of(action.seat) + 1) % deal.n]
+        elif isinstance(action, Force):
+            to = action.target
+            if to is None and isinstance(deal, ConquianDeal | MexicanoDeal):
+                to = next((t for t in deal.seats[:2] if t != action.seat), None)
+        text = move_phrase(action, self.session.name(to) if to is not None else None)
+        return spanish_text(text) if self.spanish else text
+
+    def card_words(self, card: int) -> str:
+        """A card in a sentence: ``7♣`` (``--ascii``: ``7c``; the Spanish suits: ``7 Ba``)."""
+        return card_text(card, self.ascii_only, self.spanish).plain
+
+    def exchange_status(self) -> str:
+        """The status during the exchange (R8.2), for the seat on the screen: choose a card to give,
+        or wait for the others; "" otherwise."""
+        deal = self.session.deal
+        seat = self.shown_seat
+        if not isinstance(deal, MexicanoDeal) or deal.phase != "exchange" or seat is None:
+            return ""
+        if deal.to_act == seat:
+            return f"Choose a card to give to {self.session.name(deal.seats[(deal.player_of(seat) + 1) % deal.n])}"
+        if deal.view(seat).gave is not None:
+            return "Waiting for the others (the exchange)"
+        return ""
+
+    def exchange_note(self) -> str:
+        """After the exchange, for the seat on the screen only (from its own view): what it gave, to
+        whom, and what it got, from whom (R8.2); "" otherwise."""
+        deal = self.session.deal
+        seat = self.shown_seat
+        if not isinstance(deal, MexicanoDeal) or seat is None or deal.over:
+            return ""
+        view = deal.view(seat)
+        if view.gave is None or view.got is None:
+            return ""
+        s = self.session
+        p = deal.player_of(seat)
+        to, by = s.name(deal.seats[(p + 1) % deal.n]), s.name(deal.seats[(p - 1) % deal.n])
+        return (f"{s.name(seat)} gave {self.card_words(view.gave)} to {to} "
+                f"and got {self.card_words(view.got)} from {by}")
 
     def action_hurry(self) -> None:
         """Play the bots' moves at once until a person is to act."""

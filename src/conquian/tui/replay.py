@@ -12,7 +12,7 @@ from textual.widgets import Footer, RichLog, Static
 
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import Record
-from conquian.present import for_people
+from conquian.present import for_people, spanish_pack, spanish_text
 from conquian.tui.widgets import table_text
 
 
@@ -31,14 +31,17 @@ class ReplayApp(App[None]):
         Binding("pageup", "deal(-1)", "previous deal", priority=True),
         Binding("home", "start", "start", priority=True),
         Binding("end", "finish", "end", priority=True),
+        Binding("s", "spanish", "suits"),
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, record: Record, ascii_only: bool = False) -> None:
+    def __init__(self, record: Record, ascii_only: bool = False, spanish_suits: bool = False) -> None:
         super().__init__()
         self.record = record
         self.rules = record.rules()
         self.ascii_only = ascii_only
+        self.spanish = spanish_suits and spanish_pack(self.rules)
+        """The Spanish pack shown with its own suits (R8.1)."""
         self.deal_index = 0
         self.step = 0
         self.words = _Names(record.players)
@@ -63,17 +66,22 @@ class ReplayApp(App[None]):
     def show(self) -> None:
         d = self.record.deals[self.deal_index]
         deal = self._deal_at()
-        self.query_one("#status", Static).update(Text(
-            f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
-            f"{self.step}/{len(d.actions)}"
-            + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else "")
-        ))
+        status = (f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
+                  f"{self.step}/{len(d.actions)}"
+                  + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else ""))
+        self.query_one("#status", Static).update(Text(spanish_text(status) if self.spanish else status))
         self.query_one("#table", Static).update(
-            table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players))
+            table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players, spanish=self.spanish))
         log = self.query_one("#events", RichLog)
         log.clear()
         for e in deal.history()[-12:]:
-            log.write(self.words.describe(e))
+            line = self.words.describe(e)
+            log.write(spanish_text(line) if self.spanish else line)
+
+    def action_spanish(self) -> None:
+        """``s``: the Spanish pack with the Spanish suits, or the French ones again (R8.1)."""
+        self.spanish = not self.spanish and spanish_pack(self.rules)
+        self.show()
 
     def action_step(self, k: int) -> None:
         n = len(self.record.deals[self.deal_index].actions)

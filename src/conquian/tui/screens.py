@@ -1,15 +1,17 @@
-"""The screens over the table: a message, the rules, a question with keyed answers."""
+"""The screens over the table: a message, the rules, a question with keyed answers, the games to choose from."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from conquian.tui.widgets import RULES_TEXT, markdown_text
 
@@ -94,3 +96,33 @@ class Choice(ModalScreen[str]):
         elif key == "escape" and "n" in self.answers:
             event.stop()
             self.dismiss("n")
+
+
+class GameChooser(ModalScreen[tuple[str, dict[str, int]] | None]):
+    """Every game this table plays (:func:`~conquian.present.games`): the arrows and Enter (or a
+    click) choose one, escape keeps the match at the table.  Dismisses with the preset and its options."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "close")]
+
+    def compose(self) -> ComposeResult:
+        from conquian.present import games
+
+        self.games = games()
+        with VerticalScroll(id="message"):
+            yield Static(Text("Choose a game", style="bold"))
+            yield Static(Text("The match at the table is saved: conquian play --resume goes on with it.",
+                              style="dim"))
+            yield OptionList(*(Option(Text(title)) for title, _, _ in self.games), id="games")
+            yield Static(Text("(Enter chooses, escape goes back to the table)", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#games", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#games")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        _, variant, options = self.games[event.option_index]
+        self.dismiss((variant, dict(options)))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
