@@ -119,7 +119,9 @@ def test_a_view_reveals_nothing_its_seat_has_not_seen(config: tuple[int, dict[st
         for k in range(4):
             other = redeal_unseen(deal, seat, random.Random(seed + k))
             assert other.view(seat) == view  # the hidden cards, the exchange's too, re-dealt
-            moved = moved or other.hands != deal.hands or other.gives != deal.gives
+            # the others' hands, the gives not yet seen, or the pack (every other hand may be known)
+            moved = (moved or other.hands != deal.hands or other.gives != deal.gives
+                     or other.deck[other.pos:] != deal.deck[deal.pos:])
             fake = determinize(view, random.Random(seed + k))
             assert fake.view(seat) == view
             if not deal.over and deal.to_act == seat:
