@@ -170,3 +170,26 @@ def test_no_information_state_tensor_is_claimed(name: str) -> None:
     assert len(state.observation_tensor(player)) == game.observation_tensor_size()
     with pytest.raises(Exception, match="information-state tensor"):
         state.information_state_tensor(player)
+
+
+def test_a_long_deal_pickles_whatever_the_recursion_limit() -> None:
+    """A deal's events are a linked list as deep as the deal is long: they are pickled flat."""
+    import inspect
+    import sys
+
+    game = pyspiel.load_game("python_cooncan")
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while not state.is_terminal() and state.move_number() < 400:
+        state.apply_action(rng.choice(state.chance_outcomes())[0] if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 150)  # far fewer frames than the deal has events
+    try:
+        data = pickle.dumps(state)
+        text = state.serialize()
+    finally:
+        sys.setrecursionlimit(limit)
+    for loaded in (pickle.loads(data), game.deserialize_state(text)):
+        assert loaded.history() == state.history() and str(loaded) == str(state)
+        assert loaded.deal == state.deal and loaded.legal_actions() == state.legal_actions()

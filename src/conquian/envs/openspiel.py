@@ -183,10 +183,27 @@ class _Held:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return _Held(self.deal.copy() if self.deal is not None else None)
 
-    def __getstate__(self) -> Deal | None:
-        return self.deal
+    def __getstate__(self) -> tuple[Deal | None, list[Any]]:
+        # the deal's events are a linked list of pairs, as deep as the deal is long: pickled flat,
+        # or a long deal would pass the interpreter's recursion limit
+        if self.deal is None:
+            return None, []
+        deal = self.deal.copy()
+        events: list[Any] = []
+        node = deal.events
+        while node is not None:
+            node, event = node
+            events.append(event)
+        deal.events = None
+        return deal, events
 
-    def __setstate__(self, deal: Deal | None) -> None:
+    def __setstate__(self, state: tuple[Deal | None, list[Any]]) -> None:
+        deal, events = state
+        if deal is not None:
+            node: Any = None
+            for event in reversed(events):
+                node = (node, event)
+            deal.events = node
         self.deal = deal
 
 
