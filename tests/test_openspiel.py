@@ -193,3 +193,25 @@ def test_a_long_deal_pickles_whatever_the_recursion_limit() -> None:
     for loaded in (pickle.loads(data), game.deserialize_state(text)):
         assert loaded.history() == state.history() and str(loaded) == str(state)
         assert loaded.deal == state.deal and loaded.legal_actions() == state.legal_actions()
+
+
+def test_the_observation_tensor_is_not_perfect_recall() -> None:
+    """Why no information-state tensor is claimed: different histories of one seat (different
+    information-state strings) give the same observation tensor."""
+    game = pyspiel.load_game("python_conquian")
+    collisions = 0
+    for deal_seed in range(5):
+        rng = random.Random(deal_seed)
+        dealt = game.new_initial_state()
+        while dealt.is_chance_node():
+            dealt.apply_action(rng.choice(dealt.chance_outcomes())[0])
+        seen: dict[bytes, str] = {}
+        for play in range(30):
+            state, r = dealt.clone(), random.Random(100 * play + deal_seed)
+            while not state.is_terminal():
+                p = state.current_player()
+                key = np.asarray(state.observation_tensor(p)).tobytes() + bytes([p])
+                collisions += seen.setdefault(key, state.information_state_string(p)) != \
+                    state.information_state_string(p)
+                state.apply_action(r.choice(state.legal_actions()))
+    assert collisions > 0
