@@ -132,7 +132,7 @@ def test_render_ansi_and_bad_arguments() -> None:
     env.reset(seed=1)
     assert "p1" in env.render()
     with pytest.raises(ValueError):
-        conquian_v0.env(render_mode="human")
+        conquian_v0.env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="R1"):
         cooncan_v0.env(jokers=True)
     with pytest.raises(ValueError, match="R1"):
@@ -184,3 +184,54 @@ def test_gymnasium_rewards_are_the_learners_scores() -> None:
     _obs, info = env.reset(seed=1)
     bad = int((info["action_mask"] == 0).nonzero()[0][0])
     assert env.step(bad)[2] is True and env.step(bad)[1] == -1.0
+
+
+@pytest.mark.parametrize("module,kw", [ENVS[0], ENVS[4], ENVS[6]])
+def test_pettingzoo_render_test_with_the_human_mode(module: Any, kw: dict[str, Any],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: module.env(render_mode=render_mode, **kw))
+    assert "hand" in capsys.readouterr().out  # the human mode prints the deal to the terminal
+    env = module.env(render_mode="human", **kw)
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "hand" in capsys.readouterr().out
+
+
+def _illegal(module: Any, **kw: Any) -> dict[str, float]:
+    env = module.env(**kw)
+    env.reset(seed=2)
+    obs, *_ = env.last()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns of the illegal move
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert all(env.terminations.values())
+    return dict(env.rewards)
+
+
+@pytest.mark.parametrize("module,kw", [(conquian_v0, {"scoring": "pips"}), (cooncan_v0, {})])
+def test_the_illegal_move_reward_is_an_option(module: Any, kw: dict[str, Any]) -> None:
+    assert min(_illegal(module, **kw).values()) == -1.0  # PettingZoo's convention by default
+    rewards = _illegal(module, illegal_reward=-250.0, **kw)
+    assert sorted(rewards.values()) == [-250.0] + [0.0] * (len(rewards) - 1)
+
+
+def test_conquian_spanish_is_conquian_under_the_default_scoring() -> None:
+    """docs/research.md: the same seed and actions give the same observations, masks and rewards
+    (only the ranks' names differ)."""
+    for seed in range(6):
+        a, b = conquian_v0.env(), conquian_spanish_v0.env()
+        a.reset(seed=seed)
+        b.reset(seed=seed)
+        rng = np.random.RandomState(seed)
+        while a.agents:
+            oa, ra, ta, tra, _ = a.last()
+            ob, rb, *_ = b.last()
+            assert a.agent_selection == b.agent_selection and ra == rb
+            assert np.array_equal(oa["observation"], ob["observation"])
+            assert np.array_equal(oa["action_mask"], ob["action_mask"])
+            action = None if ta or tra else int(rng.choice(np.flatnonzero(oa["action_mask"])))
+            a.step(action)
+            b.step(action)
+        assert b.agents == []

@@ -42,7 +42,7 @@ _SEATS = {f"player_{i}": i for i in range(1, 8)}
 class ConquianAEC(AECEnv):  # type: ignore[misc]
     """One deal of a preset as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "conquian_v0", "is_parallelizable": False}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, variant: str = "conquian", players: int | None = None, render_mode: str | None = None,
                  name: str | None = None, **options: Any) -> None:
@@ -52,8 +52,8 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
             opts["players"] = players
         self.rules = get_rules(variant, **opts)
         self.enc: Encoding = encoding(self.rules)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=name or f"{variant.replace('-', '_')}_v0")
         n = self.rules.players
@@ -160,25 +160,42 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
+        """The whole deal as text, what an observer of the experiment sees: returned (``ansi``) or
+        printed to the terminal (``human``)."""
         if self.render_mode is None or self.deal is None:
             return None
-        return str(self.deal)  # the whole deal as text: what an observer of the experiment sees
+        text = str(self.deal)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
 
     def close(self) -> None:
         pass
 
 
+#: The reward of an illegal action in the wrapped ``env`` (PettingZoo's own convention) unless
+#: ``illegal_reward`` says otherwise.
+ILLEGAL_REWARD = -1.0
+
+
 def make_env(variant: str, name: str) -> Any:
-    """The ``env`` and ``raw_env`` constructors of one preset."""
+    """The ``env`` and ``raw_env`` constructors of one preset.
+
+    ``env`` wraps ``raw_env`` in PettingZoo's usual wrappers: an illegal action ends the episode,
+    the seat that played it rewarded ``illegal_reward`` (-1 by default; under pip scoring, where a
+    deal's score runs to hundreds, a larger penalty such as -200 may suit) and the others 0.
+    ``raw_env`` refuses an illegal action with ``ValueError``."""
 
     def raw_env(players: int | None = None, render_mode: str | None = None, **options: Any) -> ConquianAEC:
         return ConquianAEC(variant, players, render_mode, name, **options)
 
-    def env(players: int | None = None, render_mode: str | None = None, **options: Any) -> AECEnv:
+    def env(players: int | None = None, render_mode: str | None = None,
+            illegal_reward: float = ILLEGAL_REWARD, **options: Any) -> AECEnv:
         from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
         e: AECEnv = raw_env(players, render_mode, **options)
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
         e = wrappers.AssertOutOfBoundsWrapper(e)
         return wrappers.OrderEnforcingWrapper(e)
 

@@ -85,6 +85,9 @@ class Public:
         return Public(self.n_events, dict(self.passed), dict(self.discarded),
                       {k: list(v) for k, v in self.known.items()}, dict(self.taken))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Public:
+        return self.copy()
+
 
 class Encoding:
     """Actions and observations of one rules object (a preset with its options)."""

@@ -7,11 +7,13 @@ chance nodes (the deck's cards, top first, each drawn uniformly from what is lef
 are the fixed indices of :mod:`conquian.envs.encoding`; the returns are the deal's scores.
 Observation tensors and strings are built from the seat's view; the information state string
 adds the seat's whole history (its hand as dealt and every public action), so it is perfect
-recall.  The information state tensor is the observation tensor (which already holds the
-cards each seat passed, discarded or took): a fixed-size tensor of the whole history would
-be as long as the longest deal, so it is not perfect recall.  ``resample_from_infostate``
+recall.  The games provide no information state tensor: the observation tensor (which holds
+the cards each seat passed, discarded or took) is not perfect recall, and a fixed-size tensor
+of the whole history would be as long as the longest deal.  ``resample_from_infostate``
 re-deals every card the player has not seen and replays the history
-(:func:`conquian.engine.redeal.redeal_unseen`), which is what OpenSpiel's information-set MCTS needs.
+(:func:`conquian.engine.redeal.redeal_unseen`), which is what OpenSpiel's information-set MCTS
+needs.  A clone or a resampled state keeps OpenSpiel's history and move number; games and
+states pickle (a state in a few kilobytes: the shared tables stay with the game).
 
 ```pycon
 >>> import pyspiel
@@ -29,11 +31,13 @@ re-deals every card the player has not seen and replays the history
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
+from conquian.engine.actions import Give
 from conquian.engine.cards import JOKER, CardSet, card_str
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
@@ -44,23 +48,29 @@ from conquian.engine.deck import pack_order
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.redeal import redeal_unseen
 from conquian.engine.rules import CONQUIAN, MEXICANO, PRESETS, Rules, get_rules
-from conquian.envs.encoding import Encoding, Public, encoding
+from conquian.envs.encoding import Encoding, Obs, Public, encoding
 
-_OPTION_DEFAULTS: dict[str, dict[str, Any]] = {
-    "conquian": {"players": 2, "scoring": "games"},
-    "conquian-spanish": {"players": 2, "scoring": "games"},
-    "cooncan": {"players": 3, "jokers": 0, "stock": "closed", "splash_bonus": 0, "max_pack_turns": 3,
-                "max_turns": 2000, "discard_taken": True},
-    "cooncan-double": {"players": 5, "splash_bonus": 0, "max_pack_turns": 3, "max_turns": 2000,
-                       "discard_taken": True},
-    "conquian-mexicano": {"players": 2, "hand": 8, "exchange": True, "exhausted": "tablas"},
+#: The options each preset takes as game parameters.
+_OPTIONS: dict[str, tuple[str, ...]] = {
+    "conquian": ("players", "scoring"),
+    "conquian-spanish": ("players", "scoring"),
+    "cooncan": ("players", "jokers", "stock", "splash_bonus", "max_pack_turns", "max_turns", "discard_taken"),
+    "cooncan-double": ("players", "splash_bonus", "max_pack_turns", "max_turns", "discard_taken"),
+    "conquian-mexicano": ("players", "hand", "exchange", "exhausted"),
 }
 #: Option names that differ from the rules object's attribute.
 _ATTRIBUTES = {"hand": "hand_size"}
 
 
+def _defaults(variant: str) -> dict[str, Any]:
+    """The parameters' defaults: the preset's own (:data:`conquian.engine.rules.PRESETS`), so that
+    ``python_cooncan`` deals the joker as ``cooncan_v0`` does."""
+    base = PRESETS[variant]
+    return {k: getattr(base, _ATTRIBUTES.get(k, k)) for k in _OPTIONS[variant]}
+
+
 def _rules(variant: str, params: dict[str, Any] | None) -> Rules:
-    options = dict(_OPTION_DEFAULTS[variant])
+    options = _defaults(variant)
     options.update(params or {})
     base = PRESETS[variant]
     changed = {k: v for k, v in options.items() if getattr(base, _ATTRIBUTES.get(k, k)) != v or k == "players"}
@@ -80,10 +90,10 @@ def _game_type(variant: str) -> pyspiel.GameType:
         max_num_players=base.max_players,
         min_num_players=base.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_OPTION_DEFAULTS[variant],
+        parameter_specification=_defaults(variant),
     )
 
 
@@ -109,17 +119,34 @@ def _game_info(rules: Rules, enc: Encoding) -> pyspiel.GameInfo:
 
 
 class GameData:
-    """What a state needs of its game (pyspiel deep-copies a Python state's attributes to clone
-    it: this is shared, never copied)."""
+    """What a state needs of its game: the rules, their encoding (megabytes of tables) and the
+    pack.  One per rules object, shared by every game and state of those rules: a copy of a state
+    shares it, and a pickled state holds only the rules, the tables made again (or found) on
+    loading."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.enc = encoding(rules)
         self.pack = pack_order(rules)
         self.outcomes = sorted(set(self.pack))
+        self.outcome_of = {c: i for i, c in enumerate(self.outcomes)}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameData:
         return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Rules]]:
+        return game_data, (self.rules,)
+
+
+@cache
+def game_data(rules: Rules) -> GameData:
+    """The shared :class:`GameData` of ``rules``."""
+    return GameData(rules)
+
+
+def load_game(short_name: str, params: dict[str, Any]) -> pyspiel.Game:
+    """``pyspiel.load_game`` after registering the presets (how a pickled game is loaded)."""
+    return pyspiel.load_game(short_name, params)
 
 
 class ConquianGame(pyspiel.Game):  # type: ignore[misc]
@@ -129,9 +156,8 @@ class ConquianGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         rules = _rules(self.variant, params)
-        enc = encoding(rules)
-        super().__init__(_game_type(self.variant), _game_info(rules, enc), params or {})
-        self.data = GameData(rules)
+        self.data = game_data(rules)
+        super().__init__(_game_type(self.variant), _game_info(rules, self.data.enc), params or {})
 
     def new_initial_state(self) -> ConquianState:
         return ConquianState(self)
@@ -140,9 +166,57 @@ class ConquianGame(pyspiel.Game):  # type: ignore[misc]
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return Observer(self, perfect)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        return load_game, (self.get_type().short_name, dict(self.get_parameters()))
+
+
+class _Held:
+    """The deal a state holds, copied the cheap way when pyspiel deep-copies the state's
+    attributes to clone it (its history is immutable and shared) instead of walking thousands of
+    nested events."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: Deal | None) -> None:
+        self.deal = deal
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
+        return _Held(self.deal.copy() if self.deal is not None else None)
+
+    def __getstate__(self) -> tuple[Deal | None, list[Any]]:
+        # the deal's events are a linked list of pairs, as deep as the deal is long: pickled flat,
+        # or a long deal would pass the interpreter's recursion limit
+        if self.deal is None:
+            return None, []
+        deal = self.deal.copy()
+        events: list[Any] = []
+        node = deal.events
+        while node is not None:
+            node, event = node
+            events.append(event)
+        deal.events = None
+        return deal, events
+
+    def __setstate__(self, state: tuple[Deal | None, list[Any]]) -> None:
+        deal, events = state
+        if deal is not None:
+            node: Any = None
+            for event in reversed(events):
+                node = (node, event)
+            deal.events = node
+        self.deal = deal
+
+
+#: How many re-deals :meth:`ConquianState.resample_from_infostate` draws at most.
+RESAMPLE_TRIES = 20
+
 
 class ConquianState(pyspiel.State):  # type: ignore[misc]
-    """A state: dealing (chance), then the deal, then its end."""
+    """A state: dealing (chance), then the deal, then its end.
+
+    Its attributes are all small: the shared tables are the game's (:class:`GameData`), so a
+    clone, a serialized state and a pickled state carry only the deck, the deal and the public
+    facts, with OpenSpiel's own history and move number."""
 
     def __init__(self, game: ConquianGame) -> None:
         super().__init__(game)
@@ -151,8 +225,17 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         self.left: dict[int, int] = {}
         for c in self.g.pack:
             self.left[c] = self.left.get(c, 0) + 1
-        self.deal: Deal | None = None
+        self.held = _Held(None)
         self.public = Public()
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal, once every card is dealt."""
+        return self.held.deal
+
+    @deal.setter
+    def deal(self, deal: Deal | None) -> None:
+        self.held = _Held(deal)
 
     # ----------------------------------------------------------- dealing
     def current_player(self) -> int:
@@ -186,8 +269,9 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
                 self.deal = new_deal(rules, tuple(self.deck), dealer=rules.players)
                 self._fold()
             return
+        deal = self.deal
         seat = self.current_player() + 1
-        self.deal.play(self.g.enc.action(action, self.deal.view(seat)))
+        deal.play(self.g.enc.action(action, deal.view(seat)))
         self._fold()
 
     def _fold(self) -> None:
@@ -208,32 +292,57 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ConquianState:
         """A state of the same information set for ``player_id``: every card he has not seen is
-        dealt again at random, the history replayed."""
+        dealt again at random (:func:`conquian.engine.redeal.redeal_unseen`) and the players'
+        actions are replayed through this game, so that the state has its own history (the new
+        deal's chance outcomes, then the same actions) and its move number.
+
+        A re-deal is kept only if every action is listed at its turn in the new deal, as it was
+        in this one: where the listing of uses is not complete (a use found by the complete search
+        is listed only when no usual form exists, ``docs/api.md``), an action tells the other
+        players something of the hand that chose it, and a re-deal that contradicts it is drawn
+        again.  After ``RESAMPLE_TRIES`` contradicting re-deals the state's own deal is returned."""
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else random.getrandbits(31)
-        clone = self.__deepcopy__({})
         if self.deal is None:
-            return clone  # still dealing: nothing seen yet
+            return self.clone()  # still dealing: nothing seen yet
         seat = player_id + 1
         if isinstance(self.deal, ConquianDeal) and seat not in self.deal.seats:
             seat = self.deal.seats[0]
-        clone.deal = redeal_unseen(self.deal, seat, random.Random(seed))
-        clone.deck = list(clone.deal.deck)
-        return clone
+        rng = random.Random(seed)
+        chance = int(pyspiel.PlayerId.CHANCE)
+        played = [h.action for h in self.full_history() if h.player != chance]
+        for _ in range(RESAMPLE_TRIES):
+            other = self._replayed(redeal_unseen(self.deal, seat, rng), played)
+            if other is not None:
+                return other
+        return self.clone()
+
+    def _replayed(self, deal: Deal, played: list[int]) -> ConquianState | None:
+        """A new state of this game dealt ``deal``'s deck and played the indices ``played`` (an
+        exchange's give of a card the re-deal changed gives the new card), if they give ``deal``."""
+        enc, outcome_of = self.g.enc, self.g.outcome_of
+        state: ConquianState = self.get_game().new_initial_state()
+        for c in deal.deck:
+            state.apply_action(outcome_of[c])
+        actions = deal.actions()
+        if len(actions) != len(played):
+            return None
+        for index, action in zip(played, actions, strict=True):
+            if isinstance(action, Give):
+                index = enc.A_GIVE + enc.dense[action.card]
+            try:
+                state.apply_action(index)
+            except ValueError:
+                return None  # not listed in this deal: it contradicts what the players saw
+        return state if state.deal == deal else None
 
     def clone(self) -> ConquianState:
-        return self.__deepcopy__({})
+        # pyspiel's own: a new state, the attributes deep-copied (the tables shared, the deal copied
+        # the cheap way), the history and the move number carried over
+        state: ConquianState = pyspiel.State.clone(self)
+        return state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ConquianState:
-        # pyspiel clones a Python state by deep-copying it: copy the deal the cheap way (its
-        # history is immutable and shared) instead of walking thousands of nested events
-        other = ConquianState.__new__(ConquianState)
-        pyspiel.State.__init__(other, self.get_game())
-        other.g = self.g
-        other.deck = list(self.deck)
-        other.left = dict(self.left)
-        other.deal = self.deal.copy() if self.deal is not None else None
-        other.public = self.public.copy()
-        return other
+        return self.clone()
 
     def __str__(self) -> str:
         if self.deal is None:
@@ -243,15 +352,20 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
 
 class Observer:
     """Observation tensors and strings from a seat's view; information-state strings (perfect
-    recall) add the seat's whole history."""
+    recall) add the seat's whole history.  There is no information-state tensor: a fixed-size
+    tensor of a seat's whole history would be as long as the longest deal, and the observation
+    tensor is not perfect recall (``docs/research.md``)."""
 
     def __init__(self, game: ConquianGame, perfect_recall: bool) -> None:
         self.game = game.data
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.data.enc.obs_size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor: Obs | None = None if perfect_recall else np.zeros(game.data.enc.obs_size, dtype=np.float32)
+        self.dict: dict[str, Obs] = {} if self.tensor is None else {"observation": self.tensor}
 
     def set_from(self, state: ConquianState, player: int) -> None:
+        if self.tensor is None:
+            raise NotImplementedError("no information-state tensor (it would not be perfect recall): "
+                                      "use the observation tensor or the information-state string")
         if state.deal is None:
             self.tensor.fill(0.0)
             return
@@ -298,7 +412,9 @@ def _dealt_cooncan(deal: Any, seat: int) -> list[int]:
 
 def _register() -> None:
     for variant in PRESETS:
-        cls = type(f"Game_{variant.replace('-', '_')}", (ConquianGame,), {"variant": variant})
+        name = f"Game_{variant.replace('-', '_')}"
+        cls = type(name, (ConquianGame,), {"variant": variant, "__module__": __name__})
+        globals()[name] = cls  # module-level, as pickle wants a class to be
         pyspiel.register_game(_game_type(variant), cls)
 
 

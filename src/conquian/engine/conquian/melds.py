@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 from conquian.engine.cards import card_str, cards_of, make_card
 from conquian.engine.rules import Rules
@@ -31,6 +32,10 @@ from conquian.engine.rules import Rules
 
 class MeldTable:
     """Every valid combination of one pack, and searches over them."""
+
+    def __reduce__(self) -> tuple[Any, tuple[tuple[int, ...]]]:
+        # a pickled deal names its table by the ranks: the shared table is found or made again
+        return _table_for_ranks, (self.ranks,)
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
