@@ -21,7 +21,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("engine", ("conquian.engine",)),
     ("api", ("conquian",)),  # conquian/__init__.py: the public names, over the engine
     ("bots", ("conquian.bots",)),
-    ("sessions", ("conquian.session", "conquian.simulate", "conquian.tournament", "conquian.present")),
+    ("sessions", ("conquian.session", "conquian.simulate", "conquian.tournament", "conquian.present",
+                  "conquian.review")),
     ("interfaces", ("conquian.envs", "conquian.analysis", "conquian.web", "conquian.tui")),
     ("entry", ("conquian.cli", "conquian.__main__")),
 ]

@@ -1,0 +1,361 @@
+"""Reviewing a deal: where did a seat go wrong? (docs/review.md)
+
+For one seat of one deal of a record, every decision of that seat with more than one listed
+legal action is evaluated the way the ``expert`` search evaluates a position: from the seat's
+view alone, each candidate action is played on :data:`playouts` re-deals of the cards the seat
+has not seen (:func:`conquian.bots.determinize.determinize`) and each re-deal is finished with
+the ``foster`` policy for every seat.  A candidate's estimate is its chance of winning the deal
+(and, in Cooncan, whose deals score pips, its expected points).  Every candidate is played on
+the same re-deals (common random numbers), so their differences are sharper than the sample
+size suggests.
+
+The move made is compared with the best candidate: the *cost* is the best win chance minus
+the made move's, and the mark follows from it (:data:`GOOD_BELOW`, :data:`INACCURACY_BELOW`,
+:data:`MISTAKE_BELOW`; anything costlier is a blunder).  Foster's own choice is shown beside it.
+
+Fairness by construction: :func:`evaluate` is handed a :data:`~conquian.bots.base.View` and
+never the deal, and the seed of each decision (:func:`decision_seed`) depends only on what the
+seat knows (the variant, the players, the deal's number, the decision's place and the seat),
+never on a hidden card: re-dealing the cards the seat has not seen gives the same review.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import random
+import zlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conquian.bots.base import View, check_view
+from conquian.bots.determinize import determinize
+from conquian.bots.expert import ExpertBot, _cooncan_candidates, playout_value
+from conquian.bots.foster import FosterBot
+from conquian.engine.cooncan.deal import PLAY
+from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.deal import RawAction
+from conquian.engine.errors import ConquianError
+from conquian.engine.files import atomic_write, read_text_limited
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.record import Record, ReplayError, read_record, replay
+
+#: A decision whose win-chance cost is below this is ``good``.
+GOOD_BELOW = 0.05
+#: Below this (and not good) it is an ``inaccuracy``.
+INACCURACY_BELOW = 0.10
+#: Below this (and not an inaccuracy) it is a ``mistake``; from here on it is a ``blunder``.
+MISTAKE_BELOW = 0.20
+#: The marks, best first.
+MARKS = ("good", "inaccuracy", "mistake", "blunder")
+#: Accuracy of a decision: ``1 - min(cost / ACCURACY_SCALE, 1)``; a seat's accuracy is the mean.
+ACCURACY_SCALE = 0.30
+#: At most this many candidates are evaluated for a decision (foster's choice first, then the
+#: listing; the move made is always added).
+MAX_CANDIDATES = 12
+#: Re-deals (playouts per candidate) when none is asked for.
+DEFAULT_PLAYOUTS = 64
+#: Actions a playout may take before it is scored unfinished (Cooncan deals can be long).
+HORIZON = 400
+#: How many turning points (the costliest decisions) the summary names.
+TURNING_POINTS = 3
+#: The cache file's format; a change of the evaluation changes it, so that old reviews are not read.
+CACHE_FORMAT = "conquian-review/1"
+
+
+class ReviewError(ConquianError):
+    """A review that cannot be made: no such deal or seat (one line, for the command line)."""
+
+
+@dataclass
+class Estimate:
+    """One candidate's estimate: its win chance and, in Cooncan, its expected points."""
+
+    action: str
+    win: float
+    points: float | None
+
+
+@dataclass
+class Decision:
+    """One decision of the seat: what was played, what was best, the cost and the mark."""
+
+    number: int  # 1, 2, ... among the seat's reviewed decisions
+    action_index: int  # the action's number in the deal's list of actions (1-based)
+    played: str
+    best: str
+    foster: str
+    cost: float
+    mark: str
+    candidates: list[Estimate] = field(default_factory=list)
+
+    @property
+    def foster_differs(self) -> bool:
+        """Whether ``foster`` would have played something else."""
+        return self.foster != self.played
+
+    @property
+    def accuracy(self) -> float:
+        """``1 - min(cost / ACCURACY_SCALE, 1)``."""
+        return 1.0 - min(self.cost / ACCURACY_SCALE, 1.0)
+
+
+@dataclass
+class Review:
+    """The review of one seat in one deal."""
+
+    variant: str
+    seat: int
+    deal: int
+    playouts: int
+    decisions: list[Decision]
+    forced: int  # decisions with a single legal action, not reviewed
+
+    @property
+    def accuracy(self) -> float | None:
+        """The mean of the decisions' accuracies (``None`` without decisions)."""
+        if not self.decisions:
+            return None
+        return sum(d.accuracy for d in self.decisions) / len(self.decisions)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many decisions got each mark."""
+        return {m: sum(d.mark == m for d in self.decisions) for m in MARKS}
+
+    @property
+    def turning_points(self) -> list[Decision]:
+        """The costliest decisions that were not good, costliest first (at most :data:`TURNING_POINTS`)."""
+        bad = [d for d in self.decisions if d.mark != "good"]
+        return sorted(bad, key=lambda d: (-d.cost, d.number))[:TURNING_POINTS]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object (for programs and the cache)."""
+        return {
+            "variant": self.variant, "seat": f"p{self.seat}", "deal": self.deal, "playouts": self.playouts,
+            "forced": self.forced,
+            "decisions": [{**asdict(d), "foster_differs": d.foster_differs} for d in self.decisions],
+            "summary": {
+                "accuracy": self.accuracy, "counts": self.counts,
+                "turning_points": [d.number for d in self.turning_points],
+            },
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Review:
+        """The review a :meth:`to_json` object holds."""
+        decisions = []
+        for d in obj["decisions"]:
+            fields = {k: v for k, v in d.items() if k not in ("candidates", "foster_differs")}
+            decisions.append(Decision(**fields, candidates=[Estimate(**e) for e in d["candidates"]]))
+        return cls(obj["variant"], int(obj["seat"][1:]), obj["deal"], obj["playouts"], decisions, obj["forced"])
+
+
+def mark_of(cost: float) -> str:
+    """The mark of a win-chance cost (the thresholds above)."""
+    if cost < GOOD_BELOW:
+        return "good"
+    if cost < INACCURACY_BELOW:
+        return "inaccuracy"
+    if cost < MISTAKE_BELOW:
+        return "mistake"
+    return "blunder"
+
+
+def decision_seed(rec: Record, deal: int, action_index: int, seat: int) -> int:
+    """The seed of one decision: from the variant, options, players, deal number, the decision's
+    place and the seat, all public; never from a card (so re-dealing hidden cards keeps it)."""
+    key = json.dumps([rec.variant, rec.options, rec.players, deal, action_index, seat], sort_keys=True)
+    return zlib.crc32(key.encode())
+
+
+def action_text(view: View, raw: RawAction) -> str:
+    """The notation of a raw action of the view's seat."""
+    return str(ExpertBot._action(view, raw))
+
+
+def candidates(view: View, played: str, foster: str) -> list[tuple[str, RawAction]]:
+    """The candidates of a decision, by notation: foster's choice, then the listed actions (in
+    Cooncan the lay-outs, adds and shifts before foster's three preferred discards, then the
+    rest), at most :data:`MAX_CANDIDATES`, and the move made whatever its place."""
+    legal: list[RawAction] = view.legal_raw()
+    by_text: dict[str, RawAction] = {}
+    for raw in legal:
+        by_text.setdefault(action_text(view, raw), raw)
+    order = [foster]
+    if isinstance(view, CooncanView) and view.stage == PLAY:
+        order += [action_text(view, r) for r in _cooncan_candidates(view, legal, legal[0])]
+    order += sorted(by_text)
+    out: list[str] = []
+    for t in order:
+        if t in by_text and t not in out:
+            out.append(t)
+    out = out[:MAX_CANDIDATES]
+    if played not in out:
+        out.append(played)
+    return [(t, by_text[t]) for t in out]
+
+
+def evaluate(view: View, cands: Sequence[tuple[str, RawAction]], playouts: int, seed: int) -> list[Estimate]:
+    """Each candidate's estimate from ``view`` alone: ``playouts`` re-deals of what the seat has not
+    seen, the same for every candidate, each finished by foster's policy for every seat."""
+    view = check_view(view)
+    seat = view.seat
+    rng = random.Random(seed)
+    wins = [0.0] * len(cands)
+    points = [0.0] * len(cands)
+    for _ in range(playouts):
+        base = determinize(view, rng)
+        sub_seed = rng.getrandbits(32)
+        for i, (_text, raw) in enumerate(cands):
+            d = base.copy()
+            d.apply_raw(*raw)
+            points[i] += playout_value(d, seat, random.Random(sub_seed), HORIZON)
+            wins[i] += d.over and d.winner_seat == seat
+    cooncan = isinstance(view, CooncanView)
+    return [
+        Estimate(text, round(wins[i] / playouts, 4), round(points[i] / playouts, 2) if cooncan else None)
+        for i, (text, _raw) in enumerate(cands)
+    ]
+
+
+def review_decision(view: View, played: str, playouts: int, seed: int, number: int, action_index: int) -> Decision:
+    """The review of one decision, from the seat's view and the move it made."""
+    foster = str(FosterBot(seed).choose(view))
+    ests = evaluate(view, candidates(view, played, foster), playouts, seed)
+    made = next(e for e in ests if e.action == played)
+    best = max(ests, key=lambda e: (e.win, e.points or 0.0, e.action == played))
+    cost = round(max(0.0, best.win - made.win), 4)
+    return Decision(number, action_index, played, best.action, foster, cost, mark_of(cost), ests)
+
+
+def _deal_at(rec: Record, deal: int, n_actions: int) -> Deal:
+    """Deal number ``deal`` (1-based) of a record after its first ``n_actions`` actions."""
+    d = rec.deals[deal - 1]
+    state = new_deal(rec.rules(), d.deck, seed=d.seed, dealer=d.dealer)
+    for text in d.actions[:n_actions]:
+        state.play(text)
+    return state
+
+
+def seat_decisions(rec: Record, deal: int, seat: int) -> tuple[list[int], int]:
+    """The action indices (0-based) where ``seat`` had a choice in a deal, and how many of its
+    decisions were forced (a single legal action)."""
+    state = _deal_at(rec, deal, 0)
+    out: list[int] = []
+    forced = 0
+    for j, text in enumerate(rec.deals[deal - 1].actions):
+        if state.to_act == seat:
+            if len(state.legal_raw()) > 1:
+                out.append(j)
+            else:
+                forced += 1
+        state.play(text)
+    return out, forced
+
+
+def _task(args: tuple[str, int, int, int, int, int]) -> Decision:
+    """One decision, in a worker: the record is read again and replayed to the decision."""
+    text, deal, seat, j, number, playouts = args
+    rec = read_record(text)
+    state = _deal_at(rec, deal, j)
+    view = state.view(seat)
+    played = str(state.to_action(state.verify(rec.deals[deal - 1].actions[j])))
+    return review_decision(view, played, playouts, decision_seed(rec, deal, j, seat), number, j + 1)
+
+
+def check_target(rec: Record, deal: int, seat: int) -> None:
+    """:class:`ReviewError` unless the record has that deal and that seat."""
+    if not 1 <= deal <= len(rec.deals):
+        raise ReviewError(f"no deal {deal}: the record has {len(rec.deals)} deal(s)")
+    if not 1 <= seat <= len(rec.players):
+        raise ReviewError(f"no seat p{seat}: the record has p1 to p{len(rec.players)}")
+
+
+def review_text(text: str, seat: int, deal: int = 1, playouts: int = DEFAULT_PLAYOUTS, workers: int = 1,
+                progress: Callable[[int, int], None] | None = None) -> Review:
+    """Review ``seat`` in deal number ``deal`` (1-based) of the record ``text``.
+
+    Raises :class:`~conquian.engine.record.ReplayError` for a bad record and :class:`ReviewError`
+    for a deal or seat it does not have.  ``workers`` processes share the decisions;
+    ``progress(done, total)`` is called as they finish.
+    """
+    rec = read_record(text)
+    replay(rec)  # the whole record must be valid
+    check_target(rec, deal, seat)
+    indices, forced = seat_decisions(rec, deal, seat)
+    tasks = [(text, deal, seat, j, k, playouts) for k, j in enumerate(indices, 1)]
+    results: list[Decision] = []
+    if workers > 1 and len(tasks) > 1:
+        with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+            for i, d in enumerate(pool.map(_task, tasks), 1):
+                results.append(d)
+                if progress:
+                    progress(i, len(tasks))
+    else:
+        for i, t in enumerate(tasks, 1):
+            results.append(_task(t))
+            if progress:
+                progress(i, len(tasks))
+    return Review(rec.variant, seat, deal, playouts, results, forced)
+
+
+def cache_path(record_path: str | os.PathLike[str]) -> Path:
+    """The cache beside a record: ``game.toml`` -> ``game.review.json``."""
+    return Path(record_path).with_suffix(".review.json")
+
+
+def cache_key(text: str, seat: int, deal: int, playouts: int) -> str:
+    """The cache key of a review: a hash of the record's text, the seat, the deal and the playouts."""
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(f"{CACHE_FORMAT}|{digest}|{seat}|{deal}|{playouts}".encode()).hexdigest()[:32]
+
+
+def _load_cache(path: Path) -> dict[str, Any]:
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(obj, dict) or obj.get("format") != CACHE_FORMAT or not isinstance(obj.get("reviews"), dict):
+        return {}
+    reviews: dict[str, Any] = obj["reviews"]
+    return reviews
+
+
+def review_file(path: str | os.PathLike[str], seat: int, deal: int = 1, playouts: int = DEFAULT_PLAYOUTS,
+                workers: int = 1, progress: Callable[[int, int], None] | None = None,
+                cache: bool = True) -> Review:
+    """:func:`review_text` of a record file, cached beside it (:func:`cache_path`): a second look at
+    the same record, seat, deal and playouts is read back.  A cache that cannot be read or
+    written is ignored."""
+    try:
+        text = read_text_limited(path)
+    except ConquianError as e:
+        raise ReplayError(str(e)) from None
+    key = cache_key(text, seat, deal, playouts)
+    where = cache_path(path)
+    reviews = _load_cache(where) if cache else {}
+    if key in reviews:
+        try:
+            return Review.from_json(reviews[key])
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass
+    result = review_text(text, seat, deal, playouts, workers, progress)
+    if cache:
+        reviews = _load_cache(where)
+        reviews[key] = result.to_json()
+        with contextlib.suppress(OSError, ConquianError):
+            atomic_write(where, json.dumps({"format": CACHE_FORMAT, "reviews": reviews}))
+    return result
+
+
+__all__ = [
+    "ACCURACY_SCALE", "DEFAULT_PLAYOUTS", "GOOD_BELOW", "INACCURACY_BELOW", "MARKS", "MAX_CANDIDATES",
+    "MISTAKE_BELOW", "Decision", "Estimate", "Review", "ReviewError", "cache_path", "candidates", "decision_seed",
+    "evaluate", "mark_of", "review_decision", "review_file", "review_text",
+]
