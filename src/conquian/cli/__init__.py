@@ -1,8 +1,9 @@
 """The ``conquian`` command line: one module per command group.
 
 :mod:`~conquian.cli.play` (``play``), :mod:`~conquian.cli.records` (``replay``, ``rules``),
-:mod:`~conquian.cli.research` (``simulate``, ``tournament``, ``stats``), :mod:`~conquian.cli.serve`
-(``serve``) and :mod:`~conquian.cli.speedups` (``speedups``), over :mod:`~conquian.cli.options`.
+:mod:`~conquian.cli.review` (``review``), :mod:`~conquian.cli.research` (``simulate``, ``tournament``,
+``stats``), :mod:`~conquian.cli.serve` (``serve``) and :mod:`~conquian.cli.speedups` (``speedups``), over
+:mod:`~conquian.cli.options`.
 
 Errors are one clear line on standard error (or the JSON error object of the
 replay contract with ``--json``), never a traceback: exit status 2 for bad
@@ -16,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from conquian.cli import play, records, research, serve, speedups
+from conquian.cli import play, records, research, review, serve, speedups
 from conquian.cli.options import Parser, rules_from_args
 
 
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="commands:\n"
                "  play        play a match in the terminal (needs the 'play' extra)\n"
                "  replay      replay a record file through the engine; --json prints the replay contract\n"
+               "  review      where did a seat go wrong in a deal: each decision marked by what it cost\n"
                "  simulate    random legal play: speed and outcome figures, optionally a record of every deal\n"
                "  tournament  bots against each other on duplicate deals, with 95% intervals\n"
                "  serve       the web table: play in a browser with friends and bots (needs the 'web' extra)\n"
@@ -40,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
-    for group in (play, records, research, serve, speedups):
+    for group in (play, records, research, review, serve, speedups):
         group.add_parsers(sub)
     return p
 
@@ -49,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": play.play_command, "replay": records.replay_command, "rules": records.rules_command,
     "simulate": research.simulate_command, "tournament": research.tournament_command,
-    "stats": research.stats_command, "speedups": speedups.speedups_command, "serve": serve.serve_command,
+    "stats": research.stats_command, "review": review.review_command,
+    "speedups": speedups.speedups_command, "serve": serve.serve_command,
 }
 
 
