@@ -44,6 +44,7 @@ from conquian.engine.errors import ConquianError
 from conquian.engine.files import atomic_write, read_text_limited
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import Record, ReplayError, read_record, replay
+from conquian.engine.rules import COONCAN
 
 #: A decision whose win-chance cost is below this is ``good``.
 GOOD_BELOW = 0.05
@@ -58,8 +59,10 @@ ACCURACY_SCALE = 0.30
 #: At most this many candidates are evaluated for a decision (foster's choice first, then the
 #: listing; the move made is always added).
 MAX_CANDIDATES = 12
-#: Re-deals (playouts per candidate) when none is asked for.
-DEFAULT_PLAYOUTS = 64
+#: Re-deals (playouts per candidate) when none is asked for: conquian and the conquián mexicano.
+DEFAULT_PLAYOUTS = 200
+#: The same for Cooncan, whose playouts are about three times longer.
+DEFAULT_COONCAN_PLAYOUTS = 64
 #: Actions a playout may take before it is scored unfinished (Cooncan deals can be long).
 HORIZON = 400
 #: How many turning points (the costliest decisions) the summary names.
@@ -269,6 +272,11 @@ def _task(args: tuple[str, int, int, int, int, int]) -> Decision:
     return review_decision(view, played, playouts, decision_seed(rec, deal, j, seat), number, j + 1)
 
 
+def default_playouts(rec: Record) -> int:
+    """The playouts per candidate of a record's form when none is asked for."""
+    return DEFAULT_COONCAN_PLAYOUTS if rec.rules().family == COONCAN else DEFAULT_PLAYOUTS
+
+
 def check_target(rec: Record, deal: int, seat: int) -> None:
     """:class:`ReviewError` unless the record has that deal and that seat."""
     if not 1 <= deal <= len(rec.deals):
@@ -277,17 +285,19 @@ def check_target(rec: Record, deal: int, seat: int) -> None:
         raise ReviewError(f"no seat p{seat}: the record has p1 to p{len(rec.players)}")
 
 
-def review_text(text: str, seat: int, deal: int = 1, playouts: int = DEFAULT_PLAYOUTS, workers: int = 1,
+def review_text(text: str, seat: int, deal: int = 1, playouts: int | None = None, workers: int = 1,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """Review ``seat`` in deal number ``deal`` (1-based) of the record ``text``.
 
     Raises :class:`~conquian.engine.record.ReplayError` for a bad record and :class:`ReviewError`
     for a deal or seat it does not have.  ``workers`` processes share the decisions;
-    ``progress(done, total)`` is called as they finish.
+    ``progress(done, total)`` is called as they finish.  ``playouts``: per candidate (default
+    :func:`default_playouts`).
     """
     rec = read_record(text)
     replay(rec)  # the whole record must be valid
     check_target(rec, deal, seat)
+    playouts = playouts or default_playouts(rec)
     indices, forced = seat_decisions(rec, deal, seat)
     tasks = [(text, deal, seat, j, k, playouts) for k, j in enumerate(indices, 1)]
     results: list[Decision] = []
@@ -327,7 +337,7 @@ def _load_cache(path: Path) -> dict[str, Any]:
     return reviews
 
 
-def review_file(path: str | os.PathLike[str], seat: int, deal: int = 1, playouts: int = DEFAULT_PLAYOUTS,
+def review_file(path: str | os.PathLike[str], seat: int, deal: int = 1, playouts: int | None = None,
                 workers: int = 1, progress: Callable[[int, int], None] | None = None,
                 cache: bool = True) -> Review:
     """:func:`review_text` of a record file, cached beside it (:func:`cache_path`): a second look at
@@ -337,6 +347,7 @@ def review_file(path: str | os.PathLike[str], seat: int, deal: int = 1, playouts
         text = read_text_limited(path)
     except ConquianError as e:
         raise ReplayError(str(e)) from None
+    playouts = playouts or default_playouts(read_record(text))
     key = cache_key(text, seat, deal, playouts)
     where = cache_path(path)
     reviews = _load_cache(where) if cache else {}
@@ -355,7 +366,7 @@ def review_file(path: str | os.PathLike[str], seat: int, deal: int = 1, playouts
 
 
 __all__ = [
-    "ACCURACY_SCALE", "DEFAULT_PLAYOUTS", "GOOD_BELOW", "INACCURACY_BELOW", "MARKS", "MAX_CANDIDATES",
-    "MISTAKE_BELOW", "Decision", "Estimate", "Review", "ReviewError", "cache_path", "candidates", "decision_seed",
-    "evaluate", "mark_of", "review_decision", "review_file", "review_text",
+    "ACCURACY_SCALE", "DEFAULT_COONCAN_PLAYOUTS", "DEFAULT_PLAYOUTS", "GOOD_BELOW", "INACCURACY_BELOW", "MARKS",
+    "MAX_CANDIDATES", "MISTAKE_BELOW", "Decision", "Estimate", "Review", "ReviewError", "cache_path", "candidates",
+    "decision_seed", "default_playouts", "evaluate", "mark_of", "review_decision", "review_file", "review_text",
 ]

@@ -10,7 +10,7 @@ import sys
 from conquian.cli.options import Subparsers, bounded
 from conquian.engine.errors import quote
 from conquian.engine.record import ReplayError
-from conquian.review import DEFAULT_PLAYOUTS, Review, ReviewError, review_file
+from conquian.review import DEFAULT_COONCAN_PLAYOUTS, DEFAULT_PLAYOUTS, Review, ReviewError, review_file
 
 #: The most playouts per candidate one review may ask for.
 MAX_PLAYOUTS = 100_000
@@ -34,8 +34,9 @@ def add_parsers(sub: Subparsers) -> None:
     r.add_argument("file", help="a conquian-record/1 TOML file")
     r.add_argument("--seat", type=seat, default=1, help="the seat to review: p1, p2, ... (default p1)")
     r.add_argument("--deal", type=bounded(1, 10**6), default=1, help="the deal's number in the record (default 1)")
-    r.add_argument("--playouts", type=bounded(1, MAX_PLAYOUTS), default=DEFAULT_PLAYOUTS,
-                   help=f"re-deals per candidate move (default {DEFAULT_PLAYOUTS}, at most {MAX_PLAYOUTS:,})")
+    r.add_argument("--playouts", type=bounded(1, MAX_PLAYOUTS), default=None,
+                   help=f"re-deals per candidate move (default {DEFAULT_PLAYOUTS}, in Cooncan "
+                        f"{DEFAULT_COONCAN_PLAYOUTS}; at most {MAX_PLAYOUTS:,})")
     r.add_argument("--workers", type=bounded(1, 256), default=os.cpu_count() or 1,
                    help="processes to share the decisions (default: the cores)")
     r.add_argument("--no-cache", dest="cache", action="store_false", help="neither read nor write the cache")
