@@ -2,7 +2,7 @@
 
 For one seat of one deal of a record, every decision of that seat with more than one listed
 legal action is evaluated the way the ``expert`` search evaluates a position: from the seat's
-view alone, each candidate action is played on :data:`playouts` re-deals of the cards the seat
+view alone, each candidate action is played on ``playouts`` re-deals of the cards the seat
 has not seen (:func:`conquian.bots.determinize.determinize`) and each re-deal is finished with
 the ``foster`` policy for every seat.  A candidate's estimate is its chance of winning the deal
 (and, in Cooncan, whose deals score pips, its expected points).  Every candidate is played on
