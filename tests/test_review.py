@@ -123,6 +123,15 @@ def test_the_cache_answers_a_second_look(tmp_path: Path, monkeypatch: pytest.Mon
         review.review_file(path, seat=2, playouts=PLAYOUTS)
 
 
+def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(blunder_record(), encoding="utf-8")
+    review.cache_path(path).write_text("{ not json", encoding="utf-8")
+    first = review.review_file(path, seat=2, playouts=2)
+    assert json.loads(review.cache_path(path).read_text())["format"] == review.CACHE_FORMAT
+    assert review.review_file(path, seat=2, playouts=2, cache=False).to_json() == first.to_json()
+
+
 def test_two_workers_give_the_same_review(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
     one = review.review_text(blunder_record(), seat=2, playouts=4)
