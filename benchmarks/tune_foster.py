@@ -28,7 +28,8 @@ CONSTANTS: dict[str, tuple[str, str, float]] = {
     "run3": ("best = max(best, 4.0 if run else 3.5)", 'best = max(best, P["run3"] if run else P["set3"])', 4.0),
     "set3": ("", "", 3.5),  # the same line as run3
     "runout": ("outs += 1.2 if run else 1.0", 'outs += P["runout"] if run else 1.0', 1.2),
-    "outcap": ("return min(outs, 3.0) * 0.8", 'return min(outs, P["outcap"]) * P["outmul"]', 3.0),
+    "outcap": ("return (outs if outs < 3.0 else 3.0) * 0.8",
+               'return min(outs, P["outcap"]) * P["outmul"]', 3.0),
     "outmul": ("", "", 0.8),  # the same line as outcap
     "safe": ("adversary_safe = o.other_hand_count >= 3", 'adversary_safe = o.other_hand_count >= P["safe"]', 3),
     "fit": ("score = keep + 2.5", 'score = keep + P["fit"]', 2.5),

@@ -126,7 +126,7 @@ def value_of(tb: FosterTables, c: int, hand: int, fits: int, live: int) -> float
             outs += 1.2 if run else 1.0  # rule 2: sequences first
     if best:
         return best
-    return min(outs, 3.0) * 0.8
+    return (outs if outs < 3.0 else 3.0) * 0.8
 
 
 def card_value(tbl: MeldTable, c: int, hand: int, side: tuple[int, ...], live: int) -> float:
@@ -224,13 +224,14 @@ def policy(o: Obs, rng: random.Random) -> RawAction:
     can_force = bool(other_fits >> o.card & 1)
     he_is_out_next = o.other_hand_count == 0
     refused = o.stage in (SAY_PASSED, SAY_DISCARD)
-    pass_score, dead = hand_values(tb, o.hand, tb.side_fits(o.side), o.unseen)
-    # rule 6: a hopeless hand plays for a tableau
-    hopeless = dead >= 5 and o.down.bit_count() < 4
-    if forms and not hopeless:
-        score, raw = best_use(o, tb, forms, other_fits)
-        if score > pass_score:
-            return raw
+    if forms:  # the hand is valued only if there is a use to weigh against passing
+        pass_score, dead = hand_values(tb, o.hand, tb.side_fits(o.side), o.unseen)
+        # rule 6: a hopeless hand plays for a tableau
+        hopeless = dead >= 5 and o.down.bit_count() < 4
+        if not hopeless:
+            score, raw = best_use(o, tb, forms, other_fits)
+            if score > pass_score:
+                return raw
     if can_force and refused and not he_is_out_next:
         return (K_FORCE, o.card)  # rule 5: he refused it, force him with it
     return (K_PASS, -1)

@@ -233,7 +233,7 @@ def policy(o: Obs, rng: random.Random) -> RawAction:
             return (K_USE, f)
     hopeless = False
     pass_score = 0.0
-    if o.stage != FORCED:
+    if forms and o.stage != FORCED:  # the hand is valued only if there is a use to weigh
         n = len(o.sides)
         hand_size = o.hand.bit_count() + o.downs[o.me].bit_count()
         pass_score, dead = hand_values(tb, o.hand, pf[o.me], o.unseen)
