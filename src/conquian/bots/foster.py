@@ -76,11 +76,21 @@ def mexicano_obs_from_state(d: MexicanoDeal) -> fm.Obs:
     )
 
 
+#: the last table counted by :func:`_seen`, and its count (a table lies unchanged over many turns)
+_TABLE_SEEN: list[tuple[tuple[Any, ...], dict[int, int]]] = [((), {})]
+
+
 def _seen(combos: tuple[Any, ...], stock: tuple[int, ...]) -> dict[int, int]:
-    seen: dict[int, int] = {}
-    for cb in combos:
-        for c in cb.cells:
-            seen[c] = seen.get(c, 0) + 1
+    last = _TABLE_SEEN[0]
+    if last[0] is combos:
+        seen = dict(last[1])
+    else:
+        on_table: dict[int, int] = {}
+        for cb in combos:
+            for c in cb.cells:
+                on_table[c] = on_table.get(c, 0) + 1
+        _TABLE_SEEN[0] = (combos, on_table)
+        seen = dict(on_table)
     for c in stock:
         seen[c] = seen.get(c, 0) + 1
     return seen

@@ -189,22 +189,36 @@ def keep_value(h1: int, h2: int, c: int, one: int, two: int) -> float:
     return value
 
 
+#: the natural cards by pip value (R2.4), dearest first: (pips, the cards of that value)
+PIP_GROUPS: list[tuple[int, int]] = [
+    (v, sum(1 << ((t << 4) | r) for t in range(4) for r in range(1, 14) if pip_value((t << 4) | r) == v))
+    for v in range(11, 1, -1)
+]
+
+
 def discard_choice(o: Obs, h1: int, h2: int, hj: int) -> int:
-    """The dearest dead card (rule 4); the joker only if nothing else is left."""
+    """The dearest dead card (rule 4); the joker only if nothing else is left.
+
+    The card of the highest score (its pips less four times its value to keep), the lowest card
+    among equals.  A card scores at most its pips, so the cards are weighed dearest first and
+    the search stops at pips below the best score (a card held twice scores the same twice:
+    the first copy is enough)."""
     s1, s2 = seen_masks(o.seen)
     one, two = live_masks(h1, h2, o.double, s1, s2)
     best = -1
     best_score = 0.0
-    h = h1  # a card held twice scores the same twice: the first copy is enough
-    while h:
-        low = h & -h
-        h ^= low
-        c = low.bit_length() - 1
-        if c == o.taken:
-            continue
-        score = pip_value(c) - 4.0 * keep_value(h1, h2, c, one, two)
-        if best < 0 or score > best_score:
-            best, best_score = c, score
+    hand = h1 & ~(1 << o.taken) if 0 <= o.taken < JOKER else h1
+    for pips, cards in PIP_GROUPS:
+        if best >= 0 and pips < best_score:
+            break
+        h = hand & cards
+        while h:
+            low = h & -h
+            h ^= low
+            c = low.bit_length() - 1
+            score = pips - 4.0 * keep_value(h1, h2, c, one, two)
+            if best < 0 or score > best_score or (score == best_score and c < best):
+                best, best_score = c, score
     if best >= 0:
         return best
     if hj and o.taken != JOKER:
@@ -226,21 +240,28 @@ def draw_choice(o: Obs) -> RawAction:
     """Rule 1: take a stock card that fits, else draw."""
     options = draw_options(o.stock, o.open_stock)
     best: tuple[float, RawAction] = (0.0, (K_DRAW, None))
-    before = len(hand_threes(o.h1, o.h2, o.hj))
+    before = -1  # the hand's three-card combinations, counted when a card is weighed
+    s1 = s2 = -1
     for raw in options:
         if raw[0] != K_TAKE:
             continue
         c = raw[1]
         if c == JOKER:
             return raw
+        if before < 0:
+            before = len(hand_threes(o.h1, o.h2, o.hj))
         h1, h2, hj = _add(o.h1, o.h2, o.hj, c)
         gain = 0.0
         if len(hand_threes(h1, h2, hj)) > before:
             gain = 3.0
         elif _fits_table(o, c) and (o.laid or _danger(o)):
             gain = 1.5
-        elif card_keep(o, h1, h2, hj, c) >= 1.8 and pip_value(c) <= 6:
-            gain = 0.8
+        else:
+            if s1 < 0:
+                s1, s2 = seen_masks(o.seen)
+            one, two = live_masks(h1, h2, o.double, s1, s2)
+            if keep_value(h1, h2, c, one, two) >= 1.8 and pip_value(c) <= 6:
+                gain = 0.8
         if gain > best[0]:
             best = (gain, raw)
     return best[1]
