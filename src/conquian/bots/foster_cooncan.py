@@ -137,10 +137,11 @@ def seen_masks(seen: dict[int, int]) -> tuple[int, int]:
 
 
 def live_masks(h1: int, h2: int, double: bool, s1: int, s2: int) -> tuple[int, int]:
-    """A card's live copies (rule 2: copies neither seen nor in the hand) as two masks: the cards
-    with at least one live copy, and with two.  A card's count of unavailable copies is its bits
-    in ``s1``, ``s2`` (seen once, twice), ``h1`` and ``h2``; one copy is live if none is set, the
-    second (double pack) if at most one is."""
+    """A card's live copies (rule 2: copies neither seen nor in the hand) as two masks whose bits
+    add up to them.  A card's unavailable copies are its bits in ``s1``, ``s2`` (seen once,
+    twice), ``h1`` and ``h2`` (held once, twice): the first mask holds the cards with none set
+    (one copy live in a single pack, two in the double), the second, for the double pack, the
+    cards with at most one set (at least one copy live)."""
     one = ~(s1 | h1 | h2)
     two = ~(s2 | (s1 & h1) | (s1 & h2) | (h1 & h2)) if double else 0
     return one, two
