@@ -25,19 +25,19 @@ from typing import Any
 #: name: (the text in foster_conquian.py, the same with the constant read from ``P``, its value)
 CONSTANTS: dict[str, tuple[str, str, float]] = {
     "side": ("return 3.0  # it goes down", 'return P["side"]  # it goes down', 3.0),
-    "run3": ("best = max(best, 4.0 if tbl.is_run(t) else 3.5)",
-             'best = max(best, P["run3"] if tbl.is_run(t) else P["set3"])', 4.0),
+    "run3": ("best = max(best, 4.0 if run else 3.5)", 'best = max(best, P["run3"] if run else P["set3"])', 4.0),
     "set3": ("", "", 3.5),  # the same line as run3
-    "runout": ("outs += 1.2 if tbl.is_run(t) else 1.0", 'outs += P["runout"] if tbl.is_run(t) else 1.0', 1.2),
-    "outcap": ("return min(outs, 3.0) * 0.8", 'return min(outs, P["outcap"]) * P["outmul"]', 3.0),
+    "runout": ("outs += 1.2 if run else 1.0", 'outs += P["runout"] if run else 1.0', 1.2),
+    "outcap": ("return (outs if outs < 3.0 else 3.0) * 0.8",
+               'return min(outs, P["outcap"]) * P["outmul"]', 3.0),
     "outmul": ("", "", 0.8),  # the same line as outcap
     "safe": ("adversary_safe = o.other_hand_count >= 3", 'adversary_safe = o.other_hand_count >= P["safe"]', 3),
-    "fit": ("score, raw = keep + 2.5,", 'score, raw = keep + P["fit"],', 2.5),
-    "hdead": ("dead_count(tbl, o.hand, o.side, o.unseen) >= 5 and o.down.bit_count() < 4",
-              'dead_count(tbl, o.hand, o.side, o.unseen) >= P["hdead"] and o.down.bit_count() < P["hdown"]', 5),
+    "fit": ("score = keep + 2.5", 'score = keep + P["fit"]', 2.5),
+    "hdead": ("hopeless = dead >= 5 and o.down.bit_count() < 4",
+              'hopeless = dead >= P["hdead"] and o.down.bit_count() < P["hdown"]', 5),
     "hdown": ("", "", 4),  # the same line as hdead
-    "use": ("return (kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2), raw)",
-            'return (kept + P["use"] * (1 + laid) - P["show"] * max(0, laid - 2), raw)', 5.0),
+    "use": ("return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)",
+            'return kept + P["use"] * (1 + laid) - P["show"] * max(0, laid - 2)', 5.0),
     "show": ("", "", 0.6),  # the same line as use
 }
 

@@ -66,6 +66,27 @@ def test_compiled_play_is_the_pure_play(compiled: Path) -> None:
     assert json.loads(p.stdout) == json.loads(json.dumps(expected))
 
 
+PINNED_PROBE = """
+import json, sys
+from conquian import speedups
+assert all(speedups.status().values()), speedups.status()
+sys.path.insert(0, sys.argv[1])
+from test_foster_pinned import PINNED, decisions_digest
+print(json.dumps([decisions_digest(v, n)[0] for v, n in PINNED]))
+"""
+
+
+def test_compiled_foster_decides_as_pinned(compiled: Path) -> None:
+    """The compiled policies make every decision of ``tests/test_foster_pinned.py`` as pinned."""
+    from test_foster_pinned import PINNED
+
+    env = dict(os.environ, PYTHONPATH=str(compiled))
+    p = subprocess.run([sys.executable, "-c", PINNED_PROBE, str(Path(__file__).parent)], capture_output=True,
+                       text=True, env=env, cwd=compiled, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == list(PINNED.values())
+
+
 def test_status_and_remove_on_the_copy(compiled: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(compiled))
     p = subprocess.run([sys.executable, "-m", "conquian", "speedups", "status"], capture_output=True, text=True,

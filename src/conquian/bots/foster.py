@@ -71,16 +71,26 @@ def mexicano_obs_from_state(d: MexicanoDeal) -> fm.Obs:
             seen |= 1 << c
     return fm.Obs(
         tbl=d.tbl, stage=d.stage, me=p, card=d.card, hand=d.hands[p], sides=tuple(d.sides), downs=tuple(d.downs),
-        hand_counts=tuple(h.bit_count() for h in d.hands), pack_count=len(d.deck) - d.pos,
+        hand_counts=tuple([h.bit_count() for h in d.hands]), pack_count=len(d.deck) - d.pos,
         unseen=d.tbl.pack_mask & ~seen, origin=d.origin, first=d.first,
     )
 
 
+#: the last table counted by :func:`_seen`, and its count (a table lies unchanged over many turns)
+_TABLE_SEEN: list[tuple[tuple[Any, ...], dict[int, int]]] = [((), {})]
+
+
 def _seen(combos: tuple[Any, ...], stock: tuple[int, ...]) -> dict[int, int]:
-    seen: dict[int, int] = {}
-    for cb in combos:
-        for c in cb.cells:
-            seen[c] = seen.get(c, 0) + 1
+    last = _TABLE_SEEN[0]
+    if last[0] is combos:
+        seen = dict(last[1])
+    else:
+        on_table: dict[int, int] = {}
+        for cb in combos:
+            for c in cb.cells:
+                on_table[c] = on_table.get(c, 0) + 1
+        _TABLE_SEEN[0] = (combos, on_table)
+        seen = dict(on_table)
     for c in stock:
         seen[c] = seen.get(c, 0) + 1
     return seen
@@ -101,7 +111,7 @@ def cooncan_obs_from_state(d: CooncanDeal) -> fk.Obs:
     return fk.Obs(
         h1=d.h1[p], h2=d.h2[p], hj=d.hj[p], combos=d.combos, stage=d.stage, stock=d.stock,
         open_stock=d.rules.stock == "open", double=d.double, seat=p + 1,
-        hand_counts=tuple(d.h1[q].bit_count() + d.h2[q].bit_count() + d.hj[q] for q in range(d.n)),
+        hand_counts=tuple([d.h1[q].bit_count() + d.h2[q].bit_count() + d.hj[q] for q in range(d.n)]),
         laid=bool(d.laid >> p & 1), pack_count=len(d.pack) - d.pos, seen=_seen(d.combos, d.stock), taken=d.taken,
     )
 

@@ -40,7 +40,7 @@ from conquian.engine.conquian.listing import (
     SAY_DISCARD,
     SAY_PASSED,
     RawAction,
-    legal_raw,
+    use_forms,
 )
 from conquian.engine.conquian.melds import MeldTable
 
@@ -62,126 +62,213 @@ class Obs:
     unseen: int  # cards that may still come: the pack and the adversary's hand
 
 
-def card_value(tbl: MeldTable, c: int, hand: int, side: tuple[int, ...], live: int) -> float:
-    """How much a hand card is worth keeping (rules 1 and 2)."""
-    cb = 1 << c
-    valid = tbl.valid
-    for m in side:
-        if m | cb in valid:
-            return 3.0  # it goes down with the next card used
+class FosterTables:
+    """What the policy reads of one pack's combinations, built once per :class:`MeldTable`.
+
+    For each card, the three-card combinations through it as its two other cards and whether
+    it is a sequence, in the order of ``threes_by_card`` (rule 1 adds up their outs in that
+    order); and, memoised per combination, the cards that fit it as it lies, so that "does this
+    card fit one of these combinations" is one AND with their union."""
+
+    def __init__(self, tbl: MeldTable) -> None:
+        self.valid: frozenset[int] = tbl.valid
+        threes: list[tuple[tuple[int, bool], ...]] = [() for _ in range(64)]
+        for c, ts in tbl.threes_by_card.items():
+            cb = 1 << c
+            threes[c] = tuple((t & ~cb, tbl.is_run(t)) for t in ts)
+        self.threes = threes
+        self._fits: dict[int, int] = {}
+
+    def fits(self, meld: int) -> int:
+        """The cards that fit ``meld`` as it lies (its own cards included), as a mask."""
+        f = self._fits.get(meld)
+        if f is None:
+            f = 0
+            valid = self.valid
+            for x in range(64):
+                if meld | 1 << x in valid:
+                    f |= 1 << x
+            self._fits[meld] = f
+        return f
+
+    def side_fits(self, side: tuple[int, ...]) -> int:
+        """The cards that fit one of these combinations as they lie."""
+        f = 0
+        for m in side:
+            f |= self.fits(m)
+        return f
+
+
+_TABLES: dict[MeldTable, FosterTables] = {}
+
+
+def foster_tables(tbl: MeldTable) -> FosterTables:
+    """The policy's tables for a pack (built on first use, then kept)."""
+    tb = _TABLES.get(tbl)
+    if tb is None:
+        tb = _TABLES[tbl] = FosterTables(tbl)
+    return tb
+
+
+def value_of(tb: FosterTables, c: int, hand: int, fits: int, live: int) -> float:
+    """How much a hand card is worth keeping (rules 1 and 2); ``fits``: the cards that fit one of
+    the player's combinations (:meth:`FosterTables.side_fits`)."""
+    if fits >> c & 1:
+        return 3.0  # it goes down with the next card used
     best = 0.0
     outs = 0.0
-    for t in tbl.threes_by_card.get(c, ()):
-        others = t & ~cb
+    for others, run in tb.threes[c]:
         held = others & hand
         if held == others:
-            best = max(best, 4.0 if tbl.is_run(t) else 3.5)  # a combination complete in hand
+            best = max(best, 4.0 if run else 3.5)  # a combination complete in hand
             continue
-        if held:
-            missing = others & ~held
-            if missing & live:
-                outs += 1.2 if tbl.is_run(t) else 1.0  # rule 2: sequences first
+        if held and others & ~held & live:
+            outs += 1.2 if run else 1.0  # rule 2: sequences first
     if best:
         return best
-    return min(outs, 3.0) * 0.8
+    return (outs if outs < 3.0 else 3.0) * 0.8
+
+
+def card_value(tbl: MeldTable, c: int, hand: int, side: tuple[int, ...], live: int) -> float:
+    """How much a hand card is worth keeping (rules 1 and 2)."""
+    tb = foster_tables(tbl)
+    return value_of(tb, c, hand, tb.side_fits(side), live)
+
+
+def hand_values(tb: FosterTables, hand: int, fits: int, live: int) -> tuple[float, int]:
+    """The sum of the cards' values, and how many are dead (worth nothing: rule 6), every card
+    valued once."""
+    total = 0.0
+    dead = 0
+    h = hand
+    while h:
+        low = h & -h
+        v = value_of(tb, low.bit_length() - 1, hand, fits, live)
+        total += v
+        if v == 0.0:
+            dead += 1
+        h ^= low
+    return total, dead
 
 
 def hand_value(tbl: MeldTable, hand: int, side: tuple[int, ...], live: int) -> float:
     """The sum of the cards' values."""
-    total = 0.0
-    h = hand
-    while h:
-        low = h & -h
-        total += card_value(tbl, low.bit_length() - 1, hand, side, live)
-        h ^= low
-    return total
+    tb = foster_tables(tbl)
+    return hand_values(tb, hand, tb.side_fits(side), live)[0]
 
 
 def dead_count(tbl: MeldTable, hand: int, side: tuple[int, ...], live: int) -> int:
     """Cards that connect with nothing that can still come (rule 6)."""
-    n = 0
-    h = hand
-    while h:
-        low = h & -h
-        if card_value(tbl, low.bit_length() - 1, hand, side, live) == 0.0:
-            n += 1
-        h ^= low
-    return n
+    tb = foster_tables(tbl)
+    return hand_values(tb, hand, tb.side_fits(side), live)[1]
 
 
 def fits_any(tbl: MeldTable, sides: tuple[int, ...], c: int) -> bool:
     """Whether ``c`` fits one of these combinations as they lie."""
-    cb = 1 << c
-    return any(m | cb in tbl.valid for m in sides)
+    return bool(foster_tables(tbl).side_fits(sides) >> c & 1)
 
 
-def choose_discard(o: Obs, hand: int, side: tuple[int, ...]) -> tuple[float, RawAction]:
-    """The best discard or discarding force for a hand (rules 4 and 5)."""
-    tbl = o.tbl
-    best: tuple[float, RawAction] | None = None
+def discard_and_total(o: Obs, tb: FosterTables, hand: int, fits: int,
+                      other_fits: int) -> tuple[float, float, RawAction]:
+    """The hand's value (as :func:`hand_value`) and its best discard or discarding force with
+    its score (as :func:`choose_discard`), every card valued once; ``fits`` and ``other_fits``:
+    the cards that fit the player's and the adversary's combinations."""
+    total = 0.0
+    best_score = 0.0
+    best_raw: RawAction = (K_DISCARD, -1)
     adversary_safe = o.other_hand_count >= 3  # forcing a nearly-out player can hand him the deal
+    live = o.unseen
     h = hand
     while h:
         low = h & -h
         c = low.bit_length() - 1
         h ^= low
-        keep = card_value(tbl, c, hand, side, o.unseen)
-        fits_him = fits_any(tbl, o.other_side, c)
-        if fits_him:
+        keep = value_of(tb, c, hand, fits, live)
+        total += keep
+        if other_fits >> c & 1:
             # rule 4: a card he can use brings him a card nearer eleven; if it must go, force it
             # on him (rule 5: it makes him break up what he holds), unless he is nearly out
-            score, raw = keep + 2.5, ((K_FORCE, c) if adversary_safe else (K_DISCARD, c))
-        else:
-            score, raw = keep, (K_DISCARD, c)
-        if best is None or score < best[0]:
-            best = (score, raw)
-    assert best is not None
-    return best
+            score = keep + 2.5
+            if best_raw[1] == -1 or score < best_score:
+                best_score, best_raw = score, ((K_FORCE, c) if adversary_safe else (K_DISCARD, c))
+        elif best_raw[1] == -1 or keep < best_score:
+            best_score, best_raw = keep, (K_DISCARD, c)
+    assert best_raw[1] != -1
+    return total, best_score, best_raw
+
+
+def choose_discard(o: Obs, hand: int, side: tuple[int, ...]) -> tuple[float, RawAction]:
+    """The best discard or discarding force for a hand (rules 4 and 5)."""
+    tb = foster_tables(o.tbl)
+    _, score, raw = discard_and_total(o, tb, hand, tb.side_fits(side), tb.side_fits(o.other_side))
+    return score, raw
 
 
 def policy(o: Obs, rng: random.Random) -> RawAction:
     """Foster's choice for the seat to act."""
     tbl = o.tbl
-    legal = legal_raw(tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
+    tb = foster_tables(tbl)
+    other_fits = tb.side_fits(o.other_side)
     if o.stage == DISCARD:
-        return choose_discard(o, o.hand, o.side)[1]
-    uses = [r for r in legal if r[0] == K_USE]
+        return discard_and_total(o, tb, o.hand, tb.side_fits(o.side), other_fits)[2]
+    forms = use_forms(tbl, o.side, o.down, o.hand, o.card)
     # a use that wins is always taken (eleven down, R3.7)
-    for r in uses:
+    for f in forms:
         laid = 0
-        for m in r[1]:
+        for m in f:
             laid |= m
         if o.hand & ~laid == 0:
-            return r
+            return (K_USE, f)
     if o.stage == FORCED:
-        return max(uses, key=lambda r: use_score(o, r)[0])
-    can_force = any(r[0] == K_FORCE for r in legal)
+        return best_use(o, tb, forms, other_fits)[1]
+    can_force = bool(other_fits >> o.card & 1)
     he_is_out_next = o.other_hand_count == 0
     refused = o.stage in (SAY_PASSED, SAY_DISCARD)
-    # rule 6: a hopeless hand plays for a tableau
-    hopeless = dead_count(tbl, o.hand, o.side, o.unseen) >= 5 and o.down.bit_count() < 4
-    best_use = max((use_score(o, r) for r in uses), default=None, key=lambda x: x[0])
-    pass_score = hand_value(tbl, o.hand, o.side, o.unseen)
-    if best_use is not None and not hopeless and best_use[0] > pass_score:
-        return best_use[1]
+    if forms:  # the hand is valued only if there is a use to weigh against passing
+        pass_score, dead = hand_values(tb, o.hand, tb.side_fits(o.side), o.unseen)
+        # rule 6: a hopeless hand plays for a tableau
+        hopeless = dead >= 5 and o.down.bit_count() < 4
+        if not hopeless:
+            score, raw = best_use(o, tb, forms, other_fits)
+            if score > pass_score:
+                return raw
     if can_force and refused and not he_is_out_next:
         return (K_FORCE, o.card)  # rule 5: he refused it, force him with it
     return (K_PASS, -1)
 
 
+def best_use(o: Obs, tb: FosterTables, forms: list[tuple[int, ...]], other_fits: int) -> tuple[float, RawAction]:
+    """The first use of the best :func:`use_score` among ``forms`` (at least one)."""
+    best_score = 0.0
+    best_raw: RawAction = (K_PASS, -1)
+    for f in forms:
+        score = _use_score(o, tb, f, other_fits)
+        if best_raw[0] == K_PASS or score > best_score:
+            best_score, best_raw = score, (K_USE, f)
+    return best_score, best_raw
+
+
 def use_score(o: Obs, raw: RawAction) -> tuple[float, RawAction]:
     """The value of a use: cards put down, the hand kept after the best discard (rules 1-4)."""
-    tbl = o.tbl
-    melds: tuple[int, ...] = raw[1]
+    tb = foster_tables(o.tbl)
+    return (_use_score(o, tb, raw[1], tb.side_fits(o.other_side)), raw)
+
+
+def _use_score(o: Obs, tb: FosterTables, melds: tuple[int, ...], other_fits: int) -> float:
     u = 0
     for m in melds:
         u |= m
-    new_side = tuple(m for m in o.side if not m & u) + melds
     new_hand = o.hand & ~u
     laid = (u & o.hand).bit_count()
     if new_hand == 0:
-        return (100.0, raw)
-    discard_cost, _ = choose_discard(o, new_hand, new_side)
-    kept = hand_value(tbl, new_hand, new_side, o.unseen) - discard_cost
+        return 100.0
+    fits = 0  # the cards that fit the side after the use: the combinations it leaves, and its own
+    for m in o.side:
+        if not m & u:
+            fits |= tb.fits(m)
+    for m in melds:
+        fits |= tb.fits(m)
+    total, discard_cost, _ = discard_and_total(o, tb, new_hand, fits, other_fits)
+    kept = total - discard_cost
     # progress: every card down brings eleven closer; rule 3: show no more than needed
-    return (kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2), raw)
+    return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)

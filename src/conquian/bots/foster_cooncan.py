@@ -48,9 +48,10 @@ from conquian.engine.cooncan.listing import (
     RawAction,
     draw_options,
     hand_threes,
+    new_combo,
     play_options,
 )
-from conquian.engine.cooncan.melds import Combo
+from conquian.engine.cooncan.melds import SET, Combo
 from conquian.engine.scoring import pip_value
 
 
@@ -100,57 +101,127 @@ def _remove(h1: int, h2: int, hj: int, c: int) -> tuple[int, int, int]:
     return h1 & ~(1 << c), h2, hj
 
 
-def _count(h1: int, h2: int, c: int) -> int:
-    return (h1 >> c & 1) + (h2 >> c & 1)
+def _neighbours(c: int) -> tuple[tuple[int, bool, bool, tuple[int, ...]], ...]:
+    """The cards of ``c``'s suit that make a partial sequence with it (rule 2), each as (the
+    card, whether it is next to ``c``, whether one place apart, the cards that would fill the
+    partial): positions count the ace at both ends, an ace also pairs with the 2 and the 3."""
+    r, s = c & 15, c >> 4
+    pos = 14 if r == 1 else r
+    near = [(p, (s << 4) | (1 if p == 14 else p)) for p in (pos - 2, pos - 1, pos + 1, pos + 2) if 1 <= p <= 14]
+    if r == 1:
+        near += [(p, (s << 4) | p) for p in (2, 3)]
+    out = []
+    for p, x in near:
+        lo, hi = min(p, pos), max(p, pos)
+        gaps = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+        fill = tuple((s << 4) | (1 if g in (1, 14) else g) for g in gaps if 1 <= g <= 14)
+        out.append((x, abs(p - pos) == 1 or (r == 1 and p == 2), abs(p - pos) == 2, fill))
+    return tuple(out)
+
+
+#: per natural card: its partial sequences (:func:`_neighbours`)
+NEIGHBOURS: list[tuple[tuple[int, bool, bool, tuple[int, ...]], ...]] = [_neighbours(c) for c in range(64)]
+#: per rank: its four cards, as a mask
+RANK_BITS: list[int] = [sum(1 << ((t << 4) | r) for t in range(4)) for r in range(16)]
+
+
+def seen_masks(seen: dict[int, int]) -> tuple[int, int]:
+    """The cards seen at least once, and at least twice, as masks (from ``Obs.seen``)."""
+    s1 = s2 = 0
+    for x, n in seen.items():
+        if n >= 1:
+            s1 |= 1 << x
+        if n >= 2:
+            s2 |= 1 << x
+    return s1, s2
+
+
+def live_masks(h1: int, h2: int, double: bool, s1: int, s2: int) -> tuple[int, int]:
+    """A card's live copies (rule 2: copies neither seen nor in the hand) as two masks whose bits
+    add up to them.  A card's unavailable copies are its bits in ``s1``, ``s2`` (seen once,
+    twice), ``h1`` and ``h2`` (held once, twice): the first mask holds the cards with none set
+    (one copy live in a single pack, two in the double), the second, for the double pack, the
+    cards with at most one set (at least one copy live)."""
+    one = ~(s1 | h1 | h2)
+    two = ~(s2 | (s1 & h1) | (s1 & h2) | (h1 & h2)) if double else 0
+    return one, two
 
 
 def card_keep(o: Obs, h1: int, h2: int, hj: int, c: int) -> float:
     """How much a natural hand card is worth keeping (rule 2): in a meld, in a live partial, or dead."""
-    copies = 2 if o.double else 1
-    r, s = c & 15, c >> 4
+    s1, s2 = seen_masks(o.seen)
+    one, two = live_masks(h1, h2, o.double, s1, s2)
+    return keep_value(h1, h2, c, one, two)
 
-    def live(x: int) -> int:
-        return max(0, copies - o.seen.get(x, 0) - _count(h1, h2, x))
 
-    same = sum(_count(h1, h2, (t << 4) | r) for t in range(4)) - 1
+def keep_value(h1: int, h2: int, c: int, one: int, two: int) -> float:
+    """:func:`card_keep` with the live copies as masks (:func:`live_masks` of the same hand)."""
+    r = c & 15
+    rm = RANK_BITS[r]
+    same = (h1 & rm).bit_count() + (h2 & rm).bit_count() - 1
     if same >= 2:
         return 6.0  # a set in hand
     value = 0.0
     if same == 1:
-        outs = sum(live((t << 4) | r) for t in range(4))
-        value = max(value, 1.0 + 0.8 * outs)
+        outs = (rm & one).bit_count() + (rm & two).bit_count()
+        value = 1.0 + 0.8 * outs
     # neighbours in the suit (positions; the ace at both ends)
-    pos = 14 if r == 1 else r
-    near = [p for p in (pos - 2, pos - 1, pos + 1, pos + 2) if 1 <= p <= 14]
-    held = [p for p in near if _count(h1, h2, (s << 4) | (1 if p == 14 else p))]
-    if r == 1:
-        held += [p for p in (2, 3) if _count(h1, h2, (s << 4) | p)]
-    adjacent = [p for p in held if abs(p - pos) == 1 or (r == 1 and p == 2)]
-    if len(adjacent) >= 2 or (adjacent and any(abs(p - pos) == 2 for p in held)):
+    both = h1 | h2
+    held = False
+    adjacent = 0
+    apart = False
+    near = NEIGHBOURS[c]
+    for x, next_to, two_off, _ in near:
+        if both >> x & 1:
+            held = True
+            if next_to:
+                adjacent += 1
+            elif two_off:
+                apart = True
+    if adjacent >= 2 or (adjacent and apart):
         return 6.0  # a sequence in hand
     if held:
         outs = 0
-        for p in held:
-            lo, hi = min(p, pos), max(p, pos)
-            gaps = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
-            for g in gaps:
-                if 1 <= g <= 14:
-                    outs += live((s << 4) | (1 if g in (1, 14) else g))
+        for x, _, _, fill in near:
+            if both >> x & 1:
+                for g in fill:
+                    outs += (one >> g & 1) + (two >> g & 1)
         value = max(value, 0.8 + 0.6 * outs)
     return value
 
 
+#: the natural cards by pip value (R2.4), dearest first: (pips, the cards of that value)
+PIP_GROUPS: list[tuple[int, int]] = [
+    (v, sum(1 << ((t << 4) | r) for t in range(4) for r in range(1, 14) if pip_value((t << 4) | r) == v))
+    for v in range(11, 1, -1)
+]
+
+
 def discard_choice(o: Obs, h1: int, h2: int, hj: int) -> int:
-    """The dearest dead card (rule 4); the joker only if nothing else is left."""
-    best = None
-    for c in _hand_cards(h1, h2, 0):
-        if c == o.taken:
-            continue
-        score = pip_value(c) - 4.0 * card_keep(o, h1, h2, hj, c)
-        if best is None or score > best[0]:
-            best = (score, c)
-    if best is not None:
-        return best[1]
+    """The dearest dead card (rule 4); the joker only if nothing else is left.
+
+    The card of the highest score (its pips less four times its value to keep), the lowest card
+    among equals.  A card scores at most its pips, so the cards are weighed dearest first and
+    the search stops at pips below the best score (a card held twice scores the same twice:
+    the first copy is enough)."""
+    s1, s2 = seen_masks(o.seen)
+    one, two = live_masks(h1, h2, o.double, s1, s2)
+    best = -1
+    best_score = 0.0
+    hand = h1 & ~(1 << o.taken) if 0 <= o.taken < JOKER else h1
+    for pips, cards in PIP_GROUPS:
+        if best >= 0 and pips < best_score:
+            break
+        h = hand & cards
+        while h:
+            low = h & -h
+            h ^= low
+            c = low.bit_length() - 1
+            score = pips - 4.0 * keep_value(h1, h2, c, one, two)
+            if best < 0 or score > best_score or (score == best_score and c < best):
+                best, best_score = c, score
+    if best >= 0:
+        return best
     if hj and o.taken != JOKER:
         return JOKER
     return _hand_cards(h1, h2, hj)[0]  # only the card taken this turn is left (or its copies)
@@ -170,21 +241,28 @@ def draw_choice(o: Obs) -> RawAction:
     """Rule 1: take a stock card that fits, else draw."""
     options = draw_options(o.stock, o.open_stock)
     best: tuple[float, RawAction] = (0.0, (K_DRAW, None))
-    before = len(hand_threes(o.h1, o.h2, o.hj))
+    before = -1  # the hand's three-card combinations, counted when a card is weighed
+    s1 = s2 = -1
     for raw in options:
         if raw[0] != K_TAKE:
             continue
         c = raw[1]
         if c == JOKER:
             return raw
+        if before < 0:
+            before = len(hand_threes(o.h1, o.h2, o.hj))
         h1, h2, hj = _add(o.h1, o.h2, o.hj, c)
         gain = 0.0
         if len(hand_threes(h1, h2, hj)) > before:
             gain = 3.0
         elif _fits_table(o, c) and (o.laid or _danger(o)):
             gain = 1.5
-        elif card_keep(o, h1, h2, hj, c) >= 1.8 and pip_value(c) <= 6:
-            gain = 0.8
+        else:
+            if s1 < 0:
+                s1, s2 = seen_masks(o.seen)
+            one, two = live_masks(h1, h2, o.double, s1, s2)
+            if keep_value(h1, h2, c, one, two) >= 1.8 and pip_value(c) <= 6:
+                gain = 0.8
         if gain > best[0]:
             best = (gain, raw)
     return best[1]
@@ -211,22 +289,72 @@ def _joker_at_open_end(o: Obs, raw: RawAction) -> bool:
 
 
 def _can_go_out(o: Obs) -> list[RawAction] | None:
-    """A greedy plan that empties the hand (or leaves one card to discard) this turn, if any."""
+    """A greedy plan that empties the hand (or leaves one card to discard) this turn, if any.
+
+    Each step plays the first of the hand's listed options (:func:`play_options`, discards
+    left out) that prefers naturals, then melds (they take three cards at once): see
+    :func:`_greedy_step`.  The table is brought up to date only when a step needs it (a step
+    that lays a natural meld from the hand does not)."""
     h1, h2, hj = o.h1, o.h2, o.hj
     combos = o.combos
     plan: list[RawAction] = []
+    applied = 0  # the steps of the plan already applied to ``combos``
     for _ in range(30):
         size = h1.bit_count() + h2.bit_count() + hj
         if size <= 1:
             return plan
-        options = [r for r in play_options(h1, h2, hj, combos, o.double, o.seat) if r[0] != K_DISCARD]
-        if not options:
-            return None
-        # prefer naturals, then melds (they take three cards at once)
-        raw = min(options, key=lambda r: (_uses_joker(r), 0 if r[0] == K_MELD3 else 1))
+        threes = hand_threes(h1, h2, hj)
+        raw: RawAction | None = None
+        for cells in threes:
+            if JOKER not in cells:
+                raw = (K_MELD3, cells)
+                break
+        if raw is None:
+            while applied < len(plan):
+                combos = _apply_to_table(o, combos, plan[applied])
+                applied += 1
+            raw = _greedy_step(h1, hj, combos, threes)
+            if raw is None:
+                return None
         plan.append(raw)
-        h1, h2, hj, combos = _apply(o, h1, h2, hj, combos, raw)
+        if raw[0] == K_MELD3:
+            for c in raw[1]:
+                h1, h2, hj = _remove(h1, h2, hj, c)
+        else:
+            h1, h2, hj = _remove(h1, h2, hj, raw[1][1] if raw[0] == K_ADD1 else raw[1][2])
     return None
+
+
+def _greedy_step(h1: int, hj: int, combos: tuple[Combo, ...], threes: list[tuple[int, ...]]) -> RawAction | None:
+    """The option a hand with no natural meld plays next: ``min(options, key=(uses the joker, not
+    a meld))`` over :func:`play_options`' lay-outs, adds and shifts in their listed order, found
+    without listing them: the first natural add or shift, else the first meld with a joker
+    (``threes``: the hand's), else the first add or shift of the joker; ``None`` if none."""
+    joker_play: RawAction | None = None
+    k = -1
+    for cb in combos:
+        k += 1
+        m = h1 & cb.add_mask
+        if m:
+            if cb.kind == SET:
+                return (K_ADD1, (k, (m & -m).bit_length() - 1, 0, 0))
+            for pos, c, natural_ok in cb.adds:
+                if natural_ok and h1 >> c & 1:
+                    return (K_ADD1, (k, c, pos, c))
+        if hj and joker_play is None:
+            for pos, c in cb.joker_adds:
+                joker_play = (K_ADD1, (k, JOKER, pos, c))
+                break
+        if cb.shifts:
+            for tag, adds in cb.shifts:
+                for pos, c, natural_ok in adds:
+                    if natural_ok and h1 >> c & 1:
+                        return (K_SHIFT1, (k, tag, c, pos, c))
+                    if hj and joker_play is None:
+                        joker_play = (K_SHIFT1, (k, tag, JOKER, pos, c))
+    if threes:
+        return (K_MELD3, threes[0])
+    return joker_play
 
 
 def _uses_joker(raw: RawAction) -> bool:
@@ -237,27 +365,21 @@ def _uses_joker(raw: RawAction) -> bool:
     return card == JOKER
 
 
-def _apply(o: Obs, h1: int, h2: int, hj: int, combos: tuple[Combo, ...],
-           raw: RawAction) -> tuple[int, int, int, tuple[Combo, ...]]:
-    from conquian.engine.cooncan.listing import new_combo
-
+def _apply_to_table(o: Obs, combos: tuple[Combo, ...], raw: RawAction) -> tuple[Combo, ...]:
+    """The table's combinations after a lay-out, add or shift of the seat to act."""
     kind, arg = raw
     if kind == K_MELD3:
-        for c in arg:
-            h1, h2, hj = _remove(h1, h2, hj, c)
-        return h1, h2, hj, (*combos, new_combo(arg, o.seat, 0 if o.double else 4))
+        return (*combos, new_combo(arg, o.seat, 0 if o.double else 4))
     if kind == K_ADD1:
         k, c, pos, _named = arg
-        h1, h2, hj = _remove(h1, h2, hj, c)
         new = list(combos)
         new[k] = combos[k].add_at(c, pos)
-        return h1, h2, hj, tuple(new)
+        return tuple(new)
     k, which, c, pos, _named = arg
-    h1, h2, hj = _remove(h1, h2, hj, c)
     base = combos[k]
     new = list(combos)
     new[k] = base.shift(which or base.movable_jokers()[0]).add_at(c, pos)
-    return h1, h2, hj, tuple(new)
+    return tuple(new)
 
 
 def play_choice(o: Obs) -> RawAction:

@@ -33,7 +33,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from conquian.bots.foster_conquian import card_value, dead_count, fits_any, hand_value
+from conquian.bots.foster_conquian import FosterTables, foster_tables, hand_values, value_of
+from conquian.engine.conquian.listing import use_forms
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.conquian.mexicano_listing import (
     DISCARD,
@@ -46,7 +47,6 @@ from conquian.engine.conquian.mexicano_listing import (
     K_PASS,
     K_USE,
     RawAction,
-    legal_raw,
 )
 
 #: The least a player must hold for a discard to be forced on him (rule 5: a nearly-out player
@@ -82,10 +82,9 @@ class Obs:
 def isolation(tbl: MeldTable, c: int, live: int) -> int:
     """How many threes through ``c`` could still be made from ``live`` cards (rule 7: fewer is
     more isolated, for the giver and for whoever gets it)."""
-    cb = 1 << c
     n = 0
-    for t in tbl.threes_by_card.get(c, ()):
-        if t & ~cb & ~live == 0:
+    for others, _ in foster_tables(tbl).threes[c]:
+        if others & ~live == 0:
             n += 1
     return n
 
@@ -93,6 +92,7 @@ def isolation(tbl: MeldTable, c: int, live: int) -> int:
 def choose_give(o: Obs) -> RawAction:
     """The card to give in the exchange (rule 7): the least valuable, then the most isolated."""
     tbl = o.tbl
+    tb = foster_tables(tbl)
     live = o.unseen | o.hand
     best_c = -1
     best_v = 0.0
@@ -102,7 +102,7 @@ def choose_give(o: Obs) -> RawAction:
         low = h & -h
         h ^= low
         c = low.bit_length() - 1
-        v = card_value(tbl, c, o.hand, (), o.unseen)
+        v = value_of(tb, c, o.hand, 0, o.unseen)
         k = isolation(tbl, c, live)
         if best_c < 0 or v < best_v or (v == best_v and k < best_k):
             best_c, best_v, best_k = c, v, k
@@ -120,63 +120,94 @@ def refused_by(o: Obs, t: int) -> bool:
 def force_target(o: Obs, c: int, min_hand: int, refused_first: bool) -> int:
     """The player to force ``c`` on (rule 8), or -1 if none may be: the card must fit one of his
     combinations and he must hold at least ``min_hand`` cards."""
-    tbl = o.tbl
+    return _force_target(o, player_fits(o), c, min_hand, refused_first)
+
+
+def player_fits(o: Obs) -> list[int]:
+    """For each player, the cards that fit one of his combinations as they lie."""
+    tb = foster_tables(o.tbl)
+    return [tb.side_fits(side) for side in o.sides]
+
+
+def _force_target(o: Obs, fits: list[int], c: int, min_hand: int, refused_first: bool) -> int:
     n = len(o.sides)
     best = -1
-    best_key = (False, 0, 0)
+    best_refused = False
+    best_count = 0
+    best_k = 0
     for k in range(1, n):
         t = (o.me + k) % n
-        if o.hand_counts[t] < min_hand or not fits_any(tbl, o.sides[t], c):
+        count = o.hand_counts[t]
+        if count < min_hand or not fits[t] >> c & 1:
             continue
-        key = (refused_first and refused_by(o, t), o.hand_counts[t], -k)
-        if best < 0 or key > best_key:
-            best, best_key = t, key
+        refused = refused_first and refused_by(o, t)
+        # the best key (refused, cards in hand, the nearest in the order of play)
+        if best < 0 or (refused, count, -k) > (best_refused, best_count, -best_k):
+            best, best_refused, best_count, best_k = t, refused, count, k
     return best
 
 
-def choose_discard(o: Obs, hand: int, side: tuple[int, ...]) -> tuple[float, RawAction]:
-    """The best discard or discarding force for a hand (rules 4, 5 and 8)."""
-    tbl = o.tbl
+def _discard_and_total(o: Obs, tb: FosterTables, hand: int, fits: int,
+                       pf: list[int]) -> tuple[float, float, RawAction]:
+    """The hand's value (as :func:`~conquian.bots.foster_conquian.hand_value`) and its best
+    discard or discarding force with its score (as :func:`choose_discard`), every card valued
+    once; ``fits``: the cards that fit the player's combinations, ``pf``: each player's."""
+    others_fit = 0
+    n = len(o.sides)
+    for k in range(1, n):
+        others_fit |= pf[(o.me + k) % n]
+    total = 0.0
     best_score = 0.0
     best_raw: RawAction = (K_DISCARD, -1)
-    n = len(o.sides)
+    live = o.unseen
     h = hand
     while h:
         low = h & -h
         c = low.bit_length() - 1
         h ^= low
-        score = card_value(tbl, c, hand, side, o.unseen)
+        score = value_of(tb, c, hand, fits, live)
+        total += score
         raw: RawAction = (K_DISCARD, c)
-        fits_someone = False
-        for k in range(1, n):
-            if fits_any(tbl, o.sides[(o.me + k) % n], c):
-                fits_someone = True
-                break
-        if fits_someone:
+        if others_fit >> c & 1:
             # rule 4: a card another player can use brings him nearer going out; if it must go,
             # force it on the player it hurts most (rules 5 and 8), unless all are nearly out
             score += 2.5
-            t = force_target(o, c, SAFE_HAND, False)
+            t = _force_target(o, pf, c, SAFE_HAND, False)
             if t >= 0:
                 raw = (K_FORCE, t << FORCE_SHIFT | c)
         if best_raw[1] == -1 or score < best_score:
             best_score, best_raw = score, raw
-    return best_score, best_raw
+    return total, best_score, best_raw
+
+
+def choose_discard(o: Obs, hand: int, side: tuple[int, ...]) -> tuple[float, RawAction]:
+    """The best discard or discarding force for a hand (rules 4, 5 and 8)."""
+    tb = foster_tables(o.tbl)
+    _, score, raw = _discard_and_total(o, tb, hand, tb.side_fits(side), player_fits(o))
+    return score, raw
 
 
 def use_score(o: Obs, melds: tuple[int, ...]) -> float:
     """The value of a use: cards put down, the hand kept after the best discard (rules 1-4)."""
+    return _use_score(o, foster_tables(o.tbl), melds, player_fits(o))
+
+
+def _use_score(o: Obs, tb: FosterTables, melds: tuple[int, ...], pf: list[int]) -> float:
     u = 0
     for m in melds:
         u |= m
-    side = o.sides[o.me]
-    new_side = tuple(m for m in side if not m & u) + melds
     new_hand = o.hand & ~u
     laid = (u & o.hand).bit_count()
     if new_hand == 0:
         return 100.0
-    discard_cost, _ = choose_discard(o, new_hand, new_side)
-    kept = hand_value(o.tbl, new_hand, new_side, o.unseen) - discard_cost
+    fits = 0  # the cards that fit the side after the use: the combinations it leaves, and its own
+    for m in o.sides[o.me]:
+        if not m & u:
+            fits |= tb.fits(m)
+    for m in melds:
+        fits |= tb.fits(m)
+    total, discard_cost, _ = _discard_and_total(o, tb, new_hand, fits, pf)
+    kept = total - discard_cost
     # progress: every card down brings hand + 1 closer; rule 3: show no more than needed
     return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)
 
@@ -187,37 +218,38 @@ def policy(o: Obs, rng: random.Random) -> RawAction:
     tbl = o.tbl
     if o.stage == EXCHANGE:
         return choose_give(o)
+    tb = foster_tables(tbl)
+    pf = player_fits(o)
     side = o.sides[o.me]
     if o.stage == DISCARD:
-        return choose_discard(o, o.hand, side)[1]
-    legal = legal_raw(tbl, o.stage, o.me, o.card, o.hand, o.sides, o.downs[o.me])
-    uses = [r for r in legal if r[0] == K_USE]
+        return _discard_and_total(o, tb, o.hand, pf[o.me], pf)[2]
+    forms = use_forms(tbl, side, o.downs[o.me], o.hand, o.card)
     # a use that empties the hand wins (hand + 1 down, R8.5)
-    for r in uses:
+    for f in forms:
         laid = 0
-        for m in r[1]:
+        for m in f:
             laid |= m
         if o.hand & ~laid == 0:
-            return r
-    best_use: RawAction | None = None
-    best = 0.0
-    for r in uses:
-        s = use_score(o, r[1])
-        if best_use is None or s > best:
-            best_use, best = r, s
-    if o.stage == FORCED:
-        assert best_use is not None
-        return best_use
-    n = len(o.sides)
-    hand_size = o.hand.bit_count() + o.downs[o.me].bit_count()
-    # rule 6 (rule 9: two players only): a hopeless hand plays for a draw
-    hopeless = n == 2 and 2 * dead_count(tbl, o.hand, side, o.unseen) >= hand_size \
-        and 10 * o.downs[o.me].bit_count() < 4 * hand_size
-    pass_score = hand_value(tbl, o.hand, side, o.unseen)
-    if best_use is not None and not hopeless and best > pass_score:
-        return best_use
+            return (K_USE, f)
+    hopeless = False
+    pass_score = 0.0
+    if forms and o.stage != FORCED:  # the hand is valued only if there is a use to weigh
+        n = len(o.sides)
+        hand_size = o.hand.bit_count() + o.downs[o.me].bit_count()
+        pass_score, dead = hand_values(tb, o.hand, pf[o.me], o.unseen)
+        # rule 6 (rule 9: two players only): a hopeless hand plays for a draw
+        hopeless = n == 2 and 2 * dead >= hand_size and 10 * o.downs[o.me].bit_count() < 4 * hand_size
+    if forms and not hopeless:
+        best_use: RawAction = (K_PASS, -1)
+        best = 0.0
+        for f in forms:
+            s = _use_score(o, tb, f, pf)
+            if best_use[0] == K_PASS or s > best:
+                best_use, best = (K_USE, f), s
+        if o.stage == FORCED or best > pass_score:
+            return best_use
     # rules 5 and 8: force a refused card on a player it fits, never on one it would put out
-    t = force_target(o, o.card, 1, True)
+    t = _force_target(o, pf, o.card, 1, True)
     if t >= 0 and refused_by(o, t):
         return (K_FORCE, t << FORCE_SHIFT | o.card)
     return (K_PASS, -1)
