@@ -53,6 +53,7 @@ from conquian.engine.conquian.listing import (
     use_forms,
 )
 from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.conquian.uses import check_use
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
@@ -407,38 +408,8 @@ class ConquianDeal(DealMixin):
         return " | ".join(meld_text(m) for m in self.sides[p]) or "nothing"
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
-        tbl = self.tbl
-        seat = self.seats[p]
-        c = self.card
-        cb = 1 << c
-        u = 0
-        for m in melds:
-            if not tbl.is_meld(m):
-                raise IllegalActionError("R2.2", f"{meld_text(m)} is not a valid combination")
-            if u & m:
-                raise IllegalActionError("R3.4", f"{mask_str(u & m)} is in two combinations at once")
-            u |= m
-        if not u & cb:
-            raise IllegalActionError("R3.4", f"the combinations must hold the card in play, {card_str(c)}")
-        down = self.downs[p]
-        for m in self.sides[p]:
-            if m & u and m & ~u:
-                raise IllegalActionError(
-                    "R3.4",
-                    f"borrowing from {meld_text(m)} would leave {mask_str(m & ~u)} out of any combination",
-                )
-        extra = u & ~cb & ~down
-        hand = self.hands[p]
-        if extra & ~hand:
-            missing = extra & ~hand
-            if missing & self.downs[1 - p]:
-                raise IllegalActionError(
-                    "R3.4",
-                    f"{mask_str(missing & self.downs[1 - p])} belongs to the adversary: "
-                    "a player may not touch his combinations",
-                )
-            raise IllegalActionError("R3.4", f"p{seat} does not hold {mask_str(missing)}")
-        return melds
+        return check_use(self.tbl, self.card, melds, self.sides[p], self.downs[p], self.hands[p], self.downs[1 - p],
+                         self.seats[p], "{cards} belongs to the adversary: a player may not touch his combinations")
 
     # ----------------------------------------------------------------- results
     def scores(self, pool: int | Sequence[int] = 0) -> list[int] | None:

@@ -67,6 +67,7 @@ from conquian.engine.conquian.mexicano_listing import (
     legal_raw,
 )
 from conquian.engine.conquian.mexicano_view import MexicanoView
+from conquian.engine.conquian.uses import check_use
 from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import MEXICANO, Rules
@@ -475,38 +476,12 @@ class MexicanoDeal(DealMixin):
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
         """R3.4 with ``hand`` in place of ten (R8.3): valid combinations holding the card in play,
         the player's own combinations kept whole, the rest from his hand."""
-        tbl = self.tbl
-        seat = self.seats[p]
-        c = self.card
-        cb = 1 << c
-        u = 0
-        for m in melds:
-            if not tbl.is_meld(m):
-                raise IllegalActionError("R2.2", f"{meld_text(m)} is not a valid combination")
-            if u & m:
-                raise IllegalActionError("R3.4", f"{mask_str(u & m)} is in two combinations at once")
-            u |= m
-        if not u & cb:
-            raise IllegalActionError("R3.4", f"the combinations must hold the card in play, {card_str(c)}")
-        for m in self.sides[p]:
-            if m & u and m & ~u:
-                raise IllegalActionError(
-                    "R3.4",
-                    f"borrowing from {meld_text(m)} would leave {mask_str(m & ~u)} out of any combination",
-                )
-        missing = u & ~cb & ~self.downs[p] & ~self.hands[p]
-        if missing:
-            others = 0
-            for q, d in enumerate(self.downs):
-                if q != p:
-                    others |= d
-            if missing & others:
-                raise IllegalActionError(
-                    "R3.4",
-                    f"{mask_str(missing & others)} is on another player's side: a player may not touch it",
-                )
-            raise IllegalActionError("R3.4", f"p{seat} does not hold {mask_str(missing)}")
-        return melds
+        others = 0
+        for q, d in enumerate(self.downs):
+            if q != p:
+                others |= d
+        return check_use(self.tbl, self.card, melds, self.sides[p], self.downs[p], self.hands[p], others,
+                         self.seats[p], "{cards} is on another player's side: a player may not touch it")
 
     # ----------------------------------------------------------------- results
     def scores(self, pool: object = 0) -> list[int] | None:
