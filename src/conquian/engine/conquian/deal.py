@@ -33,8 +33,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_order, meld_text
-from conquian.engine.cards import CardSet, card_str, cards_of, mask_str
+from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_order
+from conquian.engine.cards import card_str, cards_of, mask_str
+from conquian.engine.conquian.base import ConquianFamilyDeal
 from conquian.engine.conquian.events import Event, _event_action, _Node, conquian_events, raw_to_action
 from conquian.engine.conquian.listing import (
     DISCARD,
@@ -55,13 +56,13 @@ from conquian.engine.conquian.listing import (
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.uses import check_use
 from conquian.engine.conquian.view import ConquianView
-from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
+from conquian.engine.deal import as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import CONQUIAN, Rules
 from conquian.engine.scoring import conquian_pip_value
 
 
-class ConquianDeal(DealMixin):
+class ConquianDeal(ConquianFamilyDeal):
     """One deal of conquian (R3) between two hands.
 
     ``deck`` is the whole pack, top card first (R3.1); without it ``seed``
@@ -206,24 +207,9 @@ class ConquianDeal(DealMixin):
         return None if self.stage == OVER else self.seats[self.actor]
 
     @property
-    def card_in_play(self) -> int | None:
-        """The face-up card in play (turned, passed, discarded or forced), if any."""
-        return None if self.card < 0 else self.card
-
-    @property
     def tableau(self) -> bool:
         """Whether the deal ended in a tableau (R3.7)."""
         return self.stage == OVER and self.winner < 0
-
-    @property
-    def winner_seat(self) -> int | None:
-        """The winning seat, or ``None``."""
-        return None if self.winner < 0 else self.seats[self.winner]
-
-    @property
-    def pack_count(self) -> int:
-        """Cards left face down in the pack."""
-        return len(self.deck) - self.pos
 
     def player_of(self, seat: int) -> int:
         """The internal player index (0 pone, 1 other) of a seat; ValueError if it has no hand."""
@@ -232,14 +218,6 @@ class ConquianDeal(DealMixin):
         if seat == self.seats[1]:
             return 1
         raise IllegalActionError("R6.3", f"p{seat} holds no cards in this deal")
-
-    def hand(self, seat: int) -> CardSet:
-        """The cards in a seat's hand (not for bots: they get :meth:`view`)."""
-        return CardSet(self.hands[self.player_of(seat)])
-
-    def side(self, seat: int) -> tuple[CardSet, ...]:
-        """A seat's combinations on the table."""
-        return tuple(CardSet(m) for m in self.sides[self.player_of(seat)])
 
     def history(self) -> list[Event]:
         """Every public event so far, oldest first."""
@@ -403,9 +381,6 @@ class ConquianDeal(DealMixin):
                 raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(c)}")
             return (K_DISCARD, c)
         raise IllegalActionError("R3.3", f"{action} is not a conquian action")
-
-    def _side_text(self, p: int) -> str:
-        return " | ".join(meld_text(m) for m in self.sides[p]) or "nothing"
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
         return check_use(self.tbl, self.card, melds, self.sides[p], self.downs[p], self.hands[p], self.downs[1 - p],

@@ -39,8 +39,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from conquian.engine.actions import Action, Discard, Force, Give, Pass, Use, meld_text
-from conquian.engine.cards import CardSet, card_str, mask_str
+from conquian.engine.actions import Action, Discard, Force, Give, Pass, Use
+from conquian.engine.cards import card_str, mask_str
+from conquian.engine.conquian.base import ConquianFamilyDeal
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.mexicano_events import (
     ACTION_KINDS,
@@ -68,12 +69,12 @@ from conquian.engine.conquian.mexicano_listing import (
 )
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.uses import check_use
-from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
+from conquian.engine.deal import as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import MEXICANO, Rules
 
 
-class MexicanoDeal(DealMixin):
+class MexicanoDeal(ConquianFamilyDeal):
     """One deal of the conquián mexicano (R8) for ``rules.players`` hands.
 
     ``deck`` is the whole pack, top card first (R8.2: card 1 to the first player after the
@@ -206,24 +207,9 @@ class MexicanoDeal(DealMixin):
         return None if self.stage == OVER else self.seats[self.actor]
 
     @property
-    def card_in_play(self) -> int | None:
-        """The face-up card in play (turned, passed, discarded or forced), if any."""
-        return None if self.card < 0 else self.card
-
-    @property
     def tableau(self) -> bool:
         """Whether the deal ended in a draw (R8.6: reported as a tableau, docs/records.md)."""
         return self.stage == OVER and self.winner < 0
-
-    @property
-    def winner_seat(self) -> int | None:
-        """The winning seat, or ``None``."""
-        return None if self.winner < 0 else self.seats[self.winner]
-
-    @property
-    def pack_count(self) -> int:
-        """Cards left face down in the pack."""
-        return len(self.deck) - self.pos
 
     @property
     def n_turns(self) -> int:
@@ -240,14 +226,6 @@ class MexicanoDeal(DealMixin):
         if type(seat) is int and 1 <= seat <= self.n:
             return (seat - self.dealer - 1) % self.n
         raise IllegalActionError("R8.1", f"there is no seat {seat!r} at this table of {self.n}")
-
-    def hand(self, seat: int) -> CardSet:
-        """The cards in a seat's hand (not for bots: they get :meth:`view`)."""
-        return CardSet(self.hands[self.player_of(seat)])
-
-    def side(self, seat: int) -> tuple[CardSet, ...]:
-        """A seat's combinations on the table."""
-        return tuple(CardSet(m) for m in self.sides[self.player_of(seat)])
 
     def given(self, seat: int) -> int | None:
         """The card a seat gave in the exchange (not for bots: hidden from the others)."""
@@ -469,9 +447,6 @@ class MexicanoDeal(DealMixin):
                 "R8.4", f"{card_str(c)} fits none of p{target}'s combinations ({self._side_text(t)})"
             )
         return t << FORCE_SHIFT | c
-
-    def _side_text(self, p: int) -> str:
-        return " | ".join(meld_text(m) for m in self.sides[p]) or "nothing"
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
         """R3.4 with ``hand`` in place of ten (R8.3): valid combinations holding the card in play,
