@@ -1,12 +1,15 @@
-"""What the deals of the conquian family share: :class:`ConquianFamilyDeal`, the accessors read
-the same way from the state of :class:`~conquian.engine.conquian.deal.ConquianDeal` (R3) and
-:class:`~conquian.engine.conquian.mexicano.MexicanoDeal` (R8)."""
+"""What the conquian family's deals and views share: :class:`ConquianFamilyDeal`, the accessors
+read the same way from the state of :class:`~conquian.engine.conquian.deal.ConquianDeal` (R3)
+and :class:`~conquian.engine.conquian.mexicano.MexicanoDeal` (R8), and
+:class:`ConquianFamilyView`, the same for their views."""
 
 from __future__ import annotations
 
 from conquian.engine.actions import meld_text
 from conquian.engine.cards import CardSet
+from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.deal import DealMixin
+from conquian.engine.rules import Rules
 
 
 class ConquianFamilyDeal(DealMixin):
@@ -53,3 +56,36 @@ class ConquianFamilyDeal(DealMixin):
 
     def _side_text(self, p: int) -> str:
         return " | ".join(meld_text(m) for m in self.sides[p]) or "nothing"
+
+
+class ConquianFamilyView:
+    """What a seat's view of either conquian deal reads the same way (its fields are the views'
+    own: :class:`~conquian.engine.conquian.view.ConquianView`,
+    :class:`~conquian.engine.conquian.mexicano_view.MexicanoView`)."""
+
+    rules: Rules
+    side_masks: tuple[tuple[int, ...], ...]
+    card: int
+    actor_seat: int | None
+
+    @property
+    def card_in_play(self) -> int | None:
+        """The face-up card in play, if any."""
+        return None if self.card < 0 else self.card
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act."""
+        return self.actor_seat
+
+    @property
+    def table(self) -> MeldTable:
+        """The meld table of the pack."""
+        return meld_table(self.rules)
+
+    def down_mask(self, player: int) -> int:
+        """All cards on one side of the table (by player index)."""
+        m = 0
+        for x in self.side_masks[player]:
+            m |= x
+        return m

@@ -28,14 +28,14 @@ from typing import Any
 
 from conquian.engine.actions import Action
 from conquian.engine.cards import CardSet
-from conquian.engine.conquian.melds import MeldTable, meld_table
+from conquian.engine.conquian.base import ConquianFamilyView
 from conquian.engine.conquian.mexicano_events import MexicanoEvent, mexicano_events, raw_to_action
 from conquian.engine.conquian.mexicano_listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
 from conquian.engine.rules import Rules
 
 
 @dataclass(frozen=True, eq=False)
-class MexicanoView:
+class MexicanoView(ConquianFamilyView):
     """What one seat knows of a conquián mexicano deal (R8): nothing hidden from it is here."""
 
     rules: Rules
@@ -118,36 +118,14 @@ class MexicanoView:
         return self.side_masks[self.seats.index(seat)]
 
     @property
-    def card_in_play(self) -> int | None:
-        """The face-up card in play, if any."""
-        return None if self.card < 0 else self.card
-
-    @property
     def phase(self) -> str:
         """``exchange``, ``say``, ``forced``, ``discard`` or ``over``."""
         return PHASE_NAMES[self.stage]
 
     @property
-    def to_act(self) -> int | None:
-        """The seat to act."""
-        return self.actor_seat
-
-    @property
     def over(self) -> bool:
         """Whether the deal is over."""
         return self.stage == OVER
-
-    @property
-    def table(self) -> MeldTable:
-        """The meld table of the pack."""
-        return meld_table(self.rules)
-
-    def down_mask(self, player: int) -> int:
-        """All cards on one side of the table (by player index)."""
-        m = 0
-        for x in self.side_masks[player]:
-            m |= x
-        return m
 
     def unseen_mask(self) -> int:
         """Cards this seat has never seen: in other hands (but the one it gave) or in the pack."""

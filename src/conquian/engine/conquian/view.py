@@ -29,15 +29,15 @@ from typing import Any
 
 from conquian.engine.actions import Action
 from conquian.engine.cards import CardSet
+from conquian.engine.conquian.base import ConquianFamilyView
 from conquian.engine.conquian.events import Event, conquian_events, raw_to_action
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
-from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import Rules
 
 
 @dataclass(frozen=True, eq=False)
-class ConquianView:
+class ConquianView(ConquianFamilyView):
     """What one seat knows of a conquian deal (R3): nothing hidden from it is here.
 
     A seat that sits out the deal (three at the table, R6.3: the dealer takes no cards) has a
@@ -128,36 +128,14 @@ class ConquianView:
         return self.side_masks[1 - self.player]
 
     @property
-    def card_in_play(self) -> int | None:
-        """The face-up card in play, if any."""
-        return None if self.card < 0 else self.card
-
-    @property
     def phase(self) -> str:
         """``say``, ``forced``, ``discard`` or ``over``."""
         return PHASE_NAMES[self.stage]
 
     @property
-    def to_act(self) -> int | None:
-        """The seat to act."""
-        return self.actor_seat
-
-    @property
     def over(self) -> bool:
         """Whether the deal is over."""
         return self.stage == OVER
-
-    @property
-    def table(self) -> MeldTable:
-        """The meld table of the pack."""
-        return meld_table(self.rules)
-
-    def down_mask(self, player: int) -> int:
-        """All cards on one side of the table."""
-        m = 0
-        for x in self.side_masks[player]:
-            m |= x
-        return m
 
     def unseen_mask(self) -> int:
         """Cards this seat has not seen: in the adversary's hand (both hands, sitting out) or in the pack."""
