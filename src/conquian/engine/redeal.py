@@ -72,10 +72,7 @@ def _conquian(deal: ConquianDeal, seat: int, rng: random.Random) -> ConquianDeal
     shown = _public_cards(deal)
     movable = [i for i in range(20) if (i >> 1) & 1 != p and deck[i] not in shown]
     movable += list(range(deal.pos, len(deck)))
-    cards = [deck[i] for i in movable]
-    rng.shuffle(cards)
-    for i, c in zip(movable, cards, strict=False):
-        deck[i] = c
+    _shuffle_positions(deck, movable, rng)
     other = ConquianDeal(deal.rules, deck, dealer=deal.dealer)
     for a in deal.actions():
         other.play(a)
@@ -101,10 +98,7 @@ def _mexicano(deal: MexicanoDeal, seat: int, rng: random.Random) -> MexicanoDeal
     if deal.exchanged:
         fixed.add(where[deal.gives[(me - 1) % n]])
     movable = [i for i in range(len(deck)) if i not in fixed]
-    cards = [deck[i] for i in movable]
-    rng.shuffle(cards)
-    for i, c in zip(movable, cards, strict=True):
-        deck[i] = c
+    _shuffle_positions(deck, movable, rng)
     other = MexicanoDeal(deal.rules, deck, dealer=deal.dealer)
     for a in deal.actions():
         if isinstance(a, Give):
@@ -157,11 +151,16 @@ def _cooncan(deal: CooncanDeal, seat: int, rng: random.Random) -> CooncanDeal:
                 holding[q].remove(pos)
                 fixed.add(pos)
     movable = [p for p in range(len(deck)) if p not in fixed]
-    cards = [deck[p] for p in movable]
-    rng.shuffle(cards)
-    for p, c in zip(movable, cards, strict=True):
-        deck[p] = c
+    _shuffle_positions(deck, movable, rng)
     other = CooncanDeal(deal.rules, deck, dealer=deal.dealer)
     for a in deal.actions():
         other.play(a)
     return other
+
+
+def _shuffle_positions(deck: list[int], positions: list[int], rng: random.Random) -> None:
+    """Shuffle the cards at ``positions`` of ``deck`` among themselves (the others stay put)."""
+    cards = [deck[i] for i in positions]
+    rng.shuffle(cards)
+    for i, c in zip(positions, cards, strict=True):
+        deck[i] = c
