@@ -85,7 +85,8 @@ def _token_key(token: str) -> tuple[int, int]:
     return (RANK_CHARS.index(m.group(1)) + 1, SUIT_CHARS.index(m.group(2)))
 
 
-def _cards(action: Action) -> list[str]:
+def named_cards(action: Action) -> list[str]:
+    """The cards an action names, in notation, a joker with the card it stands for (``X=9h``)."""
     if isinstance(action, Use):
         return [t for m in action.melds for t in meld_text(m).split()]
     if isinstance(action, Force | Discard | Give):
@@ -112,7 +113,7 @@ def move_key(action: Action, phase: str | None = None) -> tuple[int, int, int, t
         group = _DISCARD
     else:
         group = _COMBINATION
-    cards = _cards(action)
+    cards = named_cards(action)
     ranks = tuple(sorted(_token_key(t) for t in cards))
     combo = getattr(action, "combo", 0)
     order = _VERBS.index(verb) if verb in _VERBS else len(_VERBS) + 1

@@ -27,7 +27,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from conquian.bots import Bot, make_bot
-from conquian.engine.actions import Action, Discard, Draw, Force, Give, Meld, Shift, Take, Use, meld_text, parse_action
+from conquian.engine.actions import Action, Draw, meld_text, parse_action
 from conquian.engine.cards import JOKER, card_name, card_str, cards_of, mask_of
 from conquian.engine.conquian.deal import ConquianDeal, Event
 from conquian.engine.conquian.mexicano import MexicanoDeal
@@ -39,6 +39,7 @@ from conquian.engine.files import atomic_write, records_dir
 from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.engine.record import Record, ReplayError, read_record, record_from_match, replay, write_record
 from conquian.engine.rules import CONQUIAN, Rules
+from conquian.present import named_cards
 
 HUMAN = "human"
 _SEAT = re.compile(r"\bp(\d{1,2})('s)?\b")
@@ -532,18 +533,8 @@ def _card_words(card: int | None) -> str:
 
 
 def action_cards(action: Action) -> list[str]:
-    """The cards an action names, in notation (for matching a selection of cards)."""
-    if isinstance(action, Use):
-        return [t for m in action.melds for t in meld_text(m).split()]
-    if isinstance(action, Force | Discard | Give):
-        return [card_str(action.card)]
-    if isinstance(action, Take):
-        return [card_str(action.card)] if action.card is not None else []
-    if isinstance(action, Meld | Shift):
-        return [t.split("=")[0] for t in action.cards]
-    if hasattr(action, "cards"):
-        return [t.split("=")[0] for t in getattr(action, "cards", ())]
-    return []
+    """The cards an action names, in notation (for matching a selection of cards: a joker is ``X``)."""
+    return [t.split("=")[0] for t in named_cards(action)]
 
 
 def live_outs(deal: Deal, seat: int) -> list[str]:
