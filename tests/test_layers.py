@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "conquian"
 #: Bottom to top.  A module's layer is the first whose prefix its name starts with (the
 #: longest prefixes are tried first); the top layer, ``entry``, may import anything.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("support", ("conquian.speedups", "conquian._aliases")),
+    ("support", ("conquian.speedups", "conquian._aliases", "conquian.i18n")),
     ("engine", ("conquian.engine",)),
     ("api", ("conquian",)),  # conquian/__init__.py: the public names, over the engine
     ("bots", ("conquian.bots",)),
