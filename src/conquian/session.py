@@ -39,6 +39,7 @@ from conquian.engine.files import atomic_write, records_dir
 from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.engine.record import Record, ReplayError, read_record, record_from_match, replay, write_record
 from conquian.engine.rules import CONQUIAN, Rules
+from conquian.i18n import Msg, Translator, active
 from conquian.present import named_cards
 
 HUMAN = "human"
@@ -58,13 +59,18 @@ class LogLine:
     """One line of the table's log: ``text`` as everyone sees it, and for one ``seat`` (a draw from the
     pack, a hint) the ``private`` text only that seat may read.  ``text`` empty: a line for that seat only."""
 
-    text: str
+    text: str | Msg
     seat: int | None = None
-    private: str = ""
+    private: str | Msg = ""
 
-    def for_seat(self, seat: int | None) -> str:
-        """The line as ``seat`` sees it (``None``: a spectator), or "" if it is not for him."""
+    def for_seat(self, seat: int | None) -> str | Msg:
+        """The line as ``seat`` sees it (``None``: a spectator), or "" if it is not for him; a
+        :class:`~conquian.i18n.Msg` is rendered in the reader's language (:meth:`render`)."""
         return self.private if seat is not None and seat == self.seat else self.text
+
+    def render(self, seat: int | None, tr: Translator | None = None) -> str:
+        """The line as ``seat`` reads it, in ``tr``'s language (the program's by default)."""
+        return (tr or active()).render(self.for_seat(seat))
 
 
 @dataclass
@@ -152,12 +158,13 @@ class GameSession:
 
     @property
     def log(self) -> list[str]:
-        """The log as a spectator reads it (no one's draws from the pack, no hints)."""
-        return [t for t in (line.text for line in self.lines) if t]
+        """The log as a spectator reads it (no one's draws from the pack, no hints), in the program's language."""
+        return self.log_for(None)
 
-    def log_for(self, seat: int | None) -> list[str]:
-        """The log as ``seat`` reads it: his own draws from the pack and his hints, nobody else's."""
-        return [t for t in (line.for_seat(seat) for line in self.lines) if t]
+    def log_for(self, seat: int | None, tr: Translator | None = None) -> list[str]:
+        """The log as ``seat`` reads it: his own draws from the pack and his hints, nobody else's;
+        in ``tr``'s language (the program's by default)."""
+        return [t for t in (line.render(seat, tr) for line in self.lines) if t]
 
     def say(self, text: str, seat: int | None = None, private: str = "") -> LogLine:
         """Add a line to the log (``seat`` and ``private``: see :class:`LogLine`)."""
@@ -217,12 +224,12 @@ class GameSession:
             line = self.describe_line(e)
             if line is not None:
                 self.lines.append(line)
-                said.append(line.text or line.private)
+                said.append(str(line.text or line.private))
             if isinstance(deal, MexicanoDeal) and e.kind == "exchange":
                 self.lines += self.exchange_lines(deal)  # each seat's own: never in ``said``
         if deal.over:
             self.match.settle()
-            said.append(self.say(self.result_line()).text)
+            said.append(str(self.say(self.result_line()).text))
         return "; ".join(said)
 
     # ------------------------------------------------------------------ words
@@ -263,8 +270,10 @@ class GameSession:
             return f"{self._verb(seat, 'deals', 'deal')}; the stock starts with {first}"
         return self.humanize(str(event))
 
-    def humanize(self, text: str) -> str:
-        """Seat labels (``p2``, ``p2's``) replaced by names, for text meant for people (refusals, hints)."""
+    def humanize(self, text: str | Msg, tr: Translator | None = None) -> str:
+        """Seat labels (``p2``, ``p2's``) replaced by names, for text meant for people (refusals, hints),
+        in ``tr``'s language (the program's by default)."""
+        text = (tr or active()).render(text)
 
         def name(m: re.Match[str]) -> str:
             seat = int(m.group(1))
@@ -277,8 +286,9 @@ class GameSession:
 
         return _SEAT.sub(name, text)
 
-    def action_words(self, action: Action) -> str:
-        """An action as a person reads it: the notation without the seat label."""
+    def action_words(self, action: Action, tr: Translator | None = None) -> str:
+        """An action as a person reads it: the notation without the seat label (``tr``: the
+        reader's language, the program's by default)."""
         text = str(action)
         return text.split(" ", 1)[1] if " " in text else text
 
@@ -296,8 +306,9 @@ class GameSession:
             return "tablas: the deal is a draw, nobody scores (R8.6)"
         return f"tableau: nobody wins; the next winner takes the pool ({self.match.pool} counters, R5.1)"
 
-    def pool_text(self) -> str:
-        """The conquian tableau pool waiting for the next winner (R5.1), in words; "" if empty."""
+    def pool_text(self, tr: Translator | None = None) -> str:
+        """The conquian tableau pool waiting for the next winner (R5.1), in words (``tr``'s language,
+        the program's by default); "" if empty."""
         if not self.match.pool:
             return ""
         owed = ", ".join(f"{self.name(i + 1)} {k}" for i, k in enumerate(self.match.owed) if k)

@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+from conquian.i18n import Msg, Translator
+
 #: How much of a bad input an error message repeats (a 48 MB action is not echoed whole).
 QUOTE_LIMIT = 60
 
@@ -24,7 +26,19 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
 
 
 class ConquianError(ValueError):
-    """Base class of every error the engine raises on bad input."""
+    """Base class of every error the engine raises on bad input.
+
+    ``message`` is a :class:`~conquian.i18n.Msg` (translated where it is read); ``str()`` is English,
+    and :meth:`render` gives the text in a reader's language.
+    """
+
+    def __init__(self, message: str | Msg = "", *args: object) -> None:
+        self.message = message if isinstance(message, Msg) else Msg(str(message))
+        super().__init__(str(self.message), *args)
+
+    def render(self, tr: Translator | None = None) -> str:
+        """The error in ``tr``'s language (English by default)."""
+        return self.message.render(tr)
 
 
 class NotationError(ConquianError):
@@ -38,10 +52,11 @@ class IllegalActionError(ConquianError):
     ``str()`` gives both.  The state the action was tried on is left unchanged.
     """
 
-    def __init__(self, rule: str, cause: str) -> None:
+    def __init__(self, rule: str, cause: str | Msg) -> None:
         self.rule = rule
-        self.cause = cause
-        super().__init__(f"{rule}: {cause}")
+        self.cause_message = cause if isinstance(cause, Msg) else Msg(cause)
+        self.cause = str(self.cause_message)
+        super().__init__(Msg("{rule}: {cause}", rule=rule, cause=self.cause_message))
 
 
 class SetupError(IllegalActionError):

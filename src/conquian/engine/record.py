@@ -88,7 +88,7 @@ class ReplayError(RecordError):
             text = text[:MAX_ACTION] + f"... ({len(text)} characters)"
         self.text = text
         self.rule = rule
-        self.message = message
+        self.reason = message
         where = ""
         if deal is not None:
             where = f"deal {deal}" + (f", action {action} ({quote(text)})" if action is not None else "") + ": "
@@ -97,7 +97,7 @@ class ReplayError(RecordError):
     def to_json(self) -> dict[str, Any]:
         """The ``error`` object of the replay contract."""
         return {"deal": self.deal, "action": self.action, "text": self.text, "rule": self.rule,
-                "message": self.message}
+                "message": self.reason}
 
 
 # ------------------------------------------------------------------ reading

@@ -165,7 +165,7 @@ class ConquianApp(App[None]):
         """Write the session's new log lines, as the seat on the screen may read them."""
         lines = self.session.lines
         for line in lines[self.logged:]:
-            text = line.for_seat(self.shown_seat)
+            text = line.render(self.shown_seat)
             if text:
                 self.write(text)
         self.logged = len(lines)
