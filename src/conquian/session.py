@@ -292,6 +292,11 @@ class GameSession:
         text = str(action)
         return text.split(" ", 1)[1] if " " in text else text
 
+    def move_label(self, action: Action, tr: Translator | None = None) -> str:
+        """A move as a button or a list shows it to a person, in ``tr``'s language (the program's by
+        default); :meth:`action_words` is the notation a client sends back."""
+        return self.action_words(action, tr)
+
     def result_line(self) -> str:
         """The deal's result in words."""
         deal = self.deal

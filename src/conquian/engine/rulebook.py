@@ -26,6 +26,7 @@ from functools import cache
 from importlib.resources import files
 
 from conquian.engine.errors import ConquianError
+from conquian.i18n import active, match_language
 
 _HEADING = re.compile(r"^(#{2,3}) (R\d+(?:\.\d+)?)\.? (.+?) \{#(R[\d.]+)\}\s*$")
 _NUMBER = re.compile(r"^[Rr]?(\d+)(?:\.(\d+))?\.?$")
@@ -45,29 +46,43 @@ class Rule:
     text: str
 
 
-def text() -> str:
+def book_language(lang: str | None = None) -> str:
+    """The language of the book read for ``lang`` (the program's language by default): its own
+    book (``rulebook.es.md``) if the package has one, else English."""
+    lang = match_language(lang) if lang else active().lang
+    if lang and lang != "en" and files("conquian.engine").joinpath(f"rulebook.{lang}.md").is_file():
+        return lang
+    return "en"
+
+
+def text(lang: str | None = None) -> str:
     """The whole rule book (Markdown, without the anchors the web and the site use)."""
-    return _strip(_source())
+    return _strip(_source(book_language(lang)))
 
 
-def markdown() -> str:
+def markdown(lang: str | None = None) -> str:
     """The whole rule book as Markdown with the rules' anchors (``{#R3.4}``, attribute lists)."""
-    return _source()
+    return _source(book_language(lang))
 
 
 @cache
-def _source() -> str:
-    return files("conquian.engine").joinpath("rulebook.md").read_text(encoding="utf-8")
+def _source(lang: str = "en") -> str:
+    name = "rulebook.md" if lang == "en" else f"rulebook.{lang}.md"
+    return files("conquian.engine").joinpath(name).read_text(encoding="utf-8")
 
 
 def _strip(markdown: str) -> str:
     return re.sub(r" \{#R[\d.]+\}$", "", markdown, flags=re.MULTILINE)
 
 
+def rules(lang: str | None = None) -> dict[str, Rule]:
+    """Every rule by number, in the book's order (``lang``: see :func:`book_language`)."""
+    return _rules(book_language(lang))
+
+
 @cache
-def rules() -> dict[str, Rule]:
-    """Every rule by number, in the book's order."""
-    lines = _source().splitlines()
+def _rules(lang: str) -> dict[str, Rule]:
+    lines = _source(lang).splitlines()
     heads = [(i, m) for i, line in enumerate(lines) if (m := _HEADING.match(line))]
     out: dict[str, Rule] = {}
     for k, (i, m) in enumerate(heads):
@@ -92,10 +107,10 @@ def normalise(number: str) -> str:
     return f"R{int(m.group(1))}" + (f".{int(m.group(2))}" if m.group(2) else "")
 
 
-def rule(number: str) -> str:
-    """One rule's text with its heading, as the terminal shows it."""
+def rule(number: str, lang: str | None = None) -> str:
+    """One rule's text with its heading, as the terminal shows it (``lang``: see :func:`book_language`)."""
     key = normalise(number)
-    found = rules().get(key)
+    found = rules(lang).get(key)
     if found is None:
         tops = [n for n in numbers() if "." not in n]
         raise UnknownRuleError(f"there is no rule {key} (the rules are {tops[0]} to {tops[-1]}; "
@@ -108,6 +123,6 @@ def anchor(number: str) -> str:
     return normalise(number)
 
 
-def listing() -> str:
-    """One line per rule: number and title, sub-rules indented."""
-    return "\n".join(("  " if "." in r.number else "") + f"{r.number}  {r.title}" for r in rules().values())
+def listing(lang: str | None = None) -> str:
+    """One line per rule: number and title, sub-rules indented (``lang``: see :func:`book_language`)."""
+    return "\n".join(("  " if "." in r.number else "") + f"{r.number}  {r.title}" for r in rules(lang).values())
