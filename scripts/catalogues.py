@@ -11,6 +11,7 @@ project's keywords and paths, so that nobody needs to remember them.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -25,14 +26,20 @@ KEYWORDS = ["-k", "Msg", "-k", "NMsg:1,2", "-k", "N_"]
 
 
 def pybabel(*args: str) -> None:
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    # from the repository's root, so that the catalogues' references read src/conquian/...
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        CommandLineInterface().run(["pybabel", "-q", *args])
+    finally:
+        os.chdir(here)
 
 
 def extract() -> None:
-    pybabel("extract", "-F", str(ROOT / "babel.cfg"), *KEYWORDS, "--sort-by-file", "--no-wrap",
+    pybabel("extract", "-F", "babel.cfg", *KEYWORDS, "--sort-by-file", "--no-wrap",
             "--project", "conquian", "--copyright-holder", "The conquian maintainers",
             "--msgid-bugs-address", "https://github.com/conquian/conquian/issues",
-            "-o", str(TEMPLATE), str(ROOT))
+            "-o", str(TEMPLATE.relative_to(ROOT)), "src")
 
 
 def update() -> None:
