@@ -39,7 +39,7 @@ def extract() -> None:
     pybabel("extract", "-F", "babel.cfg", *KEYWORDS, "--sort-by-file", "--no-wrap",
             "--project", "conquian", "--copyright-holder", "The conquian maintainers",
             "--msgid-bugs-address", "https://github.com/conquian/conquian/issues",
-            "-o", str(TEMPLATE.relative_to(ROOT)), "src")
+            "-o", str(TEMPLATE.relative_to(ROOT)), ".")
 
 
 def update() -> None:
