@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
@@ -119,3 +120,15 @@ def test_a_bad_number_is_refused_in_the_readers_language(bad: str, english: str,
             rulebook.rule(bad, lang=lang)
         assert str(info.value) == english == info.value.render(ENGLISH)
         assert info.value.render(translator("es")) == spanish
+
+
+def test_the_spanish_site_shows_the_spanish_book() -> None:
+    # the site's rule page in Spanish includes the Spanish book as the English page includes the English one
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    assert (docs / "rules.md").read_text().startswith('--8<-- "src/conquian/engine/rulebook.md"\n')
+    assert (docs / "rules.es.md").read_text().startswith('--8<-- "src/conquian/engine/rulebook.es.md"\n')
+    for page in docs.glob("*.es.md"):
+        assert (docs / page.name.replace(".es.md", ".md")).is_file(), page.name  # a translation of a page
+        assert ">>>" not in page.read_text(), page.name
+    config = (docs.parent / "mkdocs.yml").read_text()
+    assert "- i18n:" in config and "locale: es" in config and "docs_structure: suffix" in config
