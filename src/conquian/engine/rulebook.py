@@ -1,7 +1,9 @@
 """The rule book, shipped in the package: every rule by its number, as ``conquian rules`` prints it.
 
 The book is ``rulebook.md`` beside this module (Markdown; the documentation site includes the
-same file).  A refusal names a rule (``R3.4: ...``); :func:`rule` gives its text.
+same file), and ``rulebook.<lang>.md`` in another language (``rulebook.es.md``: the same rules, the
+same numbers and anchors).  A refusal names a rule (``R3.4: ...``); :func:`rule` gives its text, in
+the book of the reader's language where the package has one.
 
 ```pycon
 >>> print(rule("r2.4").splitlines()[0])
@@ -14,6 +16,14 @@ Traceback (most recent call last):
 conquian.engine.rulebook.UnknownRuleError: there is no rule R9.9 (the rules are R1 to R8; `conquian rules --list` lists them)
 >>> anchor("R3.4")
 'R3.4'
+>>> print(rule("R3.3", lang="es").splitlines()[0])
+R3.3 La decisión sobre la carta en juego
+>>> from conquian.i18n import translator
+>>> try:
+...     rule("R9.9", lang="es")
+... except UnknownRuleError as e:
+...     print(e.render(translator("es")))
+no existe la regla R9.9 (las reglas van de R1 a R8; `conquian rules --list` las enumera)
 
 ```
 """
@@ -26,14 +36,15 @@ from functools import cache
 from importlib.resources import files
 
 from conquian.engine.errors import ConquianError
-from conquian.i18n import active, match_language
+from conquian.i18n import Msg, active, match_language
 
 _HEADING = re.compile(r"^(#{2,3}) (R\d+(?:\.\d+)?)\.? (.+?) \{#(R[\d.]+)\}\s*$")
 _NUMBER = re.compile(r"^[Rr]?(\d+)(?:\.(\d+))?\.?$")
 
 
 class UnknownRuleError(ConquianError, LookupError):
-    """A rule number the book does not have."""
+    """A rule number the book does not have, or text that is no rule number (its ``message`` is a
+    :class:`~conquian.i18n.Msg`, translated where it is read)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +114,8 @@ def normalise(number: str) -> str:
     """``r3.4``, ``3.4`` or ``R3.4.`` as ``R3.4``; :class:`UnknownRuleError` if it is no rule number."""
     m = _NUMBER.match(number.strip())
     if not m:
-        raise UnknownRuleError(f"{number.strip()[:20]!r} is not a rule number (rules are written R3.4)")
+        raise UnknownRuleError(Msg("{text} is not a rule number (rules are written R3.4)",
+                                   text=repr(number.strip()[:20])))
     return f"R{int(m.group(1))}" + (f".{int(m.group(2))}" if m.group(2) else "")
 
 
@@ -113,13 +125,14 @@ def rule(number: str, lang: str | None = None) -> str:
     found = rules(lang).get(key)
     if found is None:
         tops = [n for n in numbers() if "." not in n]
-        raise UnknownRuleError(f"there is no rule {key} (the rules are {tops[0]} to {tops[-1]}; "
-                               "`conquian rules --list` lists them)")
+        raise UnknownRuleError(Msg("there is no rule {number} (the rules are {first} to {last}; "
+                                   "`conquian rules --list` lists them)", number=key, first=tops[0], last=tops[-1]))
     return f"{found.number} {found.title}\n\n{found.text}\n"
 
 
 def anchor(number: str) -> str:
-    """The rule's anchor in the web table's and the site's rule page (``/rules#R3.4``)."""
+    """The rule's anchor in the web table's and the site's rule page (``/rules#R3.4``): the same in
+    every language, since every book keeps the English book's anchors."""
     return normalise(number)
 
 
