@@ -148,3 +148,15 @@ def test_argparse_words_keep_their_fields() -> None:
         assert es != msgid or msgid.startswith("%(prog)s: error")
         assert sorted(FORMAT.findall(es)) == sorted(FORMAT.findall(msgid))
     assert ES.ngettext("expected %s argument", "expected %s arguments", 2) == "se esperaban %s argumentos"
+
+
+def test_stats_writes_the_same_data_and_a_spanish_report(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    for lang in ("en", "es"):
+        p = run("stats", "--lang", lang, "--variant", "cooncan", "--bots", "random", "--deals", "60", "--workers", "1",
+                "--out", str(tmp_path / lang))
+        assert p.returncode == 0, p.stderr
+    assert (tmp_path / "en" / "stats.json").read_bytes() == (tmp_path / "es" / "stats.json").read_bytes()
+    report = (tmp_path / "es" / "report.md").read_text()
+    assert report.startswith("# cooncan, 3 jugadores: 60 manos") and "## Cuánto dura una mano" in report
+    assert "How long a hand lasts" in (tmp_path / "en" / "report.md").read_text()
