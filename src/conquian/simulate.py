@@ -25,6 +25,7 @@ from typing import Any
 from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, Match
 from conquian.engine.rules import COONCAN, Rules
+from conquian.i18n import _
 
 
 @dataclass
@@ -70,18 +71,21 @@ class SimulationResult:
         }
 
     def text(self) -> str:
-        """The human-readable report."""
+        """The report for people, in the program's language (:func:`conquian.i18n.set_language`)."""
         wins = ", ".join(f"p{i + 1} {w}" for i, w in enumerate(self.wins))
-        return "\n".join([
-            f"variant:            {self.variant}",
-            f"deals:              {self.deals} in {self.seconds:.3f} s",
-            f"deals/s:            {self.deals_per_second:,.0f}",
-            f"decisions/s:        {self.decisions_per_second:,.0f}",
-            f"decisions per deal: {self.mean_decisions_per_deal:.2f}",
-            f"wins:               {wins}",
-            f"tableaux:           {self.tableaux}" if self.variant.startswith("conquian")
-            else f"void deals:         {self.voids}",
-        ])
+        last = ((_("tableaux:"), str(self.tableaux)) if self.variant.startswith("conquian")
+                else (_("void deals:"), str(self.voids)))
+        rows = [
+            (_("variant:"), self.variant),
+            (_("deals:"), _("{deals} in {seconds:.3f} s").format(deals=self.deals, seconds=self.seconds)),
+            (_("deals/s:"), f"{self.deals_per_second:,.0f}"),
+            (_("decisions/s:"), f"{self.decisions_per_second:,.0f}"),
+            (_("decisions per deal:"), f"{self.mean_decisions_per_deal:.2f}"),
+            (_("wins:"), wins),
+            last,
+        ]
+        width = max(19, *(len(label) for label, _value in rows)) + 1
+        return "\n".join(f"{label:<{width}}{value}" for label, value in rows)
 
 
 def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False,
@@ -98,7 +102,7 @@ def simulate(rules: Rules, deals: int, seed: int = 0, keep: bool = False,
     wins = [0] * rules.players
     tableaux = voids = 0
     start = time.perf_counter()
-    for _ in range(deals):
+    for _deal in range(deals):
         deal = match.new_deal(seed=seeds.next64())
         step = deal.random_raw
         apply = deal.apply_raw

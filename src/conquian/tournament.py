@@ -31,8 +31,10 @@ from typing import Any
 
 from conquian.bots import make_bot
 from conquian.engine.deck import SplitMix64
+from conquian.engine.errors import ConquianError
 from conquian.engine.match import new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, Rules
+from conquian.i18n import Msg, _
 
 #: How many decision times a bot's figures keep for the 95th percentile (a uniform sample beyond).
 TIME_SAMPLE = 200_000
@@ -195,18 +197,23 @@ class TournamentResult:
                 "slots": [r.to_json() for r in self.slots]}
 
     def text(self) -> str:
-        """A table for people."""
+        """A table for people, in the program's language (:func:`conquian.i18n.set_language`)."""
         conq = self.variant.startswith("conquian")
-        head = (f"{self.variant}, {self.players} players, {self.deals} decks x {self.players} rotations "
-                f"= {self.games} games in {self.seconds:.1f} s")
-        tie = "tableaux" if conq else "voids"
-        lines = [head, f"{'bot':10} {'deals':>6} {'wins':>6} {'losses':>6} {tie:>8} {'points/deal (95% CI)':>28} "
-                       f"{'win rate (95% CI)':>24} {'s/decision':>11} {'p95':>9}"]
+        head = _("{variant}, {players} players, {deals} decks x {players} rotations = {games} games in "
+                 "{seconds:.1f} s").format(variant=self.variant, players=self.players, deals=self.deals,
+                                           games=self.games, seconds=self.seconds)
+        tie = _("tableaux") if conq else _("voids")
+        bot, deals, wins, losses, per_deal, rate, per_decision = (
+            _("bot"), _("deals"), _("wins"), _("losses"), _("points/deal ({ci} CI)").format(ci="95%"),
+            _("win rate ({ci} CI)").format(ci="95%"), _("s/decision"))
+        lines = [head, f"{bot:10} {deals:>6} {wins:>6} {losses:>6} {tie:>8} {per_deal:>28} {rate:>24} "
+                       f"{per_decision:>11} {'p95':>9}"]
+        na = _("n/a")
         for r in self.results:
             lo, hi = r.points_ci95
             wl, wh = r.win_rate_ci95
             ties = r.tableaux if conq else r.voids
-            rate = f"{r.win_rate:>7.3f} ({wl:.3f}, {wh:.3f})" if r.win_rate is not None else f"{'n/a':>22}"
+            rate = f"{r.win_rate:>7.3f} ({wl:.3f}, {wh:.3f})" if r.win_rate is not None else f"{na:>22}"
             lines.append(
                 f"{r.bot:10} {r.deals:>6} {r.wins:>6} {r.losses:>6} {ties:>8} "
                 f"{r.points_per_deal:>+9.3f} ({lo:+8.3f}, {hi:+8.3f}) {rate} "
@@ -248,7 +255,8 @@ def run_tournament(rules: Rules, bots: list[str], deals: int, seed: int = 0, wor
     """
     n = rules.players
     if len(bots) != n:
-        raise ValueError(f"give one bot per seat: {n} for {rules.name} with {n} players, not {len(bots)}")
+        raise ConquianError(Msg("give one bot per seat: {n} for {variant} with {n} players, not {given}", n=n,
+                                variant=rules.name, given=len(bots)))
     for name in set(bots):
         make_bot(name)  # unknown names fail here, before any process starts
     total = deals * n
@@ -306,6 +314,7 @@ def _progress(done: int, total: int, start: float) -> None:
     filled = int(width * done / total)
     el = time.perf_counter() - start
     eta = el / done * (total - done)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {el:.0f} s, "
-                     f"about {eta:.0f} s left ")
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                     + _("{done}/{total} games, {elapsed:.0f} s, about {left:.0f} s left").format(
+                         done=done, total=total, elapsed=el, left=eta) + " ")
     sys.stderr.flush()

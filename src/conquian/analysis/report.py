@@ -15,19 +15,22 @@ from typing import Any
 from conquian.analysis.collect import Tally
 from conquian.analysis.figures import figures
 from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
+from conquian.i18n import N_, _, ngettext
 
-POSITION_NAMES_CONQUIAN = ("pone (first to play)", "the other hand (the dealer at two)")
+POSITION_NAMES_CONQUIAN = (N_("pone (first to play)"), N_("the other hand (the dealer at two)"))
 
 
 def position_name(rules: Rules, pos: int) -> str:
-    """How a report names a position at the table (0: first to play)."""
+    """How a report names a position at the table (0: first to play), in the program's language."""
     if rules.family == CONQUIAN:
-        return POSITION_NAMES_CONQUIAN[pos]
+        return _(POSITION_NAMES_CONQUIAN[pos])
     n = rules.players
     if pos == n - 1:
-        return f"{pos + 1}: the dealer"
-    after = "after the dealer" if rules.family == MEXICANO else "left of the dealer"
-    return f"{pos + 1}" + (f": first to play ({after})" if pos == 0 else "")
+        return _("{n}: the dealer").format(n=pos + 1)
+    if pos == 0:
+        return (_("{n}: first to play (after the dealer)") if rules.family == MEXICANO
+                else _("{n}: first to play (left of the dealer)")).format(n=pos + 1)
+    return f"{pos + 1}"
 
 
 def stats_json(rules: Rules, bots: list[str], seed: int, tally: Tally) -> dict[str, Any]:
@@ -65,25 +68,26 @@ def plots(out: Path, data: dict[str, Any]) -> list[Path]:
     import matplotlib.pyplot as plt
 
     f = data["figures"]
-    title = f"{data['variant']}, {data['players']} players, {', '.join(data['bots'])}: {f['deals']:,} deals"
+    title = _("{variant}, {players} players, {bots}: {deals:,} deals").format(
+        variant=data["variant"], players=data["players"], bots=", ".join(data["bots"]), deals=f["deals"])
     written = []
     hist = {int(k): v for k, v in f["rounds"]["histogram"].items()}
     fig, ax = plt.subplots(figsize=(7, 3.6))
     xs = sorted(hist)
     n = sum(hist.values())
     ax.bar(xs, [hist[x] / n for x in xs], color="#3b6ea8")
-    ax.set_xlabel("rounds in the deal")
-    ax.set_ylabel("share of deals")
+    ax.set_xlabel(_("rounds in the deal"))
+    ax.set_ylabel(_("share of deals"))
     ax.set_title(title, fontsize=9)
     mean = f["rounds"]["mean"]
-    ax.axvline(mean, color="#c0392b", linestyle="--", linewidth=1, label=f"mean {mean:.2f}")
+    ax.axvline(mean, color="#c0392b", linestyle="--", linewidth=1, label=_("mean {mean:.2f}").format(mean=mean))
     ax.legend()
     written += _save(plt, fig, out, "duration")
     surv = f["survival"]
     fig, ax = plt.subplots(figsize=(7, 3.6))
     ax.step(range(len(surv)), surv, where="post", color="#2e7d32")
-    ax.set_xlabel("rounds played, r")
-    ax.set_ylabel("chance the deal is still running")
+    ax.set_xlabel(_("rounds played, r"))
+    ax.set_ylabel(_("chance the deal is still running"))
     ax.set_ylim(0, 1.02)
     ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3)
@@ -110,73 +114,88 @@ def _pct(x: float | None) -> str:
 
 
 def markdown(data: dict[str, Any], rules: Rules, seconds: float, how: str) -> str:
-    """The report in Markdown (the plots beside it)."""
+    """The report in Markdown (the plots beside it), in the program's language; ``stats.json``
+    holds the same figures for machines."""
     f = data["figures"]
     conq = rules.family == CONQUIAN
     mex = rules.family == MEXICANO
     r, t = f["rounds"], f["turns"]
+    options = json.dumps(data["options"]) if data["options"] else _("the defaults")
+    round_is = (_("A round is one turn for each player (in conquian, a card turned from the pack by each of the two "
+                  "hands).") if conq else
+                _("A round is one turn for each player (a card turned from the pack by each player; a turn is a "
+                  "card turned, R8.3).") if mex else _("A round is one turn for each player."))
     lines = [
-        f"# {data['variant']}, {data['players']} players: {f['deals']:,} deals",
+        "# " + _("{variant}, {players} players: {deals:,} deals").format(
+            variant=data["variant"], players=data["players"], deals=f["deals"]),
         "",
-        f"Bots by seat: {', '.join(data['bots'])}; seed {data['seed']}; options "
-        f"{json.dumps(data['options']) if data['options'] else 'the defaults'}. "
-        f"Played {how} in {seconds:,.1f} s ({f['deals'] / max(seconds, 1e-9):,.0f} deals a second).",
+        _("Bots by seat: {bots}; seed {seed}; options {options}. Played {how} in {seconds:,.1f} s ({rate:,.0f} "
+          "deals a second).").format(bots=", ".join(data["bots"]), seed=data["seed"], options=options, how=how,
+                                     seconds=seconds, rate=f["deals"] / max(seconds, 1e-9)),
         "",
-        "## How long a hand lasts",
+        "## " + _("How long a hand lasts"),
         "",
-        "A round is one turn for each player"
-        + (" (in conquian, a card turned from the pack by each of the two hands)." if conq else
-           " (a card turned from the pack by each player; a turn is a card turned, R8.3)." if mex else "."),
+        round_is,
         "",
-        "| | mean | 95% interval | median | 10% | 90% | 99% |",
+        "| | " + " | ".join((_("mean"), _("{ci} interval").format(ci="95%"), _("median"), "10%", "90%", "99%")) + " |",
         "|---|---|---|---|---|---|---|",
     ]
-    for name, d in (("rounds", r), ("turns", t)):
+    for name, d in ((_("rounds"), r), (_("turns"), t)):
         q = d["quantiles"]
-        lines.append(f"| {name} | {d['mean']:.3f} | {d['ci95'][0]:.3f} to {d['ci95'][1]:.3f} | {d['median']} | "
-                     f"{q['0.1']} | {q['0.9']} | {q['0.99']} |")
-    lines += ["", "![duration](duration.png)", "", "The chance a deal is still running after r rounds:", "",
+        lines.append(f"| {name} | {d['mean']:.3f} | "
+                     + _("{low:.3f} to {high:.3f}").format(low=d["ci95"][0], high=d["ci95"][1])
+                     + f" | {d['median']} | {q['0.1']} | {q['0.9']} | {q['0.99']} |")
+    lines += ["", "![duration](duration.png)", "", _("The chance a deal is still running after r rounds:"), "",
               "![survival](survival.png)", "",
               "| r | " + " | ".join(str(i) for i in range(1, min(len(f["survival"]), 16))) + " |",
               "|---|" + "---|" * (min(len(f["survival"]), 16) - 1),
               "| S(r) | " + " | ".join(_pct(x) for x in f["survival"][1:16]) + " |", ""]
     ft = f["foster_table"]
-    lines += ["## Foster's table: does a hand fill in time?", "",
-              "The chance that a hand known at round r, still needing k cards, any k of `live` unseen cards "
-              f"filling the need, fills before the deal ends ({ft['cards_per_round']} card"
-              f"{'s' if ft['cards_per_round'] > 1 else ''} reaching a hand each round; the method is in "
-              "docs/analysis.md).", ""]
+    lines += ["## " + _("Foster's table: does a hand fill in time?"), "",
+              ngettext("The chance that a hand known at round r, still needing k cards, any k of `live` unseen cards "
+                       "filling the need, fills before the deal ends ({n} card reaching a hand each round; the "
+                       "method is in docs/analysis.md).",
+                       "The chance that a hand known at round r, still needing k cards, any k of `live` unseen cards "
+                       "filling the need, fills before the deal ends ({n} cards reaching a hand each round; the "
+                       "method is in docs/analysis.md).", ft["cards_per_round"]).format(n=ft["cards_per_round"]),
+              ""]
     for rr, block in ft["by_round"].items():
         lives = sorted({int(x) for row in block["chances"].values() for x in row})
-        lines += [f"Known at round {rr} ({block['unseen']:.1f} cards unseen):", "",
-                  "| k needed | " + " | ".join(f"{x} live" for x in lives) + " |",
+        lines += [_("Known at round {round} ({unseen:.1f} cards unseen):").format(round=rr, unseen=block["unseen"]),
+                  "",
+                  "| " + _("k needed") + " | " + " | ".join(_("{n} live").format(n=x) for x in lives) + " |",
                   "|---|" + "---|" * len(lives)]
         for k, row in block["chances"].items():
             lines.append(f"| {k} | " + " | ".join(_pct(row.get(str(x))) for x in lives) + " |")
         lines.append("")
-    nobody = ("Tableaux (nobody eleven down)" if conq else "Draws (the pack exhausted, R8.6)" if mex
-              else "Void deals")
-    lines += ["## Outcomes", "",
-              f"{nobody}: {f['no_winner']['deals']:,} "
-              f"({_pct(f['no_winner']['share'][0])}, 95% {_pct(f['no_winner']['share'][1])} to "
-              f"{_pct(f['no_winner']['share'][2])}).", "",
-              "| position | wins | share of deals (95%) | points a deal (95%) |", "|---|---|---|---|"]
+    nobody = (_("Tableaux (nobody eleven down)") if conq else _("Draws (the pack exhausted, R8.6)") if mex
+              else _("Void deals"))
+    share = f["no_winner"]["share"]
+    lines += ["## " + _("Outcomes"), "",
+              _("{outcome}: {deals:,} ({share}, 95% {low} to {high}).").format(
+                  outcome=nobody, deals=f["no_winner"]["deals"], share=_pct(share[0]), low=_pct(share[1]),
+                  high=_pct(share[2])), "",
+              "| " + " | ".join((_("position"), _("wins"), _("share of deals (95%)"), _("points a deal (95%)")))
+              + " |", "|---|---|---|---|"]
     for s in f["positions"]:
         w, p = s["win_share"], s["points_per_deal"]
-        lines.append(f"| {position_name(rules, s['position'])} | {s['wins']:,} | {_pct(w[0])} ({_pct(w[1])} to "
-                     f"{_pct(w[2])}) | {p[0]:+.3f} ({p[1]:+.3f} to {p[2]:+.3f}) |")
+        lines.append(f"| {position_name(rules, s['position'])} | {s['wins']:,} | "
+                     + _("{share} ({low} to {high})").format(share=_pct(w[0]), low=_pct(w[1]), high=_pct(w[2]))
+                     + " | " + _("{points:+.3f} ({low:+.3f} to {high:+.3f})").format(points=p[0], low=p[1], high=p[2])
+                     + " |")
     lines.append("")
     if not conq and not mex:
         sp = f["splash"]
-        lines += [f"Splashes (going out with no earlier lay-out, R5.3): {sp['deals']:,}, "
-                  f"{_pct(sp['share_of_wins'][0])} of the won deals.", ""]
-    how = " (the winning use)" if conq or mex else " (the action that went out)"
-    lines += ["How the winners won" + how + ":", "",
-              "| | deals | share of won deals |", "|---|---|---|"]
+        lines += [_("Splashes (going out with no earlier lay-out, R5.3): {deals:,}, {share} of the won deals.").format(
+            deals=sp["deals"], share=_pct(sp["share_of_wins"][0])), ""]
+    won_head = "| | " + _("deals") + " | " + _("share of won deals") + " |"
+    lines += [_("How the winners won (the winning use):") if conq or mex
+              else _("How the winners won (the action that went out):"), "",
+              won_head, "|---|---|---|"]
     for k, v in f["win_kinds"].items():
         lines.append(f"| {k} | {v['deals']:,} | {_pct(v['share'])} |")
     if conq or mex:
-        lines += ["", "The winning card was:", "", "| | deals | share of won deals |", "|---|---|---|"]
+        lines += ["", _("The winning card was:"), "", won_head, "|---|---|---|"]
         for k, v in f["win_sources"].items():
             lines.append(f"| {k} | {v['deals']:,} | {_pct(v['share'])} |")
     lines.append("")

@@ -27,6 +27,7 @@ from typing import Any
 
 from conquian.analysis.collect import Tally, check_bots, empty_tally, play_chunk
 from conquian.engine.rules import Rules
+from conquian.i18n import _
 
 Progress = Callable[[int], None]
 
@@ -108,8 +109,10 @@ def run_ray(rules: Rules, bots: list[str], deals: int, seed: int = 0, address: s
         try:
             ray.init(**kwargs)
         except Exception as e:  # an unreachable address, a cluster of another version
-            raise RuntimeError(f"cannot start or reach Ray{' at ' + address if address else ''}: "
-                               f"{str(e).splitlines()[0][:200] if str(e) else type(e).__name__}") from None
+            reason = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+            raise RuntimeError(_("cannot start or reach Ray at {address}: {reason}").format(
+                address=address, reason=reason) if address else _("cannot start or reach Ray: {reason}").format(
+                reason=reason)) from None
         started = True
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
@@ -146,10 +149,12 @@ def progress_bar(total: int, label: str) -> tuple[Progress | None, Callable[[], 
         def advance(n: int) -> None:
             done[0] += n
             rate = done[0] / max(1e-9, time.monotonic() - start)
-            print(f"\r{label}: {done[0]:,}/{total:,} deals ({rate:,.0f}/s)", end="", file=sys.stderr, flush=True)
+            print(f"\r{label}: " + _("{done:,}/{total:,} deals ({rate:,.0f}/s)").format(done=done[0], total=total,
+                                                                                      rate=rate),
+                  end="", file=sys.stderr, flush=True)
 
         return advance, lambda: print(file=sys.stderr)
-    bar = tqdm(total=total, unit="deal", desc=label, unit_scale=True, file=sys.stderr)
+    bar = tqdm(total=total, unit=_("deal"), desc=label, unit_scale=True, file=sys.stderr)
 
     def update(n: int) -> None:
         bar.update(n)

@@ -5,6 +5,11 @@
 ``stats``), :mod:`~conquian.cli.serve` (``serve``) and :mod:`~conquian.cli.speedups` (``speedups``), over
 :mod:`~conquian.cli.options`.
 
+Every command speaks the language of ``--lang`` (before or after the command), else the
+environment's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English
+(:mod:`~conquian.cli.language`); what is written for machines (records, ``--json``) never changes
+with it.
+
 Errors are one clear line on standard error (or the JSON error object of the
 replay contract with ``--json``), never a traceback: exit status 2 for bad
 usage, 1 for a bad record or a file that cannot be written.
@@ -18,30 +23,38 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from conquian.cli import play, records, research, review, serve, speedups
+from conquian.cli.language import prescan, use_language
 from conquian.cli.options import Parser, rules_from_args
+from conquian.i18n import N_, _, active
+
+#: The commands as the main help lists them.
+_COMMAND_LINES = (
+    ("play", N_("play a match in the terminal (needs the 'play' extra)")),
+    ("replay", N_("replay a record file through the engine; --json prints the replay contract")),
+    ("review", N_("where did a seat go wrong in a deal: each decision marked by what it cost")),
+    ("simulate", N_("random legal play: speed and outcome figures, optionally a record of every deal")),
+    ("tournament", N_("bots against each other on duplicate deals, with {ci} intervals")),
+    ("serve", N_("the web table: play in a browser with friends and bots (needs the 'web' extra)")),
+    ("rules", N_("the rule book, or one rule: conquian rules R3.4")),
+    ("stats", N_("how long a hand lasts and what it takes to win: a report (needs the 'analysis' extra)")),
+    ("speedups", N_("compile the hot path with mypyc, or remove it (needs the 'speed' extra)")),
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``conquian`` command."""
+    """The argument parser of the ``conquian`` command, its texts in the program's language
+    (:func:`~conquian.cli.language.use_language` first)."""
     p = Parser(
         prog="conquian",
-        description="Conquian, the original Rummy, and its children Cooncan: play in the terminal against the "
-                    "computer or with friends, replay records, simulate, and run tournaments between bots.",
-        epilog="commands:\n"
-               "  play        play a match in the terminal (needs the 'play' extra)\n"
-               "  replay      replay a record file through the engine; --json prints the replay contract\n"
-               "  review      where did a seat go wrong in a deal: each decision marked by what it cost\n"
-               "  simulate    random legal play: speed and outcome figures, optionally a record of every deal\n"
-               "  tournament  bots against each other on duplicate deals, with 95% intervals\n"
-               "  serve       the web table: play in a browser with friends and bots (needs the 'web' extra)\n"
-               "  rules       the rule book, or one rule: conquian rules R3.4\n"
-               "  stats       how long a hand lasts and what it takes to win: a report (needs the 'analysis' extra)\n"
-               "  speedups    compile the hot path with mypyc, or remove it (needs the 'speed' extra)\n\n"
-               "'conquian COMMAND --help' describes each one.  The R-numbers in refusals are the rule book's: "
-               "'conquian rules R3.4' prints one.",
+        description=_("Conquian, the original Rummy, and its children Cooncan: play in the terminal against the "
+                      "computer or with friends, replay records, simulate, and run tournaments between bots."),
+        epilog=_("commands:") + "\n"
+               + "".join(f"  {name:<11} {_(text).format(ci='95%')}\n" for name, text in _COMMAND_LINES) + "\n"
+               + _("'conquian COMMAND --help' describes each one.  The R-numbers in refusals are the rule book's: "
+                   "'conquian rules R3.4' prints one."),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar=_("COMMAND"))
     for group in (play, records, research, review, serve, speedups):
         group.add_parsers(sub)
     return p
@@ -58,11 +71,15 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    use_language(prescan(argv))
     args = build_parser().parse_args(argv)
+    if getattr(args, "lang", None) and args.lang != active().lang:  # given abbreviated: --la es
+        use_language(args.lang)
     try:
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

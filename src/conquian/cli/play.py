@@ -14,6 +14,7 @@ from conquian.cli.options import (
     add_rules_options,
     delay,
     integer,
+    say,
 )
 from conquian.engine.errors import ConquianError, quote
 from conquian.engine.files import check_writable, records_dir
@@ -23,54 +24,60 @@ from conquian.engine.record import (
     replay,
 )
 from conquian.engine.rules import PRESETS
+from conquian.i18n import Msg, _
 
 
 def add_parsers(sub: Subparsers) -> None:
     """Add this module's commands to the ``conquian`` parser."""
     g = sub.add_parser(
-        "play", help="play a match in the terminal against the computer, or with friends at one terminal",
-        description="Play a match in the terminal (Textual).  Records are saved after every deal and on every way "
-                    f"out, to FILE or else to a new file in {records_dir()}.",
+        "play", help=_("play a match in the terminal against the computer, or with friends at one terminal"),
+        description=_("Play a match in the terminal (Textual).  Records are saved after every deal and on every "
+                      "way out, to FILE or else to a new file in {folder}.").format(folder=records_dir()),
     )
     g.add_argument("--variant", default="conquian", choices=list(PRESETS))
     g.add_argument("--bots", default=None,
-                   help="the other seats' bots, comma-separated (default: master with the compiled hot path of "
-                        "'conquian speedups build', else expert); list 'human' seats to share "
-                        "the terminal, e.g. human,human,foster")
+                   help=_("the other seats' bots, comma-separated (default: master with the compiled hot path of "
+                          "'conquian speedups build', else expert); list 'human' seats to share "
+                          "the terminal, e.g. human,human,foster"))
     g.add_argument("--seed", type=integer, default=None,
-                   help="seed of the deals, for a game you can play again (default: from the system's randomness)")
-    g.add_argument("--name", default=None, help="your name (or names, comma-separated, one per seat)")
+                   help=_("seed of the deals, for a game you can play again (default: from the system's "
+                          "randomness)"))
+    g.add_argument("--name", default=None, help=_("your name (or names, comma-separated, one per seat)"))
     g.add_argument("--delay", type=delay, default=0.8,
-                   help="seconds between the bots' moves (0: no pause; at most 60)")
-    g.add_argument("--ascii", action="store_true", help="cards without suit symbols")
+                   help=_("seconds between the bots' moves (0: no pause; at most 60)"))
+    g.add_argument("--ascii", action="store_true", help=_("cards without suit symbols"))
     g.add_argument("--spanish-suits", action="store_true",
-                   help="the Spanish pack (conquian-spanish, conquian-mexicano) with its own suits: oros, copas, "
-                        "espadas, bastos, and sota, caballo, rey (R8.1; the key s switches in the game)")
+                   help=_("the Spanish pack (conquian-spanish, conquian-mexicano) with its own suits: oros, copas, "
+                          "espadas, bastos, and sota, caballo, rey (R8.1; the key s switches in the game)"))
     g.add_argument("--show-buried", action="store_true",
-                   help="memory aid: show buried and covered cards to every seat alike (R3.3; off by default)")
+                   help=_("memory aid: show buried and covered cards to every seat alike (R3.3; off by default)"))
     g.add_argument("--record", metavar="FILE", default=None,
-                   help=f"where to save the match (default: a new file in {records_dir()}); an existing record "
-                        "is never overwritten: an unfinished match of the same settings is resumed, anything "
-                        "else refused")
+                   help=_("where to save the match (default: a new file in {folder}); an existing record "
+                          "is never overwritten: an unfinished match of the same settings is resumed, anything "
+                          "else refused").format(folder=records_dir()))
     g.add_argument("--resume", metavar="RECORD", nargs="?", const="", default=None,
-                   help="continue a saved match where it stopped, with its players, bots and scores (no RECORD: "
-                        "the latest unfinished match in the data folder); the deals to come are shuffled anew")
-    g.add_argument("--replay", metavar="FILE", default=None, help="step through a record instead of playing")
+                   help=_("continue a saved match where it stopped, with its players, bots and scores (no "
+                          "RECORD: the latest unfinished match in the data folder); the deals to come are shuffled "
+                          "anew"))
+    g.add_argument("--replay", metavar="FILE", default=None, help=_("step through a record instead of playing"))
     add_rules_options(g)
 
 
 def play_command(args: argparse.Namespace) -> int:
+    """Run ``conquian play``.  The program's language is chosen already (:func:`conquian.cli.main`):
+    the terminal game reads it when it draws its words."""
     try:
         from conquian.tui import ReplayApp, make_session
     except ImportError:
-        print("conquian play: the terminal game needs Textual: pip install 'conquian[play]'", file=sys.stderr)
+        print("conquian play: " + _("the terminal game needs Textual: pip install 'conquian[play]'"),
+              file=sys.stderr)
         return 2
     if args.replay:
         try:
             rec = read_record_file(args.replay)
             replay(rec)
         except ReplayError as e:
-            print(f"conquian play: {e}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
+            print(f"conquian play: {say(e)}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
             return 1
         ReplayApp(rec, ascii_only=args.ascii, spanish_suits=args.spanish_suits).run()
         return 0
@@ -81,12 +88,13 @@ def play_command(args: argparse.Namespace) -> int:
     bots = args.bots.split(",") if args.bots else None
     if args.resume is not None:
         if args.record is not None:
-            print("conquian play: --resume saves the match where it was; give --resume RECORD or --record FILE, "
-                  "not both", file=sys.stderr)
+            print("conquian play: " + _("--resume saves the match where it was; give --resume RECORD or "
+                                        "--record FILE, not both"), file=sys.stderr)
             return 2
         path = args.resume or _latest_unfinished()
         if path is None:
-            print(f"conquian play: no unfinished match in {records_dir()}", file=sys.stderr)
+            print("conquian play: " + _("no unfinished match in {folder}").format(folder=records_dir()),
+                  file=sys.stderr)
             return 1
         return _resume(path, args, seed, bots)
     options: dict[str, Any] = {}
@@ -101,11 +109,12 @@ def play_command(args: argparse.Namespace) -> int:
 
         for b in bots or []:
             if b.strip() not in (*bot_names(), "human"):
-                raise ConquianError(f"unknown bot {quote(b.strip(), 30)} (bots: {', '.join(bot_names())}, or human)")
+                raise ConquianError(Msg("unknown bot {bot} (bots: {bots}, or human)", bot=quote(b.strip(), 30),
+                                        bots=", ".join(bot_names())))
         names = [check_name(n.strip()) for n in args.name.split(",")] if args.name else None
         session = make_session(args.variant, args.players, bots, seed, names, **options)
     except ConquianError as e:
-        print(f"conquian play: {e}", file=sys.stderr)
+        print(f"conquian play: {say(e)}", file=sys.stderr)
         return 2
     record = args.record
     if record is not None and os.path.lexists(record):
@@ -121,8 +130,8 @@ def play_command(args: argparse.Namespace) -> int:
             record = str(folder / session.default_record_name())
         check_writable(record)
     except OSError as e:
-        print(f"conquian play: cannot save the match to {quote(record or str(records_dir()))}: {e.strerror or e} "
-              "(give another --record FILE)", file=sys.stderr)
+        print("conquian play: " + _("cannot save the match to {path}: {reason} (give another --record FILE)").format(
+            path=quote(record or str(records_dir())), reason=e.strerror or e), file=sys.stderr)
         return 2
     return _run_game(session, args, record)
 
@@ -135,11 +144,15 @@ def _run_game(session: Any, args: argparse.Namespace, record: str) -> int:
                       show_buried=args.show_buried, spanish_suits=args.spanish_suits)
     app.run()
     if app.save_error:
-        print(f"conquian play: the match could not be saved: {app.save_error}", file=sys.stderr)
+        print("conquian play: " + _("the match could not be saved: {reason}").format(reason=app.save_error),
+              file=sys.stderr)
         return 1
     if app.saved_to:
-        more = "" if app.session.match_over else f"; resume it with: {resume_command(app.saved_to)}"
-        print(f"The match is saved in {app.saved_to}{more}")
+        if app.session.match_over:
+            print(_("The match is saved in {path}").format(path=app.saved_to))
+        else:
+            print(_("The match is saved in {path}; resume it with: {command}").format(
+                path=app.saved_to, command=resume_command(app.saved_to)))
     return 0
 
 
@@ -171,16 +184,18 @@ def _resume(path: str, args: argparse.Namespace, seed: int, bots: list[str] | No
         seats = seats_from_bots(read_record(text).rules(), bots) if bots else None
         session = resume(text, seed=seed, seats=seats)
     except FinishedMatchError as e:
-        print(f"conquian play: {path}: {e}", file=sys.stderr)
+        print(f"conquian play: {path}: {say(e)}", file=sys.stderr)
         return 1
     except ConquianError as e:
         rule = getattr(e, "rule", None)
-        print(f"conquian play: cannot resume {path}: {e}" + (f" [{rule}]" if rule else ""), file=sys.stderr)
+        print("conquian play: " + _("cannot resume {path}: {reason}").format(path=path, reason=say(e))
+              + (f" [{rule}]" if rule else ""), file=sys.stderr)
         return 1
     try:
         check_writable(path)
     except OSError as e:
-        print(f"conquian play: cannot save the match to {quote(path)}: {e.strerror or e}", file=sys.stderr)
+        print("conquian play: " + _("cannot save the match to {path}: {reason}").format(
+            path=quote(path), reason=e.strerror or e), file=sys.stderr)
         return 2
     return _run_game(session, args, path)
 
@@ -201,12 +216,13 @@ def _existing_record(path: str, session: Any, same_seats: bool) -> int | str | N
         rec = read_record(text)
         rules = rec.rules()
     except (ConquianError, OSError) as e:
-        print(f"conquian play: {path} exists and is not a record ({e}): not overwritten (give another --record "
-              "FILE)", file=sys.stderr)
+        reason = say(e)
+        print("conquian play: " + _("{path} exists and is not a record ({reason}): not overwritten (give another "
+                                    "--record FILE)").format(path=path, reason=reason), file=sys.stderr)
         return 2
     if not is_unfinished(text):
-        print(f"conquian play: {path} holds a finished match: not overwritten (give another --record FILE)",
-              file=sys.stderr)
+        print("conquian play: " + _("{path} holds a finished match: not overwritten (give another --record "
+                                    "FILE)").format(path=path), file=sys.stderr)
         return 2
     note = read_table_note(text, rules.players)
     mine = session.rules
@@ -214,8 +230,9 @@ def _existing_record(path: str, session: Any, same_seats: bool) -> int | str | N
     if same and same_seats and note is not None and note[0] != session.seats:
         same = False
     if not same:
-        print(f"conquian play: {path} holds an unfinished match with other settings ({rules.name}, {rules.players} "
-              f"players): not overwritten; continue it with: {resume_command(path)}", file=sys.stderr)
+        print("conquian play: " + _("{path} holds an unfinished match with other settings ({variant}, {n} "
+                                    "players): not overwritten; continue it with: {command}").format(
+            path=path, variant=rules.name, n=rules.players, command=resume_command(path)), file=sys.stderr)
         return 2
     return "resume"
 

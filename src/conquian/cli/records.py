@@ -8,9 +8,7 @@ import json
 import sys
 from typing import Any
 
-from conquian.cli.options import (
-    Subparsers,
-)
+from conquian.cli.options import Subparsers, say
 from conquian.engine.cards import card_str, mask_str
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.match import Deal, new_deal
@@ -19,22 +17,23 @@ from conquian.engine.record import (
     read_record_file,
     replay,
 )
+from conquian.i18n import _
 
 
 def add_parsers(sub: Subparsers) -> None:
     """Add this module's commands to the ``conquian`` parser."""
-    r = sub.add_parser("replay", help="replay a record file through the engine (docs/records.md)",
-                       description="Replay a conquian-record/1 file through the engine and tell it in words, or "
-                                   "print the replay contract's JSON object with --json.")
-    r.add_argument("file", help="a conquian-record/1 TOML file")
-    r.add_argument("--json", action="store_true", help="print one JSON object (the replay contract)")
+    r = sub.add_parser("replay", help=_("replay a record file through the engine (docs/records.md)"),
+                       description=_("Replay a conquian-record/1 file through the engine and tell it in words, or "
+                                     "print the replay contract's JSON object with --json."))
+    r.add_argument("file", help=_("a conquian-record/1 TOML file"))
+    r.add_argument("--json", action="store_true", help=_("print one JSON object (the replay contract)"))
 
-    b = sub.add_parser("rules", help="the rule book: every rule by its number (R3.4 ...)",
-                       description="Print the rule book (paged on a terminal), one rule (conquian rules R3.4: the "
-                                   "numbers every refusal names), or the list of rules.")
-    b.add_argument("rule", nargs="?", help="a rule's number, e.g. R3.4 or 3.4 (default: the whole book)")
-    b.add_argument("--list", action="store_true", help="the rules' numbers and titles")
-    b.add_argument("--no-pager", action="store_true", help="print, even on a terminal")
+    b = sub.add_parser("rules", help=_("the rule book: every rule by its number (R3.4 ...)"),
+                       description=_("Print the rule book (paged on a terminal), one rule (conquian rules R3.4: "
+                                     "the numbers every refusal names), or the list of rules."))
+    b.add_argument("rule", nargs="?", help=_("a rule's number, e.g. R3.4 or 3.4 (default: the whole book)"))
+    b.add_argument("--list", action="store_true", help=_("the rules' numbers and titles"))
+    b.add_argument("--no-pager", action="store_true", help=_("print, even on a terminal"))
 
 
 def _deal_json(deal: Deal, n_actions: int, scores: list[int] | None) -> dict[str, Any]:
@@ -54,6 +53,8 @@ def _deal_json(deal: Deal, n_actions: int, scores: list[int] | None) -> dict[str
 
 
 def replay_command(args: argparse.Namespace) -> int:
+    """Run ``conquian replay``: the record told in the program's language, or the replay contract's
+    JSON (never translated) with ``--json``."""
     try:
         rec = read_record_file(args.file)
         result = replay(rec)
@@ -61,7 +62,7 @@ def replay_command(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"error": e.to_json()}))
         else:
-            print(f"conquian replay: {e}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
+            print(f"conquian replay: {say(e)}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
         return 1
     if args.json:
         out = {
@@ -79,28 +80,34 @@ def replay_command(args: argparse.Namespace) -> int:
         deal = d.deal
         start = new_deal(deal.rules, deal.deck, dealer=deal.dealer)
         if isinstance(start, ConquianDeal):
-            print(f"\nDeal {i}: p{deal.dealer} deals; p{start.seats[0]} is the pone.")
+            print("\n" + _("Deal {i}: p{dealer} deals; p{pone} is the pone.").format(
+                i=i, dealer=deal.dealer, pone=start.seats[0]))
             for seat in start.seats:
-                print(f"  p{seat} was dealt {mask_str(start.hands[start.player_of(seat)])}")
+                print("  " + _("p{seat} was dealt {cards}").format(
+                    seat=seat, cards=mask_str(start.hands[start.player_of(seat)])))
         else:
-            print(f"\nDeal {i}: p{deal.dealer} deals.")
+            print("\n" + _("Deal {i}: p{dealer} deals.").format(i=i, dealer=deal.dealer))
             for seat in range(1, start.n + 1):
-                print(f"  p{seat} was dealt {' '.join(card_str(c) for c in start.hand(seat))}")
+                print("  " + _("p{seat} was dealt {cards}").format(
+                    seat=seat, cards=" ".join(card_str(c) for c in start.hand(seat))))
         for event in deal.history():
-            print(f"  {event}")
+            print(f"  {say(event)}")
         if deal.over:
             sc = ", ".join(f"p{k + 1} {s:+d}" for k, s in enumerate(d.scores or []))
-            print(f"  scores: {sc}" + ("  (a splash)" if getattr(deal, "splash", False) else ""))
+            print("  " + (_("scores: {scores}  (a splash)") if getattr(deal, "splash", False)
+                          else _("scores: {scores}")).format(scores=sc))
         else:
-            print(f"  not over: p{deal.to_act} to {deal.phase}; legal:")
+            print("  " + _("not over: p{seat} to {phase}; legal:").format(seat=deal.to_act, phase=deal.phase))
             for a in deal.legal_actions():
                 print(f"    {a}")
     if result.totals is not None:
-        print("\nTotals: " + ", ".join(f"p{k + 1} {names[k]} {s:+d}" for k, s in enumerate(result.totals)))
+        print("\n" + _("Totals: {totals}").format(
+            totals=", ".join(f"p{k + 1} {names[k]} {s:+d}" for k, s in enumerate(result.totals))))
     return 0
 
 
 def rules_command(args: argparse.Namespace) -> int:
+    """Run ``conquian rules``: the book of the program's language where the package has one."""
     from conquian.engine import rulebook
 
     try:
@@ -111,7 +118,7 @@ def rules_command(args: argparse.Namespace) -> int:
         else:
             out = rulebook.text()
     except rulebook.UnknownRuleError as e:
-        print(f"conquian rules: {e}", file=sys.stderr)
+        print(f"conquian rules: {say(e)}", file=sys.stderr)
         return 2
     if sys.stdout.isatty() and not args.no_pager and out.count("\n") > 40:
         import pydoc

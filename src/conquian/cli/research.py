@@ -23,6 +23,7 @@ from conquian.cli.options import (
     integer,
     positive,
     rules_from_args,
+    say,
 )
 from conquian.engine.errors import ConquianError, quote
 from conquian.engine.files import check_writable
@@ -34,58 +35,66 @@ from conquian.engine.record import (
     record_header,
 )
 from conquian.engine.rules import PRESETS, Rules
+from conquian.i18n import _, ngettext
 from conquian.simulate import simulate
 
 
 def add_parsers(sub: Subparsers) -> None:
     """Add this module's commands to the ``conquian`` parser."""
-    s = sub.add_parser("simulate", help="random legal play: speed and outcome figures",
-                       description="Random legal play: deals per second, decisions per second, outcomes.  Memory "
-                                   "does not grow with --deals; --record streams every deal to a record.")
+    s = sub.add_parser("simulate", help=_("random legal play: speed and outcome figures"),
+                       description=_("Random legal play: deals per second, decisions per second, outcomes.  Memory "
+                                     "does not grow with --deals; --record streams every deal to a record."))
     s.add_argument("--variant", default="conquian", choices=list(PRESETS))
     s.add_argument("--deals", type=bounded(1, MAX_SIMULATE_DEALS), default=1000,
-                   help=f"deals to play (default 1000, at most {MAX_SIMULATE_DEALS:,})")
-    s.add_argument("--seed", type=integer, default=0, help="seed of decks and choices (default 0)")
+                   help=_("deals to play (default 1000, at most {most:,})").format(most=MAX_SIMULATE_DEALS))
+    s.add_argument("--seed", type=integer, default=0, help=_("seed of decks and choices (default 0)"))
     add_rules_options(s)
-    s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--record", metavar="FILE", help="write every deal to FILE as a record (checked before playing)")
+    s.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    s.add_argument("--record", metavar="FILE",
+                   help=_("write every deal to FILE as a record (checked before playing)"))
 
-    t = sub.add_parser("tournament", help="bots against each other on duplicate deals",
-                       description="Bots against each other on duplicate deals: every deck once per rotation of "
-                                   "the bots over the seats, in worker processes, with 95% intervals.")
+    t = sub.add_parser("tournament", help=_("bots against each other on duplicate deals"),
+                       description=_("Bots against each other on duplicate deals: every deck once per rotation of "
+                                     "the bots over the seats, in worker processes, with {ci} intervals.").format(
+                                         ci="95%"))
     t.add_argument("--variant", default="conquian", choices=list(PRESETS))
-    t.add_argument("--bots", required=True, help="bot names, one per seat, comma-separated (e.g. expert,foster)")
+    t.add_argument("--bots", required=True,
+                   help=_("bot names, one per seat, comma-separated (e.g. expert,foster)"))
     t.add_argument("--deals", type=bounded(1, MAX_TOURNAMENT_DEALS), default=100,
-                   help=f"decks, each played once per rotation (default 100, at most {MAX_TOURNAMENT_DEALS:,})")
+                   help=_("decks, each played once per rotation (default 100, at most {most:,})").format(
+                       most=MAX_TOURNAMENT_DEALS))
     t.add_argument("--seed", type=integer, default=0)
     t.add_argument("--workers", type=positive, default=None,
-                   help=f"processes (default and at most: the machine's cores, {os.cpu_count() or 1})")
+                   help=_("processes (default and at most: the machine's cores, {cores})").format(
+                       cores=os.cpu_count() or 1))
     t.add_argument("--expert-iterations", type=bounded(1, MAX_EXPERT_ITERATIONS), default=None,
-                   help=f"playouts per expert decision (at most {MAX_EXPERT_ITERATIONS:,})")
-    t.add_argument("--json", action="store_true", help="print one JSON object")
+                   help=_("playouts per expert decision (at most {most:,})").format(most=MAX_EXPERT_ITERATIONS))
+    t.add_argument("--json", action="store_true", help=_("print one JSON object"))
     add_rules_options(t)
 
-    st = sub.add_parser("stats", help="how long a hand lasts and what it takes to win: a report with plots",
-                        description="Play many deals with the bots named per seat and write a report: the duration "
-                                    "of a deal in rounds and turns, the survival curve, Foster's table (the chance "
-                                    "a hand needing k cards fills in time), the seats' advantage and how winners "
-                                    "win.  The same seed gives the same stats.json however it runs: one process, "
-                                    "several, or Ray.")
+    st = sub.add_parser("stats", help=_("how long a hand lasts and what it takes to win: a report with plots"),
+                        description=_("Play many deals with the bots named per seat and write a report: the "
+                                      "duration of a deal in rounds and turns, the survival curve, Foster's table "
+                                      "(the chance a hand needing k cards fills in time), the seats' advantage and "
+                                      "how winners win.  The same seed gives the same stats.json however it runs: "
+                                      "one process, several, or Ray."))
     st.add_argument("--variant", default="conquian", choices=list(PRESETS))
     st.add_argument("--bots", default="foster",
-                    help="bots by seat, comma-separated, or one name for every seat (default foster)")
+                    help=_("bots by seat, comma-separated, or one name for every seat (default foster)"))
     st.add_argument("--deals", type=bounded(1, MAX_SIMULATE_DEALS), default=10_000,
-                    help=f"deals to play (default 10000, at most {MAX_SIMULATE_DEALS:,})")
-    st.add_argument("--seed", type=integer, default=0, help="seed of the run (default 0)")
+                    help=_("deals to play (default 10000, at most {most:,})").format(most=MAX_SIMULATE_DEALS))
+    st.add_argument("--seed", type=integer, default=0, help=_("seed of the run (default 0)"))
     st.add_argument("--workers", type=bounded(1, 1024), default=None,
-                    help=f"local processes (default: the machine's cores, {os.cpu_count() or 1})")
+                    help=_("local processes (default: the machine's cores, {cores})").format(
+                        cores=os.cpu_count() or 1))
     st.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
-                    help="run on Ray: a local instance (--ray) or the cluster at ADDRESS (--ray ray://host:10001 "
-                         "or auto)")
-    st.add_argument("--chunk", type=bounded(1, 1_000_000), default=None, help="deals per task (default: automatic)")
+                    help=_("run on Ray: a local instance (--ray) or the cluster at ADDRESS (--ray "
+                           "ray://host:10001 or auto)"))
+    st.add_argument("--chunk", type=bounded(1, 1_000_000), default=None,
+                    help=_("deals per task (default: automatic)"))
     st.add_argument("--out", metavar="DIR", default=None,
-                    help="folder of the report (default ./stats-VARIANT-Np; created if needed)")
-    st.add_argument("--json", action="store_true", help="also print stats.json on standard output")
+                    help=_("folder of the report (default ./stats-VARIANT-Np; created if needed)"))
+    st.add_argument("--json", action="store_true", help=_("also print stats.json on standard output"))
     add_rules_options(st)
 
 
@@ -118,10 +127,12 @@ class _RecordStream:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
+    """Run ``conquian simulate``: the figures in the program's language (``--json`` and ``--record``
+    never change with it)."""
     try:
         rules = rules_from_args(args)
     except ConquianError as e:
-        print(f"conquian simulate: {e}", file=sys.stderr)
+        print(f"conquian simulate: {say(e)}", file=sys.stderr)
         return 2
     stream = None
     if args.record is not None:
@@ -129,7 +140,8 @@ def simulate_command(args: argparse.Namespace) -> int:
             check_writable(args.record)
             stream = _RecordStream(args.record, rules)
         except OSError as e:
-            print(f"conquian simulate: cannot write {quote(args.record)}: {e.strerror or e}", file=sys.stderr)
+            print("conquian simulate: " + _("cannot write {path}: {reason}").format(
+                path=quote(args.record), reason=e.strerror or e), file=sys.stderr)
             return 2
     try:
         res = simulate(rules, args.deals, args.seed, on_deal=stream.deal if stream else None)
@@ -138,7 +150,8 @@ def simulate_command(args: argparse.Namespace) -> int:
     except OSError as e:
         if stream:
             stream.abandon()
-        print(f"conquian simulate: cannot write {quote(args.record)}: {e.strerror or e}", file=sys.stderr)
+        print("conquian simulate: " + _("cannot write {path}: {reason}").format(
+            path=quote(args.record), reason=e.strerror or e), file=sys.stderr)
         return 1
     except BaseException:
         if stream:
@@ -149,6 +162,7 @@ def simulate_command(args: argparse.Namespace) -> int:
 
 
 def tournament_command(args: argparse.Namespace) -> int:
+    """Run ``conquian tournament``."""
     from conquian.tournament import run_tournament
 
     got = bots_and_rules(args, "conquian tournament", one_for_all=False)
@@ -158,8 +172,8 @@ def tournament_command(args: argparse.Namespace) -> int:
     from conquian.tournament import max_workers
 
     if args.workers is not None and args.workers > max_workers():
-        print(f"conquian tournament: {args.workers} workers asked for; using {max_workers()}, the machine's cores",
-              file=sys.stderr)
+        print("conquian tournament: " + _("{asked} workers asked for; using {cores}, the machine's cores").format(
+            asked=args.workers, cores=max_workers()), file=sys.stderr)
         args.workers = max_workers()
     params = {"expert": {"iterations": args.expert_iterations}} if args.expert_iterations else {}
     res = run_tournament(rules, bots, args.deals, args.seed, args.workers, params, progress=not args.json,
@@ -169,8 +183,8 @@ def tournament_command(args: argparse.Namespace) -> int:
 
 
 def stats_command(args: argparse.Namespace) -> int:
+    """Run ``conquian stats``."""
     import time
-
 
     err = "conquian stats:"
     got = bots_and_rules(args, "conquian stats", one_for_all=True)
@@ -178,19 +192,20 @@ def stats_command(args: argparse.Namespace) -> int:
         return got
     bots, rules = got
     if args.ray is not None and args.workers is not None:
-        print(f"{err} --workers and --ray exclude each other (Ray uses its cluster's CPUs)", file=sys.stderr)
+        print(f"{err} " + _("--workers and --ray exclude each other (Ray uses its cluster's CPUs)"), file=sys.stderr)
         return 2
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        print(f"{err} the report's plots need the analysis extra: pip install 'conquian[analysis]'", file=sys.stderr)
+        print(f"{err} " + _("the report's plots need the analysis extra: pip install 'conquian[analysis]'"),
+              file=sys.stderr)
         return 2
     from conquian.analysis import report
     from conquian.analysis.run import progress_bar, run, run_ray
 
     out = Path(args.out) if args.out else Path(f"stats-{rules.name}-{rules.players}p")
     if out.exists() and not out.is_dir():
-        print(f"{err} {quote(str(out), 80)} exists and is not a folder", file=sys.stderr)
+        print(f"{err} " + _("{path} exists and is not a folder").format(path=quote(str(out), 80)), file=sys.stderr)
         return 2
     advance, close = progress_bar(args.deals, f"{rules.name} {rules.players}p")
     start = time.perf_counter()
@@ -198,14 +213,15 @@ def stats_command(args: argparse.Namespace) -> int:
         if args.ray is not None:
             address = None if args.ray == "local" else args.ray
             tally = run_ray(rules, bots, args.deals, args.seed, address=address, chunk=args.chunk, progress=advance)
-            how = f"on Ray ({'a local instance' if address is None else address})"
+            how = (_("on Ray (a local instance)") if address is None
+                   else _("on Ray ({address})").format(address=address))
         else:
             workers = args.workers or os.cpu_count() or 1
             tally = run(rules, bots, args.deals, args.seed, workers=workers, chunk=args.chunk, progress=advance)
-            how = f"on {workers} local process{'es' if workers > 1 else ''}"
+            how = ngettext("on {n} local process", "on {n} local processes", workers).format(n=workers)
     except RuntimeError as e:
         close()
-        print(f"{err} {e}", file=sys.stderr)
+        print(f"{err} {say(e)}", file=sys.stderr)
         return 2
     close()
     seconds = time.perf_counter() - start
@@ -213,17 +229,19 @@ def stats_command(args: argparse.Namespace) -> int:
     try:
         files = report.write(out, data, rules, seconds, how)
     except OSError as e:
-        print(f"{err} cannot write the report in {quote(str(out), 80)}: {e.strerror or e}", file=sys.stderr)
+        print(f"{err} " + _("cannot write the report in {path}: {reason}").format(
+            path=quote(str(out), 80), reason=e.strerror or e), file=sys.stderr)
         return 1
     f = data["figures"]
     if args.json:
         print(json.dumps(data, sort_keys=True))
     else:
-        print(f"{f['deals']:,} deals of {rules.name} ({rules.players} players) {how} in {seconds:,.1f} s "
-              f"({f['deals'] / max(seconds, 1e-9):,.0f} deals/s): a deal lasts {f['rounds']['mean']:.2f} rounds "
-              f"on average (95% {f['rounds']['ci95'][0]:.2f} to {f['rounds']['ci95'][1]:.2f}), "
-              f"median {f['rounds']['median']}")
-        print(f"report: {files[-1]}")
+        print(_("{deals:,} deals of {variant} ({players} players) {how} in {seconds:,.1f} s ({rate:,.0f} deals/s): "
+                "a deal lasts {mean:.2f} rounds on average (95% {low:.2f} to {high:.2f}), median {median}").format(
+            deals=f["deals"], variant=rules.name, players=rules.players, how=how, seconds=seconds,
+            rate=f["deals"] / max(seconds, 1e-9), mean=f["rounds"]["mean"], low=f["rounds"]["ci95"][0],
+            high=f["rounds"]["ci95"][1], median=f["rounds"]["median"]))
+        print(_("report: {path}").format(path=files[-1]))
     return 0
 
 

@@ -7,9 +7,10 @@ import json
 import os
 import sys
 
-from conquian.cli.options import Subparsers, bounded
+from conquian.cli.options import Subparsers, bounded, say
 from conquian.engine.errors import quote
 from conquian.engine.record import ReplayError
+from conquian.i18n import N_, _
 from conquian.review import DEFAULT_COONCAN_PLAYOUTS, DEFAULT_PLAYOUTS, Review, ReviewError, review_file
 
 #: The most playouts per candidate one review may ask for.
@@ -20,54 +21,69 @@ def seat(text: str) -> int:
     """A seat from the command line: ``p1``, ``p2``, ... (or its number)."""
     t = text.strip().lower().removeprefix("p")
     if not (t.isascii() and t.isdigit()) or len(t) > 3 or int(t) < 1:
-        raise argparse.ArgumentTypeError(f"{quote(text, 30)} is not a seat (p1, p2, ...)")
+        raise argparse.ArgumentTypeError(_("{text} is not a seat (p1, p2, ...)").format(text=quote(text, 30)))
     return int(t)
 
 
 def add_parsers(sub: Subparsers) -> None:
     """Add ``review`` to the ``conquian`` parser."""
-    r = sub.add_parser("review", help="review a seat's decisions in a deal: where did it go wrong?",
-                       description="Evaluate every decision of one seat in one deal of a record from that seat's "
-                                   "view alone (re-deals of the unseen cards, played out by foster) and mark each "
-                                   "move good, inaccuracy, mistake or blunder by what it cost in win chance. The "
-                                   "result is cached beside the record (RECORD.review.json).")
-    r.add_argument("file", help="a conquian-record/1 TOML file")
-    r.add_argument("--seat", type=seat, default=1, help="the seat to review: p1, p2, ... (default p1)")
-    r.add_argument("--deal", type=bounded(1, 10**6), default=1, help="the deal's number in the record (default 1)")
+    r = sub.add_parser("review", help=_("review a seat's decisions in a deal: where did it go wrong?"),
+                       description=_("Evaluate every decision of one seat in one deal of a record from that seat's "
+                                     "view alone (re-deals of the unseen cards, played out by foster) and mark each "
+                                     "move good, inaccuracy, mistake or blunder by what it cost in win chance. The "
+                                     "result is cached beside the record (RECORD.review.json)."))
+    r.add_argument("file", help=_("a conquian-record/1 TOML file"))
+    r.add_argument("--seat", type=seat, default=1, help=_("the seat to review: p1, p2, ... (default p1)"))
+    r.add_argument("--deal", type=bounded(1, 10**6), default=1,
+                   help=_("the deal's number in the record (default 1)"))
     r.add_argument("--playouts", type=bounded(1, MAX_PLAYOUTS), default=None,
-                   help=f"re-deals per candidate move (default {DEFAULT_PLAYOUTS}, in Cooncan "
-                        f"{DEFAULT_COONCAN_PLAYOUTS}; at most {MAX_PLAYOUTS:,})")
+                   help=_("re-deals per candidate move (default {playouts}, in Cooncan {cooncan}; at most "
+                          "{most:,})").format(playouts=DEFAULT_PLAYOUTS, cooncan=DEFAULT_COONCAN_PLAYOUTS,
+                                              most=MAX_PLAYOUTS))
     r.add_argument("--workers", type=bounded(1, 256), default=os.cpu_count() or 1,
-                   help="processes to share the decisions (default: the cores)")
-    r.add_argument("--no-cache", dest="cache", action="store_false", help="neither read nor write the cache")
-    r.add_argument("--json", action="store_true", help="print one JSON object")
+                   help=_("processes to share the decisions (default: the cores)"))
+    r.add_argument("--no-cache", dest="cache", action="store_false", help=_("neither read nor write the cache"))
+    r.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
 
 def _progress(done: int, total: int) -> None:
-    print(f"decision {done}/{total}", file=sys.stderr, flush=True)
+    print(_("decision {done}/{total}").format(done=done, total=total), file=sys.stderr, flush=True)
+
+
+#: The marks of a decision (:data:`conquian.review.MARKS`) in words.
+MARK_WORDS = {"good": N_("good"), "inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+
+
+def _mark(mark: str) -> str:
+    return _(MARK_WORDS[mark]) if mark in MARK_WORDS else mark
 
 
 def render(review: Review) -> str:
-    """The review in words: one line per decision, then the summary."""
-    lines = [f"{review.variant}, deal {review.deal}, p{review.seat}: {len(review.decisions)} decision(s) reviewed, "
-             f"{review.forced} forced, {review.playouts} playouts per candidate"]
+    """The review in words (the program's language): one line per decision, then the summary."""
+    lines = [_("{variant}, deal {deal}, p{seat}: {n} decision(s) reviewed, {forced} forced, {playouts} playouts "
+               "per candidate").format(variant=review.variant, deal=review.deal, seat=review.seat,
+                                       n=len(review.decisions), forced=review.forced, playouts=review.playouts)]
     for d in review.decisions:
         made = next(e for e in d.candidates if e.action == d.played)
         best = next(e for e in d.candidates if e.action == d.best)
-        line = f"{d.number:3d}. #{d.action_index:<3d} {d.played:<28s} {d.mark:<10s} win {made.win:.2f}"
+        line = f"{d.number:3d}. #{d.action_index:<3d} {d.played:<28s} {_mark(d.mark):<10s} " + _(
+            "win {win:.2f}").format(win=made.win)
         if made.points is not None:
-            line += f" points {made.points:+.1f}"
+            line += " " + _("points {points:+.1f}").format(points=made.points)
         if d.best != d.played:
-            line += f"  best {d.best} (win {best.win:.2f}, cost {d.cost:.2f})"
+            line += "  " + _("best {action} (win {win:.2f}, cost {cost:.2f})").format(
+                action=d.best, win=best.win, cost=d.cost)
         if d.foster_differs:
-            line += f"  foster: {d.foster}"
+            line += "  " + _("foster: {action}").format(action=d.foster)
         lines.append(line)
     acc = review.accuracy
-    counts = ", ".join(f"{n} {m}" for m, n in review.counts.items())
-    lines.append(f"accuracy {acc * 100:.0f}%: {counts}" if acc is not None else "no decision to review")
+    counts = ", ".join(_("{n} {mark}").format(n=n, mark=_mark(m)) for m, n in review.counts.items())
+    lines.append(_("accuracy {percent:.0f}%: {counts}").format(percent=acc * 100, counts=counts)
+                 if acc is not None else _("no decision to review"))
     for d in review.turning_points:
-        lines.append(f"turning point: decision {d.number} (action #{d.action_index}), {d.played}: "
-                     f"{d.mark}, cost {d.cost:.2f}; best {d.best}")
+        lines.append(_("turning point: decision {number} (action #{index}), {action}: {mark}, cost {cost:.2f}; "
+                       "best {best}").format(number=d.number, index=d.action_index, action=d.played,
+                                             mark=_mark(d.mark), cost=d.cost, best=d.best))
     return "\n".join(lines)
 
 
@@ -77,10 +93,10 @@ def review_command(args: argparse.Namespace) -> int:
         result = review_file(args.file, args.seat, args.deal, args.playouts, args.workers,
                              None if args.json else _progress, cache=args.cache)
     except ReviewError as e:
-        print(f"conquian review: {e}", file=sys.stderr)
+        print(f"conquian review: {say(e)}", file=sys.stderr)
         return 2
     except ReplayError as e:
-        print(f"conquian review: {e}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
+        print(f"conquian review: {say(e)}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(result.to_json()))

@@ -13,60 +13,65 @@ from conquian.cli.options import (
     Subparsers,
     bounded,
     delay,
+    say,
 )
 from conquian.engine.errors import quote
+from conquian.i18n import _
 
 
 def add_parsers(sub: Subparsers) -> None:
     """Add this module's commands to the ``conquian`` parser."""
-    w = sub.add_parser("serve", help="the web table: play in a browser with friends and bots",
-                       description="Serve the web table: open the address it prints, create a table, share the "
-                                   "invitation link.  Tables are kept in a database (by default SQLite in the "
-                                   "user's data folder) and survive a restart.")
-    w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    w.add_argument("--port", type=bounded(1, 65535), default=8000, help="port (default 8000)")
+    w = sub.add_parser("serve", help=_("the web table: play in a browser with friends and bots"),
+                       description=_("Serve the web table: open the address it prints, create a table, share the "
+                                     "invitation link.  Tables are kept in a database (by default SQLite in the "
+                                     "user's data folder) and survive a restart."))
+    w.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1: this machine only)"))
+    w.add_argument("--port", type=bounded(1, 65535), default=8000, help=_("port (default 8000)"))
     w.add_argument("--db", metavar="URL", default=None,
-                   help="database URL (SQLAlchemy), e.g. postgresql+psycopg://user@host/db "
-                        "(default: SQLite in the user's data folder)")
-    w.add_argument("--open", action="store_true", help="open the lobby in the browser")
+                   help=_("database URL (SQLAlchemy), e.g. postgresql+psycopg://user@host/db "
+                          "(default: SQLite in the user's data folder)"))
+    w.add_argument("--open", action="store_true", help=_("open the lobby in the browser"))
     w.add_argument("--bot-workers", type=bounded(0, 64), default=None,
-                   help="processes that play the bots (default: the cores, at most 4; 0: in the server process)")
-    w.add_argument("--bot-delay", type=delay, default=0.9, help="seconds between the bots' moves (default 0.9)")
+                   help=_("processes that play the bots (default: the cores, at most 4; 0: in the server process)"))
+    w.add_argument("--bot-delay", type=delay, default=0.9, help=_("seconds between the bots' moves (default 0.9)"))
     w.add_argument("--origin", action="append", default=[],
-                   help="another origin a browser may connect from (behind a proxy), e.g. https://cards.example")
+                   help=_("another origin a browser may connect from (behind a proxy), e.g. https://cards.example"))
     w.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
-                   help="a name the server answers to (the Host header; repeat for several; '*': any, "
-                        "'*.example.org': its subdomains); always: the --host address, localhost, 127.0.0.1, "
-                        "[::1].  Needed with --host 0.0.0.0 or ::, e.g. --allowed-host cards.example")
+                   help=_("a name the server answers to (the Host header; repeat for several; '*': any, "
+                          "'*.example.org': its subdomains); always: the --host address, localhost, 127.0.0.1, "
+                          "[::1].  Needed with --host 0.0.0.0 or ::, e.g. --allowed-host cards.example"))
     w.add_argument("--health-token", metavar="TOKEN", default=os.environ.get("CONQUIAN_HEALTH_TOKEN") or None,
-                   help="/health answers only ok or not ok; a request with 'Authorization: Bearer TOKEN' gets "
-                        "the detail (database, process, tables, connections) (default: the environment variable "
-                        "CONQUIAN_HEALTH_TOKEN; none: no detail)")
+                   help=_("/health answers only ok or not ok; a request with 'Authorization: Bearer TOKEN' gets "
+                          "the detail (database, process, tables, connections) (default: the environment variable "
+                          "CONQUIAN_HEALTH_TOKEN; none: no detail)"))
     w.add_argument("--workers", type=bounded(1, 64), default=1,
-                   help="server processes sharing the port (default 1; more need a PostgreSQL --db: the processes "
-                        "tell each other of every move through it)")
+                   help=_("server processes sharing the port (default 1; more need a PostgreSQL --db: the processes "
+                          "tell each other of every move through it)"))
     w.add_argument("--max-spectators", type=bounded(0, 100_000), default=50,
-                   help="spectators a table takes in each server process (default 50)")
+                   help=_("spectators a table takes in each server process (default 50)"))
     w.add_argument("--connections-per-address", type=bounded(1, 100_000), default=20,
-                   help="WebSockets one client address may hold open in each server process (default 20)")
+                   help=_("WebSockets one client address may hold open in each server process (default 20)"))
     w.add_argument("--messages-per-address", type=bounded(1, 100_000), default=20,
-                   help="messages a second one client address may send over all its connections (default 20)")
+                   help=_("messages a second one client address may send over all its connections (default 20)"))
     w.add_argument("--tables-per-minute", type=bounded(1, 100_000), default=3,
-                   help="new tables one client address may make a minute, in bursts of five (default 3)")
+                   help=_("new tables one client address may make a minute, in bursts of five (default 3)"))
     w.add_argument("--unjoined-after", type=bounded(1, 10**7), default=600,
-                   help="seconds after which the lobby stops listing a waiting table nobody has sat at (default 600)")
+                   help=_("seconds after which the lobby stops listing a waiting table nobody has sat at (default "
+                          "600)"))
     w.add_argument("--request-timeout", type=bounded(1, 3600), default=10,
-                   help="seconds a client has to send a whole HTTP request (default 10)")
+                   help=_("seconds a client has to send a whole HTTP request (default 10)"))
     w.add_argument("--max-connections", type=bounded(1, 10**6), default=2000,
-                   help="connections and requests each server process holds at once; more are answered 503 "
-                        "(default 2000)")
+                   help=_("connections and requests each server process holds at once; more are answered 503 "
+                          "(default 2000)"))
     w.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
     w.add_argument("--log-format", choices=("text", "json"), default="text",
-                   help="log lines as text or as JSON objects (a line per request and per move; never a seat token)")
+                   help=_("log lines as text or as JSON objects (a line per request and per move; never a seat token)"))
 
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    """Run ``conquian serve``.  The web table speaks each reader's language itself; these lines are
+    the program's."""
     try:
         import uvicorn
 
@@ -75,12 +80,12 @@ def serve_command(args: argparse.Namespace) -> int:
         from conquian.web.security import allowed_hosts, needs_names
         from conquian.web.store import Store
     except ImportError:
-        print("conquian serve: the web table needs its extra: pip install 'conquian[web]'", file=sys.stderr)
+        print("conquian serve: " + _("the web table needs its extra: pip install 'conquian[web]'"), file=sys.stderr)
         return 2
     if needs_names(args.host, args.allowed_host):
-        print(f"conquian serve: listening on {args.host or 'every address'}, say the names people reach this server "
-              "by: --allowed-host cards.example (repeat for several), or --allowed-host '*' for any name",
-              file=sys.stderr)
+        print("conquian serve: " + _("listening on {host}, say the names people reach this server by: "
+                                     "--allowed-host cards.example (repeat for several), or --allowed-host '*' for "
+                                     "any name").format(host=args.host or _("every address")), file=sys.stderr)
         return 2
 
     from conquian.web.limits import DatabaseInUse, deadline_protocol, lock_database, sqlite_path
@@ -96,15 +101,17 @@ def serve_command(args: argparse.Namespace) -> int:
         store.check()
         store.dispose()
     except DatabaseInUse as e:
-        print(f"conquian serve: {e}", file=sys.stderr)
+        print(f"conquian serve: {say(e)}", file=sys.stderr)
         return 2
     except Exception as e:  # a bad URL, an unreachable server, a database that is not ours
-        print(f"conquian serve: cannot use the database {quote(args.db or 'in the data folder', 80)}: "
-              f"{str(e).splitlines()[0][:200] if str(e) else type(e).__name__}", file=sys.stderr)
+        print("conquian serve: " + _("cannot use the database {url}: {reason}").format(
+            url=quote(args.db, 80) if args.db else quote(_("in the data folder"), 80),
+            reason=str(e).splitlines()[0][:200] if str(e) else type(e).__name__), file=sys.stderr)
         return 2
     if args.workers > 1 and not store.postgres:
-        print("conquian serve: --workers above 1 needs a PostgreSQL database (--db postgresql+psycopg://...): "
-              "the processes tell each other of every move through it", file=sys.stderr)
+        print("conquian serve: " + _("--workers above 1 needs a PostgreSQL database (--db "
+                                     "postgresql+psycopg://...): the processes tell each other of every move "
+                                     "through it"), file=sys.stderr)
         return 2
     configure(args.log_level, args.log_format)
     settings = Settings(db_url=store.url, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
@@ -115,8 +122,8 @@ def serve_command(args: argparse.Namespace) -> int:
                         unjoined_after=args.unjoined_after)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
-    print(f"conquian serve: the lobby is at {url} (database {store.url.split('@')[-1]}); ctrl+c stops it",
-          flush=True)
+    print("conquian serve: " + _("the lobby is at {url} (database {database}); ctrl+c stops it").format(
+        url=url, database=store.url.split("@")[-1]), flush=True)
     if args.open:
         import threading
         import webbrowser
@@ -146,7 +153,8 @@ def serve_command(args: argparse.Namespace) -> int:
         else:
             uvicorn.run(build_app(settings), **common)
     except OSError as e:
-        print(f"conquian serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        print("conquian serve: " + _("cannot listen on {host}:{port}: {reason}").format(
+            host=args.host, port=args.port, reason=e.strerror or e), file=sys.stderr)
         return 2
     return 0
 
