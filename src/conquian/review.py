@@ -350,21 +350,21 @@ def report(review: Review, tr: Translator | None = None) -> str:
         made = next(e for e in d.candidates if e.action == d.played)
         best = next(e for e in d.candidates if e.action == d.best)
         line = (f"{d.number:3d}. #{d.action_index:<3d} {d.played:<28s} {mark_word(d.mark, tr):<10s} "
-                + g("win {chance}").format(chance=f"{made.win:.2f}"))
+                + g(N_("win {chance}")).format(chance=f"{made.win:.2f}"))
         if made.points is not None:
-            line += " " + g("points {points}").format(points=f"{made.points:+.1f}")
+            line += " " + g(N_("points {points}")).format(points=f"{made.points:+.1f}")
         if d.best != d.played:
-            line += "  " + g("best {move} (win {chance}, cost {cost})").format(
+            line += "  " + g(N_("best {move} (win {chance}, cost {cost})")).format(
                 move=d.best, chance=f"{best.win:.2f}", cost=f"{d.cost:.2f}")
         if d.foster_differs:
-            line += "  " + g("foster: {move}").format(move=d.foster)
+            line += "  " + g(N_("foster: {move}")).format(move=d.foster)
         lines.append(line)
     acc = review.accuracy
     counts = ", ".join(f"{n} {mark_word(m, tr)}" for m, n in review.counts.items())
-    lines.append(g("accuracy {percent}%: {counts}").format(percent=f"{acc * 100:.0f}", counts=counts)
-                 if acc is not None else g("no decision to review"))
+    lines.append(g(N_("accuracy {percent}%: {counts}")).format(percent=f"{acc * 100:.0f}", counts=counts)
+                 if acc is not None else g(N_("no decision to review")))
     for d in review.turning_points:
-        lines.append(g("turning point: decision {n} (action #{action}), {move}: {mark}, cost {cost}; best {best}")
+        lines.append(g(N_("turning point: decision {n} (action #{action}), {move}: {mark}, cost {cost}; best {best}"))
                      .format(n=d.number, action=d.action_index, move=d.played, mark=mark_word(d.mark, tr),
                              cost=f"{d.cost:.2f}", best=d.best))
     return "\n".join(lines)
