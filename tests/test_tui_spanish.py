@@ -17,13 +17,13 @@ import pytest
 
 pytest.importorskip("textual")
 
-from textual.widgets import Button, Input, OptionList, Static  # noqa: E402
+from textual.widgets import Button, Input, OptionList, Static
 
-from conquian.i18n import set_language  # noqa: E402
-from conquian.tui import ConquianApp, Message, RulesScreen, make_session  # noqa: E402
-from conquian.tui.screens import GameChooser  # noqa: E402
-from test_i18n_session import english_left  # noqa: E402
-from test_tui import play_deal, type_action  # noqa: E402
+from conquian.i18n import set_language
+from conquian.tui import ConquianApp, Message, RulesScreen, make_session
+from conquian.tui.screens import GameChooser
+from test_i18n_session import english_left
+from test_tui import play_deal, type_action
 
 #: Texts of the rule book (its own translation, ``rulebook.<lang>.md``, is not the catalogue's).
 BOOK = {"rulebook", "refused-rule"}

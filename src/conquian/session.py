@@ -569,8 +569,8 @@ class GameSession(Words):
         book = self.match.washbook
         names = self.names_for_seats(tr)
         width = max(6, *(len(p) + 1 for p in names))
-        deal, value = tr.gettext(N_("deal")), tr.gettext(N_("value"))  # the headings: a number of a deal, its value
-        head = f"{deal:>4} {value:>6}" + "".join(f"{p:>{width + 1}}" for p in names)
+        number, worth = tr.gettext(N_("deal")), tr.gettext(N_("value"))  # the headings: a deal's number, its value
+        head = f"{number:>4} {worth:>6}" + "".join(f"{p:>{width + 1}}" for p in names)
         lines = [head]
         for i, (value, totals) in enumerate(book.rows, 1):
             lines.append(f"{i:>4} {value:>6}" + "".join(f"{t:>+{width + 1}d}" if t else f"{0:>{width + 1}}"
