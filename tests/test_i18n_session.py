@@ -97,7 +97,8 @@ def test_a_whole_deal_in_spanish_is_the_same_game(variant: str, players: int | N
     # the same record (the bots' decisions), the same scores, whatever the language
     assert spanish.record_text().split("\n", 1)[1] == english.record_text().split("\n", 1)[1]
     assert spanish.match.results == english.match.results and spanish.match.totals == english.match.totals
-    assert english.names and spanish.names == english.names == ["You", *english.names[1:]]  # a record's names are not translated
+    # a record keeps the names as they are: never translated
+    assert english.names and spanish.names == english.names == ["You", *english.names[1:]]
     spanish_pack = variant == "conquian-mexicano"
     readers: list[int | None] = [None, *range(1, spanish.rules.players + 1)]
     for seat in readers:
