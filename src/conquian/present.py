@@ -128,9 +128,10 @@ def order_moves(actions: Sequence[Action], phase: str | None = None) -> list[Act
     return sorted(actions, key=lambda a: move_key(a, phase))
 
 
-def move_phrase(action: Action, to: str | None = None) -> str:
+def move_phrase(action: Action, to: str | Msg | None = None, tr: Translator | None = None) -> str:
     """A move as a person reads it, naming the player it goes to (``to``) where it goes to one:
     ``give 7c to Bea`` (R8.2), ``force 5h on Bea`` (R3.6, R8.4); any other move as :func:`move_words`.
+    In ``tr``'s language (the program's by default): :func:`move_msg`.
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
@@ -139,11 +140,7 @@ def move_phrase(action: Action, to: str | None = None) -> str:
 
     ```
     """
-    if to is not None and isinstance(action, Give):
-        return f"give {card_for_people(action.card)} to {to}"
-    if to is not None and isinstance(action, Force):
-        return f"force {card_for_people(action.card)} on {to}"
-    return move_words(action)
+    return (tr or active()).render(move_msg(action, to))
 
 
 def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
@@ -195,12 +192,6 @@ def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
             return Msg("shift {combo} high {cards}", combo=action.combo, cards=cards)
         return Msg("shift {combo} {cards}", combo=action.combo, cards=cards)
     return Msg("{move}", move=move_words(action))
-
-
-def move_label(action: Action, to: str | Msg | None = None, tr: Translator | None = None) -> str:
-    """:func:`move_msg` in ``tr``'s language (the program's by default); in English the same words
-    as :func:`move_phrase`."""
-    return (tr or active()).render(move_msg(action, to))
 
 
 # ---------------------------------------------------------------------- cards in words
@@ -338,5 +329,5 @@ def games(tr: Translator | None = None) -> list[tuple[str, str, dict[str, int]]]
 
 
 __all__ = ["GAMES", "SPANISH_SUITS", "PackMsg", "card_for_people", "card_words", "cards_for_people", "for_people",
-           "games", "move_key", "move_label", "move_msg", "move_phrase", "move_words", "order_moves", "spanish_card",
+           "games", "move_key", "move_msg", "move_phrase", "move_words", "order_moves", "spanish_card",
            "spanish_card_words", "spanish_pack", "spanish_text"]
