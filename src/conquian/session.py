@@ -330,7 +330,8 @@ class GameSession(Words):
     def __post_init__(self, record: Record | None) -> None:
         n = self.rules.players
         if len(self.seats) != n:
-            raise ConquianError(f"{self.rules.name} with {n} players needs {n} seats, not {len(self.seats)}")
+            raise ConquianError(Msg("{game} with {n} players needs {n} seats, not {seats}", game=self.rules.name, n=n,
+                                    seats=len(self.seats)))
         self.names = list(self.names) if self.names else default_names(self.seats)
         for i, kind in enumerate(self.seats):
             if kind != HUMAN:
@@ -768,7 +769,8 @@ def resume(text: str, *, seed: int = 0, seats: Sequence[str] | None = None) -> G
         deals = 6 if rules.family == CONQUIAN else rules.players
     played = replay(rec).deals  # a bad record is refused as such, before anything else is said of it
     if len(played) >= deals and played[-1].scores is not None:
-        raise FinishedMatchError(f"the match is over ({len(rec.deals)} deals of {deals} played): nothing to resume")
+        raise FinishedMatchError(Msg("the match is over ({played} deals of {deals} played): nothing to resume",
+                                     played=len(rec.deals), deals=deals))
     return GameSession(rules, kinds, names=rec.players, seed=seed, deals_in_match=deals, record=rec)
 
 
@@ -952,7 +954,8 @@ def seats_from_bots(rules: Rules, bots: Sequence[str] | None) -> list[str]:
     names = [b.strip() for b in (bots or []) if b.strip()]
     if HUMAN in names:
         if len(names) != n:
-            raise ConquianError(f"--bots lists {len(names)} seats; {rules.name} seats {n}")
+            raise ConquianError(Msg("--bots lists {listed} seats; {game} seats {n}", listed=len(names), game=rules.name,
+                                    n=n))
         return names
     if not names:
         from conquian.bots.expert import strongest_quick_bot
@@ -961,7 +964,8 @@ def seats_from_bots(rules: Rules, bots: Sequence[str] | None) -> list[str]:
     if len(names) == 1:
         names = names * (n - 1)
     if len(names) != n - 1:
-        raise ConquianError(f"--bots: give {n - 1} bots for the other seats (or one for all), not {len(names)}")
+        raise ConquianError(Msg("--bots: give {n} bots for the other seats (or one for all), not {given}", n=n - 1,
+                                given=len(names)))
     return [HUMAN, *names]
 
 
