@@ -151,7 +151,7 @@ def test_moves_and_names_in_spanish() -> None:
     labels = {str(move_msg(parse_action(t), "Bea")): ES.render(move_msg(parse_action(t), "Bea")) for t in (
         "p1 pass", "p1 discard Th", "p1 force 5h p2", "p1 give 7c", "p1 use 7h 8h 9h")}
     assert labels == {"pass": "pasar", "discard 10h": "pagar 10h", "force 5h on Bea": "forzar 5h a Bea",
-                      "give 7c to Bea": "dar 7c a Bea", "use 7h 8h 9h": "usar 7h 8h 9h"}
+                      "give 7c to Bea": "dar 7c a Bea", "use 7h 8h 9h": "bajar 7h 8h 9h"}
     assert ES.render(move_msg(parse_action("p1 add 2 Th"))) == "agregar 10h a la combinación 2"
     assert ES.render(move_msg(parse_action("p1 draw"))) == "tomar del montón"
     assert s.names_for_seats(ES) == ["Tú", "Foster 2", "Foster 3"]
@@ -171,7 +171,7 @@ def test_the_person_is_spoken_to_in_spanish() -> None:
     set_language("es")
     s = play("conquian", 3, 3, 3)
     log = s.log_for(1, ES)
-    assert any(line.startswith(("Volteaste ", "Pasaste ", "Usaste ", "Pagaste ")) for line in log)
+    assert any(line.startswith(("Volteaste ", "Pasaste ", "Bajaste ", "Pagaste ")) for line in log)
     # R6.3: at a three-seat table the dealer sits out, and the person is told so in the second person
     assert "Descansas esta mano (R6.3)" in log or any(line.endswith("descansa esta mano (R6.3)") for line in log)
     english = "\n".join(s.log_for(1, ENGLISH))

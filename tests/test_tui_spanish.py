@@ -82,7 +82,7 @@ def test_a_conquian_deal_in_spanish(tmp_path: Path) -> None:
         notes = listen(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
-            assert [app.move_label(a) for a in app.options] == ["pasar", "usar 7c 8c 9c"]
+            assert [app.move_label(a) for a in app.options] == ["pasar", "bajar 7c 8c 9c"]
             text = screen_text(app, notes)
             assert "te toca decidir" in text and "tu jugada (2)" in text and "Volteaste el 9 de tréboles" in text
             assert "pista" in text and "puntos" in text and "salir" in text  # the footer's keys
