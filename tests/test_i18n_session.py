@@ -40,16 +40,20 @@ ENGLISH_WORDS = re.compile(r"\b(?:ace|jack|queen|king|clubs|diamonds|hearts|spad
 @cache
 def english_fragments() -> tuple[str, ...]:
     """For every English text of the catalogue, the longest piece between its fields that has two
-    words or more: a Spanish screen or log that shows one shows an untranslated sentence."""
+    words or more: a Spanish screen or log that shows one shows an untranslated sentence.  A piece
+    that the Spanish catalogue keeps as it is (a command, the notation) is not English."""
     babel = pytest.importorskip("babel.messages.pofile")
     with (LOCALE_DIR / "conquian.pot").open("rb") as f:
         catalogue = babel.read_po(f)
+    with (LOCALE_DIR / "es" / "LC_MESSAGES" / "conquian.po").open("rb") as f:
+        spanish = "\n".join(s for m in babel.read_po(f) if m.id
+                            for s in (m.string if isinstance(m.string, tuple) else (m.string,)))
     out = set()
     for m in catalogue:
         for msgid in (m.id if isinstance(m.id, tuple) else (m.id,)):
             pieces = [p.strip() for p in FIELD.split(msgid or "")]
             pieces = [p for p in pieces if len(WORD.findall(p)) >= 2]
-            if pieces:
+            if pieces and max(pieces, key=len) not in spanish:
                 out.add(max(pieces, key=len))
     return tuple(sorted(out))
 
