@@ -182,3 +182,31 @@ def test_the_person_is_spoken_to_in_spanish() -> None:
     assert "You sits out" not in english and "You deals" not in english
     assert s.washbook_text(ES).startswith("mano  valor")
     assert s.washbook_text(ENGLISH) == str(s.match.washbook)
+
+
+def test_a_review_in_spanish() -> None:
+    """``conquian review``'s words (docs/review.md) in Spanish; the English as the command prints it."""
+    from conquian.review import Decision, Estimate, Review, mark_word, report
+
+    estimates = [Estimate("p2 pass", 0.5, None), Estimate("p2 use 7h 8h 9h", 0.75, None)]
+    rv = Review("conquian", 2, 1, 8, [Decision(1, 3, "p2 pass", "p2 use 7h 8h 9h", "p2 pass", 0.25, "blunder",
+                                               estimates)], 2)
+    es = report(rv, ES)
+    assert es.splitlines()[0] == ("conquian, mano 1, p2: 1 decisión revisada, 2 forzadas, "
+                                  "8 simulaciones por jugada candidata")
+    assert "error grave" in es and "precisión 17%" in es and "momento clave: decisión 1 (jugada #3)" in es
+    assert not english_left(es), english_left(es)
+    assert report(rv, ENGLISH).splitlines()[-1] == (
+        "turning point: decision 1 (action #3), p2 pass: blunder, cost 0.25; best p2 use 7h 8h 9h")
+    assert [mark_word(m, ES) for m in ("good", "inaccuracy", "mistake", "blunder")] == [
+        "buena", "imprecisión", "error", "error grave"]
+
+
+def test_the_games_in_spanish() -> None:
+    from conquian.present import games
+
+    titles = [t for t, _variant, _options in games(ES)]
+    assert titles[0] == "Conquián (2 jugadores)"
+    assert "Tercerilla: el conquián mexicano para tres (3 jugadores)" in titles
+    assert next(t for t, _v, _o in games(ENGLISH)) == "Conquián (2 players)"
+    assert not english_left("\n".join(titles))
