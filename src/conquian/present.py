@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from conquian.engine.actions import Action, Add, Discard, Draw, Force, Give, Meld, Pass, Shift, Take, Use, meld_text
 from conquian.engine.cards import JOKER, RANK_CHARS, RANK_NAMES, SUIT_CHARS, SUIT_NAMES, card_str
 from conquian.engine.rules import PRESETS, Rules
+from conquian.i18n import N_, SOURCE_LANGUAGE, Msg, NMsg, Translator, active
 
 # a ten in the notation: "Th", also after "X=" (a named joker), never inside a word ("The")
 _TEN = re.compile(r"(?<![A-Za-z0-9])T(?=[cdhs](?![A-Za-z0-9]))")
@@ -127,9 +128,10 @@ def order_moves(actions: Sequence[Action], phase: str | None = None) -> list[Act
     return sorted(actions, key=lambda a: move_key(a, phase))
 
 
-def move_phrase(action: Action, to: str | None = None) -> str:
+def move_phrase(action: Action, to: str | Msg | None = None, tr: Translator | None = None) -> str:
     """A move as a person reads it, naming the player it goes to (``to``) where it goes to one:
     ``give 7c to Bea`` (R8.2), ``force 5h on Bea`` (R3.6, R8.4); any other move as :func:`move_words`.
+    In ``tr``'s language (the program's by default): :func:`move_msg`.
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
@@ -138,11 +140,118 @@ def move_phrase(action: Action, to: str | None = None) -> str:
 
     ```
     """
-    if to is not None and isinstance(action, Give):
-        return f"give {card_for_people(action.card)} to {to}"
-    if to is not None and isinstance(action, Force):
-        return f"force {card_for_people(action.card)} on {to}"
-    return move_words(action)
+    return (tr or active()).render(move_msg(action, to))
+
+
+def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
+    """A move in words for a button or a list, in the reader's language when rendered: English reads
+    it as :func:`move_phrase` does (``give 7c to Bea``), Spanish as a Mexican player says it
+    (``dar 7c a Bea``, ``pagar 10h``, ``agregar 5h a la combinación 2``); the cards stay in the
+    notation, ten written ``10``.
+
+    ```pycon
+    >>> from conquian.engine.actions import parse_action
+    >>> from conquian.i18n import translator
+    >>> m = move_msg(parse_action("p1 force 5h p2"), "Bea")
+    >>> str(m), translator("es").render(m)
+    ('force 5h on Bea', 'forzar 5h a Bea')
+    >>> translator("es").render(move_msg(parse_action("p2 add 2 Th")))
+    'agregar 10h a la combinación 2'
+
+    ```
+    """
+    if isinstance(action, Give):
+        card = card_for_people(action.card)
+        return Msg("give {card} to {to}", card=card, to=to) if to is not None else Msg("give {card}", card=card)
+    if isinstance(action, Force):
+        card = card_for_people(action.card)
+        if to is not None:
+            return Msg("force {card} on {to}", card=card, to=to)
+        if action.target is not None:
+            return Msg("force {card} p{seat}", card=card, seat=action.target)
+        return Msg("force {card}", card=card)
+    if isinstance(action, Pass):
+        return Msg("pass")
+    if isinstance(action, Draw):
+        return Msg("draw")
+    if isinstance(action, Take):
+        return Msg("take {card}", card=card_for_people(action.card)) if action.card is not None else Msg("take")
+    if isinstance(action, Discard):
+        return Msg("discard {card}", card=card_for_people(action.card))
+    if isinstance(action, Use):
+        return Msg("use {cards}", cards=for_people(action.args()))
+    if isinstance(action, Meld):
+        return Msg("meld {cards}", cards=for_people(action.args()))
+    if isinstance(action, Add):
+        return Msg("add {combo} {cards}", combo=action.combo, cards=for_people(" ".join(action.cards)))
+    if isinstance(action, Shift):
+        cards = for_people(" ".join(action.cards))
+        if action.which == "low":
+            return Msg("shift {combo} low {cards}", combo=action.combo, cards=cards)
+        if action.which == "high":
+            return Msg("shift {combo} high {cards}", combo=action.combo, cards=cards)
+        return Msg("shift {combo} {cards}", combo=action.combo, cards=cards)
+    return Msg("{move}", move=move_words(action))
+
+
+# ---------------------------------------------------------------------- cards in words
+#: A card in words, one message per rank so that each language puts its own article
+#: ("the jack of spades": "la jota de picas", "the 7 of hearts": "el 7 de corazones").
+_RANK_MSGIDS = {
+    "ace": N_("the ace of {suit}"), "jack": N_("the jack of {suit}"), "queen": N_("the queen of {suit}"),
+    "king": N_("the king of {suit}"),
+}
+_NUMBER_MSGID = N_("the {rank} of {suit}")
+_SUIT_MSGIDS = (N_("clubs"), N_("diamonds"), N_("hearts"), N_("spades"))
+#: The Spanish pack's names (R8.1), by the notation's letters: a language with its own words for
+#: them reads these; English keeps the French pack's words ("the jack of diamonds").
+_SPANISH_PACK_MSGIDS = {"J": N_("the sota of {suit}"), "Q": N_("the caballo of {suit}")}
+_SPANISH_SUIT_MSGIDS = {"c": N_("bastos"), "d": N_("oros"), "h": N_("copas"), "s": N_("espadas")}
+
+
+class PackMsg(Msg):
+    """A card's words in the Spanish pack (R8.1): English reads ``english`` (the words of the
+    French pack, as ever: "the jack of diamonds"); another language reads its translation of
+    ``msgid`` ("la sota de oros")."""
+
+    __slots__ = ("english",)
+
+    def __init__(self, msgid: str, english: str, /, **params: object) -> None:
+        super().__init__(msgid, **params)
+        self.english = english
+
+    def _text(self, tr: Translator) -> str:
+        return self.english if tr.lang == SOURCE_LANGUAGE else tr.gettext(self.msgid)
+
+
+def card_words(card: int, spanish: bool = False) -> Msg:
+    """A card in words as a message ("the 7 of hearts"), rendered in the reader's language; with
+    ``spanish`` (the Spanish pack, R8.1) another language names its Spanish suits and courts
+    ("la sota de oros") while English reads as ever.
+
+    ```pycon
+    >>> from conquian.engine.cards import parse_card
+    >>> from conquian.i18n import translator
+    >>> es = translator("es")
+    >>> str(card_words(parse_card("Jd"), spanish=True)), es.render(card_words(parse_card("Jd"), spanish=True))
+    ('the jack of diamonds', 'la sota de oros')
+    >>> es.render(card_words(parse_card("Js"))), es.render(card_words(parse_card("7h")))
+    ('la jota de picas', 'el 7 de corazones')
+
+    ```
+    """
+    if card == JOKER:
+        return Msg("the joker")
+    s = card_str(card)
+    rank_name = RANK_NAMES[(card & 15) - 1]
+    suit_name = SUIT_NAMES[card >> 4]
+    suit: Msg = (PackMsg(_SPANISH_SUIT_MSGIDS[s[1]], suit_name) if spanish
+                 else Msg(_SUIT_MSGIDS[SUIT_NAMES.index(suit_name)]))
+    if spanish and s[0] in _SPANISH_PACK_MSGIDS:
+        return PackMsg(_SPANISH_PACK_MSGIDS[s[0]], _RANK_MSGIDS[rank_name], suit=suit)
+    if rank_name in _RANK_MSGIDS:
+        return Msg(_RANK_MSGIDS[rank_name], suit=suit)
+    return Msg(_NUMBER_MSGID, rank=rank_name, suit=suit)
 
 
 # ---------------------------------------------------------------------- the Spanish suits (R8.1)
@@ -193,28 +302,32 @@ def spanish_text(text: str) -> str:
 
 
 # ---------------------------------------------------------------------- the games
-#: Every game a person may choose at the table: a title, the preset and its options.
+#: Every game a person may choose at the table: a title (English; :func:`games` gives it in the
+#: reader's language), the preset and its options.
 GAMES: tuple[tuple[str, str, dict[str, int]], ...] = (
-    ("Conquián (2 players)", "conquian", {}),
-    ("Conquián, three at the table (3 players, one sits out each deal)", "conquian", {"players": 3}),
-    ("Conquián with the Spanish pack (2 players)", "conquian-spanish", {}),
-    ("Conquián mexicano (2 players)", "conquian-mexicano", {}),
-    ("Tercerilla: the conquián mexicano for three (3 players)", "conquian-mexicano", {"players": 3}),
-    ("Conquián mexicano for four (4 players)", "conquian-mexicano", {"players": 4}),
-    ("Cooncan (3 players)", "cooncan", {}),
-    ("Cooncan for two (2 players)", "cooncan", {"players": 2}),
-    ("Cooncan with two packs and jokers (5 players)", "cooncan-double", {}),
+    (N_("Conquián (2 players)"), "conquian", {}),
+    (N_("Conquián, three at the table (3 players, one sits out each deal)"), "conquian", {"players": 3}),
+    (N_("Conquián with the Spanish pack (2 players)"), "conquian-spanish", {}),
+    (N_("Conquián mexicano (2 players)"), "conquian-mexicano", {}),
+    (N_("Tercerilla: the conquián mexicano for three (3 players)"), "conquian-mexicano", {"players": 3}),
+    (N_("Conquián mexicano for four (4 players)"), "conquian-mexicano", {"players": 4}),
+    (N_("Cooncan (3 players)"), "cooncan", {}),
+    (N_("Cooncan for two (2 players)"), "cooncan", {"players": 2}),
+    (N_("Cooncan with two packs and jokers (5 players)"), "cooncan-double", {}),
 )
 
 
-def games() -> list[tuple[str, str, dict[str, int]]]:
-    """:data:`GAMES`, and any preset it does not name, at its default number of players."""
+def games(tr: Translator | None = None) -> list[tuple[str, str, dict[str, int]]]:
+    """:data:`GAMES`, and any preset it does not name, at its default number of players; the
+    titles in ``tr``'s language (the program's by default)."""
+    tr = tr or active()
     named = {variant for _, variant, _ in GAMES}
     extra: list[tuple[str, str, dict[str, int]]] = [
-        (f"{name} ({PRESETS[name].players} players)", name, {}) for name in PRESETS if name not in named]
-    return [*GAMES, *extra]
+        (tr.render(NMsg("{name} ({n} player)", "{name} ({n} players)", PRESETS[name].players, name=name)), name, {})
+        for name in PRESETS if name not in named]
+    return [*((tr.gettext(title), variant, options) for title, variant, options in GAMES), *extra]
 
 
-__all__ = ["GAMES", "SPANISH_SUITS", "card_for_people", "cards_for_people", "for_people", "games", "move_key",
-           "move_phrase", "move_words", "order_moves", "spanish_card", "spanish_card_words", "spanish_pack",
-           "spanish_text"]
+__all__ = ["GAMES", "SPANISH_SUITS", "PackMsg", "card_for_people", "card_words", "cards_for_people", "for_people",
+           "games", "move_key", "move_msg", "move_phrase", "move_words", "order_moves", "spanish_card",
+           "spanish_card_words", "spanish_pack", "spanish_text"]

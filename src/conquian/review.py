@@ -45,6 +45,7 @@ from conquian.engine.files import atomic_write, read_text_limited
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import Record, ReplayError, read_record, replay
 from conquian.engine.rules import COONCAN
+from conquian.i18n import N_, Msg, NMsg, Translator, active
 
 #: A decision whose win-chance cost is below this is ``good``.
 GOOD_BELOW = 0.05
@@ -52,8 +53,8 @@ GOOD_BELOW = 0.05
 INACCURACY_BELOW = 0.10
 #: Below this (and not an inaccuracy) it is a ``mistake``; from here on it is a ``blunder``.
 MISTAKE_BELOW = 0.20
-#: The marks, best first.
-MARKS = ("good", "inaccuracy", "mistake", "blunder")
+#: The marks, best first (their words for people: :func:`mark_word`).
+MARKS = (N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"))
 #: Accuracy of a decision: ``1 - min(cost / ACCURACY_SCALE, 1)``; a seat's accuracy is the mean.
 ACCURACY_SCALE = 0.30
 #: At most this many candidates are evaluated for a decision (foster's choice first, then the
@@ -157,6 +158,12 @@ class Review:
             fields = {k: v for k, v in d.items() if k not in ("candidates", "foster_differs")}
             decisions.append(Decision(**fields, candidates=[Estimate(**e) for e in d["candidates"]]))
         return cls(obj["variant"], int(obj["seat"][1:]), obj["deal"], obj["playouts"], decisions, obj["forced"])
+
+
+def mark_word(mark: str, tr: Translator | None = None) -> str:
+    """A mark in words, in ``tr``'s language (the program's by default); the mark itself stays
+    the same in the JSON of a review."""
+    return (tr or active()).gettext(mark)
 
 
 def mark_of(cost: float) -> str:
@@ -280,9 +287,10 @@ def default_playouts(rec: Record) -> int:
 def check_target(rec: Record, deal: int, seat: int) -> None:
     """:class:`ReviewError` unless the record has that deal and that seat."""
     if not 1 <= deal <= len(rec.deals):
-        raise ReviewError(f"no deal {deal}: the record has {len(rec.deals)} deal(s)")
+        raise ReviewError(NMsg("no deal {deal}: the record has {n} deal(s)",
+                               "no deal {deal}: the record has {n} deal(s)", len(rec.deals), deal=deal))
     if not 1 <= seat <= len(rec.players):
-        raise ReviewError(f"no seat p{seat}: the record has p1 to p{len(rec.players)}")
+        raise ReviewError(Msg("no seat p{seat}: the record has p1 to p{n}", seat=seat, n=len(rec.players)))
 
 
 def review_text(text: str, seat: int, deal: int = 1, playouts: int | None = None, workers: int = 1,
@@ -313,6 +321,53 @@ def review_text(text: str, seat: int, deal: int = 1, playouts: int | None = None
             if progress:
                 progress(i, len(tasks))
     return Review(rec.variant, seat, deal, playouts, results, forced)
+
+
+def report(review: Review, tr: Translator | None = None) -> str:
+    """The review in words, in ``tr``'s language (the program's by default): a line for the deal, one
+    per decision (the move made, its mark, its win chance; the best move and its cost where it
+    differs; foster's choice where it differs), the accuracy and the turning points.
+
+    ```pycon
+    >>> rv = Review("conquian", 2, 1, 8, [Decision(1, 3, "p2 pass", "p2 use 7h 8h 9h", "p2 pass", 0.25,
+    ...     "blunder", [Estimate("p2 pass", 0.5, None), Estimate("p2 use 7h 8h 9h", 0.75, None)])], 2)
+    >>> print(report(rv))  # doctest: +NORMALIZE_WHITESPACE
+    conquian, deal 1, p2: 1 decision(s) reviewed, 2 forced, 8 playouts per candidate
+      1. #3   p2 pass                      blunder    win 0.50  best p2 use 7h 8h 9h (win 0.75, cost 0.25)
+    accuracy 17%: 0 good, 0 inaccuracy, 0 mistake, 1 blunder
+    turning point: decision 1 (action #3), p2 pass: blunder, cost 0.25; best p2 use 7h 8h 9h
+
+    ```
+    """
+    tr = tr or active()
+    g = tr.gettext
+    lines = [tr.render(NMsg("{variant}, deal {deal}, p{seat}: {n} decision(s) reviewed, {forced} forced, "
+                            "{playouts} playouts per candidate",
+                            "{variant}, deal {deal}, p{seat}: {n} decision(s) reviewed, {forced} forced, "
+                            "{playouts} playouts per candidate", len(review.decisions), variant=review.variant,
+                            deal=review.deal, seat=review.seat, forced=review.forced, playouts=review.playouts))]
+    for d in review.decisions:
+        made = next(e for e in d.candidates if e.action == d.played)
+        best = next(e for e in d.candidates if e.action == d.best)
+        line = (f"{d.number:3d}. #{d.action_index:<3d} {d.played:<28s} {mark_word(d.mark, tr):<10s} "
+                + g(N_("win {chance}")).format(chance=f"{made.win:.2f}"))
+        if made.points is not None:
+            line += " " + g(N_("points {points}")).format(points=f"{made.points:+.1f}")
+        if d.best != d.played:
+            line += "  " + g(N_("best {move} (win {chance}, cost {cost})")).format(
+                move=d.best, chance=f"{best.win:.2f}", cost=f"{d.cost:.2f}")
+        if d.foster_differs:
+            line += "  " + g(N_("foster: {move}")).format(move=d.foster)
+        lines.append(line)
+    acc = review.accuracy
+    counts = ", ".join(f"{n} {mark_word(m, tr)}" for m, n in review.counts.items())
+    lines.append(g(N_("accuracy {percent}%: {counts}")).format(percent=f"{acc * 100:.0f}", counts=counts)
+                 if acc is not None else g(N_("no decision to review")))
+    for d in review.turning_points:
+        lines.append(g(N_("turning point: decision {n} (action #{action}), {move}: {mark}, cost {cost}; best {best}"))
+                     .format(n=d.number, action=d.action_index, move=d.played, mark=mark_word(d.mark, tr),
+                             cost=f"{d.cost:.2f}", best=d.best))
+    return "\n".join(lines)
 
 
 def cache_path(record_path: str | os.PathLike[str]) -> Path:
@@ -368,5 +423,6 @@ def review_file(path: str | os.PathLike[str], seat: int, deal: int = 1, playouts
 __all__ = [
     "ACCURACY_SCALE", "DEFAULT_COONCAN_PLAYOUTS", "DEFAULT_PLAYOUTS", "GOOD_BELOW", "INACCURACY_BELOW", "MARKS",
     "MAX_CANDIDATES", "MISTAKE_BELOW", "Decision", "Estimate", "Review", "ReviewError", "cache_path", "candidates",
-    "decision_seed", "default_playouts", "evaluate", "mark_of", "review_decision", "review_file", "review_text",
+    "decision_seed", "default_playouts", "evaluate", "mark_of", "mark_word", "report", "review_decision",
+    "review_file", "review_text",
 ]

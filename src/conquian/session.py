@@ -27,8 +27,8 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from conquian.bots import Bot, make_bot
-from conquian.engine.actions import Action, Draw, meld_text, parse_action
-from conquian.engine.cards import JOKER, card_name, card_str, cards_of, mask_of
+from conquian.engine.actions import Action, Draw, Force, Give, meld_text, parse_action
+from conquian.engine.cards import JOKER, card_str, cards_of, mask_of
 from conquian.engine.conquian.deal import ConquianDeal, Event
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.conquian.mexicano_events import MexicanoEvent
@@ -39,11 +39,17 @@ from conquian.engine.files import atomic_write, records_dir
 from conquian.engine.match import Deal, Match, hands_in_play, round_of, turns_played
 from conquian.engine.record import Record, ReplayError, read_record, record_from_match, replay, write_record
 from conquian.engine.rules import CONQUIAN, Rules
-from conquian.i18n import Msg, Translator, active
-from conquian.present import named_cards
+from conquian.i18n import ENGLISH, N_, SOURCE_LANGUAGE, Msg, NMsg, Translator, active
+from conquian.present import card_words, move_msg, named_cards, spanish_pack
 
 HUMAN = "human"
+#: The name of the lone person at a table of bots (:func:`default_names`): the log speaks to him.
+YOU = "You"
 _SEAT = re.compile(r"\bp(\d{1,2})('s)?\b")
+#: Spanish: a seat label after a preposition reads "ti" ("a ti", "de ti"); after "con", "contigo".
+_ES_PREPOSITION = re.compile(r"\b(?:a|de|para|sin|hacia|contra|por|sobre|ante|según|entre)\s+$", re.IGNORECASE)
+_ES_WITH = re.compile(r"\bcon\s+$", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|[.:;!?¡¿]\s*|\n\s*)$")
 #: The comment line that tells who sits at the table of a saved match (a comment: every reader of
 #: the record format skips it, and the record stays exactly as docs/records.md describes it).
 TABLE_NOTE = "# table = "
@@ -73,8 +79,239 @@ class LogLine:
         return (tr or active()).render(self.for_seat(seat))
 
 
+class Words:
+    """The words of a table for people: names (the default ones in the reader's language), cards,
+    and events as messages each reader renders in his language (:class:`~conquian.i18n.Msg`).
+
+    :class:`GameSession` speaks with them; the record viewer too, from a record's names.
+    """
+
+    rules: Rules
+    seats: list[str]
+    names: list[str] | None
+
+    def __init__(self, rules: Rules, names: Sequence[str], seats: Sequence[str] | None = None) -> None:
+        self.rules = rules
+        self.names = list(names)
+        self.seats = list(seats) if seats is not None else [""] * len(self.names)
+
+    def _next_of(self, seat: int) -> int:
+        """The seat after ``seat`` in the order of play (the conquián mexicano's exchange, R8.2)."""
+        return seat % self.rules.players + 1
+
+    def name(self, seat: int) -> str:
+        """A seat's player name."""
+        assert self.names is not None
+        return self.names[seat - 1]
+
+
+    def _who(self, seat: int) -> str:
+        return self.name(seat)
+
+
+    def _verb(self, seat: int, third: str, second: str) -> str:
+        """``Ann wins`` but ``You win`` (English)."""
+        name = self.name(seat)
+        return f"{name} {second if name == YOU else third}"
+
+
+    def is_you(self, seat: int) -> bool:
+        """Whether the log speaks to this seat's player in the second person: the lone person at a
+        table of bots, named "You" (:func:`default_names`)."""
+        return self.name(seat) == YOU
+
+
+    def person(self, seat: int) -> str | Msg:
+        """A seat's name as a reader reads it: the default names of people ("You", "Player 2") in
+        his language, any other name (a bot's, a person's own) as it is."""
+        name = self.name(seat)
+        if name == YOU:
+            return Msg("You")
+        if self.seats[seat - 1] == HUMAN and name == f"Player {seat}":
+            return Msg("Player {n}", n=seat)
+        return name
+
+
+    def names_for_seats(self, tr: Translator | None = None) -> list[str]:
+        """Every seat's name in ``tr``'s language (the program's by default): :meth:`person`."""
+        tr = tr or active()
+        return [tr.render(self.person(i + 1)) for i in range(self.rules.players)]
+
+
+    def _by(self, seat: int, third: str, second: str, **fields: object) -> Msg:
+        """A sentence about what ``seat`` did: ``third`` with his name in ``{who}``, or ``second``
+        (the second person) when the log speaks to him."""
+        if self.is_you(seat):
+            return Msg(second, **fields)
+        return Msg(third, who=self.person(seat), **fields)
+
+
+    def card_msg(self, card: int | None) -> Msg:
+        """A card in words, in the reader's language ("the 7 of hearts"; the Spanish pack in
+        Spanish: "el 7 de copas", R8.1); "nothing" for no card."""
+        if card is None or card < 0:
+            return Msg("nothing")
+        return card_words(card, spanish_pack(self.rules))
+
+
+    def scores_msg(self, scores: Sequence[int]) -> Msg:
+        """Every seat's name and points: "Ann +2, Bob -2"."""
+        return Joined([Joined([self.person(i + 1), f"{s:+d}"], " ") for i, s in enumerate(scores)])
+
+
+    def describe(self, event: object, tr: Translator | None = None) -> str:
+        """An event in words, with names ("Bob passed the 7 of hearts"; "You win"), in ``tr``'s
+        language (the program's by default)."""
+        return (tr or active()).render(self.describe_msg(event))
+
+
+    def describe_msg(self, event: object) -> str | Msg:
+        """An event in words, with names, as a message each reader renders in his language; built
+        from the event's fields, kind by kind (an unknown kind: the engine's English words)."""
+        if isinstance(event, MexicanoEvent):
+            return self.describe_mexicano(event)
+        if isinstance(event, CooncanEvent):
+            return self._describe_cooncan(event)
+        if isinstance(event, Event):
+            return self._describe_conquian(event)
+        return self.humanize(str(event), active())
+
+
+    def _describe_conquian(self, e: Event) -> str | Msg:
+        """A conquian event (R3) in words."""
+        seat, kind = e.seat, e.kind
+        card = self.card_msg(e.card)
+        if kind == "turn":
+            return self._by(seat, N_("{who} turned {card}"), N_("you turned {card}"), card=card)
+        if kind == "pass":
+            return self._by(seat, N_("{who} passed {card}"), N_("you passed {card}"), card=card)
+        if kind == "bury":
+            return self._by(seat, N_("{who} buried {card}"), N_("you buried {card}"), card=card)
+        if kind == "use":
+            melds = " | ".join(meld_text(m) for m in e.melds)
+            return self._by(seat, N_("{who} used {card}: {melds}"), N_("you used {card}: {melds}"),
+                            card=card, melds=melds)
+        if kind == "force":
+            target = e.target or 0
+            if 1 <= target <= self.rules.players and self.is_you(target):
+                return Msg("{who} forced {card} on you", who=self.person(seat), card=card)
+            on = self.person(target) if 1 <= target <= self.rules.players else f"p{target}"
+            return self._by(seat, N_("{who} forced {card} on {target}"), N_("you forced {card} on {target}"),
+                            card=card, target=on)
+        if kind == "discard":
+            return self._by(seat, N_("{who} discarded {card}"), N_("you discarded {card}"), card=card)
+        if kind == "win":
+            return self._by(seat, N_("{who} is eleven down and wins"), N_("You are eleven down and win"))
+        if kind == "tableau":
+            return Msg("the pack is exhausted: tableau")
+        return self.humanize(str(e), active())
+
+
+    def _describe_cooncan(self, e: CooncanEvent) -> str | Msg:
+        """A Cooncan event (R4) in words."""
+        seat, kind = e.seat, e.kind
+        if kind == "draw":
+            return self._by(seat, N_("{who} drew from the pack"), N_("You drew from the pack"))
+        if kind == "take":
+            return self._by(seat, N_("{who} took {card} from the stock"), N_("you took {card} from the stock"),
+                            card=self.card_msg(e.card))
+        if kind == "meld":
+            return self._by(seat, N_("{who} laid out {cards} (combination {n})"),
+                            N_("you laid out {cards} (combination {n})"), cards=e.text, n=e.combo)
+        if kind == "add":
+            return self._by(seat, N_("{who} added {cards} to combination {n}: {combination}"),
+                            N_("you added {cards} to combination {n}: {combination}"),
+                            cards=" ".join(e.cards), n=e.combo, combination=e.text)
+        if kind == "shift":
+            return self._by(seat, N_("{who} moved the joker of combination {n} and added {cards}: {combination}"),
+                            N_("you moved the joker of combination {n} and added {cards}: {combination}"),
+                            cards=" ".join(e.cards), n=e.combo, combination=e.text)
+        if kind == "discard":
+            return self._by(seat, N_("{who} discarded {card}"), N_("you discarded {card}"),
+                            card=self.card_msg(e.card))
+        if kind == "start":
+            return self._by(seat, N_("{who} deals; the stock starts with {card}"),
+                            N_("You deal; the stock starts with {card}"), card=self.card_msg(e.card))
+        if kind == "turnover":
+            return Msg("the pack is exhausted: the stock is turned over to make a new pack")
+        if kind == "win":
+            return self._by(seat, N_("{who} is out and wins"), N_("You are out and win"))
+        if kind == "void":
+            return Msg("the deal is void: the pack ran out too often, or the deal lasted too long")
+        return self.humanize(str(e), active())
+
+
+    def humanize(self, text: str | Msg, tr: Translator | None = None) -> str:
+        """Seat labels (``p2``, ``p2's``) replaced by names, for text meant for people (refusals, hints),
+        in ``tr``'s language (the program's by default).
+
+        In English the lone person's label reads "you" ("your"); in Spanish "tú", "ti" after a
+        preposition ("a ti", "de ti") and "contigo" after "con"; in any other language his name.
+        """
+        tr = tr or active()
+        text = tr.render(text)
+        players = self.rules.players
+        english = tr.lang == SOURCE_LANGUAGE
+        spanish = tr.lang.split("_")[0] == "es"
+
+        def you(m: re.Match[str]) -> bool:
+            seat = int(m.group(1))
+            return 1 <= seat <= players and self.is_you(seat)
+
+        if spanish:
+            text = re.sub(r"\bcon\s+p(\d{1,2})\b", lambda m: "contigo" if you(m) else m.group(0), text)
+
+        def name(m: re.Match[str]) -> str:
+            seat = int(m.group(1))
+            if not 1 <= seat <= players:
+                return m.group(0)
+            if english:
+                who = self.name(seat)
+                if m.group(2):
+                    return "your" if who == YOU else f"{who}'s"
+                return "you" if who == YOU else who
+            if spanish and self.is_you(seat):
+                before = m.string[:m.start()]
+                if _ES_PREPOSITION.search(before):
+                    return "ti"
+                return "Tú" if _SENTENCE_START.search(before) else "tú"
+            return tr.render(self.person(seat)) + (m.group(2) or "")
+
+        return _SEAT.sub(name, text)
+
+
+    def _gave(self, seat: int, to: int, card: Msg | None) -> Msg:
+        """``seat`` gave a card (``card``: which, for his eyes only) to ``to`` (R8.2)."""
+        if card is None:
+            if self.is_you(to):
+                return Msg("{who} gave a card to you", who=self.person(seat))
+            return self._by(seat, N_("{who} gave a card to {to}"), N_("You gave a card to {to}"), to=self.person(to))
+        if self.is_you(to):
+            return Msg("{who} gave {card} to you", who=self.person(seat), card=card)
+        return self._by(seat, N_("{who} gave {card} to {to}"), N_("You gave {card} to {to}"), card=card,
+                        to=self.person(to))
+
+
+    def describe_mexicano(self, event: MexicanoEvent) -> str | Msg:
+        """A conquián mexicano event in words, with names (R8)."""
+        seat = event.seat
+        if event.kind == "give":
+            return self._gave(seat, self._next_of(seat), None if event.card is None else self.card_msg(event.card))
+        if event.kind == "win":
+            down = self.rules.hand_size + 1
+            return self._by(seat, N_("{who} is out, {n} down, and wins"), N_("You are out, {n} down, and win"), n=down)
+        if event.kind == "fewest":
+            return self._by(seat, N_("the pack is exhausted: {who} holds the fewest cards and wins (R8.6)"),
+                            N_("the pack is exhausted: You hold the fewest cards and win (R8.6)"))
+        if event.kind == "tableau":
+            return Msg("the pack is exhausted: tablas, the deal is a draw (R8.6)")
+        if event.kind == "exchange":
+            return Msg("every player has given: each card goes to the next player (R8.2)")
+        return self._describe_conquian(event)
+
+
 @dataclass
-class GameSession:
+class GameSession(Words):
     """A match at one table.  ``seats`` holds ``"human"`` or a bot name for each seat."""
 
     rules: Rules
@@ -93,7 +330,8 @@ class GameSession:
     def __post_init__(self, record: Record | None) -> None:
         n = self.rules.players
         if len(self.seats) != n:
-            raise ConquianError(f"{self.rules.name} with {n} players needs {n} seats, not {len(self.seats)}")
+            raise ConquianError(Msg("{game} with {n} players needs {n} seats, not {seats}", game=self.rules.name, n=n,
+                                    seats=len(self.seats)))
         self.names = list(self.names) if self.names else default_names(self.seats)
         for i, kind in enumerate(self.seats):
             if kind != HUMAN:
@@ -133,11 +371,6 @@ class GameSession:
         seat = self.deal.to_act
         return seat is not None and self.seats[seat - 1] == HUMAN
 
-    def name(self, seat: int) -> str:
-        """A seat's player name."""
-        assert self.names is not None
-        return self.names[seat - 1]
-
     def holds_cards(self, seat: int) -> bool:
         """Whether a seat plays this deal (R6.3: at a three-seat conquian table the dealer sits out)."""
         deal = self.deal
@@ -166,7 +399,7 @@ class GameSession:
         in ``tr``'s language (the program's by default)."""
         return [t for t in (line.render(seat, tr) for line in self.lines) if t]
 
-    def say(self, text: str, seat: int | None = None, private: str = "") -> LogLine:
+    def say(self, text: str | Msg, seat: int | None = None, private: str | Msg = "") -> LogLine:
         """Add a line to the log (``seat`` and ``private``: see :class:`LogLine`)."""
         line = LogLine(text, seat, private)
         self.lines.append(line)
@@ -180,15 +413,18 @@ class GameSession:
         return d
 
     def _announce(self, d: Deal) -> None:
-        self.say(f"--- deal {len(self.match.deals)}: {self.name(d.dealer)} deals ---")
+        n = len(self.match.deals)
+        self.say(self._by(d.dealer, N_("--- deal {n}: {who} deals ---"), N_("--- deal {n}: You deal ---"), n=n))
         if isinstance(d, ConquianDeal):
             if d.n_seats == 3:
-                self.say(f"{self.name(d.dealer)} sits out this deal (R6.3)")
-            self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
+                self.say(self._by(d.dealer, N_("{who} sits out this deal (R6.3)"),
+                                  N_("You sit out this deal (R6.3)")))
+            self.say(self._by(d.seats[0], N_("{who} turned {card}"), N_("You turned {card}"),
+                              card=self.card_msg(d.card)))
         elif isinstance(d, MexicanoDeal):
             self._announce_mexicano(d)
         else:
-            self.say(f"the stock starts with {_card_words(d.stock[0])}")
+            self.say(Msg("the stock starts with {card}", card=self.card_msg(d.stock[0])))
 
     def legal(self) -> list[Action]:
         """The listed legal actions of the seat to act."""
@@ -202,7 +438,7 @@ class GameSession:
         """
         seat = self.deal.to_act
         if seat is None:
-            raise IllegalActionError("R7", "the deal is over")
+            raise IllegalActionError("R7", Msg("the deal is over"))
         return self._play(seated_action(action, seat))
 
     def bot_step(self) -> str | None:
@@ -229,18 +465,10 @@ class GameSession:
                 self.lines += self.exchange_lines(deal)  # each seat's own: never in ``said``
         if deal.over:
             self.match.settle()
-            said.append(str(self.say(self.result_line()).text))
+            said.append(str(self.say(self.result_msg()).text))
         return "; ".join(said)
 
     # ------------------------------------------------------------------ words
-    def _who(self, seat: int) -> str:
-        return self.name(seat)
-
-    def _verb(self, seat: int, third: str, second: str) -> str:
-        """``Ann wins`` but ``You win``."""
-        name = self.name(seat)
-        return f"{name} {second if name == 'You' else third}"
-
     def describe_line(self, event: Event | CooncanEvent) -> LogLine | None:
         """An event as a log line with names; a draw from the pack shows its card to the drawer only."""
         if event.kind == "bury":
@@ -248,43 +476,11 @@ class GameSession:
         if isinstance(event, MexicanoEvent) and event.kind == "give":
             return self.give_line(event)
         if isinstance(event, CooncanEvent) and event.kind == "draw":
-            public = f"{self._who(event.seat)} drew from the pack"
-            private = f"{self._who(event.seat)} drew {_card_words(event.card)}" if event.card is not None else public
+            public = self._by(event.seat, N_("{who} drew from the pack"), N_("You drew from the pack"))
+            private = public if event.card is None else self._by(
+                event.seat, N_("{who} drew {card}"), N_("You drew {card}"), card=self.card_msg(event.card))
             return LogLine(public, event.seat, private)
-        return LogLine(self.describe(event))
-
-    def describe(self, event: object) -> str:
-        """An event in words, with names ("Bob passed the 7 of hearts"; "You win")."""
-        kind = getattr(event, "kind", "")
-        seat = getattr(event, "seat", 0)
-        if isinstance(event, MexicanoEvent):
-            return self.describe_mexicano(event)
-        if kind == "win":
-            if isinstance(event, CooncanEvent):
-                return self._verb(seat, "is out and wins", "are out and win")
-            return self._verb(seat, "is eleven down and wins", "are eleven down and win")
-        if kind == "draw" and isinstance(event, CooncanEvent):
-            return f"{self._who(seat)} drew from the pack"
-        if kind == "start":
-            first = _card_words(getattr(event, "card", None))
-            return f"{self._verb(seat, 'deals', 'deal')}; the stock starts with {first}"
-        return self.humanize(str(event))
-
-    def humanize(self, text: str | Msg, tr: Translator | None = None) -> str:
-        """Seat labels (``p2``, ``p2's``) replaced by names, for text meant for people (refusals, hints),
-        in ``tr``'s language (the program's by default)."""
-        text = (tr or active()).render(text)
-
-        def name(m: re.Match[str]) -> str:
-            seat = int(m.group(1))
-            if not 1 <= seat <= self.rules.players:
-                return m.group(0)
-            who = self.name(seat)
-            if m.group(2):
-                return "your" if who == "You" else f"{who}'s"
-            return "you" if who == "You" else who
-
-        return _SEAT.sub(name, text)
+        return LogLine(self.describe_msg(event))
 
     def action_words(self, action: Action, tr: Translator | None = None) -> str:
         """An action as a person reads it: the notation without the seat label (``tr``: the
@@ -292,53 +488,122 @@ class GameSession:
         text = str(action)
         return text.split(" ", 1)[1] if " " in text else text
 
+    def move_target(self, action: Action) -> int | None:
+        """The seat a move sends a card to, where it names one: the next player for a card given in
+        the exchange (R8.2), the seat forced (R3.6, R8.4)."""
+        deal = self.deal
+        if isinstance(action, Give) and isinstance(deal, MexicanoDeal):
+            return deal.seats[(deal.player_of(action.seat) + 1) % deal.n]
+        if isinstance(action, Force):
+            if action.target is not None:
+                return action.target
+            if isinstance(deal, ConquianDeal | MexicanoDeal):
+                return next((t for t in deal.seats[:2] if t != action.seat), None)
+        return None
+
+    def move_msg(self, action: Action) -> Msg:
+        """A move in words as a message (:func:`conquian.present.move_msg`), naming the player a
+        card goes to (:meth:`move_target`)."""
+        to = self.move_target(action)
+        return move_msg(action, self.person(to) if to is not None else None)
+
     def move_label(self, action: Action, tr: Translator | None = None) -> str:
         """A move as a button or a list shows it to a person, in ``tr``'s language (the program's by
-        default); :meth:`action_words` is the notation a client sends back."""
-        return self.action_words(action, tr)
+        default): "force 5h on Bea", "forzar 5h a Bea"; :meth:`action_words` is the notation a
+        client sends back."""
+        return (tr or active()).render(self.move_msg(action))
 
-    def result_line(self) -> str:
-        """The deal's result in words."""
+    def result_msg(self) -> Msg:
+        """The deal's result in words, as a message."""
         deal = self.deal
-        scores = self.match.results[-1]
-        shown = ", ".join(f"{self.name(i + 1)} {s:+d}" for i, s in enumerate(scores))
+        scores = self.scores_msg(self.match.results[-1])
         if deal.winner_seat is not None:
-            extra = " (a splash)" if getattr(deal, "splash", False) else ""
-            return f"{self._verb(deal.winner_seat, 'wins', 'win')} the deal{extra}: {shown}"
+            if getattr(deal, "splash", False):
+                return self._by(deal.winner_seat, N_("{who} wins the deal (a splash): {scores}"),
+                                N_("You win the deal (a splash): {scores}"), scores=scores)
+            return self._by(deal.winner_seat, N_("{who} wins the deal: {scores}"), N_("You win the deal: {scores}"),
+                            scores=scores)
         if getattr(deal, "void", False):
-            return "the deal is void: nobody scores"
+            return Msg("the deal is void: nobody scores")
         if isinstance(deal, MexicanoDeal):
-            return "tablas: the deal is a draw, nobody scores (R8.6)"
-        return f"tableau: nobody wins; the next winner takes the pool ({self.match.pool} counters, R5.1)"
+            return Msg("tablas: the deal is a draw, nobody scores (R8.6)")
+        return NMsg("tableau: nobody wins; the next winner takes the pool ({n} counter, R5.1)",
+                    "tableau: nobody wins; the next winner takes the pool ({n} counters, R5.1)", self.match.pool)
+
+    def result_line(self, tr: Translator | None = None) -> str:
+        """The deal's result in words, in ``tr``'s language (the program's by default)."""
+        return (tr or active()).render(self.result_msg())
+
+    def deal_end(self) -> list[LogLine]:
+        """The last words of a deal that is over: why it ended when the pack ran out (R8.6: tablas,
+        or the fewest cards), then its result."""
+        lines = [line for line in self.lines if line.text]
+        if not lines:
+            return []
+        out = lines[-1:]
+        if isinstance(self.deal, MexicanoDeal) and len(lines) > 1:
+            before = lines[-2].text
+            if isinstance(before, Msg) and before.msgid.startswith("the pack is exhausted"):
+                out.insert(0, lines[-2])
+        return out
+
+    def pool_msg(self) -> Msg | None:
+        """The conquian tableau pool waiting for the next winner (R5.1) as a message; None if empty."""
+        if not self.match.pool:
+            return None
+        owed = Joined([Joined([self.person(i + 1), str(k)], " ") for i, k in enumerate(self.match.owed) if k])
+        return NMsg("Tableau pool: {n} counter (owed by {owed}), to the next winner (R5.1)",
+                    "Tableau pool: {n} counters (owed by {owed}), to the next winner (R5.1)", self.match.pool,
+                    owed=owed)
 
     def pool_text(self, tr: Translator | None = None) -> str:
         """The conquian tableau pool waiting for the next winner (R5.1), in words (``tr``'s language,
         the program's by default); "" if empty."""
-        if not self.match.pool:
-            return ""
-        owed = ", ".join(f"{self.name(i + 1)} {k}" for i, k in enumerate(self.match.owed) if k)
-        return f"Tableau pool: {self.match.pool} counters (owed by {owed}), to the next winner (R5.1)"
+        m = self.pool_msg()
+        return "" if m is None else (tr or active()).render(m)
+
+    def washbook_text(self, tr: Translator | None = None) -> str:
+        """The washbook (the deals' values and the running totals, R5) as a table, its headings and
+        the default names in ``tr``'s language (the program's by default); in English the same as
+        ``str(match.washbook)``."""
+        tr = tr or active()
+        book = self.match.washbook
+        names = self.names_for_seats(tr)
+        width = max(6, *(len(p) + 1 for p in names))
+        number, worth = tr.gettext(N_("deal")), tr.gettext(N_("value"))  # the headings: a deal's number, its value
+        head = f"{number:>4} {worth:>6}" + "".join(f"{p:>{width + 1}}" for p in names)
+        lines = [head]
+        for i, (value, totals) in enumerate(book.rows, 1):
+            lines.append(f"{i:>4} {value:>6}" + "".join(f"{t:>+{width + 1}d}" if t else f"{0:>{width + 1}}"
+                                                        for t in totals))
+        return "\n".join(lines)
 
     # ------------------------------------------------------------------ the conquián mexicano (R8)
     def _announce_mexicano(self, d: MexicanoDeal) -> None:
         """A conquián mexicano deal's first words: the exchange to come (R8.2), or the first card turned."""
         if d.phase == "exchange" and d.to_act is not None:
-            self.say(f"the exchange: each player gives a card to the next, {self.name(d.to_act)} first (R8.2)")
+            self.say(self._by(d.to_act, N_("the exchange: each player gives a card to the next, {who} first (R8.2)"),
+                              N_("the exchange: each player gives a card to the next, You first (R8.2)")))
         elif d.card >= 0:
-            self.say(f"{self.name(d.seats[0])} turned {_card_words(d.card)}")
+            self.say(self._by(d.seats[0], N_("{who} turned {card}"), N_("You turned {card}"),
+                              card=self.card_msg(d.card)))
 
     def _next_seat(self, deal: MexicanoDeal, seat: int, step: int = 1) -> int:
         """The seat ``step`` places after ``seat`` in the order of play (-1: the one before)."""
         return deal.seats[(deal.player_of(seat) + step) % deal.n]
 
+    def _next_of(self, seat: int) -> int:
+        deal = self.deal
+        return self._next_seat(deal, seat) if isinstance(deal, MexicanoDeal) else super()._next_of(seat)
+
     def give_line(self, event: MexicanoEvent) -> LogLine:
         """A card given in the exchange (R8.2): to everyone, that a card went; to the giver, which."""
         deal = self.deal
         assert isinstance(deal, MexicanoDeal)
-        to = self.humanize(f"p{self._next_seat(deal, event.seat)}")  # "you" in a sentence
-        public = f"{self.name(event.seat)} gave a card to {to}"
+        to = self._next_seat(deal, event.seat)
+        public = self._gave(event.seat, to, None)
         card = deal.given(event.seat)
-        private = public if card is None else f"{self.name(event.seat)} gave {_card_words(card)} to {to}"
+        private = public if card is None else self._gave(event.seat, to, self.card_msg(card))
         return LogLine(public, event.seat, private)
 
     def exchange_lines(self, deal: MexicanoDeal) -> list[LogLine]:
@@ -348,25 +613,24 @@ class GameSession:
             view = deal.view(seat)
             if view.gave is None or view.got is None:
                 continue
-            to, by = (self.humanize(f"p{self._next_seat(deal, seat, k)}") for k in (1, -1))
-            out.append(LogLine("", seat, f"{self.name(seat)} gave {_card_words(view.gave)} to {to} "
-                                         f"and got {_card_words(view.got)} from {by}"))
+            to, by = (self._next_seat(deal, seat, k) for k in (1, -1))
+            fields: dict[str, object] = {"gave": self.card_msg(view.gave), "got": self.card_msg(view.got)}
+            if self.is_you(seat):
+                line = Msg("You gave {gave} to {to} and got {got} from {by}", to=self.person(to), by=self.person(by),
+                           **fields)
+            elif self.is_you(to) and self.is_you(by):
+                line = Msg("{who} gave {gave} to you and got {got} from you", who=self.person(seat), **fields)
+            elif self.is_you(to):
+                line = Msg("{who} gave {gave} to you and got {got} from {by}", who=self.person(seat),
+                           by=self.person(by), **fields)
+            elif self.is_you(by):
+                line = Msg("{who} gave {gave} to {to} and got {got} from you", who=self.person(seat),
+                           to=self.person(to), **fields)
+            else:
+                line = Msg("{who} gave {gave} to {to} and got {got} from {by}", who=self.person(seat),
+                           to=self.person(to), by=self.person(by), **fields)
+            out.append(LogLine("", seat, line))
         return out
-
-    def describe_mexicano(self, event: MexicanoEvent) -> str:
-        """A conquián mexicano event in words, with names (R8)."""
-        seat = event.seat
-        if event.kind == "win":
-            down = self.rules.hand_size + 1
-            return self._verb(seat, f"is out, {down} down, and wins", f"are out, {down} down, and win")
-        if event.kind == "fewest":
-            who = self._verb(seat, "holds the fewest cards and wins", "hold the fewest cards and win")
-            return f"the pack is exhausted: {who} (R8.6)"
-        if event.kind == "tableau":
-            return "the pack is exhausted: tablas, the deal is a draw (R8.6)"
-        if event.kind == "exchange":
-            return "every player has given: each card goes to the next player (R8.2)"
-        return self.humanize(str(event))
 
     # ------------------------------------------------------------------ selection
     def actions_from_selection(self, cards: Sequence[int]) -> list[Action]:
@@ -505,7 +769,8 @@ def resume(text: str, *, seed: int = 0, seats: Sequence[str] | None = None) -> G
         deals = 6 if rules.family == CONQUIAN else rules.players
     played = replay(rec).deals  # a bad record is refused as such, before anything else is said of it
     if len(played) >= deals and played[-1].scores is not None:
-        raise FinishedMatchError(f"the match is over ({len(rec.deals)} deals of {deals} played): nothing to resume")
+        raise FinishedMatchError(Msg("the match is over ({played} deals of {deals} played): nothing to resume",
+                                     played=len(rec.deals), deals=deals))
     return GameSession(rules, kinds, names=rec.players, seed=seed, deals_in_match=deals, record=rec)
 
 
@@ -544,8 +809,21 @@ def _next_seat(seats: Sequence[int], seat: int) -> int:
     return seats[(list(seats).index(seat) + 1) % len(seats)]
 
 
-def _card_words(card: int | None) -> str:
-    return card_name(card) if card is not None and card >= 0 else "nothing"
+class Joined(Msg):
+    """Texts side by side, each rendered in the reader's language: ``", ".join`` of messages
+    (every seat's points: "Ann +2, Bob -2")."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: Sequence[str | Msg], sep: str = ", ") -> None:
+        super().__init__("", parts=tuple(parts), sep=sep)
+        self.parts = tuple(parts)
+        self.sep = sep
+
+    def render(self, tr: Translator | None = None) -> str:
+        """The parts in ``tr``'s language (English by default), joined."""
+        tr = tr or ENGLISH
+        return self.sep.join(tr.render(p) for p in self.parts)
 
 
 def action_cards(action: Action) -> list[str]:
@@ -554,14 +832,36 @@ def action_cards(action: Action) -> list[str]:
 
 
 def live_outs(deal: Deal, seat: int) -> list[str]:
-    """For a seat's partial combinations, the cards still to come that would fill them (the hint).
+    """For a seat's partial combinations, the cards still to come that would fill them (the hint),
+    in English: :func:`live_out_msgs`."""
+    return [str(m) for m in live_out_msgs(deal, seat)]
+
+
+def _live(cards: str, n: int, missing: str | None, pct: str | None) -> Msg:
+    """One partial combination of the hint: its cards, how many cards would fill it (``missing``:
+    which; None: any of them, jokers counted) and the chance it fills in time (``pct``)."""
+    if missing is None and pct is None:
+        return NMsg("{cards}: {n} live (with jokers)", "{cards}: {n} live (with jokers)", n, cards=cards)
+    if missing is None:
+        return NMsg("{cards}: {n} live (with jokers), {pct}% to fill in time",
+                    "{cards}: {n} live (with jokers), {pct}% to fill in time", n, cards=cards, pct=pct)
+    if pct is None:
+        return NMsg("{cards}: {n} live ({missing})", "{cards}: {n} live ({missing})", n, cards=cards,
+                    missing=missing)
+    return NMsg("{cards}: {n} live ({missing}), {pct}% to fill in time",
+                "{cards}: {n} live ({missing}), {pct}% to fill in time", n, cards=cards, missing=missing, pct=pct)
+
+
+def live_out_msgs(deal: Deal, seat: int) -> list[Msg]:
+    """For a seat's partial combinations, the cards still to come that would fill them (the hint),
+    as messages in the reader's language.
 
     Conquian: pairs in hand that need one card, and the cards that could still come (not
     buried, not on the table, not in the seat's hand).  Cooncan: the same, counting copies
     and jokers still unseen.
     """
     view = deal.view(seat)
-    out: list[str] = []
+    out: list[Msg] = []
     if isinstance(deal, ConquianDeal | MexicanoDeal):
         from conquian.engine.conquian.mexicano_view import MexicanoView
         from conquian.engine.conquian.view import ConquianView
@@ -586,8 +886,7 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
                         seen_pairs[held] = seen_pairs.get(held, 0) | missing
         for held, missing in sorted(seen_pairs.items()):
             cards = " ".join(card_str(c) for c in cards_of(missing))
-            out.append(f"{meld_text(held)}: {missing.bit_count()} live ({cards})"
-                       + _in_time(deal, missing.bit_count()))
+            out.append(_live(meld_text(held), missing.bit_count(), cards, _in_time(deal, missing.bit_count())))
         return out
     from conquian.engine.cooncan.view import CooncanView
 
@@ -617,7 +916,7 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
             done.add((a, b))
             n = sum(max(0, copies - seen.get(f, 0)) for f in fills) + jokers_unseen
             if n:
-                out.append(f"{card_str(a)} {card_str(b)}: {n} live (with jokers)" + _in_time(deal, n))
+                out.append(_live(f"{card_str(a)} {card_str(b)}", n, None, _in_time(deal, n)))
     return out
 
 
@@ -626,21 +925,24 @@ def current_round(deal: Deal) -> int:
     return max(1, round_of(turns_played(deal), hands_in_play(deal)))
 
 
-def _in_time(deal: Deal, live: int) -> str:
-    """", 83% to fill in time": the chance a combination needing one card fills before the deal ends,
-    from the measured durations of :mod:`conquian.bots.fill` (nothing if none are shipped for these rules)."""
+def _in_time(deal: Deal, live: int) -> str | None:
+    """"83" (per cent): the chance a combination needing one card fills before the deal ends, from
+    the measured durations of :mod:`conquian.bots.fill` (None if none are shipped for these rules)."""
     from conquian.bots.fill import chance
 
     x = chance(deal.rules, 1, live, current_round(deal))
-    return "" if x is None else f", {100 * x:.0f}% to fill in time"
+    return None if x is None else f"{100 * x:.0f}"
 
 
 def default_names(seats: Sequence[str]) -> list[str]:
-    """Names for seats: "You" for a lone person, "Player 2" for several, "Foster", "Expert 3" for bots."""
+    """Names for seats: "You" for a lone person, "Player 2" for several, "Foster", "Expert 3" for bots.
+
+    They are the names a record keeps (language-neutral); :meth:`GameSession.person` gives the
+    people's default names in a reader's language."""
     out = []
     for i, kind in enumerate(seats):
         if kind == HUMAN:
-            out.append("You" if seats.count(HUMAN) == 1 else f"Player {i + 1}")
+            out.append(YOU if seats.count(HUMAN) == 1 else f"Player {i + 1}")
         else:
             out.append(kind.capitalize() if seats.count(kind) == 1 else f"{kind.capitalize()} {i + 1}")
     return out
@@ -652,7 +954,8 @@ def seats_from_bots(rules: Rules, bots: Sequence[str] | None) -> list[str]:
     names = [b.strip() for b in (bots or []) if b.strip()]
     if HUMAN in names:
         if len(names) != n:
-            raise ConquianError(f"--bots lists {len(names)} seats; {rules.name} seats {n}")
+            raise ConquianError(Msg("--bots lists {listed} seats; {game} seats {n}", listed=len(names), game=rules.name,
+                                    n=n))
         return names
     if not names:
         from conquian.bots.expert import strongest_quick_bot
@@ -661,9 +964,11 @@ def seats_from_bots(rules: Rules, bots: Sequence[str] | None) -> list[str]:
     if len(names) == 1:
         names = names * (n - 1)
     if len(names) != n - 1:
-        raise ConquianError(f"--bots: give {n - 1} bots for the other seats (or one for all), not {len(names)}")
+        raise ConquianError(Msg("--bots: give {n} bots for the other seats (or one for all), not {given}", n=n - 1,
+                                given=len(names)))
     return [HUMAN, *names]
 
 
-__all__ = ["HUMAN", "Draw", "FinishedMatchError", "GameSession", "action_cards", "current_round", "is_unfinished",
-           "live_outs", "read_table_note", "resume", "seats_from_bots", "table_note"]
+__all__ = ["HUMAN", "YOU", "Draw", "FinishedMatchError", "GameSession", "Joined", "LogLine", "action_cards",
+           "current_round", "is_unfinished", "live_out_msgs", "live_outs", "read_table_note", "resume",
+           "seats_from_bots", "table_note"]

@@ -21,15 +21,30 @@ from textual.widgets import Button, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from conquian.bots import make_bot
-from conquian.engine.actions import Action, Force, Give
+from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER, card_str, cards_of
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.errors import ConquianError
-from conquian.present import for_people, move_phrase, move_words, order_moves, spanish_pack, spanish_text
-from conquian.session import HUMAN, GameSession, action_cards, live_outs
+from conquian.i18n import N_, Msg, _, active, render
+from conquian.present import for_people, move_msg, order_moves, spanish_pack, spanish_text
+from conquian.session import HUMAN, GameSession, Joined, action_cards, live_out_msgs
 from conquian.tui.screens import Choice, GameChooser, Message, RulesScreen
-from conquian.tui.widgets import CardButton, card_text, resume_command, score_text, table_text, turn_words
+from conquian.tui.widgets import (
+    CardButton,
+    card_text,
+    resume_command,
+    score_text,
+    table_text,
+    translate_bindings,
+    turn_words,
+)
+
+#: The verbs' words on their buttons, by the notation's verb (the words a player reads).
+VERB_LABELS = {
+    "use": N_("use"), "pass": N_("pass"), "force": N_("force"), "discard": N_("discard"), "draw": N_("draw"),
+    "take": N_("take"), "meld": N_("meld"), "add": N_("add"), "shift": N_("shift"), "give": N_("give"),
+}
 
 
 class ConquianApp(App[None]):
@@ -56,34 +71,35 @@ class ConquianApp(App[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "verb('use')", "use", show=False, priority=True),
-        Binding("p", "verb('pass')", "pass", show=False, priority=True),
-        Binding("f", "verb('force')", "force", show=False, priority=True),
-        Binding("d", "verb('discard')", "discard", show=False, priority=True),
-        Binding("r", "verb('draw')", "draw", show=False, priority=True),
-        Binding("t", "verb('take')", "take", show=False, priority=True),
-        Binding("m", "verb('meld')", "meld", show=False, priority=True),
-        Binding("a", "verb('add')", "add", show=False, priority=True),
-        Binding("x", "verb('shift')", "shift", show=False, priority=True),
-        Binding("e", "verb('give')", "give", show=False, priority=True),
-        Binding("colon", "command", "type", priority=True),
-        Binding("h", "hint", "hint", priority=True),
-        Binding("question_mark", "rules", "rules", priority=True),
-        Binding("b", "seen", "buried", show=False, priority=True),
-        Binding("g", "group", "group", show=False, priority=True),
-        Binding("w", "scores", "scores", priority=True),
-        Binding("z", "hurry", "hurry", priority=True),
-        Binding("s", "spanish", "suits", show=False, priority=True),
-        Binding("n", "new_game", "new game"),
-        Binding("ctrl+s", "save", "save", priority=True),
-        Binding("escape", "clear", "clear", show=False),
-        Binding("q", "quit_game", "quit", priority=True),
-        Binding("ctrl+q", "quit", "quit", show=False, priority=True),
+        Binding("u", "verb('use')", N_("use"), show=False, priority=True),
+        Binding("p", "verb('pass')", N_("pass"), show=False, priority=True),
+        Binding("f", "verb('force')", N_("force"), show=False, priority=True),
+        Binding("d", "verb('discard')", N_("discard"), show=False, priority=True),
+        Binding("r", "verb('draw')", N_("draw"), show=False, priority=True),
+        Binding("t", "verb('take')", N_("take"), show=False, priority=True),
+        Binding("m", "verb('meld')", N_("meld"), show=False, priority=True),
+        Binding("a", "verb('add')", N_("add"), show=False, priority=True),
+        Binding("x", "verb('shift')", N_("shift"), show=False, priority=True),
+        Binding("e", "verb('give')", N_("give"), show=False, priority=True),
+        Binding("colon", "command", N_("type"), priority=True),
+        Binding("h", "hint", N_("hint"), priority=True),
+        Binding("question_mark", "rules", N_("rules"), priority=True),
+        Binding("b", "seen", N_("buried"), show=False, priority=True),
+        Binding("g", "group", N_("group"), show=False, priority=True),
+        Binding("w", "scores", N_("scores"), priority=True),
+        Binding("z", "hurry", N_("hurry"), priority=True),
+        Binding("s", "spanish", N_("suits"), show=False, priority=True),
+        Binding("n", "new_game", N_("new game")),
+        Binding("ctrl+s", "save", N_("save"), priority=True),
+        Binding("escape", "clear", N_("clear"), show=False),
+        Binding("q", "quit_game", N_("quit"), priority=True),
+        Binding("ctrl+q", "quit", N_("quit"), show=False, priority=True),
     ]
 
     def __init__(self, session: GameSession, delay: float = 0.6, ascii_only: bool = False,
                  record_path: str | None = None, show_buried: bool = False, spanish_suits: bool = False) -> None:
         super().__init__()
+        translate_bindings(self)
         self.session = session
         self.delay = delay
         self.ascii_only = ascii_only
@@ -120,8 +136,8 @@ class ConquianApp(App[None]):
         yield Horizontal(id="handrow")
         with Horizontal(id="verbs"):
             for verb in self.verbs():
-                yield Button(verb, id=f"verb-{verb}", classes="verb")
-        yield Input(placeholder="type an action, e.g. use 5h 6h 7h   (Enter plays, Escape closes)", id="command",
+                yield Button(_(VERB_LABELS[verb]), id=f"verb-{verb}", classes="verb")
+        yield Input(placeholder=_("type an action, e.g. use 5h 6h 7h   (Enter plays, Escape closes)"), id="command",
                     disabled=True)
         with Horizontal(id="lower"):
             yield OptionList(id="actions")
@@ -156,7 +172,8 @@ class ConquianApp(App[None]):
         return self.spanish_suits and spanish_pack(self.session.rules)
 
     def write(self, line: str) -> None:
-        """Add a line to the log on the screen (ten written 10: the log is read by people)."""
+        """Add a line to the log on the screen, in the program's language (ten written 10: the log is
+        read by people)."""
         line = spanish_text(for_people(line)) if self.spanish else for_people(line)
         self.query_one("#log", RichLog).write(line)
         self.messages.append(line)
@@ -165,7 +182,7 @@ class ConquianApp(App[None]):
         """Write the session's new log lines, as the seat on the screen may read them."""
         lines = self.session.lines
         for line in lines[self.logged:]:
-            text = line.render(self.shown_seat)
+            text = line.render(self.shown_seat, active())
             if text:
                 self.write(text)
         self.logged = len(lines)
@@ -196,9 +213,11 @@ class ConquianApp(App[None]):
         line with shortened names when one line of the terminal's width cannot hold them all."""
         s = self.session
         deal = s.deal
-        turn = "deal over" if deal.over else self.exchange_status() or turn_words(s.name(deal.to_act or 0), deal.phase)
-        head = f" {s.rules.name} - deal {len(s.match.deals)}/{s.deals_in_match} - {turn}"
-        names = [s.name(i + 1) for i in range(s.rules.players)]
+        turn = _("deal over") if deal.over else self.exchange_status() or turn_words(s.person(deal.to_act or 0),
+                                                                                      deal.phase)
+        head = " " + _("{game} - deal {n}/{total} - {turn}").format(game=s.rules.name, n=len(s.match.deals),
+                                                                    total=s.deals_in_match, turn=turn)
+        names = s.names_for_seats(active())
         width = self.size.width or 80
         one = f"{head} -{score_text(names, s.match.totals, 10**6)}"
         status = one if len(one) <= width else f"{head}\n{score_text(names, s.match.totals, width)}"
@@ -245,10 +264,10 @@ class ConquianApp(App[None]):
         self._hand_shown = shown
         focused = self.focused.index if isinstance(self.focused, CardButton) else None
         row.remove_children()
-        label = Text(f"{self.session.name(seat)}: ", style="bold")
+        label = Text(f"{render(self.session.person(seat))}: ", style="bold")
         if not self.session.holds_cards(seat):
-            label.append("you sit out this deal (R6.3)" if self.session.name(seat) == "You"
-                         else "sits out this deal (R6.3)", style="dim")
+            label.append(_("you sit out this deal (R6.3)") if self.session.is_you(seat)
+                         else _("sits out this deal (R6.3)"), style="dim")
         row.mount(Static(label, classes="label"))
         new = []
         for i, c in enumerate(cards):
@@ -269,7 +288,7 @@ class ConquianApp(App[None]):
         self.options = []
         s = self.session
         if not s.human_to_act or s.deal.to_act != self.shown_seat:
-            ol.border_title = "waiting" if not s.deal.over else "deal over"
+            ol.border_title = _("waiting") if not s.deal.over else _("deal over")
             return
         chosen = self.selected_cards()
         for a in order_moves(s.legal(), s.deal.phase):  # a player's order, not the notation's
@@ -284,7 +303,8 @@ class ConquianApp(App[None]):
             built = s.actions_from_selection([self.hand_cards[i] for i in sorted(self.selected)])
             self.options = order_moves([a for a in built if not self.verb or a.verb == self.verb], s.deal.phase)
         ol.add_options([Option(Text(self.move_label(a))) for a in self.options])
-        ol.border_title = f"your move ({len(self.options)})" + (f" - {self.verb}" if self.verb else "")
+        ol.border_title = (_("your move ({n})").format(n=len(self.options))
+                           + (f" - {_(VERB_LABELS.get(self.verb, self.verb))}" if self.verb else ""))
         if self.options:
             ol.highlighted = 0
 
@@ -293,12 +313,13 @@ class ConquianApp(App[None]):
         try:
             self.session.play_human(action)
         except ConquianError as e:
-            text = for_people(self.session.humanize(str(e)))
+            tr = active()
+            text = for_people(self.session.humanize(e.render(tr), tr))
             rule = getattr(e, "rule", None)
             self.last_rule = rule if isinstance(rule, str) else None
-            more = f" (? shows rule {rule})" if self.last_rule else ""
-            self.notify(text + more, title="refused", severity="error", timeout=6, markup=False)
-            self.write(f"refused: {text}{more}")
+            told = _("{text} (? shows rule {rule})").format(text=text, rule=rule) if self.last_rule else text
+            self.notify(told, title=_("refused"), severity="error", timeout=6, markup=False)
+            self.write(_("refused: {text}").format(text=told))
             return
         self.selected.clear()
         self.verb = None
@@ -341,13 +362,13 @@ class ConquianApp(App[None]):
             self.query_one("#log", RichLog).clear()
             self.refresh_view()
 
-            def show(_: object) -> None:
+            def show(_result: object) -> None:
                 self.shown_seat = seat
                 self.rewrite_log()
                 self.refresh_view()
 
-            self.push_screen(Message(f"Pass the terminal to {s.name(seat)}. Others, look away.",
-                                     title="Next player"), show)
+            self.push_screen(Message(_("Pass the terminal to {name}. Others, look away.").format(
+                name=render(s.person(seat))), title=_("Next player")), show)
         else:
             self.shown_seat = seat
             self.refresh_view()
@@ -367,28 +388,27 @@ class ConquianApp(App[None]):
         self.shown_seat = s.human_seats[0] if len(s.human_seats) == 1 else None
         self.rewrite_log()  # the deal is over: its hands are public, the log is everyone's
         body = table_text(s, deal, self.ascii_only, False, reveal=True, spanish=self.spanish)
-        told = s.log[-2:] if isinstance(deal, MexicanoDeal) else s.log[-1:]
         # the result, after why the deal ended if the pack ran out (R8.6: tablas, or the fewest cards)
-        last = for_people("\n".join(t for i, t in enumerate(told, 1)
-                                     if i == len(told) or t.startswith("the pack is exhausted")))
+        last = for_people("\n".join(line.render(None, active()) for line in s.deal_end()))
         body.append("\n" + (spanish_text(last) if self.spanish else last) + "\n\n")
-        body.append(str(s.match.washbook))
-        if s.pool_text():
-            body.append("\n" + s.pool_text())
+        body.append(s.washbook_text(active()))
+        if s.pool_text(active()):
+            body.append("\n" + s.pool_text(active()))
         saved = self.save_now()
         if saved:
-            body.append(f"\n\nThe match so far is saved in {saved}.")
-        self.push_screen(Message(body, title=f"Deal {len(s.match.deals)} is over"), self.next_deal)
+            body.append("\n\n" + _("The match so far is saved in {path}.").format(path=saved))
+        self.push_screen(Message(body, title=_("Deal {n} is over").format(n=len(s.match.deals))), self.next_deal)
 
-    def next_deal(self, _: object = None) -> None:
+    def next_deal(self, _result: object = None) -> None:
         s = self.session
         if s.match_over:
             saved = self.save_now()
-            totals = ", ".join(f"{s.name(i + 1)} {t:+d}" for i, t in enumerate(s.match.totals))
-            where = f"The match is saved in {saved}." if saved else f"The match could not be saved: {self.save_error}"
-            self.push_screen(Choice(f"Final scores: {totals}\n\n{where}",
-                                    {"n": "play again", "c": "choose another game", "q": "quit"},
-                                    title="The match is over"), self.after_match)
+            totals = render(s.scores_msg(s.match.totals))
+            where = (_("The match is saved in {path}.").format(path=saved) if saved
+                     else _("The match could not be saved: {error}").format(error=self.save_error))
+            self.push_screen(Choice(_("Final scores: {totals}").format(totals=totals) + f"\n\n{where}",
+                                    {"n": _("play again"), "c": _("choose another game"), "q": _("quit")},
+                                    title=_("The match is over")), self.after_match)
             return
         s.new_deal()
         self.start_deal_view()
@@ -426,9 +446,9 @@ class ConquianApp(App[None]):
         try:
             path = self.session.save(self.record_path)
         except OSError as e:
-            self.save_error = f"cannot write {self.record_path}: {e.strerror or e}"
-            self.notify(self.save_error, title="not saved", severity="error", timeout=10, markup=False)
-            self.write(f"not saved: {self.save_error}")
+            self.save_error = _("cannot write {path}: {error}").format(path=self.record_path, error=e.strerror or e)
+            self.notify(self.save_error, title=_("not saved"), severity="error", timeout=10, markup=False)
+            self.write(_("not saved: {error}").format(error=self.save_error))
             return None
         self.saved_to = path
         self.save_error = None
@@ -445,12 +465,13 @@ class ConquianApp(App[None]):
     def rebuild_verbs(self) -> None:
         """The verb buttons again, for the game now at the table."""
         row = self.query_one("#verbs", Horizontal)
-        if [str(b.label) for b in row.query(Button)] == self.verbs():
+        if [b.id for b in row.query(Button)] == [f"verb-{verb}" for verb in self.verbs()]:
             return
 
         async def rebuild() -> None:  # the old buttons gone first: the new ones have their ids
             await row.remove_children()
-            await row.mount(*(Button(verb, id=f"verb-{verb}", classes="verb") for verb in self.verbs()))
+            await row.mount(*(Button(_(VERB_LABELS[verb]), id=f"verb-{verb}", classes="verb")
+                              for verb in self.verbs()))
 
         self.call_later(rebuild)
 
@@ -525,19 +546,20 @@ class ConquianApp(App[None]):
         seat = self.shown_seat
         if seat is None:
             return
-        lines = []
+        lines: list[Msg] = []
         if not s.holds_cards(seat):
-            lines.append(s.humanize(f"p{seat} sits out this deal (R6.3): there is nothing to hint"))
+            lines.append(Msg("You sit out this deal (R6.3): there is nothing to hint") if s.is_you(seat)
+                         else Msg("{who} sits out this deal (R6.3): there is nothing to hint", who=s.person(seat)))
         else:
             if s.human_to_act and s.deal.to_act == seat:
                 bot = make_bot("expert", seed=len(s.lines), iterations=60)
-                lines.append(f"The expert would play: {move_words(bot.choose(s.deal.view(seat)))}")
-            outs = live_outs(s.deal, seat)
-            lines.append(for_people("Live outs: " + ("; ".join(outs) if outs else "none")))
+                lines.append(Msg("The expert would play: {move}", move=move_msg(bot.choose(s.deal.view(seat)))))
+            outs = live_out_msgs(s.deal, seat)
+            lines.append(Msg("Live outs: {outs}", outs=Joined(outs, "; ")) if outs else Msg("Live outs: none"))
         for line in lines:
-            s.say("", seat, "hint: " + line)
+            s.say("", seat, Msg("hint: {text}", text=line))
         self.flush_log()
-        self.notify("\n".join(lines), title="hint", timeout=8, markup=False)
+        self.notify(for_people("\n".join(render(line) for line in lines)), title=_("hint"), timeout=8, markup=False)
 
     def action_rules(self) -> None:
         refused = None
@@ -551,8 +573,8 @@ class ConquianApp(App[None]):
 
     def action_seen(self) -> None:
         if not self.show_buried:
-            self.notify("Buried and covered cards are not shown (R3.3): start the game with --show-buried "
-                        "for the memory aid", title="buried cards", timeout=6, markup=False)
+            self.notify(_("Buried and covered cards are not shown (R3.3): start the game with --show-buried "
+                          "for the memory aid"), title=_("buried cards"), timeout=6, markup=False)
             return
         self.show_seen = not self.show_seen
         self.refresh_view()
@@ -565,8 +587,8 @@ class ConquianApp(App[None]):
     def action_spanish(self) -> None:
         """``s``: the Spanish pack's cards with the Spanish suits, or the French ones again (R8.1)."""
         if not spanish_pack(self.session.rules):
-            self.notify("The Spanish suits are for the Spanish pack (conquian-spanish, conquian-mexicano)",
-                        title="suits", timeout=6, markup=False)
+            self.notify(_("The Spanish suits are for the Spanish pack (conquian-spanish, conquian-mexicano)"),
+                        title=_("suits"), timeout=6, markup=False)
             return
         self.spanish_suits = not self.spanish_suits
         self.rewrite_log()
@@ -587,8 +609,8 @@ class ConquianApp(App[None]):
         if not old.match_over and (old.match.results or old.deal.actions()):
             saved = self.save_now()
             if saved:
-                self.notify(f"The match left is saved in {saved}; to go on with it: {resume_command(saved)}",
-                            title="saved", timeout=10, markup=False)
+                self.notify(_("The match left is saved in {path}; to go on with it: {command}").format(
+                    path=saved, command=resume_command(saved)), title=_("saved"), timeout=10, markup=False)
         variant, options = choice
         bots = [k for k in old.seats if k != HUMAN][:1] or None
         people = [old.name(i) for i in old.human_seats]
@@ -596,22 +618,15 @@ class ConquianApp(App[None]):
             session = make_session(variant, options.get("players"), bots, secrets.randbits(63), people[:1],
                                    **{k: v for k, v in options.items() if k != "players"})
         except ConquianError as e:
-            self.notify(str(e), title="cannot start", severity="error", markup=False)
+            self.notify(e.render(active()), title=_("cannot start"), severity="error", markup=False)
             return
         self.switch_session(session)
 
     # ------------------------------------------------------------------ the conquián mexicano (R8)
     def move_label(self, action: Action) -> str:
-        """A move in the list: a card given or forced names the player it goes to (R8.2, R8.4)."""
-        deal = self.session.deal
-        to: int | None = None
-        if isinstance(action, Give) and isinstance(deal, MexicanoDeal):
-            to = deal.seats[(deal.player_of(action.seat) + 1) % deal.n]
-        elif isinstance(action, Force):
-            to = action.target
-            if to is None and isinstance(deal, ConquianDeal | MexicanoDeal):
-                to = next((t for t in deal.seats[:2] if t != action.seat), None)
-        text = move_phrase(action, self.session.name(to) if to is not None else None)
+        """A move in the list, in the program's language: a card given or forced names the player it
+        goes to (R8.2, R8.4)."""
+        text = self.session.move_label(action, active())
         return spanish_text(text) if self.spanish else text
 
     def card_words(self, card: int) -> str:
@@ -626,9 +641,10 @@ class ConquianApp(App[None]):
         if not isinstance(deal, MexicanoDeal) or deal.phase != "exchange" or seat is None:
             return ""
         if deal.to_act == seat:
-            return f"Choose a card to give to {self.session.name(deal.seats[(deal.player_of(seat) + 1) % deal.n])}"
+            to = deal.seats[(deal.player_of(seat) + 1) % deal.n]
+            return _("Choose a card to give to {name}").format(name=render(self.session.person(to)))
         if deal.view(seat).gave is not None:
-            return "Waiting for the others (the exchange)"
+            return _("Waiting for the others (the exchange)")
         return ""
 
     def exchange_note(self) -> str:
@@ -643,9 +659,12 @@ class ConquianApp(App[None]):
             return ""
         s = self.session
         p = deal.player_of(seat)
-        to, by = s.name(deal.seats[(p + 1) % deal.n]), s.name(deal.seats[(p - 1) % deal.n])
-        return (f"{s.name(seat)} gave {self.card_words(view.gave)} to {to} "
-                f"and got {self.card_words(view.got)} from {by}")
+        to, by = s.person(deal.seats[(p + 1) % deal.n]), s.person(deal.seats[(p - 1) % deal.n])
+        cards = {"gave": self.card_words(view.gave), "got": self.card_words(view.got)}
+        if s.is_you(seat):
+            return render(Msg("You gave {gave} to {to} and got {got} from {by}", to=to, by=by, **cards))
+        return render(Msg("{who} gave {gave} to {to} and got {got} from {by}", who=s.person(seat), to=to, by=by,
+                          **cards))
 
     def action_hurry(self) -> None:
         """Play the bots' moves at once until a person is to act."""
@@ -656,16 +675,16 @@ class ConquianApp(App[None]):
 
     def action_scores(self) -> None:
         s = self.session
-        body = str(s.match.washbook) if s.match.results else "no deal finished yet"
-        if s.pool_text():
-            body += "\n\n" + s.pool_text()
-        self.push_screen(Message(body, title="Scores"))
+        body = s.washbook_text(active()) if s.match.results else _("no deal finished yet")
+        if s.pool_text(active()):
+            body += "\n\n" + s.pool_text(active())
+        self.push_screen(Message(body, title=_("Scores")))
 
     def action_save(self) -> None:
         path = self.save_now()
         if path:
-            self.notify(f"saved to {path}", markup=False)
-            self.write(f"saved to {path}")
+            self.notify(_("saved to {path}").format(path=path), markup=False)
+            self.write(_("saved to {path}").format(path=path))
 
     def action_quit_game(self) -> None:
         s = self.session
@@ -674,15 +693,16 @@ class ConquianApp(App[None]):
             self.exit()
             return
         saved = self.save_now()
-        where = (f"The match so far is saved in {saved}.\nTo continue it later: {resume_command(saved)}" if saved
-                 else f"It could not be saved: {self.save_error}")
+        where = (_("The match so far is saved in {path}.\nTo continue it later: {command}").format(
+            path=saved, command=resume_command(saved)) if saved
+                 else _("It could not be saved: {error}").format(error=self.save_error))
 
         def answer(key: str | None) -> None:
             if key == "y":
                 self.exit()
 
-        self.push_screen(Choice(f"Leave the match in progress?\n\n{where}", {"y": "leave", "n": "stay"},
-                                title="Quit"), answer)
+        self.push_screen(Choice(_("Leave the match in progress?") + f"\n\n{where}",
+                                {"y": _("leave"), "n": _("stay")}, title=_("Quit")), answer)
 
     async def action_quit(self) -> None:
         """ctrl+q: save, then leave at once."""

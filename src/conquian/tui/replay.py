@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,8 +13,10 @@ from textual.widgets import Footer, RichLog, Static
 
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import Record
+from conquian.i18n import N_, _, active, render
 from conquian.present import for_people, spanish_pack, spanish_text
-from conquian.tui.widgets import table_text
+from conquian.session import Words
+from conquian.tui.widgets import table_text, translate_bindings
 
 
 class ReplayApp(App[None]):
@@ -25,18 +28,19 @@ class ReplayApp(App[None]):
     #events { border: round $secondary; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space,l", "step(1)", "next", priority=True),
-        Binding("left,backspace,j", "step(-1)", "back", priority=True),
-        Binding("pagedown", "deal(1)", "next deal", priority=True),
-        Binding("pageup", "deal(-1)", "previous deal", priority=True),
-        Binding("home", "start", "start", priority=True),
-        Binding("end", "finish", "end", priority=True),
-        Binding("s", "spanish", "suits"),
-        Binding("q", "quit", "quit"),
+        Binding("right,space,l", "step(1)", N_("next"), priority=True),
+        Binding("left,backspace,j", "step(-1)", N_("back"), priority=True),
+        Binding("pagedown", "deal(1)", N_("next deal"), priority=True),
+        Binding("pageup", "deal(-1)", N_("previous deal"), priority=True),
+        Binding("home", "start", N_("start"), priority=True),
+        Binding("end", "finish", N_("end"), priority=True),
+        Binding("s", "spanish", N_("suits")),
+        Binding("q", "quit", N_("quit")),
     ]
 
     def __init__(self, record: Record, ascii_only: bool = False, spanish_suits: bool = False) -> None:
         super().__init__()
+        translate_bindings(self)
         self.record = record
         self.rules = record.rules()
         self.ascii_only = ascii_only
@@ -44,7 +48,7 @@ class ReplayApp(App[None]):
         """The Spanish pack shown with its own suits (R8.1)."""
         self.deal_index = 0
         self.step = 0
-        self.words = _Names(record.players)
+        self.words = Words(self.rules, record.players)
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -66,17 +70,29 @@ class ReplayApp(App[None]):
     def show(self) -> None:
         d = self.record.deals[self.deal_index]
         deal = self._deal_at()
-        status = (f" {self.rules.name} - deal {self.deal_index + 1}/{len(self.record.deals)} - action "
-                  f"{self.step}/{len(d.actions)}"
-                  + (f" - next: {self.words.describe(d.actions[self.step])}" if self.step < len(d.actions) else ""))
+        fields = {"game": self.rules.name, "n": self.deal_index + 1, "deals": len(self.record.deals),
+                  "step": self.step, "steps": len(d.actions)}
+        status = " " + (_("{game} - deal {n}/{deals} - action {step}/{steps} - next: {action}").format(
+            action=self.action_words(d.actions[self.step]), **fields) if self.step < len(d.actions)
+            else _("{game} - deal {n}/{deals} - action {step}/{steps}").format(**fields))
         self.query_one("#status", Static).update(Text(spanish_text(status) if self.spanish else status))
         self.query_one("#table", Static).update(
             table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players, spanish=self.spanish))
         log = self.query_one("#events", RichLog)
         log.clear()
         for e in deal.history()[-12:]:
-            line = self.words.describe(e)
+            line = for_people(self.words.describe(e, active()))
             log.write(spanish_text(line) if self.spanish else line)
+
+    def action_words(self, action: object) -> str:
+        """An action of the record in the notation, its seat label replaced by the player's name."""
+
+        def name(m: re.Match[str]) -> str:
+            k = int(m.group(1))
+            return render(self.words.person(k)) + (m.group(2) or "") if 1 <= k <= len(self.record.players) \
+                else m.group(0)
+
+        return for_people(re.sub(r"\bp(\d{1,2})('s)?\b", name, str(action)))
 
     def action_spanish(self) -> None:
         """``s``: the Spanish pack with the Spanish suits, or the French ones again (R8.1)."""
@@ -101,18 +117,3 @@ class ReplayApp(App[None]):
         self.step = len(self.record.deals[self.deal_index].actions)
         self.show()
 
-
-class _Names:
-    """Events in words with the record's names (the replay viewer has no session)."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-
-    def describe(self, event: object) -> str:
-        import re
-
-        def name(m: re.Match[str]) -> str:
-            k = int(m.group(1))
-            return (self.names[k - 1] + (m.group(2) or "")) if 1 <= k <= len(self.names) else m.group(0)
-
-        return for_people(re.sub(r"\bp(\d{1,2})('s)?\b", name, str(event)))

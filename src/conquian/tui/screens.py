@@ -13,16 +13,18 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from conquian.tui.widgets import RULES_TEXT, markdown_text
+from conquian.i18n import N_, _, active
+from conquian.tui.widgets import RULES_TEXT, markdown_text, translate_bindings
 
 
 class Message(ModalScreen[None]):
     """A message over the table; any key (or a click) closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q", "close", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q", "close", N_("close"))]
 
     def __init__(self, body: Text | str, title: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.body = body
         self.title_text = title
 
@@ -32,7 +34,7 @@ class Message(ModalScreen[None]):
                 yield Static(Text(self.title_text, style="bold"))
             # text from players (names) is never read as markup
             yield Static(Text(self.body) if isinstance(self.body, str) else self.body)
-            yield Static(Text("(press Enter)", style="dim"))
+            yield Static(Text(_("(press Enter)"), style="dim"))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -45,28 +47,31 @@ class RulesScreen(ModalScreen[None]):
     """The rules: the rule just refused under (if any), a summary with the keys, and the whole
     rule book (the same text as ``conquian rules``); escape closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", N_("close"))]
 
     def __init__(self, refused: str | None = None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.refused = refused
 
     def compose(self) -> ComposeResult:
         from conquian.engine import rulebook
 
+        lang = active().lang
         with VerticalScroll(id="message"):
             # the book as text drawn once for this width: Textual's Markdown widget (a widget per block
             # of the 450-line book) and even Rich's Markdown (parsed again at every layout) took a second
             width = max(20, self.app.size.width - 16)  # the message box's margins, border, padding, scrollbar
             if self.refused:
-                yield Static(Text(f"The rule of the last refusal ({self.refused}):", style="bold"))
-                yield Static(markdown_text("#### " + rulebook.rule(self.refused), width), id="refused-rule")
-            yield Static(Text("In short", style="bold"))
-            yield Static(Text.from_markup(RULES_TEXT))
-            yield Static(Text("\nThe rule book (also: conquian rules, or conquian rules R3.4 for one rule)",
+                yield Static(Text(_("The rule of the last refusal ({rule}):").format(rule=self.refused),
+                                  style="bold"))
+                yield Static(markdown_text("#### " + rulebook.rule(self.refused, lang=lang), width), id="refused-rule")
+            yield Static(Text(_("In short"), style="bold"))
+            yield Static(Text.from_markup(_(RULES_TEXT)))
+            yield Static(Text("\n" + _("The rule book (also: conquian rules, or conquian rules R3.4 for one rule)"),
                               style="bold"))
-            yield Static(markdown_text(rulebook.text(), width), id="rulebook")
-            yield Static(Text("(escape closes)", style="dim"))
+            yield Static(markdown_text(rulebook.text(lang=lang), width), id="rulebook")
+            yield Static(Text(_("(escape closes)"), style="dim"))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -77,6 +82,7 @@ class Choice(ModalScreen[str]):
 
     def __init__(self, body: str, answers: dict[str, str], title: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.body = body
         self.answers = answers
         self.title_text = title
@@ -102,18 +108,22 @@ class GameChooser(ModalScreen[tuple[str, dict[str, int]] | None]):
     """Every game this table plays (:func:`~conquian.present.games`): the arrows and Enter (or a
     click) choose one, escape keeps the match at the table.  Dismisses with the preset and its options."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", N_("close"))]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         from conquian.present import games
 
-        self.games = games()
+        self.games = games(active())
         with VerticalScroll(id="message"):
-            yield Static(Text("Choose a game", style="bold"))
-            yield Static(Text("The match at the table is saved: conquian play --resume goes on with it.",
+            yield Static(Text(_("Choose a game"), style="bold"))
+            yield Static(Text(_("The match at the table is saved: conquian play --resume goes on with it."),
                               style="dim"))
-            yield OptionList(*(Option(Text(title)) for title, _, _ in self.games), id="games")
-            yield Static(Text("(Enter chooses, escape goes back to the table)", style="dim"))
+            yield OptionList(*(Option(Text(title)) for title, _variant, _options in self.games), id="games")
+            yield Static(Text(_("(Enter chooses, escape goes back to the table)"), style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#games", OptionList).focus()
@@ -121,7 +131,7 @@ class GameChooser(ModalScreen[tuple[str, dict[str, int]] | None]):
     @on(OptionList.OptionSelected, "#games")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        _, variant, options = self.games[event.option_index]
+        _title, variant, options = self.games[event.option_index]
         self.dismiss((variant, dict(options)))
 
     def action_close(self) -> None:

@@ -3,6 +3,7 @@ hand's card buttons, and the rules summary."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import shlex
@@ -13,6 +14,7 @@ from rich.console import Console
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.widgets import Button, OptionList
 
 from conquian.engine.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_key
@@ -20,10 +22,11 @@ from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.match import Deal
+from conquian.i18n import N_, Msg, NMsg, _, render
 from conquian.present import for_people, spanish_card
-from conquian.session import GameSession
+from conquian.session import YOU, GameSession
 
-RULES_TEXT = """\
+RULES_TEXT = N_("""\
 [b]Conquian[/b] (two hands, 40 cards): ten cards each. Cards are turned from the pack one at a
 time. Whoever has the [i]say[/i] may USE the card (lay it face up in a combination on his own
 side, with cards from his hand, borrowing from and rearranging his own combinations), PASS it,
@@ -52,11 +55,21 @@ Keys: u use, p pass, f force, d discard, e give, r draw, t take, m meld, a add, 
 list; play it when one is left; with cards selected, the moves they make) - : type an action -
 h hint - b buried cards (with --show-buried) - g group by suit/rank - s the Spanish suits (oros,
 copas, espadas, bastos) - w scores - z hurry the bots - n another game - ctrl+s save - escape
-clear - q quit (the match is saved)."""
+clear - q quit (the match is saved).""")
+"""The rules in short, with the keys (Rich markup; :func:`~conquian.i18n._` gives it in the
+program's language)."""
 
 
 #: The Spanish suits' colours (R8.1): oros gold, copas red, espadas blue, bastos green.
 SPANISH_STYLES = {"d": "bold yellow", "h": "bold red", "s": "bold blue", "c": "bold green"}
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """The descriptions of a node's key bindings (the footer shows them) in the program's language."""
+    bindings = node._bindings.key_to_bindings
+    for key, found in bindings.items():
+        bindings[key] = [dataclasses.replace(b, description=_(b.description)) if b.description else b
+                         for b in found]
 
 
 def card_text(card: int, ascii_only: bool = False, spanish: bool = False) -> Text:
@@ -91,14 +104,17 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
     aid a table may turn on for every seat alike (R3.3).
     """
 
-    def name(seat: int) -> str:
+    def who(seat: int) -> str | Msg:
         if session:
-            return session.name(seat)
+            return session.person(seat)
         return names[seat - 1] if names and 0 < seat <= len(names) else f"p{seat}"
+
+    def name(seat: int) -> str:
+        return render(who(seat))
 
     t = Text()
     if isinstance(deal, MexicanoDeal):
-        return mexicano_table(deal, name, ascii_only, show_seen, reveal, spanish)
+        return mexicano_table(deal, who, ascii_only, show_seen, reveal, spanish)
     if isinstance(deal, ConquianDeal):
         for p, seat in enumerate(deal.seats):
             t.append(f"{name(seat)}: ", style="bold")
@@ -109,22 +125,23 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
                         t.append(" | ")
                     t.append_text(cards_text(sorted(cards_of(m), key=deal.tbl.sort_key), ascii_only, spanish))
             else:
-                t.append("nothing down", style="dim")
-            t.append(f"   ({deal.downs[p].bit_count()} down, {deal.hands[p].bit_count()} in hand)\n", style="dim")
+                t.append(_("nothing down"), style="dim")
+            t.append("   " + _("({down} down, {hand} in hand)").format(
+                down=deal.downs[p].bit_count(), hand=deal.hands[p].bit_count()) + "\n", style="dim")
             if reveal:
-                t.append("   hand: ")
+                t.append("   " + _("hand: "))
                 t.append_text(cards_text(sorted(cards_of(deal.hands[p]), key=sort_key), ascii_only, spanish))
                 t.append("\n")
         if deal.n_seats == 3:
-            t.append(f"{name(deal.dealer)} sits out this deal (R6.3)\n", style="dim")
+            t.append(sits_out(who(deal.dealer)) + "\n", style="dim")
         if not deal.over:
-            t.append("In play: ")
+            t.append(_("In play: "))
             if deal.card >= 0:
                 t.append_text(card_text(deal.card, ascii_only, spanish))
-                t.append(f"  - {turn_words(name(deal.to_act or 0), deal.phase)}")
-            t.append(f"   pack {deal.pack_count}\n")
+                t.append(f"  - {turn_words(who(deal.to_act or 0), deal.phase)}")
+            t.append("   " + _("pack {n}").format(n=deal.pack_count) + "\n")
         if show_seen:
-            t.append("Buried: ", style="dim")
+            t.append(_("Buried: "), style="dim")
             t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only, spanish))
             t.append("\n")
         return t
@@ -142,15 +159,15 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
                 t.append_text(card_text(parse_card(tok), ascii_only))
         t.append(f"  ({name(cb.owner)})\n", style="dim")
     if not deal.combos:
-        t.append("No combinations on the table yet.\n", style="dim")
-    t.append("Stock: ")
+        t.append(_("No combinations on the table yet.") + "\n", style="dim")
+    t.append(_("Stock: "))
     if deal.stock:
         shown = deal.stock if deal.rules.stock == "open" or show_seen else deal.stock[-1:]
         t.append_text(cards_text(list(shown), ascii_only))
         t.append(f"  ({len(deal.stock)})")
     else:
-        t.append("empty", style="dim")
-    t.append(f"   pack {deal.pack_count}   hands: ")
+        t.append(_("empty"), style="dim")
+    t.append("   " + _("pack {n}").format(n=deal.pack_count) + "   " + _("hands: "))
     t.append(", ".join(f"{name(s)} {deal.hand_size(s)}" for s in range(1, deal.n + 1)))
     t.append("\n")
     if reveal:
@@ -161,10 +178,14 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
     return t
 
 
-def mexicano_table(deal: MexicanoDeal, name: Callable[[int], str], ascii_only: bool, show_seen: bool,
+def mexicano_table(deal: MexicanoDeal, who: Callable[[int], str | Msg], ascii_only: bool, show_seen: bool,
                    reveal: bool = False, spanish: bool = False) -> Text:
     """A conquián mexicano table (R8): every side in the order of play, the exchange's progress (who
     has given, never which card: R8.2), the card in play and the say going round (R8.3)."""
+
+    def name(seat: int) -> str:
+        return render(who(seat))
+
     t = Text()
     for p, seat in enumerate(deal.seats):
         t.append(f"{name(seat)}: ", style="bold")
@@ -174,34 +195,46 @@ def mexicano_table(deal: MexicanoDeal, name: Callable[[int], str], ascii_only: b
                     t.append(" | ")
                 t.append_text(cards_text(sorted(cards_of(m), key=deal.tbl.sort_key), ascii_only, spanish))
         else:
-            t.append("nothing down", style="dim")
-        dealer = ", the dealer" if seat == deal.dealer else ""
-        t.append(f"   ({deal.downs[p].bit_count()} down, {deal.hands[p].bit_count()} in hand{dealer})\n", style="dim")
+            t.append(_("nothing down"), style="dim")
+        counts = {"down": deal.downs[p].bit_count(), "hand": deal.hands[p].bit_count()}
+        t.append("   " + (_("({down} down, {hand} in hand, the dealer)") if seat == deal.dealer
+                          else _("({down} down, {hand} in hand)")).format(**counts) + "\n", style="dim")
         if reveal:
-            t.append("   hand: ")
+            t.append("   " + _("hand: "))
             t.append_text(cards_text(sorted(cards_of(deal.hands[p]), key=sort_key), ascii_only, spanish))
             t.append("\n")
     if deal.over:
         return t
     actor = deal.to_act or 0
+    you = _is_you(who(actor))
     if deal.phase == "exchange":
         gave = [name(s) for p, s in enumerate(deal.seats) if deal.gives[p] >= 0]  # that they gave: public
-        t.append("The exchange (R8.2): " + (", ".join(gave) + " gave a card" if gave else "nobody has given yet")
-                 + f"; {name(actor)} to give")
+        text: Msg
+        if gave:
+            text = NMsg("The exchange (R8.2): {gave} gave a card; You to give",
+                        "The exchange (R8.2): {gave} gave a card; You to give", len(gave), gave=", ".join(gave)) \
+                if you else NMsg("The exchange (R8.2): {gave} gave a card; {who} to give",
+                                 "The exchange (R8.2): {gave} gave a card; {who} to give", len(gave),
+                                 gave=", ".join(gave), who=name(actor))
+        else:
+            text = Msg("The exchange (R8.2): nobody has given yet; You to give") if you \
+                else Msg("The exchange (R8.2): nobody has given yet; {who} to give", who=name(actor))
+        t.append(render(text))
     else:
-        t.append("In play: ")
+        t.append(_("In play: "))
         if deal.card >= 0:
             t.append_text(card_text(deal.card, ascii_only, spanish))
         if deal.phase == "say":
-            t.append(f"  - {name(actor)} has the say")
+            t.append("  - " + (_("You have the say") if you else _("{who} has the say").format(who=name(actor))))
             p, last = deal.player_of(actor), (deal.origin - 1) % deal.n
             after = [name(deal.seats[(p + k) % deal.n]) for k in range(1, (last - p) % deal.n + 1)]
-            t.append(f" (then {', '.join(after)})" if after else " (the last to say)", style="dim")
+            t.append(" " + (_("(then {names})").format(names=", ".join(after)) if after else _("(the last to say)")),
+                     style="dim")
         else:
-            t.append(f"  - {turn_words(name(actor), deal.phase)}")
-    t.append(f"   pack {deal.pack_count}\n")
+            t.append(f"  - {turn_words(who(actor), deal.phase)}")
+    t.append("   " + _("pack {n}").format(n=deal.pack_count) + "\n")
     if show_seen:
-        t.append("Buried: ", style="dim")
+        t.append(_("Buried: "), style="dim")
         t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only, spanish))
         t.append("\n")
     return t
@@ -231,19 +264,41 @@ def score_text(names: list[str], totals: list[int], width: int) -> str:
 
 
 def resume_command(path: str) -> str:
-    """The command that continues the match saved at ``path``."""
+    """The command that continues the match saved at ``path`` (a command: never translated)."""
     return f"conquian play --resume {shlex.quote(path)}"
 
 
-def turn_words(name: str, phase: str) -> str:
-    """Whose turn it is, in words: "Ann to say", "You must use the forced card"."""
-    what = {
-        "say": "to say", "forced": "must use the card forced on {}", "discard": "to discard",
-        "draw": "to draw", "play": "to play", "over": "", "exchange": "to give a card (R8.2)",
-    }.get(phase, f"to {phase}")
-    if "{}" in what:
-        return f"{name} " + what.format("you" if name == "You" else "him")
-    return f"{name} {what}"
+def _is_you(name: str | Msg) -> bool:
+    """Whether a name is the lone player's, "You" (the second person speaks to him)."""
+    return name == YOU or (isinstance(name, Msg) and name.msgid == YOU and not name.params)
+
+
+#: Whose turn it is, by the deal's phase: a player's name, and the second person for "You".
+_TURNS = {
+    "say": (N_("{who} to say"), N_("You to say")),
+    "forced": (N_("{who} must use the card forced on him"), N_("You must use the card forced on you")),
+    "discard": (N_("{who} to discard"), N_("You to discard")),
+    "draw": (N_("{who} to draw"), N_("You to draw")),
+    "play": (N_("{who} to play"), N_("You to play")),
+    "exchange": (N_("{who} to give a card (R8.2)"), N_("You to give a card (R8.2)")),
+}
+
+
+def turn_words(name: str | Msg, phase: str) -> str:
+    """Whose turn it is, in words, in the program's language: "Ann to say", "You must use the card
+    forced on you" (``name``: a name, or a session's :meth:`~conquian.session.Words.person`)."""
+    if phase == "over":
+        return f"{render(name)} "
+    if phase not in _TURNS:
+        return render(Msg("{who} to {phase}", who=name, phase=phase))
+    third, second = _TURNS[phase]
+    return render(Msg(second) if _is_you(name) else Msg(third, who=name))
+
+
+def sits_out(name: str | Msg) -> str:
+    """"Ann sits out this deal (R6.3)" ("You sit out ...") in the program's language."""
+    return render(Msg("You sit out this deal (R6.3)") if _is_you(name)
+                  else Msg("{who} sits out this deal (R6.3)", who=name))
 
 
 @functools.lru_cache(maxsize=8)
@@ -265,14 +320,15 @@ class CardButton(Button):
     space) the focus stays on the card, and the arrows move along the hand."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "press", "select", show=False),
-        Binding("left", "step(-1)", "previous card", show=False),
-        Binding("right", "step(1)", "next card", show=False),
-        Binding("down", "moves", "the moves", show=False),
+        Binding("space", "press", N_("select"), show=False),
+        Binding("left", "step(-1)", N_("previous card"), show=False),
+        Binding("right", "step(1)", N_("next card"), show=False),
+        Binding("down", "moves", N_("the moves"), show=False),
     ]
 
     def __init__(self, card: int, label: Text, index: int) -> None:
         super().__init__(label, classes="card")
+        translate_bindings(self)
         self.card = card
         self.index = index
         self.by_key = False
