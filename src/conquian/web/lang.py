@@ -50,9 +50,12 @@ def hello_translator(lang: str | None) -> Translator:
     return translator((match_language(lang[:35]) if lang else None) or SOURCE_LANGUAGE)
 
 
+_HEADER = ""  # the catalogue's header entry
+
+
 def _nplurals(tr: Translator) -> int:
     # the catalogue's header (its "" entry) says how many plural forms the language has
-    m = re.search(r"nplurals\s*=\s*(\d+)", tr.gettext("") if tr.lang != SOURCE_LANGUAGE else "")
+    m = re.search(r"nplurals\s*=\s*(\d+)", tr.gettext(_HEADER) if tr.lang != SOURCE_LANGUAGE else "")
     return int(m.group(1)) if m else 2
 
 

@@ -274,6 +274,8 @@ def _rules_html(lang: str = "en") -> str:
     body = markdown.markdown(rulebook.markdown(lang=tr.lang), extensions=["attr_list", "tables"],
                              output_format="html")
     title = tr.render(Msg("The rules"))
+    back = tr.render(Msg("Back to the tables"))
+    language = tr.render(Msg("Language"))
     links = []
     for item in language_list():
         code = html.escape(item["code"])
@@ -286,8 +288,8 @@ def _rules_html(lang: str = "en") -> str:
             f"<title>{html.escape(title)} - conquian</title><link rel=\"stylesheet\" href=\"/static/style.css\">"
             "</head><body><header class=\"top\"><a href=\"/\" class=\"brand\">conquian</a>"
             f"<span class=\"title\">{html.escape(title)}</span>"
-            f"<a href=\"/\" class=\"back\" id=\"back\">{html.escape(tr.render(Msg('Back to the tables')))}</a>"
-            f"<nav class=\"langs\" aria-label=\"{html.escape(tr.render(Msg('Language')))}\">{switch}</nav></header>"
+            f"<a href=\"/\" class=\"back\" id=\"back\">{html.escape(back)}</a>"
+            f"<nav class=\"langs\" aria-label=\"{html.escape(language)}\">{switch}</nav></header>"
             f"<main class=\"rulebook\">{body}</main></body></html>")
 
 
