@@ -145,7 +145,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
                                                       limit=f"{settings.tables_per_minute:g}"), tr=tr)
         try:
             spec = await _body(request, protocol.CreateTable)
-            table, host_token, token = _new_table(spec)
+            table, host_token, token = _new_table(spec, tr)
         except ConquianError as e:
             return _conquian_error(e, tr)
         try:
@@ -304,7 +304,8 @@ def _option_defaults(variant: str) -> dict[str, Any]:
     return {k: v for k, v in PRESETS[variant].option_values().items() if k != "players"}
 
 
-def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
+def _new_table(spec: protocol.CreateTable, tr: Translator = ENGLISH) -> tuple[Table, str, str | None]:
+    """A new table as ``spec`` asks (unnamed: named in the words of its creator's language)."""
     if spec.variant not in PRESETS:
         raise TableError("bad_variant", Msg("there is no game {variant} (games: {games})",
                                             variant=repr(spec.variant[:30]), games=", ".join(PRESETS)))
@@ -319,7 +320,7 @@ def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
     deck = _set_deal(spec, rules)
     host_token = new_token()
     table = Table(
-        id=secrets.token_urlsafe(6), name=(protocol.check_table_name(spec.name) or f"{rules.name} table")[:60],
+        id=secrets.token_urlsafe(6), name=(protocol.check_table_name(spec.name) or tr.render(Msg("{game} table", game=rules.name)))[:60],
         rules=rules, seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
         show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
     )

@@ -497,7 +497,7 @@ class Game {
     if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })));
     box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
     box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : ""), "data-seat": s },
-      el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "", " - " + format(_("{n} in hand"), { n: d.hand_counts[i] }),
+      el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "", " - " + format(ngettext("{n} in hand", "{n} in hand", d.hand_counts[i]), { n: d.hand_counts[i] }),
       d.family === "mexicano" ? this.seatMark(d, s) : "",
       t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away"))))));
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
@@ -514,7 +514,7 @@ class Game {
       for (const side of d.sides) {
         box.append(el("div", { class: "side", "data-side": side.seat }, el("strong", {}, `${this.name(side.seat)}: `),
           side.melds.length ? side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true })))) : el("span", { class: "dim" }, _("nothing down")),
-          el("span", { class: "dim" }, " " + format(_("{n} down"), { n: side.down }))));
+          el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down }))));
       }
       box.append(el("div", { class: "row", id: "in-play" }, _("In play:"), " ", d.card_in_play ? cardEl(d.card_in_play) : el("span", { class: "dim" }, _("nothing")), el("span", { class: "dim" }, " " + format(_("pack {n}"), { n: d.pack }))));
       if (d.buried) box.append(el("div", { class: "dim" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
