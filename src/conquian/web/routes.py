@@ -319,8 +319,9 @@ def _new_table(spec: protocol.CreateTable, tr: Translator = ENGLISH) -> tuple[Ta
                                         game=rules.name, players=rules.players, seats=len(kinds)))
     deck = _set_deal(spec, rules)
     host_token = new_token()
+    name = protocol.check_table_name(spec.name) or tr.render(Msg("{game} table", game=rules.name))
     table = Table(
-        id=secrets.token_urlsafe(6), name=(protocol.check_table_name(spec.name) or tr.render(Msg("{game} table", game=rules.name)))[:60],
+        id=secrets.token_urlsafe(6), name=name[:60],
         rules=rules, seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
         show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
     )
