@@ -64,10 +64,15 @@ def language_list() -> list[dict[str, str]]:
     return [{"code": code, "name": LANGUAGE_NAMES.get(code, code)} for code in languages()]
 
 
-@cache
 def catalogue(lang: str) -> dict[str, Any]:
     """What the page translates its texts with: the language (English for one the server does not
     speak), the languages offered, how many plural forms the language has, and its messages
     (``{msgid: text}``, a plural's forms as a list under its singular; English: none)."""
-    tr = translator(match_language(lang) or SOURCE_LANGUAGE)
+    return _catalogue(match_language(lang[:35]) or SOURCE_LANGUAGE)
+
+
+@cache
+def _catalogue(lang: str) -> dict[str, Any]:
+    # kept per language the server speaks (never per tag asked for: their number is the client's choice)
+    tr = translator(lang)
     return {"lang": tr.lang, "languages": language_list(), "nplurals": _nplurals(tr), "messages": tr.messages()}
