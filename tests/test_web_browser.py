@@ -249,7 +249,7 @@ def test_a_refused_move_shows_its_rule_and_changes_nothing(server: Server, brows
     assert state(page) == before
     # the refusal links to its rule in the rule book the server shows
     link = page.get_attribute("#alert a.rule-link", "href")
-    assert link == "/rules#R3.5"
+    assert link == "/rules?lang=en#R3.5"  # the rule book in the page's language
     rules = new_page(browser)
     rules.goto(server.url + link)
     assert "Discarding" in rules.inner_text("[id='R3.5']")

@@ -26,6 +26,7 @@ import msgspec
 
 from conquian.engine.errors import ConquianError
 from conquian.engine.match import _BAD_NAME_CATEGORIES  # the characters a player's name may not hold
+from conquian.i18n import Msg
 
 #: The protocol's version: sent in ``welcome`` and accepted in ``hello``.
 VERSION = 1
@@ -41,24 +42,29 @@ CardText = Annotated[str, msgspec.Meta(min_length=1, max_length=4)]
 StateNumber = Annotated[int, msgspec.Meta(ge=0, le=10**9)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 SeatNumber = Annotated[int, msgspec.Meta(ge=1, le=7)]
+#: A language tag (``es``, ``es-MX``); one the server does not speak is read as English.
+LanguageTag = Annotated[str, msgspec.Meta(min_length=1, max_length=35)]
 
 
 class ProtocolError(ConquianError):
     """A message that is not valid protocol: ``code`` ``bad_message``, ``too_large``, ``too_fast``."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str | Msg) -> None:
         self.code = code
         self.rule: str | None = None
-        super().__init__(f"{code}: {message}")
+        super().__init__(Msg("{code}: {message}", code=code, message=message))
 
 
 # ---------------------------------------------------------------------------- client to server
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
-    """The first message: who is connecting (a seat's token, the host's token, or neither: a spectator)."""
+    """The first message: who is connecting (a seat's token, the host's token, or neither: a
+    spectator), and in which language the server writes to him (``lang``; English if left out or
+    not one the server speaks)."""
 
     v: Literal[1] = 1
     token: Token | None = None
     host: Token | None = None
+    lang: LanguageTag | None = None
 
 
 class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
@@ -102,13 +108,14 @@ def decode_client(data: bytes | str) -> ClientMessage:
     """One client message, validated, or :class:`ProtocolError`."""
     raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
     if len(raw) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes, not {len(raw)}")
+        raise ProtocolError("too_large", Msg("a message is at most {limit} bytes, not {size}",
+                                              limit=MAX_MESSAGE_BYTES, size=len(raw)))
     try:
         return _client.decode(raw)  # type: ignore[no-any-return]
     except msgspec.ValidationError as e:
         raise ProtocolError("bad_message", str(e)[:200]) from None
     except msgspec.DecodeError as e:
-        raise ProtocolError("bad_message", f"not JSON: {str(e)[:120]}") from None
+        raise ProtocolError("bad_message", Msg("not JSON: {detail}", detail=str(e)[:120])) from None
     except UnicodeDecodeError as e:
         raise _not_utf8(e) from None
 
@@ -157,20 +164,20 @@ class SeatBot(msgspec.Struct, forbid_unknown_fields=True):
 def decode_body(data: bytes, kind: type[Any]) -> Any:
     """An HTTP JSON body of type ``kind``, or :class:`ProtocolError`."""
     if len(data) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a request body is at most {MAX_MESSAGE_BYTES} bytes")
+        raise ProtocolError("too_large", Msg("a request body is at most {limit} bytes", limit=MAX_MESSAGE_BYTES))
     try:
         return msgspec.json.decode(data, type=kind)
     except msgspec.ValidationError as e:
         raise ProtocolError("bad_message", str(e)[:200]) from None
     except msgspec.DecodeError as e:
-        raise ProtocolError("bad_message", f"not JSON: {str(e)[:120]}") from None
+        raise ProtocolError("bad_message", Msg("not JSON: {detail}", detail=str(e)[:120])) from None
     except UnicodeDecodeError as e:
         raise _not_utf8(e) from None
 
 
 def _not_utf8(e: UnicodeDecodeError) -> ProtocolError:
     # msgspec checks UTF-8 only inside strings, and tells it with Python's own exception
-    return ProtocolError("bad_message", f"not JSON: a string is not valid UTF-8 (byte {e.start})")
+    return ProtocolError("bad_message", Msg("not JSON: a string is not valid UTF-8 (byte {byte})", byte=e.start))
 
 
 def check_table_name(name: str) -> str:
@@ -179,7 +186,8 @@ def check_table_name(name: str) -> str:
     character: NUL, an escape, a bidi override; :func:`conquian.engine.match.check_name`)."""
     for ch in name:
         if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
-            raise ProtocolError("bad_name", f"the table's name holds a control character (U+{ord(ch):04X})")
+            raise ProtocolError("bad_name", Msg("the table's name holds a control character ({char})",
+                                                  char=f"U+{ord(ch):04X}"))
     return name.strip()
 
 

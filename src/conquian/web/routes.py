@@ -25,8 +25,10 @@ from conquian.bots.expert import strongest_quick_bot
 from conquian.engine.errors import ConquianError
 from conquian.engine.record import record_from_match, write_record
 from conquian.engine.rules import PRESETS, get_rules
+from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol, security
+from conquian.web.lang import catalogue, language_list, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
 from conquian.web.replay import replay_frames
@@ -38,8 +40,15 @@ log = logging.getLogger("conquian.web")
 STATIC = Path(__file__).with_name("static")
 
 
-def _error(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "rule": rule, "message": message[:300]}}, status_code=status)
+def _error(status: int, code: str, message: str | Msg, rule: str | None = None, tr: Translator = ENGLISH,
+           ) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "rule": rule, "message": tr.render(message)[:300]}},
+                        status_code=status)
+
+
+def _reader(request: Request) -> Translator:
+    """The language a request is answered in: ``?lang=``, else its ``Accept-Language``."""
+    return reader(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
 def _first_line(e: BaseException) -> str:
@@ -48,19 +57,20 @@ def _first_line(e: BaseException) -> str:
     return (text.splitlines()[0] if text else type(e).__name__)[:150]
 
 
-def _conquian_error(e: ConquianError, status: int = 400) -> JSONResponse:
+def _conquian_error(e: ConquianError, tr: Translator, status: int = 400) -> JSONResponse:
     code = getattr(e, "code", None) or ("illegal" if getattr(e, "rule", None) else "bad_request")
-    return _error(415 if code == "not_json" else status, code, str(e), getattr(e, "rule", None))
+    return _error(415 if code == "not_json" else status, code, e.message, getattr(e, "rule", None), tr)
 
 
 async def _body(request: Request, kind: type[Any]) -> Any:
     if not security.is_json(request.headers.get("content-type")):
-        raise ProtocolError("not_json", "the body must be JSON, sent as Content-Type: application/json")
+        raise ProtocolError("not_json", Msg("the body must be JSON, sent as Content-Type: application/json"))
     data = b""
     async for chunk in request.stream():
         data += chunk
         if len(data) > protocol.MAX_MESSAGE_BYTES:
-            raise ProtocolError("too_large", f"a request body is at most {protocol.MAX_MESSAGE_BYTES} bytes")
+            raise ProtocolError("too_large", Msg("a request body is at most {limit} bytes",
+                                                 limit=protocol.MAX_MESSAGE_BYTES))
     return protocol.decode_body(data, kind)
 
 
@@ -92,7 +102,24 @@ def http_routes(server: Server) -> list[BaseRoute]:
         }, status_code=200 if ok else 503)
 
     async def rules_page(request: Request) -> Response:
-        return HTMLResponse(_rules_html(), headers={"Cache-Control": "max-age=3600"})
+        asked = request.query_params.get("lang")
+        tr = _reader(request)
+        # a page in the language asked for is the same for everybody; one chosen by the browser's
+        # Accept-Language varies with it
+        headers = {"Cache-Control": "max-age=3600"} if asked else {"Cache-Control": "no-cache",
+                                                                   "Vary": "Accept-Language"}
+        return HTMLResponse(_rules_html(tr.lang), headers=headers)
+
+    async def i18n(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang == "auto":  # the browser's languages decide
+            return JSONResponse(catalogue(_reader(request).lang),
+                                headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+        return JSONResponse(catalogue(lang[:35]), headers={"Cache-Control": "max-age=3600"})
+
+    async def lang_choice(request: Request) -> Response:
+        return JSONResponse({"lang": _reader(request).lang, "languages": language_list()},
+                            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def presets(request: Request) -> Response:
         return JSONResponse({
@@ -111,20 +138,23 @@ def http_routes(server: Server) -> list[BaseRoute]:
                              "finished": await run_in_threadpool(server.store.finished)})
 
     async def create_table(request: Request) -> Response:
+        tr = _reader(request)
         if not server.limits.new_table(client_address(request.client), time.monotonic()):
-            return _error(429, "too_many_tables", f"at most {settings.tables_per_minute:g} new tables a minute "
-                          "from one address; try again in a minute")
+            return _error(429, "too_many_tables", Msg("at most {limit} new tables a minute from one address; "
+                                                      "try again in a minute",
+                                                      limit=f"{settings.tables_per_minute:g}"), tr=tr)
         try:
             spec = await _body(request, protocol.CreateTable)
-            table, host_token, token = _new_table(spec)
+            table, host_token, token = _new_table(spec, tr)
         except ConquianError as e:
-            return _conquian_error(e)
+            return _conquian_error(e, tr)
         try:
             await run_in_threadpool(server.store.create, table)
         except Exception as e:  # a full disk, a database gone read-only or away
             server.write_failed()
             log.warning("a table could not be stored", extra={"event": "store_failed", "error": _first_line(e)})
-            return _error(503, "storage", f"the server cannot store the table: {_first_line(e)}")
+            return _error(503, "storage", Msg("the server cannot store the table: {reason}", reason=_first_line(e)),
+                          tr=tr)
         hub = server.hubs[table.id] = Hub(table, table.state)
         server.schedule(hub)
         log.info("table %s created: %s, %d players", table.id, table.rules.name, table.rules.players)
@@ -132,22 +162,24 @@ def http_routes(server: Server) -> list[BaseRoute]:
                              "url": f"/t/{table.id}"}, status_code=201)
 
     async def get_table(request: Request) -> Response:
+        tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", "there is no such table")
-        return JSONResponse(snapshot(hub, None))
+            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
+        return JSONResponse(snapshot(hub, None, tr))
 
     async def seat_change(request: Request, kind: type[Any]) -> Response:
         """Take a seat (``Sit``) or, for the host, give one to a bot (``SeatBot``)."""
+        tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", "there is no such table")
+            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
         try:
             spec = await _body(request, kind)
             answer = await _seat(server, hub, spec)
         except ConquianError as e:
             code = getattr(e, "code", "")
-            return _conquian_error(e, {"seat_taken": 409, "not_host": 403, "storage": 503}.get(code, 400))
+            return _conquian_error(e, tr, {"seat_taken": 409, "not_host": 403, "storage": 503}.get(code, 400))
         await server.broadcast(hub)
         server.schedule(hub)
         return JSONResponse(answer)
@@ -172,11 +204,11 @@ def http_routes(server: Server) -> list[BaseRoute]:
                 except Exception:
                     log.exception("a seat could not be stored", extra={"event": "store_failed", "table": hub.table.id})
                     await server.reload(hub)
-                    raise TableError("storage", "the seat could not be saved; try again") from None
+                    raise TableError("storage", Msg("the seat could not be saved; try again")) from None
             log.info("seat", extra={"event": "seat", "table": hub.table.id, "seat": spec.seat,
                                     "by": "person" if isinstance(spec, protocol.Sit) else spec.bot})
             return answer
-        raise TableError("busy", "the table's seats keep changing; try again")
+        raise TableError("busy", Msg("the table's seats keep changing; try again"))
 
     async def sit(request: Request) -> Response:
         return await seat_change(request, protocol.Sit)
@@ -185,24 +217,26 @@ def http_routes(server: Server) -> list[BaseRoute]:
         return await seat_change(request, protocol.SeatBot)
 
     async def record(request: Request) -> Response:
+        tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", "there is no such table")
+            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
         t = hub.table
         if t.session is None or not t.session.deal.over:
-            return _error(409, "deal_in_progress", "the record can be downloaded between deals and at the end "
-                          "(it holds the deck of every deal)")
+            return _error(409, "deal_in_progress", Msg("the record can be downloaded between deals and at the end "
+                                                       "(it holds the deck of every deal)"), tr=tr)
         text = write_record(record_from_match(t.session.match))
         return Response(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="conquian-{t.rules.name}-{t.id}.toml"'})
 
     async def replay(request: Request) -> Response:
+        tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", "there is no such table")
+            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
         t = hub.table
         if t.status != OVER or t.session is None:
-            return _error(409, "not_over", "a match can be replayed once it is over")
+            return _error(409, "not_over", Msg("a match can be replayed once it is over"), tr=tr)
         return JSONResponse({"id": t.id, "name": t.name, "variant": t.rules.name, "names": t.names,
                              "frames": replay_frames(t.session.match)})
 
@@ -212,6 +246,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
         Route("/r/{id}", page),
         Route("/health", health),
         Route("/rules", rules_page),
+        Route("/i18n/{lang}.json", i18n),
+        Route("/api/lang", lang_choice),
         Route("/api/presets", presets),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -224,18 +260,36 @@ def http_routes(server: Server) -> list[BaseRoute]:
 
 
 @functools.cache
-def _rules_html() -> str:
-    """The rule book as a page, every rule with its anchor (``/rules#R3.4``, where refusals link)."""
+def _rules_html(lang: str = "en") -> str:
+    """The rule book as a page in ``lang`` (its book where the package has one), every rule with
+    its anchor (``/rules?lang=es#R3.4``, where refusals link), a way back to the tables and the
+    languages' links."""
+    import html
+
     import markdown
 
     from conquian.engine import rulebook
 
-    body = markdown.markdown(rulebook.markdown(), extensions=["attr_list", "tables"], output_format="html")
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    tr = reader(lang, None)
+    body = markdown.markdown(rulebook.markdown(lang=tr.lang), extensions=["attr_list", "tables"],
+                             output_format="html")
+    title = tr.render(Msg("The rules"))
+    back = tr.render(Msg("Back to the tables"))
+    language = tr.render(Msg("Language"))
+    links = []
+    for item in language_list():
+        code = html.escape(item["code"])
+        current = ' aria-current="page"' if item["code"] == tr.lang else ""
+        links.append(f'<a href="/rules?lang={code}" hreflang="{code}" lang="{code}" class="lang-link"{current}>'
+                     f'{html.escape(item["name"])}</a>')
+    switch = " ".join(links)
+    return (f"<!doctype html><html lang=\"{tr.lang}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            "<title>The rules - conquian</title><link rel=\"stylesheet\" href=\"/static/style.css\"></head>"
-            "<body><header class=\"top\"><a href=\"/\" class=\"brand\">conquian</a>"
-            "<span class=\"title\">The rules</span></header>"
+            f"<title>{html.escape(title)} - conquian</title><link rel=\"stylesheet\" href=\"/static/style.css\">"
+            "</head><body><header class=\"top\"><a href=\"/\" class=\"brand\">conquian</a>"
+            f"<span class=\"title\">{html.escape(title)}</span>"
+            f"<a href=\"/\" class=\"back\" id=\"back\">{html.escape(back)}</a>"
+            f"<nav class=\"langs\" aria-label=\"{html.escape(language)}\">{switch}</nav></header>"
             f"<main class=\"rulebook\">{body}</main></body></html>")
 
 
@@ -250,28 +304,31 @@ def _option_defaults(variant: str) -> dict[str, Any]:
     return {k: v for k, v in PRESETS[variant].option_values().items() if k != "players"}
 
 
-def _new_table(spec: protocol.CreateTable) -> tuple[Table, str, str | None]:
+def _new_table(spec: protocol.CreateTable, tr: Translator = ENGLISH) -> tuple[Table, str, str | None]:
+    """A new table as ``spec`` asks (unnamed: named in the words of its creator's language)."""
     if spec.variant not in PRESETS:
-        raise TableError("bad_variant", f"there is no game {spec.variant[:30]!r} (games: {', '.join(PRESETS)})")
+        raise TableError("bad_variant", Msg("there is no game {variant} (games: {games})",
+                                            variant=repr(spec.variant[:30]), games=", ".join(PRESETS)))
     options = dict(spec.options)
     if spec.players is not None:
         options["players"] = spec.players
     rules = get_rules(spec.variant, **options)
     kinds = [s.kind for s in spec.seats] or ([OPEN] * rules.players)
     if len(kinds) != rules.players:
-        raise TableError("no_seat", f"{rules.name} with {rules.players} players has {rules.players} seats, "
-                         f"not {len(kinds)}")
+        raise TableError("no_seat", Msg("{game} with {players} players has {players} seats, not {seats}",
+                                        game=rules.name, players=rules.players, seats=len(kinds)))
     deck = _set_deal(spec, rules)
     host_token = new_token()
+    name = protocol.check_table_name(spec.name) or tr.render(Msg("{game} table", game=rules.name))
     table = Table(
-        id=secrets.token_urlsafe(6), name=(protocol.check_table_name(spec.name) or f"{rules.name} table")[:60],
+        id=secrets.token_urlsafe(6), name=name[:60],
         rules=rules, seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
         show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
     )
     token = None
     if spec.host_name is not None:
         if kinds[0] not in (OPEN, HUMAN):
-            raise TableError("seat_taken", "the host sits at seat 1: leave it open")
+            raise TableError("seat_taken", Msg("the host sits at seat 1: leave it open"))
         token = table.sit(1, spec.host_name)
     for number, kind in enumerate(kinds, 1):
         if kind not in (OPEN, HUMAN) and table.seats[number - 1].kind == OPEN:
@@ -284,11 +341,11 @@ def _set_deal(spec: protocol.CreateTable, rules: Any) -> tuple[int, ...] | None:
     refused: an ordinary table's cards come from the server's randomness only."""
     if not spec.set_deal:
         if spec.seed is not None or spec.deck is not None:
-            raise ProtocolError("not_set_deal", "the server shuffles every deal: a seed or a deck makes a set deal "
-                                "(set_deal: true), which every seat is shown")
+            raise ProtocolError("not_set_deal", Msg("the server shuffles every deal: a seed or a deck makes a set "
+                                                    "deal (set_deal: true), which every seat is shown"))
         return None
     if spec.seed is None and spec.deck is None:
-        raise ProtocolError("bad_set_deal", "a set deal needs a seed or a deck")
+        raise ProtocolError("bad_set_deal", Msg("a set deal needs a seed or a deck"))
     if spec.deck is None:
         return None
     from conquian.engine.cards import parse_cards
@@ -298,6 +355,7 @@ def _set_deal(spec: protocol.CreateTable, rules: Any) -> tuple[int, ...] | None:
         deck = tuple(parse_cards(spec.deck))
         new_deal(rules, deck)
     except ConquianError as e:
-        raise ProtocolError("bad_deck", f"the deck is not a {rules.name} deck: {e}") from None
+        raise ProtocolError("bad_deck", Msg("the deck is not a {game} deck: {reason}", game=rules.name,
+                                            reason=e.message)) from None
     return deck
 

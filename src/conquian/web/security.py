@@ -21,6 +21,8 @@ from collections.abc import Sequence
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from conquian.i18n import Msg
+
 #: The names a server answers to whatever it listens on: the loopback names (a page can reach
 #: them only from this machine, where a name can never be rebound to them by another site).
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
@@ -69,8 +71,18 @@ def needs_names(bind: str, names: Sequence[str]) -> bool:
     return bind.strip("[]") in WILDCARD_BINDS and not names
 
 
-def _error(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "rule": None, "message": message}}).encode()
+def _error(code: str, message: Msg, scope: Scope | None = None) -> bytes:
+    """A refusal as the API's JSON error, its words in the request's language (``?lang=``, else
+    its ``Accept-Language``)."""
+    from urllib.parse import parse_qs
+
+    from conquian.web.lang import reader
+
+    scope = scope or {}
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])[0]
+    accept = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"accept-language"), None)
+    text = reader(query, accept).render(message)
+    return json.dumps({"error": {"code": code, "rule": None, "message": text}}).encode()
 
 
 #: Paths served whatever the ``Host``: a load balancer checks each machine by its address (or,
@@ -115,8 +127,8 @@ class HostCheck:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
             return
-        body = _error("bad_host", "this server does not answer to that name (its names: conquian serve "
-                      "--allowed-host)")
+        body = _error("bad_host", Msg("this server does not answer to that name (its names: conquian serve "
+                                      "--allowed-host)"), scope)
         await send({"type": "http.response.start", "status": 400, "headers": [
             (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})

@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketState
 
 from conquian.engine.errors import ConquianError
+from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.bots import BotRunner, bot_job
@@ -80,7 +81,8 @@ class Settings:
 
 @dataclass(eq=False)
 class Connection:
-    """One open WebSocket: the seat its token holds (None: a spectator), and its rate limit."""
+    """One open WebSocket: the seat its token holds (None: a spectator), its rate limit, and the
+    reader's language (``tr``: its ``hello``'s ``lang``)."""
 
     ws: WebSocket
     address: str = "unknown"
@@ -88,6 +90,7 @@ class Connection:
     host: bool = False
     limit: RateLimit = field(default_factory=RateLimit)
     refused: int = 0
+    tr: Translator = ENGLISH
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message; a connection that has gone is ignored (its reader cleans it up)."""
@@ -96,9 +99,11 @@ class Connection:
         with contextlib.suppress(Exception):
             await self.ws.send_text(protocol.encode(message))
 
-    async def error(self, code: str, message: str, rule: str | None = None, state: int | None = None) -> None:
-        """Tell this connection only what was refused and why."""
-        await self.send({"type": "error", "code": code, "rule": rule, "message": message[:300], "state": state})
+    async def error(self, code: str, message: str | Msg, rule: str | None = None, state: int | None = None) -> None:
+        """Tell this connection only what was refused and why (in its reader's language; ``code``
+        and ``rule`` are the same in every language)."""
+        await self.send({"type": "error", "code": code, "rule": rule, "message": self.tr.render(message)[:300],
+                         "state": state})
 
 
 @dataclass(eq=False)
@@ -197,13 +202,13 @@ class Server:
             hub.stored = hub.table.state
         except ConflictError:
             await self.reload(hub)
-            raise TableError("stale", f"another move was made first; the table is at state {hub.table.state}"
-                             ) from None
+            raise TableError("stale", Msg("another move was made first; the table is at state {state}",
+                                          state=hub.table.state)) from None
         except Exception:
             log.exception("a command could not be stored; rebuilding from the database",
                           extra={"event": "store_failed", "table": hub.table.id})
             await self.reload(hub)
-            raise TableError("storage", "the move could not be saved; the table is as it was") from None
+            raise TableError("storage", Msg("the move could not be saved; the table is as it was")) from None
 
     async def reload(self, hub: Hub) -> None:
         """Rebuild the table from the database, keeping who is connected (the caller holds the lock)."""
@@ -372,14 +377,15 @@ class Server:
 
     # ------------------------------------------------------------------ telling and bots
     async def broadcast(self, hub: Hub) -> None:
-        """Send every connection the table as its seat may see it."""
-        cache: dict[int | None, str] = {}
+        """Send every connection the table as its seat may see it, in its reader's language."""
+        cache: dict[tuple[int | None, str], str] = {}
         for conn in list(hub.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat)})
+            key = (conn.seat, conn.tr.lang)
+            if key not in cache:
+                cache[key] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat, conn.tr)})
             if conn.ws.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
-                    await conn.ws.send_text(cache[conn.seat])
+                    await conn.ws.send_text(cache[key])
 
     def presence_soon(self, hub: Hub) -> None:
         """Tell the table's connections who is connected, once, :data:`PRESENCE_EVERY` seconds from
@@ -484,9 +490,9 @@ class Server:
             await self.broadcast(hub)
 
 
-def snapshot(hub: Hub, seat: int | None) -> dict[str, Any]:
-    """The table as ``seat`` may see it, with how many watch it."""
-    return table_snapshot(hub.table, seat) | {"spectators": hub.spectators}
+def snapshot(hub: Hub, seat: int | None, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """The table as ``seat`` may see it, with how many watch it (its words in ``tr``'s language)."""
+    return table_snapshot(hub.table, seat, tr) | {"spectators": hub.spectators}
 
 
 def seat_connected(seat: Any) -> bool:
@@ -509,7 +515,7 @@ async def rematch(server: Server, hub: Hub) -> None:
     process made it first, the rematch is that one)."""
     old = hub.table
     if old.status != OVER:
-        raise TableError("not_over", "a rematch starts once the match is over")
+        raise TableError("not_over", Msg("a rematch starts once the match is over"))
     async with hub.lock:
         if old.rematch_id is None:
             # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal

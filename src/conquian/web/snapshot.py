@@ -32,6 +32,7 @@ from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.view import CooncanView
+from conquian.i18n import ENGLISH, Translator
 from conquian.web.table import OPEN, Table
 
 #: Log lines sent with a snapshot (the newest); the whole log is in the record.
@@ -42,8 +43,10 @@ def _cards(cards: list[int], rules_sort: Any = None) -> list[str]:
     return [card_str(c) for c in (sorted(cards, key=rules_sort) if rules_sort else cards)]
 
 
-def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
-    """The whole table as ``seat`` may see it (``None``: a spectator)."""
+def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """The whole table as ``seat`` may see it (``None``: a spectator), its words (the log, the
+    moves' labels, the pool, the result) in ``tr``'s language; everything else is the same in
+    every language (the moves in ``legal`` are the notation a client sends back)."""
     out: dict[str, Any] = {
         "id": table.id,
         "name": table.name,
@@ -65,6 +68,7 @@ def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
         ],
         "deal": None,
         "legal": [],
+        "legal_words": [],
         "log": [],
         "scores": None,
     }
@@ -82,17 +86,19 @@ def table_snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     out["deal"]["number"] = len(session.match.deals)
     out["deal"]["sitting_out"] = session.sitting_out
     if holds and view.to_act == seat and table.status == "playing":
-        out["legal"] = [session.action_words(a) for a in view.legal_actions()]
+        legal = view.legal_actions()
+        out["legal"] = [session.action_words(a) for a in legal]
+        out["legal_words"] = [session.move_label(a, tr) for a in legal]
     if deal.over:
         out["deal"]["hands"] = revealed_hands(deal)
-    out["log"] = session.log_for(seat)[-LOG_LINES:]
+    out["log"] = session.log_for(seat, tr)[-LOG_LINES:]
     match = session.match
     out["scores"] = {
         "totals": match.totals,
         "deals": match.results,
         "pool": match.pool if table.rules.family == "conquian" else 0,
-        "pool_text": session.pool_text(),
-        "result": session.lines[-1].text if deal.over and session.lines else "",
+        "pool_text": session.pool_text(tr),
+        "result": session.lines[-1].render(None, tr) if deal.over and session.lines else "",
     }
     return out
 

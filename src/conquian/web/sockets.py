@@ -16,7 +16,9 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from conquian.engine.errors import ConquianError
+from conquian.i18n import Msg, Translator
 from conquian.web import protocol
+from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
 from conquian.web.server import Connection, Hub, Server, log_move, rematch, snapshot
@@ -40,15 +42,17 @@ def websocket_route(server: Server) -> WebSocketRoute:
             return
         await ws.accept()
         conn = Connection(ws, client_address(ws.client))
+        # until the hello says otherwise, the browser's language (``?lang=``, Accept-Language)
+        conn.tr = reader(ws.query_params.get("lang"), ws.headers.get("accept-language"))
         if not server.limits.connect(conn.address):
-            await conn.error("too_many_connections", f"at most {settings.connections_per_address} connections "
-                             "from one address")
+            await conn.error("too_many_connections", Msg("at most {limit} connections from one address",
+                                                         limit=settings.connections_per_address))
             await ws.close(code=4429)
             return
         try:
             hub = await server.hub(ws.path_params["id"])
             if hub is None:
-                await conn.error("no_table", "there is no such table")
+                await conn.error("no_table", Msg("there is no such table"))
                 await ws.close(code=4404)
                 return
             opened = time.monotonic()
@@ -91,20 +95,22 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     try:
         hello = protocol.decode_client(first)
         if not isinstance(hello, protocol.Hello):
-            raise ProtocolError("bad_message", "the first message must be hello")
+            raise ProtocolError("bad_message", Msg("the first message must be hello"))
     except ProtocolError as e:
-        await conn.error(e.code, str(e))
+        await conn.error(e.code, e.message)
         await ws.close(code=4400)
         return
+    if hello.lang is not None:
+        conn.tr = hello_translator(hello.lang)
     seat = hub.table.seat_of(hello.token)
     host = hub.table.is_host(hello.host)
     if seat is None and not host and hub.spectators >= server.settings.max_spectators:
-        await conn.error("too_many_spectators", f"this table has its {server.settings.max_spectators} spectators: "
-                         "try again later")
+        await conn.error("too_many_spectators", Msg("this table has its {limit} spectators: try again later",
+                                                    limit=server.settings.max_spectators))
         await ws.close(code=4429)
         return
     if hello.token is not None and seat is None:
-        await conn.error("bad_token", "this seat token is not valid at this table: you are watching")
+        await conn.error("bad_token", Msg("this seat token is not valid at this table: you are watching"))
     conn.seat, conn.host = seat, host
     hub.table.connect(seat)
     hub.connections.add(conn)
@@ -112,9 +118,10 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     log.info("opened", extra={"event": "ws_open", "table": hub.table.id, "seat": seat})
     if seat is not None:
         server.spawn(server.tell_presence(hub))
-    await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host})
+    await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host,
+                     "lang": conn.tr.lang})
     # the newcomer gets the table; the others hear of him in the next presence message
-    await conn.send({"type": "table", "table": snapshot(hub, seat)})
+    await conn.send({"type": "table", "table": snapshot(hub, seat, conn.tr)})
     server.presence_soon(hub)
     while True:
         try:
@@ -130,23 +137,26 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
         if not (conn.limit.allow(now) and server.limits.message(conn.address, now)):
             conn.refused += 1
             if conn.refused >= FLOOD_CLOSE:
-                await conn.error("too_fast", "too many messages: closing this connection")
+                await conn.error("too_fast", Msg("too many messages: closing this connection"))
                 await ws.close(code=4429)
                 return
-            await conn.error("too_fast", f"at most {protocol.RATE_PER_SECOND:g} messages a second, and "
-                             f"{server.settings.messages_per_address:g} from one address")
+            await conn.error("too_fast", Msg("at most {rate} messages a second, and {per_address} from one address",
+                                             rate=f"{protocol.RATE_PER_SECOND:g}",
+                                             per_address=f"{server.settings.messages_per_address:g}"))
             continue
         try:
             msg = protocol.decode_client(data)
             await _handle(server, hub, conn, msg)
         except ConquianError as e:
             await conn.error(getattr(e, "code", None) or ("illegal" if getattr(e, "rule", None) else "bad_message"),
-                             _words(hub, str(e)), getattr(e, "rule", None), hub.table.state)
+                             _words(hub, e, conn.tr), getattr(e, "rule", None), hub.table.state)
 
 
-def _words(hub: Hub, text: str) -> str:
+def _words(hub: Hub, e: ConquianError, tr: Translator) -> str:
+    """A refusal in the reader's language, the seats named."""
+    text = e.render(tr)
     session = hub.table.session
-    return session.humanize(text) if session else text
+    return session.humanize(text, tr) if session else text
 
 
 async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.ClientMessage) -> None:
@@ -154,23 +164,25 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         await conn.send({"type": "pong"})
         return
     if isinstance(msg, protocol.Hello):
-        raise ProtocolError("bad_message", "hello is sent once")
+        raise ProtocolError("bad_message", Msg("hello is sent once"))
     if isinstance(msg, protocol.Options):
-        await conn.send({"type": "options", "cards": msg.cards, "actions": _options(hub, conn, msg.cards)})
+        actions = _options(hub, conn, msg.cards)
+        await conn.send({"type": "options", "cards": msg.cards, "actions": [a for a, _ in actions],
+                         "words": [w for _, w in actions]})
         return
     if isinstance(msg, protocol.Away):
         if not conn.host:
-            raise TableError("not_host", "only the host may let a bot play for someone away")
+            raise TableError("not_host", Msg("only the host may let a bot play for someone away"))
         async with hub.lock:
             hub.table.away_after = msg.seconds
             await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
     elif isinstance(msg, protocol.Rematch):
         if conn.seat is None and not conn.host:
-            raise TableError("not_your_seat", "only a player or the host may ask for a rematch")
+            raise TableError("not_your_seat", Msg("only a player or the host may ask for a rematch"))
         await rematch(server, hub)
     else:
         if conn.seat is None:
-            raise TableError("not_your_seat", "spectators watch; take a seat to play")
+            raise TableError("not_your_seat", Msg("spectators watch; take a seat to play"))
         async with hub.lock:
             if isinstance(msg, protocol.Act):
                 hub.table.act(conn.seat, msg.action, msg.state)
@@ -186,9 +198,9 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
     server.schedule(hub)
 
 
-def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[str]:
+def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[tuple[str, str]]:
     """The moves the selection makes: listed moves holding every selected card, and forms built from
-    the selection and checked by the engine."""
+    the selection and checked by the engine; each as its notation and its words for the reader."""
     from conquian.engine.cards import cards_of, parse_card
 
     t = hub.table
@@ -201,18 +213,18 @@ def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[str]:
     try:
         chosen = [parse_card(c) for c in cards]
     except ConquianError:
-        raise ProtocolError("bad_message", "a selected card is not a card") from None
+        raise ProtocolError("bad_message", Msg("a selected card is not a card")) from None
     view = deal.view(conn.seat)
     # a double pack holds two of a card: the cards held as a set (a sum of their bits would carry)
     held = set(cards_of(view.hand_mask)) if hasattr(view, "hand_mask") else set(view.hand)
     if any(c >= 0 and c not in held for c in chosen):
-        raise ProtocolError("bad_message", "select only cards in your hand")
+        raise ProtocolError("bad_message", Msg("select only cards in your hand"))
     names = {c.replace("10", "T") for c in cards}
     listed = [a for a in view.legal_actions() if names <= set(str(a).replace("|", " ").split()[2:])]
     built = session.actions_from_selection(chosen) if chosen else []
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for a in [*listed, *built]:
         words = session.action_words(a)
-        if words not in out:
-            out.append(words)
+        if words not in (w for w, _ in out):
+            out.append((words, session.move_label(a, conn.tr)))
     return out

@@ -43,6 +43,7 @@ from conquian.engine.deck import pack_order
 from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.match import check_name
 from conquian.engine.rules import CONQUIAN, Rules
+from conquian.i18n import Msg
 from conquian.session import HUMAN, GameSession, seated_action
 
 #: Bytes of randomness in a seat token (192 bits; the issue asks for at least 128).
@@ -75,10 +76,10 @@ class TableError(ConquianError):
     (``stale``, ``not_your_turn``, ``not_your_seat``, ``seat_taken``, ``no_seat``, ``not_host``,
     ``not_playing``, ``deal_in_progress``, ``bad_name``, ``bad_bot``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str | Msg) -> None:
         self.code = code
         self.rule: str | None = None
-        super().__init__(f"{code}: {message}")
+        super().__init__(Msg("{code}: {message}", code=code, message=message))
 
 
 def new_token() -> str:
@@ -190,7 +191,7 @@ class Table:
     def seat(self, number: object) -> Seat:
         """A seat by number, or :class:`TableError` ``no_seat``."""
         if type(number) is not int or not 1 <= number <= len(self.seats):
-            raise TableError("no_seat", f"this table has seats 1 to {len(self.seats)}")
+            raise TableError("no_seat", Msg("this table has seats 1 to {last}", last=len(self.seats)))
         return self.seats[number - 1]
 
     # ------------------------------------------------------------------ seats
@@ -198,13 +199,13 @@ class Table:
         """A person takes an open seat; returns the seat's secret token (kept only as a hash)."""
         seat = self.seat(number)
         if seat.kind != OPEN:
-            raise TableError("seat_taken", f"seat {number} is taken")
+            raise TableError("seat_taken", Msg("seat {number} is taken", number=number))
         try:
             check_name(name.strip() if isinstance(name, str) else name)
         except ConquianError as e:
-            raise TableError("bad_name", str(e)) from None
+            raise TableError("bad_name", e.message) from None
         if name.strip() in {s.name for s in self.seats if s.kind != OPEN}:
-            raise TableError("bad_name", f"{name.strip()!r} already sits at this table")
+            raise TableError("bad_name", Msg("{name} already sits at this table", name=repr(name.strip())))
         token = token or new_token()
         seat.kind, seat.name, seat.token_hash = HUMAN, name.strip(), hash_token(token)
         self._maybe_start()
@@ -213,12 +214,13 @@ class Table:
     def set_bot(self, number: int, bot: str, host: bool) -> None:
         """The host gives an open seat to a bot (before the match starts)."""
         if not host:
-            raise TableError("not_host", "only the table's host may seat a bot")
+            raise TableError("not_host", Msg("only the table's host may seat a bot"))
         seat = self.seat(number)
         if seat.kind != OPEN:
-            raise TableError("seat_taken", f"seat {number} is taken")
+            raise TableError("seat_taken", Msg("seat {number} is taken", number=number))
         if bot not in bot_names():
-            raise TableError("bad_bot", f"there is no bot {bot[:40]!r} (bots: {', '.join(bot_names())})")
+            raise TableError("bad_bot", Msg("there is no bot {bot} (bots: {bots})", bot=repr(bot[:40]),
+                                            bots=", ".join(bot_names())))
         seat.kind, seat.name = bot, _bot_name(bot, self.seats)
         self._maybe_start()
 
@@ -240,13 +242,14 @@ class Table:
         session = self._playing()
         deal = session.deal
         if deal.over:
-            raise IllegalActionError("R7", "the deal is over")
+            raise IllegalActionError("R7", Msg("the deal is over"))
         action = seated_action(action, seat)
         if action.seat != seat:
-            raise TableError("not_your_seat", f"you sit at seat {seat}, not {action.seat}")
+            raise TableError("not_your_seat", Msg("you sit at seat {seat}, not {other}", seat=seat, other=action.seat))
         if deal.to_act != seat:
-            who = self.names[deal.to_act - 1] if deal.to_act else "nobody"
-            raise TableError("not_your_turn", f"it is {who}'s turn, not yours")
+            if not deal.to_act:
+                raise TableError("not_your_turn", Msg("it is nobody's turn, not yours"))
+            raise TableError("not_your_turn", Msg("it is {name}'s turn, not yours", name=self.names[deal.to_act - 1]))
         return self._apply(f"act {action}")  # the engine refuses (naming the rule) or plays it
 
     def next_deal(self, state: object) -> str:
@@ -254,19 +257,19 @@ class Table:
         self._check_state(state)
         session = self._playing()
         if not session.deal.over:
-            raise TableError("deal_in_progress", "the deal is still being played")
+            raise TableError("deal_in_progress", Msg("the deal is still being played"))
         return self._apply("next" if self.seed is not None else f"next {deck_text(fresh_deck(self.rules))}")
 
     def _check_state(self, state: object) -> None:
         if type(state) is not int or state != self.state:
-            raise TableError("stale", f"this move was chosen on state {str(state)[:20]}; the table is at state "
-                             f"{self.state}")
+            raise TableError("stale", Msg("this move was chosen on state {chosen}; the table is at state {state}",
+                                          chosen=str(state)[:20], state=self.state))
 
     def _playing(self) -> GameSession:
         if self.session is None:
-            raise TableError("not_playing", "the match has not started: seats are still open")
+            raise TableError("not_playing", Msg("the match has not started: seats are still open"))
         if self.session.match_over:
-            raise TableError("not_playing", "the match is over")
+            raise TableError("not_playing", Msg("the match is over"))
         return self.session
 
     def _apply(self, command: str) -> str:
@@ -281,21 +284,21 @@ class Table:
         word, _, rest = command.partition(" ")
         deck = parse_cards(rest) if word in ("start", "next") and rest else None
         if word in ("start", "next") and deck is None and self.seed is None:
-            raise TableError("bad_command", f"a {word} command without a deck at a table with no seed")
+            raise TableError("bad_command", Msg("a {word} command without a deck at a table with no seed", word=word))
         if word == "start":
             if self.session is not None:
-                raise TableError("not_playing", "the match has already started")
+                raise TableError("not_playing", Msg("the match has already started"))
             self.session = GameSession(self.rules, seats=[HUMAN] * len(self.seats), names=self.names,
                                        seed=self.seed or 0, deals_in_match=self.deals_in_match, first_deck=deck)
         elif word == "next":
             session = self._playing()
             if not session.deal.over:
-                raise TableError("deal_in_progress", "the deal is still being played")
+                raise TableError("deal_in_progress", Msg("the deal is still being played"))
             session.new_deal(deck)
         elif command.startswith("act "):
             self._playing().play_human(parse_action(command[4:]))
         else:
-            raise TableError("bad_command", f"unknown stored command {command[:40]!r}")
+            raise TableError("bad_command", Msg("unknown stored command {command}", command=repr(command[:40])))
 
     def rebuild(self, commands: Sequence[str]) -> None:
         """Apply stored commands in order, after those the table has (a new table: all of them)."""

@@ -1,5 +1,8 @@
 // The web table's client: lobby, table, replay. Protocol: docs/protocol.md (version 1).
 // Every text from the server is put in the page as text (textContent), never as HTML.
+// Every text of the page goes through _() or ngettext() (extracted into the catalogues by
+// scripts/catalogues.py, translated with the catalogue the server serves at /i18n/{lang}.json);
+// a text with {fields} is filled by format(), never pieced together from translated fragments.
 "use strict";
 
 const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
@@ -7,6 +10,58 @@ const RANKS = { T: "10", A: "A", J: "J", Q: "Q", K: "K" };
 const main = document.getElementById("main");
 const alertBox = document.getElementById("alert");
 const connBox = document.getElementById("conn");
+
+// ----------------------------------------------------------------------------- words
+let LANG = "en";            // the page's language: the stored choice, else the server's negotiation
+let CATALOG = {};           // msgid -> text (a plural's forms as a list), from /i18n/{lang}.json
+let NPLURALS = 2;
+let LANGUAGES = [{ code: "en", name: "English" }];
+let pluralRules = null;
+const CLDR_CATEGORIES = ["zero", "one", "two", "few", "many", "other"];
+
+function _(msgid) { const t = CATALOG[msgid]; return typeof t === "string" && t ? t : msgid; }
+function pluralIndex(n) {
+  // the language's plural categories in CLDR order are the catalogue's forms in order
+  if (!pluralRules) return n === 1 ? 0 : 1;
+  const cats = CLDR_CATEGORIES.filter(c => pluralRules.resolvedOptions().pluralCategories.includes(c));
+  return Math.max(0, Math.min(cats.indexOf(pluralRules.select(n)), NPLURALS - 1));
+}
+function ngettext(singular, plural, n) {
+  const forms = CATALOG[singular];
+  if (Array.isArray(forms)) { const f = forms[pluralIndex(n)]; if (f) return f; }
+  return n === 1 ? singular : plural;
+}
+function format(text, fields) { return text.replace(/\{(\w+)\}/g, (m, k) => (fields && k in fields ? String(fields[k]) : m)); }
+
+async function loadLanguage() {
+  const chosen = store.get("pref", "lang");
+  const asked = chosen && /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/.test(chosen) ? chosen : "auto";
+  try {
+    const res = await fetch(`/i18n/${asked}.json`);
+    const data = await res.json();
+    LANG = data.lang || "en"; CATALOG = data.messages || {}; NPLURALS = data.nplurals || 2;
+    if (Array.isArray(data.languages) && data.languages.length) LANGUAGES = data.languages;
+  } catch (e) { /* English */ }
+  try { pluralRules = new Intl.PluralRules(LANG); } catch (e) { pluralRules = null; }
+  document.documentElement.lang = LANG;
+  pageTexts();
+}
+
+function rulesHref(rule) { return `/rules?lang=${encodeURIComponent(LANG)}` + (rule ? `#${rule}` : ""); }
+
+function pageTexts() {
+  // the page's own texts outside the main part, and the language switch (kept in localStorage)
+  const rules = document.getElementById("rules-link");
+  if (rules) { rules.textContent = _("Rules"); rules.href = rulesHref(); }
+  const loading = document.getElementById("loading");
+  if (loading) loading.textContent = _("Loading…");
+  const box = document.getElementById("lang-switch");
+  if (!box) return;
+  const pick = el("select", { id: "lang", "aria-label": _("Language") },
+    LANGUAGES.map(l => el("option", { value: l.code, lang: l.code, selected: l.code === LANG }, l.name)));
+  pick.addEventListener("change", () => { store.set("pref", "lang", pick.value); location.reload(); });
+  box.replaceChildren(pick);
+}
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -27,7 +82,7 @@ function showError(text, rule) {
   alertBox.textContent = text;
   if (text && rule && /^R[0-9.]+$/.test(rule)) {
     // the refusal names a rule: a link to it in the rule book (a new tab: the table stays)
-    alertBox.append(" ", el("a", { href: `/rules#${rule}`, target: "_blank", rel: "noopener", class: "rule-link" }, `read ${rule}`));
+    alertBox.append(" ", el("a", { href: rulesHref(rule), target: "_blank", rel: "noopener", class: "rule-link" }, format(_("read {rule}"), { rule })));
   }
   alertBox.hidden = !text;
   if (text) { clearTimeout(showError.t); showError.t = setTimeout(() => { alertBox.hidden = true; }, 8000); }
@@ -51,7 +106,7 @@ function spanishPackOf(variant) {
 function spanishSuits() { return spanishPack && store.get("pref", "spanish-suits") === "1"; }
 
 function cardWords(code) {
-  if (code.startsWith("X")) return "joker";
+  if (code.startsWith("X")) return _("joker");
   const r = code.slice(0, -1), s = code.slice(-1);
   if (spanishSuits()) return `${SPANISH_RANKS[r] || r} de ${SPANISH_SUITS[s] || s}`;
   return `${RANKS[r] || r}${SUITS[s] || s}`;
@@ -69,7 +124,7 @@ function suitSwitch(rerender) {
   // the switch: shown only where the Spanish pack is played
   const box = el("input", { type: "checkbox", id: "spanish-suits", "data-key": "spanish-suits", checked: store.get("pref", "spanish-suits") === "1" });
   box.addEventListener("change", () => { store.set("pref", "spanish-suits", box.checked ? "1" : "0"); rerender(); });
-  return el("label", { class: "suit-switch" }, box, " Spanish suits (oros, copas, espadas, bastos)");
+  return el("label", { class: "suit-switch" }, box, " ", _("Spanish suits (oros, copas, espadas, bastos)"));
 }
 
 function cardEl(code, opts = {}) {
@@ -78,8 +133,8 @@ function cardEl(code, opts = {}) {
   if (code.startsWith("X")) {
     const m = code.match(/^X\(([^)]+)\)/);
     const named = m ? cardWords(m[1]) : "";
-    const node = el(opts.button ? "button" : "span", { class: "card joker" + small, title: "joker" + (named ? ` as ${named}` : ""), type: opts.button ? "button" : null },
-      "★", el("span", { class: "named" }, named || "joker"));
+    const node = el(opts.button ? "button" : "span", { class: "card joker" + small, title: named ? format(_("joker as {card}"), { card: named }) : _("joker"), type: opts.button ? "button" : null },
+      "★", el("span", { class: "named" }, named || _("joker")));
     return node;
   }
   const r = code.slice(0, -1), s = code.slice(-1);
@@ -94,13 +149,15 @@ function cardEl(code, opts = {}) {
     el("span", {}, RANKS[r] || r), el("span", { class: "suit" }, SUITS[s] || s));
 }
 
-function backs(n) { return el("span", { class: "dim" }, `${n} card${n === 1 ? "" : "s"}`); }
+function backs(n) { return el("span", { class: "dim" }, format(ngettext("{n} card", "{n} cards", n), { n })); }
 
 async function api(path, body) {
+  // the server answers a refusal in the page's language
+  path += (path.includes("?") ? "&" : "?") + `lang=${encodeURIComponent(LANG)}`;
   const res = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new Error((data && data.error && data.error.message) || `request failed (${res.status})`);
+  if (!res.ok) throw new Error((data && data.error && data.error.message) || format(_("request failed ({status})"), { status: res.status }));
   return data;
 }
 
@@ -121,11 +178,11 @@ async function lobby() {
   const optionsBox = el("div", { id: "options" });
   const about = el("p", { class: "dim", id: "variant-about" });
   const seatsBox = el("div", { id: "seat-kinds" });
-  const name = el("input", { type: "text", id: "host-name", maxlength: 40, required: true, placeholder: "your name", value: store.get("name", "me") || "" });
-  const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: "Friday night" });
+  const name = el("input", { type: "text", id: "host-name", maxlength: 40, required: true, placeholder: _("your name"), value: store.get("name", "me") || "" });
+  const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: _("Friday night") });
   const showBuried = el("input", { type: "checkbox", id: "show-buried" });
-  const away = el("select", { id: "away" }, el("option", { value: "" }, "never"),
-    [30, 60, 120, 300].map(s => el("option", { value: s }, `after ${s} s away`)));
+  const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
+    [30, 60, 120, 300].map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
 
   function preset() { return presets.variants.find(v => v.name === variant.value); }
   function refreshPlayers() {
@@ -150,47 +207,49 @@ async function lobby() {
     const o = p.options;
     const rows = [];
     if (p.family === "mexicano") {
-      const h = el("select", { "data-opt": "hand", "data-int": 1 }, [8, 9].map(v => el("option", { value: v, selected: v === o.hand }, `${v} cards, ${v + 1} down to win`)));
+      const h = el("select", { "data-opt": "hand", "data-int": 1 }, [8, 9].map(v => el("option", { value: v, selected: v === o.hand }, format(_("{cards} cards, {down} down to win"), { cards: v, down: v + 1 }))));
       h.addEventListener("change", refreshAbout);
-      rows.push(el("label", {}, "Hand ", h));
-      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "exchange", "data-bool": 1, "data-checked": 1, checked: o.exchange }), " the exchange: each player gives a card to the next before play (R8.2)"));
-      rows.push(el("label", {}, "When the pack runs out ", el("select", { "data-opt": "exhausted" },
-        [["tablas", "tablas: a draw"], ["fewest", "the fewest cards in hand win"]].map(([v, t]) => el("option", { value: v, selected: v === o.exhausted }, t)))));
+      rows.push(el("label", {}, _("Hand"), " ", h));
+      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "exchange", "data-bool": 1, "data-checked": 1, checked: o.exchange }), " ", _("the exchange: each player gives a card to the next before play (R8.2)")));
+      rows.push(el("label", {}, _("When the pack runs out"), " ", el("select", { "data-opt": "exhausted" },
+        [["tablas", _("tablas: a draw")], ["fewest", _("the fewest cards in hand win")]].map(([v, t]) => el("option", { value: v, selected: v === o.exhausted }, t)))));
     } else if (p.family === "conquian") {
-      rows.push(el("label", {}, "Scoring ", el("select", { "data-opt": "scoring" }, ["games", "pips"].map(v => el("option", { value: v, selected: v === o.scoring }, v)))));
-      rows.push(el("label", {}, "Deals in the match ", el("select", { id: "deals" }, [1, 2, 4, 6, 8, 10, 12].map(v => el("option", { value: v, selected: v === 6 }, v)))));
+      const scoring = { games: _("games"), pips: _("pips") };
+      rows.push(el("label", {}, _("Scoring"), " ", el("select", { "data-opt": "scoring" }, ["games", "pips"].map(v => el("option", { value: v, selected: v === o.scoring }, scoring[v])))));
+      rows.push(el("label", {}, _("Deals in the match"), " ", el("select", { id: "deals" }, [1, 2, 4, 6, 8, 10, 12].map(v => el("option", { value: v, selected: v === 6 }, v)))));
     } else {
       if (p.name === "cooncan") {
-        rows.push(el("label", {}, "Stock ", el("select", { "data-opt": "stock" }, ["closed", "open"].map(v => el("option", { value: v, selected: v === o.stock }, v)))));
-        rows.push(el("label", {}, "Jokers ", el("select", { "data-opt": "jokers", "data-int": 1 }, [0, 1].map(v => el("option", { value: v, selected: v === o.jokers }, v)))));
+        const stock = { closed: _("closed"), open: _("open") };
+        rows.push(el("label", {}, _("Stock"), " ", el("select", { "data-opt": "stock" }, ["closed", "open"].map(v => el("option", { value: v, selected: v === o.stock }, stock[v])))));
+        rows.push(el("label", {}, _("Jokers"), " ", el("select", { "data-opt": "jokers", "data-int": 1 }, [0, 1].map(v => el("option", { value: v, selected: v === o.jokers }, v)))));
       }
-      rows.push(el("label", {}, "Turns of the pack before a deal is void ", el("select", { "data-opt": "max_pack_turns", "data-int": 1 }, [0, 1, 2, 3, 5, 10].map(v => el("option", { value: v, selected: v === o.max_pack_turns }, v)))));
-      rows.push(el("label", {}, "Splash bonus ", el("select", { "data-opt": "splash_bonus", "data-int": 1 }, [0, 25, 50].map(v => el("option", { value: v, selected: v === o.splash_bonus }, v)))));
-      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " the card taken from the stock may not be discarded in the same turn"));
+      rows.push(el("label", {}, _("Turns of the pack before a deal is void"), " ", el("select", { "data-opt": "max_pack_turns", "data-int": 1 }, [0, 1, 2, 3, 5, 10].map(v => el("option", { value: v, selected: v === o.max_pack_turns }, v)))));
+      rows.push(el("label", {}, _("Splash bonus"), " ", el("select", { "data-opt": "splash_bonus", "data-int": 1 }, [0, 25, 50].map(v => el("option", { value: v, selected: v === o.splash_bonus }, v)))));
+      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " ", _("the card taken from the stock may not be discarded in the same turn")));
     }
     optionsBox.replaceChildren(...rows);
     refreshAbout();
   }
   function refreshSeats() {
     const n = Number(players.value);
-    const rows = [el("div", { class: "dim" }, "Seat 1: you")];
+    const rows = [el("div", { class: "dim" }, _("Seat 1: you"))];
     for (let i = 2; i <= n; i++) {
-      rows.push(el("label", {}, `Seat ${i} `, el("select", { "data-seat": i, "aria-label": `seat ${i}` },
-        el("option", { value: "open" }, "a friend (invite)"),
-        presets.bots.map(b => el("option", { value: b, selected: b === (presets.default_bot || "expert") }, `bot: ${b}`)))));
+      rows.push(el("label", {}, format(_("Seat {n}"), { n: i }), " ", el("select", { "data-seat": i, "aria-label": format(_("seat {n}"), { n: i }) },
+        el("option", { value: "open" }, _("a friend (invite)")),
+        presets.bots.map(b => el("option", { value: b, selected: b === (presets.default_bot || "expert") }, format(_("bot: {name}"), { name: b }))))));
     }
     seatsBox.replaceChildren(...rows);
   }
   variant.addEventListener("change", refreshPlayers);
   players.addEventListener("change", () => { refreshSeats(); refreshAbout(); });
-  form.append(el("h2", {}, "New table"),
-    el("label", {}, "Your name ", name),
-    el("label", {}, "Table name ", tableName),
-    el("div", { class: "row" }, el("label", {}, "Game ", variant), el("label", {}, "Players ", players)),
+  form.append(el("h2", {}, _("New table")),
+    el("label", {}, _("Your name"), " ", name),
+    el("label", {}, _("Table name"), " ", tableName),
+    el("div", { class: "row" }, el("label", {}, _("Game"), " ", variant), el("label", {}, _("Players"), " ", players)),
     about, optionsBox, seatsBox,
-    el("label", {}, showBuried, " memory aid: show buried and covered cards to every seat (R3.3)"),
-    el("label", {}, "A bot plays for someone away: ", away),
-    el("button", { type: "submit", id: "create-table" }, "Create the table"));
+    el("label", {}, showBuried, " ", _("memory aid: show buried and covered cards to every seat (R3.3)")),
+    el("label", {}, _("A bot plays for someone away:"), " ", away),
+    el("button", { type: "submit", id: "create-table" }, _("Create the table")));
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const options = {};
@@ -214,20 +273,20 @@ async function lobby() {
   });
   refreshPlayers();
 
-  const listBox = el("div", { class: "panel", id: "tables" }, el("h2", {}, "Tables"), el("p", { class: "dim" }, "…"));
+  const listBox = el("div", { class: "panel", id: "tables" }, el("h2", {}, _("Tables")), el("p", { class: "dim" }, "…"));
   main.replaceChildren(el("div", { class: "grid" }, form, listBox));
   async function refreshList() {
     if (!document.body.contains(listBox)) return;
     try {
       const data = await api("/api/tables");
       const rows = data.open.map(t => el("tr", {},
-        el("td", {}, t.name, t.set_deal ? el("span", { class: "set-deal" }, ` (${SET_DEAL})`) : ""), el("td", {}, `${t.variant} (${t.players})`),
-        el("td", {}, t.seats.map(s => s.kind === "open" ? "·open·" : s.name).join(", ")),
-        el("td", {}, el("a", { href: `/t/${t.id}`, "data-link": 1 }, t.status === "waiting" ? "join" : "watch"))));
-      const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " replay"));
-      listBox.replaceChildren(el("h2", {}, "Tables"),
-        rows.length ? el("table", { class: "list" }, el("tbody", {}, rows)) : el("p", { class: "dim" }, "No table is open: create one."),
-        done.length ? el("div", {}, el("h2", {}, "Finished matches"), el("ul", {}, done)) : "");
+        el("td", {}, t.name, t.set_deal ? el("span", { class: "set-deal" }, ` (${setDealText()})`) : ""), el("td", {}, `${t.variant} (${t.players})`),
+        el("td", {}, t.seats.map(s => s.kind === "open" ? `·${_("open")}·` : s.name).join(", ")),
+        el("td", {}, el("a", { href: `/t/${t.id}`, "data-link": 1 }, t.status === "waiting" ? _("join") : _("watch")))));
+      const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " ", _("replay")));
+      listBox.replaceChildren(el("h2", {}, _("Tables")),
+        rows.length ? el("table", { class: "list" }, el("tbody", {}, rows)) : el("p", { class: "dim" }, _("No table is open: create one.")),
+        done.length ? el("div", {}, el("h2", {}, _("Finished matches")), el("ul", {}, done)) : "");
     } catch (e) { /* the server may be restarting */ }
     setTimeout(refreshList, 5000);
   }
@@ -238,22 +297,24 @@ async function lobby() {
 function variantAbout(p, players, hand) {
   if (p.family === "mexicano") {
     const h = hand || p.options.hand;
-    const who = { 2: "2 players", 3: "3 players: the tercerilla", 4: "4 players (8 cards only)" }[players] || `${players} players`;
-    return `conquián mexicano: ${h} cards, ${h + 1} down to win; ${who}. The Spanish pack of 40; each player first gives a card to the next (R8).`;
+    const who = { 3: _("3 players: the tercerilla"), 4: _("4 players (8 cards only)") }[players] ||
+      format(ngettext("{n} player", "{n} players", players), { n: players });
+    return format(_("conquián mexicano: {cards} cards, {down} down to win; {players}. The Spanish pack of 40; each player first gives a card to the next (R8)."),
+      { cards: h, down: h + 1, players: who });
   }
   return {
-    "conquian": "conquian as Foster gives it (1897): 10 cards, 11 down to win; 40 cards, A to 10 (R3).",
-    "conquian-spanish": "conquian with the Spanish pack: 10 cards, 11 down to win; A to 7, sota, caballo, rey (R3).",
-    "cooncan": "Cooncan for three: 7 cards each, the first out wins (R4).",
-    "cooncan-double": "Cooncan with the double pack and two jokers: 10 cards each, the first out wins (R4).",
+    "conquian": _("conquian as Foster gives it (1897): 10 cards, 11 down to win; 40 cards, A to 10 (R3)."),
+    "conquian-spanish": _("conquian with the Spanish pack: 10 cards, 11 down to win; A to 7, sota, caballo, rey (R3)."),
+    "cooncan": _("Cooncan for three: 7 cards each, the first out wins (R4)."),
+    "cooncan-double": _("Cooncan with the double pack and two jokers: 10 cards each, the first out wins (R4)."),
   }[p.name] || p.name;
 }
 
 // ----------------------------------------------------------------------------- table
 let game = null;
 // shown wherever a table whose cards the host chose appears (docs/protocol.md)
-const SET_DEAL = "set deal: the host knows every card";
-function setDealNotice(t) { return t.set_deal ? el("p", { class: "set-deal", role: "note" }, SET_DEAL) : ""; }
+function setDealText() { return _("set deal: the host knows every card"); }
+function setDealNotice(t) { return t.set_deal ? el("p", { class: "set-deal", role: "note" }, setDealText()) : ""; }
 
 class Game {
   constructor(id) {
@@ -267,19 +328,19 @@ class Game {
   connect() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${this.id}`);
     this.ws = ws;
-    connBox.textContent = "connecting…";
-    ws.onopen = () => { this.retry = 500; connBox.textContent = "connected"; ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token(), host: store.get("host", this.id) })); };
+    connBox.textContent = _("connecting…");
+    ws.onopen = () => { this.retry = 500; connBox.textContent = _("connected"); ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token(), host: store.get("host", this.id), lang: LANG })); };
     ws.onmessage = ev => this.receive(JSON.parse(ev.data));
     ws.onclose = ev => {
       if (this.closed) return;
-      if (ev.code === 4404) { connBox.textContent = ""; main.replaceChildren(el("p", {}, "There is no such table. ", el("a", { href: "/", "data-link": 1 }, "Back to the lobby"))); return; }
-      connBox.textContent = "reconnecting…";
+      if (ev.code === 4404) { connBox.textContent = ""; main.replaceChildren(el("p", {}, _("There is no such table."), " ", el("a", { href: "/", "data-link": 1 }, _("Back to the lobby")))); return; }
+      connBox.textContent = _("reconnecting…");
       setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     };
   }
   close() { this.closed = true; if (this.ws) this.ws.close(); }
-  send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); else showError("not connected: retrying"); }
+  send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); else showError(_("not connected: retrying")); }
   receive(m) {
     if (m.type === "welcome") { this.you = m.seat; this.host = m.host; }
     else if (m.type === "table") {
@@ -297,13 +358,13 @@ class Game {
       m.connected.forEach((c, i) => { if (this.table.seats[i]) this.table.seats[i].connected = c; });
       this.table.spectators = m.spectators;
       this.render();
-    } else if (m.type === "options") { this.options = m.actions; this.render(); }
+    } else if (m.type === "options") { this.options = m.actions; this.optionWords = m.words || []; this.render(); }
     else if (m.type === "error") {
       showError(m.message, m.rule);
       if (m.code === "bad_token") { /* watching */ }
     }
   }
-  name(seat) { const s = this.table.seats[seat - 1]; return s ? (s.name || `Seat ${seat}`) : `p${seat}`; }
+  name(seat) { const s = this.table.seats[seat - 1]; return s ? (s.name || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
   toggle(index) {
     const d = this.table.deal;
@@ -340,27 +401,27 @@ class Game {
   waiting() {
     const t = this.table;
     const invite = `${location.origin}/t/${t.id}`;
-    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, "Waiting for players"), setDealNotice(t),
-      el("p", {}, "Invite your friends with this link: ", el("span", { class: "link", id: "invite" }, invite), " ",
-        el("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, "copy")));
+    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, _("Waiting for players")), setDealNotice(t),
+      el("p", {}, _("Invite your friends with this link:"), " ", el("span", { class: "link", id: "invite" }, invite), " ",
+        el("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, _("copy"))));
     for (const s of t.seats) {
-      const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, `Seat ${s.seat}: `));
-      if (!s.open) row.append(el("span", {}, s.name), s.kind !== "human" ? el("span", { class: "dim" }, ` (bot ${s.kind})`) : "", s.seat === this.you ? el("span", { class: "dim" }, " (you)") : "");
+      const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
+      if (!s.open) row.append(el("span", {}, s.name), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: s.kind })) : "", s.seat === this.you ? el("span", { class: "dim" }, " " + _("(you)")) : "");
       else if (this.you === null) {
-        const nm = el("input", { type: "text", maxlength: 40, placeholder: "your name", value: store.get("name", "me") || "", "aria-label": `name for seat ${s.seat}` });
+        const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: store.get("name", "me") || "", "aria-label": format(_("name for seat {n}"), { n: s.seat }) });
         row.append(nm, el("button", { type: "button", class: "take", onclick: async () => {
           try {
             const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
             store.set("seat", t.id, r.token); store.set("name", "me", nm.value.trim());
             this.ws.close();
           } catch (e) { showError(e.message); }
-        } }, "Take this seat"));
-      } else row.append(el("span", { class: "dim" }, "open"));
+        } }, _("Take this seat")));
+      } else row.append(el("span", { class: "dim" }, _("open")));
       if (s.open && this.host) {
-        const pick = el("select", { "aria-label": `bot for seat ${s.seat}` }, presets_bots().map(b => el("option", { value: b }, b)));
+        const pick = el("select", { "aria-label": format(_("bot for seat {n}"), { n: s.seat }) }, presets_bots().map(b => el("option", { value: b }, b)));
         row.append(pick, el("button", { type: "button", class: "secondary", onclick: async () => {
           try { await api(`/api/tables/${t.id}/bot`, { seat: s.seat, bot: pick.value, host: store.get("host", t.id) }); } catch (e) { showError(e.message); }
-        } }, "Give to a bot"));
+        } }, _("Give to a bot")));
       }
       box.append(row);
     }
@@ -374,102 +435,115 @@ class Game {
     const m = w.match(/^force (\S+)(?: p(\d+))?$/);
     if (m) {
       const target = m[2] ? Number(m[2]) : d.seats.find(s => s !== this.you);
-      return `Force ${cardWords(m[1])} on ${this.name(target)}`;
+      return format(_("Force {card} on {name}"), { card: cardWords(m[1]), name: this.name(target) });
     }
-    if (w === "pass") return `Pass ${d.card_in_play ? cardWords(d.card_in_play) : ""}`.trim();
+    if (w === "pass") return d.card_in_play ? format(_("Pass {card}"), { card: cardWords(d.card_in_play) }) : _("Pass");
     return w;
   }
-  names(seats) { return seats.map(s => (s === this.you ? "you" : this.name(s))).join(", "); }
+  // a move's words: the server's (session.move_label) where they say more than the notation
+  words(w, i, list) { return list && list[i] && list[i] !== w ? list[i] : this.moveLabel(w); }
+  names(seats) { return seats.map(s => (s === this.you ? _("you") : this.name(s))).join(", "); }
   mexicanoWords(d) {
     // the exchange, the say going round (R8.2, R8.3), in words
-    const you = d.to_act === this.you, who = you ? "You" : this.name(d.to_act);
+    const you = d.to_act === this.you, name = this.name(d.to_act);
     const next = s => d.seats[(d.seats.indexOf(s) + 1) % d.seats.length];
     if (d.phase === "exchange") {
-      if (you) return `Choose a card to give to ${this.name(d.exchange.to)}`;
-      if (d.exchange.gave) return "Waiting for the others to give...";
-      return `${who} chooses a card to give to ${this.name(next(d.to_act))}`;
+      if (you) return format(_("Choose a card to give to {name}"), { name: this.name(d.exchange.to) });
+      if (d.exchange.gave) return _("Waiting for the others to give...");
+      return format(_("{name} chooses a card to give to {next}"), { name, next: this.name(next(d.to_act)) });
     }
     const card = d.card_in_play ? cardWords(d.card_in_play) : "";
     if (d.phase === "say") {
-      const source = d.passed.length && d.passed[0] === d.origin || d.origin === d.to_act && !d.passed.length ? "turned" : "discarded";
-      return `${who} ${you ? "have" : "has"} the say to ${card} (${source} by ${d.origin === this.you ? "you" : this.name(d.origin)})` +
-        (d.passed.length ? `; passed by ${this.names(d.passed)}` : "");
+      const turned = d.passed.length && d.passed[0] === d.origin || d.origin === d.to_act && !d.passed.length;
+      const byYou = d.origin === this.you, origin = this.name(d.origin);
+      const source = turned ? (byYou ? _("turned by you") : format(_("turned by {name}"), { name: origin }))
+        : (byYou ? _("discarded by you") : format(_("discarded by {name}"), { name: origin }));
+      const say = you ? format(_("You have the say to {card} ({source})"), { card, source })
+        : format(_("{name} has the say to {card} ({source})"), { name, card, source });
+      return d.passed.length ? format(_("{say}; passed by {names}"), { say, names: this.names(d.passed) }) : say;
     }
-    if (d.phase === "forced") return `${who} must use ${card}: it was forced (R8.4)`;
-    if (d.phase === "discard") return `${who} must discard`;
+    if (d.phase === "forced") return you ? format(_("You must use {card}: it was forced (R8.4)"), { card }) : format(_("{name} must use {card}: it was forced (R8.4)"), { name, card });
+    if (d.phase === "discard") return you ? _("You must discard") : format(_("{name} must discard"), { name });
     return d.phase;
   }
   endWords(d) {
-    if (d.ended === "tablas") return "Tablas: the pack is exhausted and nobody has gone out; a draw (R8.6).";
-    if (d.ended === "fewest") return `The pack is exhausted: ${this.name(d.winner)} holds the fewest cards and wins (R8.6).`;
-    return `${d.winner === this.you ? "You go" : this.name(d.winner) + " goes"} out with ${d.goal} down and ${d.winner === this.you ? "win" : "wins"} (R8.5).`;
+    if (d.ended === "tablas") return _("Tablas: the pack is exhausted and nobody has gone out; a draw (R8.6).");
+    if (d.ended === "fewest") return format(_("The pack is exhausted: {name} holds the fewest cards and wins (R8.6)."), { name: this.name(d.winner) });
+    if (d.winner === this.you) return format(_("You go out with {n} down and win (R8.5)."), { n: d.goal });
+    return format(_("{name} goes out with {n} down and wins (R8.5)."), { name: this.name(d.winner), n: d.goal });
   }
   turnWords(d) {
     if (d.over && d.family === "mexicano") return this.endWords(d);
-    if (d.over) return this.table.scores && this.table.scores.result ? logWords(this.table.scores.result) : "The deal is over";
+    if (d.over) return this.table.scores && this.table.scores.result ? logWords(this.table.scores.result) : _("The deal is over");
     if (d.family === "mexicano") return this.mexicanoWords(d);
-    const who = d.to_act === this.you ? "You" : this.name(d.to_act);
-    const you = d.to_act === this.you;
-    const what = {
-      say: you ? "have the say" : "has the say", forced: you ? "must use the forced card" : "must use the forced card",
-      discard: you ? "must discard" : "must discard", draw: you ? "draw or take" : "draws or takes", play: you ? "play, then discard" : "plays",
-    }[d.phase] || d.phase;
-    return `${who} ${what}`;
+    const name = this.name(d.to_act);
+    if (d.to_act === this.you) {
+      const mine = { say: _("You have the say"), forced: _("You must use the forced card"), discard: _("You must discard"),
+        draw: _("You draw or take"), play: _("You play, then discard") }[d.phase];
+      return mine || `${_("You")} ${d.phase}`;
+    }
+    const theirs = { say: _("{name} has the say"), forced: _("{name} must use the forced card"), discard: _("{name} must discard"),
+      draw: _("{name} draws or takes"), play: _("{name} plays") }[d.phase];
+    return theirs ? format(theirs, { name }) : `${name} ${d.phase}`;
   }
   board() {
     const t = this.table, d = t.deal;
     const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "" });
-    box.append(el("div", { class: "dim" }, `Deal ${d.number} of ${t.deals_in_match} - ${this.name(d.dealer)} dealt`, d.sitting_out ? ` - ${this.name(d.sitting_out)} sits out` : "",
-      d.goal ? ` - ${d.goal} down to win` : ""));
+    box.append(el("div", { class: "dim" }, format(_("Deal {number} of {total} - {name} dealt"), { number: d.number, total: t.deals_in_match, name: this.name(d.dealer) }),
+      d.sitting_out ? " - " + format(_("{name} sits out"), { name: this.name(d.sitting_out) }) : "",
+      d.goal ? " - " + format(_("{n} down to win"), { n: d.goal }) : ""));
     box.append(setDealNotice(t));
     if (spanishPack) box.append(suitSwitch(() => this.render()));
-    if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, `${t.spectators} watching`));
+    if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })));
     box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
     box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : ""), "data-seat": s },
-      el("strong", {}, this.name(s)), s === this.you ? " (you)" : "", ` - ${d.hand_counts[i]} in hand`,
+      el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "", " - " + format(ngettext("{n} in hand", "{n} in hand", d.hand_counts[i]), { n: d.hand_counts[i] }),
       d.family === "mexicano" ? this.seatMark(d, s) : "",
-      t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " away")))));
+      t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away"))))));
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
-      box.append(el("div", { id: "exchange-result" }, `You gave ${cardWords(d.exchange.gave)} to ${this.name(d.exchange.to)} and got ${cardWords(d.exchange.got)} from ${this.name(d.exchange.from)}`));
+      box.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
+        { gave: cardWords(d.exchange.gave), to: this.name(d.exchange.to), got: cardWords(d.exchange.got), from: this.name(d.exchange.from) })));
     }
     if (d.family === "mexicano" && d.over && t.scores.deals.length) {
       // R8.7: every other player pays the winner one counter; a draw scores nothing
       const last = t.scores.deals[t.scores.deals.length - 1];
-      box.append(el("div", { id: "deal-end" }, d.winner ? `Scores: ${last.map((v, i) => `${this.name(i + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")} (every other player pays the winner one counter, R8.7)` : "Nobody scores (R8.7)."));
+      const scores = last.map((v, i) => `${this.name(i + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ");
+      box.append(el("div", { id: "deal-end" }, d.winner ? format(_("Scores: {scores} (every other player pays the winner one counter, R8.7)"), { scores }) : _("Nobody scores (R8.7).")));
     }
     if (d.family === "conquian" || d.family === "mexicano") {
       for (const side of d.sides) {
         box.append(el("div", { class: "side", "data-side": side.seat }, el("strong", {}, `${this.name(side.seat)}: `),
-          side.melds.length ? side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true })))) : el("span", { class: "dim" }, "nothing down"),
-          el("span", { class: "dim" }, ` ${side.down} down`)));
+          side.melds.length ? side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true })))) : el("span", { class: "dim" }, _("nothing down")),
+          el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down }))));
       }
-      box.append(el("div", { class: "row", id: "in-play" }, "In play: ", d.card_in_play ? cardEl(d.card_in_play) : el("span", { class: "dim" }, "nothing"), el("span", { class: "dim" }, ` pack ${d.pack}`)));
-      if (d.buried) box.append(el("div", { class: "dim" }, "Buried: ", d.buried.map(c => cardEl(c, { small: true }))));
+      box.append(el("div", { class: "row", id: "in-play" }, _("In play:"), " ", d.card_in_play ? cardEl(d.card_in_play) : el("span", { class: "dim" }, _("nothing")), el("span", { class: "dim" }, " " + format(_("pack {n}"), { n: d.pack }))));
+      if (d.buried) box.append(el("div", { class: "dim" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
     } else {
       box.append(el("div", { id: "combos" }, d.combos.length ? d.combos.map(c => el("span", { class: "meld", "data-combo": c.number },
         el("span", { class: "num" }, `${c.number}.`), c.cards.map(x => cardEl(x, { small: true })), el("span", { class: "owner" }, this.name(c.owner))))
-        : el("span", { class: "dim" }, "No combinations on the table yet.")));
-      box.append(el("div", { class: "row", id: "stock" }, "Stock: ", d.stock.length ? d.stock.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, "empty"),
-        el("span", { class: "dim" }, ` (${d.stock_count}) - pack ${d.pack}${d.pack_turns ? `, turned ${d.pack_turns}×` : ""}`)));
+        : el("span", { class: "dim" }, _("No combinations on the table yet."))));
+      const count = { count: d.stock_count, pack: d.pack, turns: d.pack_turns };
+      box.append(el("div", { class: "row", id: "stock" }, _("Stock:"), " ", d.stock.length ? d.stock.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, _("empty")),
+        el("span", { class: "dim" }, " " + (d.pack_turns ? format(_("({count}) - pack {pack}, turned {turns}×"), count) : format(_("({count}) - pack {pack}"), count)))));
     }
     if (d.hands) {
-      box.append(el("h2", {}, "Every hand"), el("div", { id: "hands" }, Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, "no cards")))));
+      box.append(el("h2", {}, _("Every hand")), el("div", { id: "hands" }, Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, _("no cards"))))));
     }
     return box;
   }
   seatMark(d, s) {
     // the exchange and the say going round, seat by seat (R8.2, R8.3)
     let mark = "";
-    if (d.phase === "exchange") mark = d.exchange.given.includes(s) ? "gave a card" : (d.to_act === s ? "choosing a card" : "");
-    else if (d.phase === "say") mark = d.to_act === s ? "has the say" : (d.passed.includes(s) ? "passed" : "");
-    else if (d.to_act === s) mark = d.phase === "forced" ? "forced" : "discards";
+    if (d.phase === "exchange") mark = d.exchange.given.includes(s) ? _("gave a card") : (d.to_act === s ? _("choosing a card") : "");
+    else if (d.phase === "say") mark = d.to_act === s ? _("has the say") : (d.passed.includes(s) ? _("passed") : "");
+    else if (d.to_act === s) mark = d.phase === "forced" ? _("forced") : _("discards");
     return mark ? el("span", { class: "mark" }, ` - ${mark}`) : "";
   }
   exchangePanel(box) {
     // R8.2: choose a card of the hand, then give it; nobody sees another's card before all have given
     const t = this.table, d = t.deal;
     const mine = d.to_act === this.you;
-    const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" });
+    const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": _("your hand") });
     d.hand.forEach((c, i) => {
       const b = cardEl(c, { button: true });
       b.dataset.key = `card-${i}-${c}`; b.dataset.card = c;
@@ -480,26 +554,28 @@ class Game {
       hand.append(b);
     });
     const to = this.name(d.exchange.to);
-    box.append(el("h2", { id: "exchange-prompt" }, mine ? `Choose a card to give to ${to}` : (d.exchange.gave ? "Waiting for the others to give..." : `Wait: you give a card to ${to} in turn`)), hand);
-    if (d.exchange.gave) box.append(el("p", { id: "exchange-gave" }, `You give ${cardWords(d.exchange.gave)} to ${to}.`));
+    box.append(el("h2", { id: "exchange-prompt" }, mine ? format(_("Choose a card to give to {name}"), { name: to })
+      : (d.exchange.gave ? _("Waiting for the others to give...") : format(_("Wait: you give a card to {name} in turn"), { name: to }))), hand);
+    if (d.exchange.gave) box.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: cardWords(d.exchange.gave), name: to })));
     const pick = mine && this.selected.length ? d.hand[this.selected[0]] : null;
     if (pick && t.legal.includes(`give ${pick}`)) {
-      box.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) }, `Give ${cardWords(pick)} to ${to}`)));
+      box.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
+        format(_("Give {card} to {name}"), { card: cardWords(pick), name: to }))));
     }
     return box;
   }
   handPanel() {
     const t = this.table, d = t.deal;
     const box = el("div", { class: "panel", id: "hand-panel" });
-    if (this.you === null) { box.append(el("p", { class: "dim" }, "You are watching.")); return box; }
+    if (this.you === null) { box.append(el("p", { class: "dim" }, _("You are watching."))); return box; }
     if (d.over) {
-      if (t.status === "playing") box.append(el("button", { type: "button", id: "next-deal", "data-key": "next", onclick: () => this.send({ type: "next", state: t.state }) }, "Next deal"));
+      if (t.status === "playing") box.append(el("button", { type: "button", id: "next-deal", "data-key": "next", onclick: () => this.send({ type: "next", state: t.state }) }, _("Next deal")));
       else box.append(this.summary());
       return box;
     }
-    if (!d.hand) { box.append(el("p", { class: "dim" }, "You sit out this deal (R6.3).")); return box; }
+    if (!d.hand) { box.append(el("p", { class: "dim" }, _("You sit out this deal (R6.3)."))); return box; }
     if (d.family === "mexicano" && d.phase === "exchange") return this.exchangePanel(box);
-    const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" });
+    const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": _("your hand") });
     d.hand.forEach((c, i) => {
       const b = cardEl(c, { button: true });
       const key = `card-${i}-${c}`;
@@ -508,19 +584,19 @@ class Game {
       b.addEventListener("click", () => this.toggle(i));
       hand.append(b);
     });
-    box.append(el("h2", {}, "Your hand"), hand);
+    box.append(el("h2", {}, _("Your hand")), hand);
     const mine = d.to_act === this.you;
-    let moves = mine ? t.legal : [];
-    if (mine && this.selected.length) moves = this.options || [];
-    const list = el("div", { class: "actions row", id: "actions" }, moves.map(w => el("button", { type: "button", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, this.moveLabel(w))));
-    box.append(el("h2", {}, mine ? (this.selected.length ? "Moves with the selected cards" : "Your moves") : "Wait for your turn"), list);
-    if (mine && this.selected.length && this.options && !this.options.length) box.append(el("p", { class: "dim" }, "No legal move uses exactly these cards."));
+    let moves = mine ? t.legal : [], labels = t.legal_words;
+    if (mine && this.selected.length) { moves = this.options || []; labels = this.optionWords; }
+    const list = el("div", { class: "actions row", id: "actions" }, moves.map((w, i) => el("button", { type: "button", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, this.words(w, i, labels))));
+    box.append(el("h2", {}, mine ? (this.selected.length ? _("Moves with the selected cards") : _("Your moves")) : _("Wait for your turn")), list);
+    if (mine && this.selected.length && this.options && !this.options.length) box.append(el("p", { class: "dim" }, _("No legal move uses exactly these cards.")));
     if (mine) {
-      const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: "or type a move: use 7c 8c 9c", "aria-label": "type a move" });
-      const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, "play"));
+      const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: _("or type a move: use 7c 8c 9c"), "aria-label": _("type a move") });
+      const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, _("play")));
       f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
       box.append(f);
-      if (this.selected.length) box.append(el("button", { type: "button", class: "secondary", onclick: () => { this.selected = []; this.options = null; this.render(); } }, "clear selection"));
+      if (this.selected.length) box.append(el("button", { type: "button", class: "secondary", onclick: () => { this.selected = []; this.options = null; this.render(); } }, _("clear selection")));
     }
     return box;
   }
@@ -529,37 +605,38 @@ class Game {
     const totals = t.scores.totals;
     const best = Math.max(...totals);
     const winners = t.seats.filter((s, i) => totals[i] === best).map(s => s.name);
-    return el("div", { id: "summary" }, el("h2", {}, "The match is over"),
-      el("p", {}, `${winners.join(" and ")} ${winners.length > 1 ? "share" : "wins"} the match.`),
-      el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, "Rematch"),
-      t.rematch ? el("a", { href: `/t/${t.rematch}`, "data-link": 1, id: "rematch-link" }, " Go to the rematch") : null,
-      " ", el("a", { href: `/r/${t.id}`, "data-link": 1 }, "Replay the match"));
+    const names = winners.reduce((a, b) => format(_("{first} and {second}"), { first: a, second: b }));
+    return el("div", { id: "summary" }, el("h2", {}, _("The match is over")),
+      el("p", {}, winners.length > 1 ? format(_("{names} share the match."), { names }) : format(_("{name} wins the match."), { name: names })),
+      el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, _("Rematch")),
+      t.rematch ? el("a", { href: `/t/${t.rematch}`, "data-link": 1, id: "rematch-link" }, " " + _("Go to the rematch")) : null,
+      " ", el("a", { href: `/r/${t.id}`, "data-link": 1 }, _("Replay the match")));
   }
   scores() {
     const t = this.table, s = t.scores;
-    const head = el("tr", {}, el("th", {}, "deal"), t.seats.map(x => el("th", {}, x.name)));
+    const head = el("tr", {}, el("th", {}, _("deal")), t.seats.map(x => el("th", {}, x.name)));
     const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, v > 0 ? `+${v}` : v))));
-    const total = el("tr", {}, el("th", {}, "total"), s.totals.map(v => el("th", {}, v > 0 ? `+${v}` : v)));
-    return el("div", { class: "panel scroll", id: "scores" }, el("h2", {}, "Scores"), el("table", { class: "scores" }, el("tbody", {}, head, rows, total)),
+    const total = el("tr", {}, el("th", {}, _("total")), s.totals.map(v => el("th", {}, v > 0 ? `+${v}` : v)));
+    return el("div", { class: "panel scroll", id: "scores" }, el("h2", {}, _("Scores")), el("table", { class: "scores" }, el("tbody", {}, head, rows, total)),
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
     const box = el("div", { class: "log", id: "log", "aria-live": "polite" }, this.table.log.map(l => el("div", {}, logWords(l))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
-    return el("div", { class: "panel" }, el("h2", {}, "Log"), box);
+    return el("div", { class: "panel" }, el("h2", {}, _("Log")), box);
   }
   links() {
     const t = this.table;
     const token = this.token();
     const box = el("div", { class: "panel", id: "links" });
-    if (t.status !== "waiting") box.append(el("p", {}, "Invitation: ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
-    if (token && this.you) box.append(el("p", {}, "Your seat on another device (keep it secret): ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
-    if (t.deal && t.deal.over) box.append(el("p", {}, el("a", { href: `/api/tables/${t.id}/record`, id: "download" }, "Download the record")));
+    if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
+    if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
+    if (t.deal && t.deal.over) box.append(el("p", {}, el("a", { href: `/api/tables/${t.id}/record`, id: "download" }, _("Download the record"))));
     if (this.host && t.status === "playing") {
-      const sel = el("select", { id: "away-after", "aria-label": "a bot plays for someone away" }, el("option", { value: "" }, "never"),
-        [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, `after ${s} s`)));
+      const sel = el("select", { id: "away-after", "aria-label": _("a bot plays for someone away") }, el("option", { value: "" }, _("never")),
+        [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
       sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
-      box.append(el("label", {}, "A bot plays for someone away: ", sel));
+      box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
     }
     return box;
   }
@@ -571,7 +648,7 @@ function presets_bots() { return (presets && presets.bots) || ["expert", "foster
 async function replayPage(id) {
   let data;
   try { data = await api(`/api/tables/${id}/replay`); } catch (e) { main.replaceChildren(el("p", {}, e.message)); return; }
-  setTitle(`${data.name} - replay`);
+  setTitle(format(_("{name} - replay"), { name: data.name }));
   spanishPack = spanishPackOf(data.variant);
   let i = 0;
   const name = s => data.names[s - 1] || `p${s}`;
@@ -580,22 +657,22 @@ async function replayPage(id) {
     const box = el("div", { class: "panel", id: "replay" },
       el("div", { class: "row" },
         el("button", { type: "button", id: "first", onclick: () => go(0) }, "⏮"),
-        el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, "◀ back"),
-        el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, "forward ▶"),
+        el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, "◀ " + _("back")),
+        el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, _("forward") + " ▶"),
         el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, "⏭"),
-        el("span", { id: "step" }, `deal ${f.deal_number}, step ${f.step} (${i + 1}/${data.frames.length})`)),
-      el("p", { id: "replay-action" }, f.action ? `${f.action.replace(/^p(\d+)/, (m, s) => name(Number(s)))}` : "the deal starts"),
+        el("span", { id: "step" }, format(_("deal {deal}, step {step} ({index}/{total})"), { deal: f.deal_number, step: f.step, index: i + 1, total: data.frames.length }))),
+      el("p", { id: "replay-action" }, f.action ? `${f.action.replace(/^p(\d+)/, (m, s) => name(Number(s)))}` : _("the deal starts")),
       Object.entries(f.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${name(Number(s))}: `), cards.map(c => cardEl(c, { small: true })))));
     if (spanishPack) box.append(suitSwitch(show));
     if (d.family === "conquian" || d.family === "mexicano") {
-      for (const side of d.sides) box.append(el("div", {}, el("strong", {}, `${name(side.seat)} down: `), side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true }))))));
-      box.append(el("div", {}, "In play: ", d.card_in_play ? cardEl(d.card_in_play) : "nothing", ` pack ${d.pack}`));
+      for (const side of d.sides) box.append(el("div", {}, el("strong", {}, format(_("{name} down:"), { name: name(side.seat) }) + " "), side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true }))))));
+      box.append(el("div", {}, _("In play:"), " ", d.card_in_play ? cardEl(d.card_in_play) : _("nothing"), " " + format(_("pack {n}"), { n: d.pack })));
     } else {
       box.append(el("div", {}, d.combos.map(c => el("span", { class: "meld" }, el("span", { class: "num" }, `${c.number}.`), c.cards.map(x => cardEl(x, { small: true })), el("span", { class: "owner" }, name(c.owner))))));
-      box.append(el("div", {}, "Stock: ", d.stock.map(c => cardEl(c, { small: true })), ` pack ${d.pack}`));
+      box.append(el("div", {}, _("Stock:"), " ", d.stock.map(c => cardEl(c, { small: true })), " " + format(_("pack {n}"), { n: d.pack })));
     }
-    if (f.scores) box.append(el("p", {}, "Scores: ", f.scores.map((v, k) => `${name(k + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")));
-    main.replaceChildren(box, el("p", {}, el("a", { href: `/api/tables/${id}/record` }, "Download the record"), " ", el("a", { href: "/", "data-link": 1 }, "Lobby")));
+    if (f.scores) box.append(el("p", {}, _("Scores:"), " ", f.scores.map((v, k) => `${name(k + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")));
+    main.replaceChildren(box, el("p", {}, el("a", { href: `/api/tables/${id}/record` }, _("Download the record")), " ", el("a", { href: "/", "data-link": 1 }, _("Lobby"))));
   }
   function go(k) { i = Math.max(0, Math.min(data.frames.length - 1, k)); show(); }
   document.onkeydown = ev => { if (ev.key === "ArrowRight") go(i + 1); else if (ev.key === "ArrowLeft") go(i - 1); else if (ev.key === "Home") go(0); else if (ev.key === "End") go(data.frames.length - 1); };
@@ -621,4 +698,4 @@ document.addEventListener("click", ev => {
   if (a && a.origin === location.origin) { ev.preventDefault(); history.pushState(null, "", a.pathname + a.hash); route(); }
 });
 window.addEventListener("popstate", route);
-route();
+loadLanguage().then(route);
