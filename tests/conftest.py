@@ -3,9 +3,13 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
+
+from conquian.i18n import set_language
 
 # Records saved by default go to the data folder (conquian.engine.files.records_dir), never to the
 # current directory: point it at a temporary folder, for this process and every program the
@@ -13,6 +17,10 @@ from hypothesis import settings
 _DATA = tempfile.mkdtemp(prefix="conquian-tests-")
 os.environ["XDG_DATA_HOME"] = _DATA
 atexit.register(shutil.rmtree, _DATA, True)
+
+# The tests read English unless a test asks for another language (then it clears these itself):
+# a developer's Spanish locale must not change the texts the English tests compare.
+os.environ["LANGUAGE"] = "en"
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(1, str(Path(__file__).parent.parent))  # the benchmarks' helpers (a throwaway PostgreSQL)
@@ -22,3 +30,10 @@ sys.path.insert(1, str(Path(__file__).parent.parent))  # the benchmarks' helpers
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _program_language_restored() -> Iterator[None]:
+    """A test that chooses the program's language (``set_language("es")``) leaves English behind."""
+    yield
+    set_language("en")
