@@ -34,6 +34,7 @@ from conquian.engine.cards import (
     sort_key,
 )
 from conquian.engine.errors import NotationError, quote
+from conquian.i18n import Msg
 
 #: The longest seat number and combination number read from text (no table has more than 7 seats,
 #: or 99,999 combinations: a 5,000-digit number is refused before it is converted).
@@ -78,7 +79,8 @@ class Action:
         ```
         """
         if type(self.seat) is not int or self.seat < 1:
-            raise NotationError(f"{quote(self.seat)} is not a seat number (seats are 1, 2, ...: p1, p2, ...)")
+            raise NotationError(Msg("{value} is not a seat number (seats are 1, 2, ...: p1, p2, ...)",
+                                    value=quote(self.seat)))
 
     @property
     def verb(self) -> str:
@@ -103,7 +105,8 @@ class Use(Action):
     def __init__(self, seat: int, melds: tuple[int, ...] | list[int]) -> None:
         object.__setattr__(self, "seat", seat)
         if not isinstance(melds, tuple | list):
-            raise NotationError(f"use: {quote(melds)} is not a list of combinations (card masks)")
+            raise NotationError(Msg("{verb}: {value} is not a list of combinations (card masks)", verb="use",
+                                    value=quote(melds)))
         object.__setattr__(self, "melds", tuple(melds))
         self.check()  # the combinations are sorted below: a negative mask would never end
         object.__setattr__(self, "melds", tuple(sorted(melds, key=meld_order)))
@@ -111,11 +114,11 @@ class Use(Action):
     def check(self) -> None:
         super().check()
         if not isinstance(self.melds, tuple) or not self.melds:
-            raise NotationError("use needs at least one combination (R3.4)")
+            raise NotationError(Msg("{verb} needs at least one combination (R3.4)", verb="use"))
         for m in self.melds:
             check_mask(m)
             if m == 0 or m >> JOKER & 1 or any(not is_card(c) for c in cards_of(m)):
-                raise NotationError(f"use: {quote(m)} is not a combination of cards")
+                raise NotationError(Msg("{verb}: {value} is not a combination of cards", verb="use", value=quote(m)))
 
     @property
     def verb(self) -> str:
@@ -155,7 +158,8 @@ class Force(Action):
         super().check()
         _check_card(self.card, "force")
         if self.target is not None and (type(self.target) is not int or self.target < 1):
-            raise NotationError(f"force: {quote(self.target)} is not a seat number (seats are 1, 2, ...)")
+            raise NotationError(Msg("{verb}: {value} is not a seat number (seats are 1, 2, ...)", verb="force",
+                                    value=quote(self.target)))
 
     @property
     def verb(self) -> str:
@@ -300,7 +304,8 @@ class Shift(Action):
         super().check()
         _check_combo(self.combo, "shift")
         if self.which not in (None, "low", "high"):
-            raise NotationError(f"shift: the joker that moves is 'low', 'high' or None, not {quote(self.which)}")
+            raise NotationError(Msg("{verb}: the joker that moves is 'low', 'high' or None, not {value}",
+                                    verb="shift", value=quote(self.which)))
         _check_tokens(self, "shift")
 
     @property
@@ -317,22 +322,24 @@ class Shift(Action):
 
 def _check_card(card: object, verb: str) -> None:
     if not is_card(card):
-        raise NotationError(f"{verb}: {quote(card)} is not a card number")
+        raise NotationError(Msg("{verb}: {value} is not a card number", verb=verb, value=quote(card)))
 
 
 def _check_combo(number: object, verb: str) -> None:
     if type(number) is not int or number < 1:
-        raise NotationError(f"{verb}: {quote(number)} is not a combination number (1, 2, ...)")
+        raise NotationError(Msg("{verb}: {value} is not a combination number (1, 2, ...)", verb=verb,
+                                value=quote(number)))
 
 
 def _check_tokens(action: Meld | Add | Shift, verb: str) -> None:
     """The cards of a meld, add or shift: a non-empty tuple of short strings."""
     cards = action.cards
     if not isinstance(cards, tuple | list) or not cards:
-        raise NotationError(f"{verb} needs at least one card (R2.2, R4.3)")
+        raise NotationError(Msg("{verb} needs at least one card (R2.2, R4.3)", verb=verb))
     for t in cards:
         if not isinstance(t, str) or not t or len(t) > MAX_TOKEN:
-            raise NotationError(f"{verb}: {quote(t)} is not a card as written (7h, X, X=9h)")
+            raise NotationError(Msg("{verb}: {value} is not a card as written (7h, X, X=9h)", verb=verb,
+                                    value=quote(t)))
 
 
 def _number(text: str) -> int | None:
@@ -349,15 +356,15 @@ def _card_tokens(text: str, what: str) -> tuple[str, ...]:
         if "=" in tok:
             left, _, right = tok.partition("=")
             if parse_card(left) != JOKER:
-                raise NotationError(f"{quote(tok)}: only the joker X is named (X=9h)")
+                raise NotationError(Msg("{value}: only the joker X is named (X=9h)", value=quote(tok)))
             name = parse_card(right)
             if name == JOKER:
-                raise NotationError(f"{quote(tok)}: a joker is named as a natural card")
+                raise NotationError(Msg("{value}: a joker is named as a natural card", value=quote(tok)))
             out.append(f"X={card_str(name)}")
         else:
             out.append(card_str(parse_card(tok)))
     if not out:
-        raise NotationError(f"{what} needs at least one card")
+        raise NotationError(Msg("{verb} needs at least one card", verb=what))
     return tuple(out)
 
 
@@ -368,22 +375,22 @@ def parse_seat(text: str) -> int:
         n = _number(t[1:])
         if n is not None and n >= 1:
             return n
-    raise NotationError(f"{quote(text.strip())} is not a seat (seats are p1, p2, ...)")
+    raise NotationError(Msg("{value} is not a seat (seats are p1, p2, ...)", value=quote(text.strip())))
 
 
 def parse_action(text: str) -> Action:
     """Parse one action line (docs/records.md).  Raises :class:`NotationError` if it cannot."""
     if not isinstance(text, str):
-        raise NotationError(f"{quote(text)} is not an action: actions are written as text")
+        raise NotationError(Msg("{value} is not an action: actions are written as text", value=quote(text)))
     words = text.split(None, 2)
     if len(words) < 2:
-        raise NotationError(f"{quote(text)} is not an action: expected a seat, a verb and arguments")
+        raise NotationError(Msg("{value} is not an action: expected a seat, a verb and arguments", value=quote(text)))
     seat = parse_seat(words[0])
     verb = words[1].lower()
     rest = words[2] if len(words) > 2 else ""
     if verb == "pass":
         if rest.strip():
-            raise NotationError(f"{quote(text)}: pass takes no arguments")
+            raise NotationError(Msg("{value}: {verb} takes no arguments", value=quote(text), verb="pass"))
         return Pass(seat)
     if verb in ("force", "discard", "give"):
         target = None
@@ -394,7 +401,7 @@ def parse_action(text: str) -> Action:
             rest = " ".join(toks[:-1])
         cards = parse_cards(rest)
         if len(cards) != 1:
-            raise NotationError(f"{quote(text)}: {verb} takes exactly one card")
+            raise NotationError(Msg("{value}: {verb} takes exactly one card", value=quote(text), verb=verb))
         if verb == "force":
             return Force(seat, cards[0], target)
         return Discard(seat, cards[0]) if verb == "discard" else Give(seat, cards[0])
@@ -403,20 +410,20 @@ def parse_action(text: str) -> Action:
         for part in rest.split("|"):
             cards = parse_cards(part)
             if not cards:
-                raise NotationError(f"{quote(text)}: an empty combination in use")
+                raise NotationError(Msg("{value}: an empty combination in {verb}", value=quote(text), verb="use"))
             m = mask_of(cards)
             if m.bit_count() != len(cards):
-                raise NotationError(f"{quote(text)}: a card is written twice in one combination")
+                raise NotationError(Msg("{value}: a card is written twice in one combination", value=quote(text)))
             melds.append(m)
         return Use(seat, melds)
     if verb == "draw":
         if rest.strip():
-            raise NotationError(f"{quote(text)}: draw takes no arguments")
+            raise NotationError(Msg("{value}: {verb} takes no arguments", value=quote(text), verb="draw"))
         return Draw(seat)
     if verb == "take":
         cards = parse_cards(rest)
         if len(cards) > 1:
-            raise NotationError(f"{quote(text)}: take names at most one card")
+            raise NotationError(Msg("{value}: {verb} names at most one card", value=quote(text), verb="take"))
         return Take(seat, cards[0] if cards else None)
     if verb == "meld":
         return Meld(seat, _card_tokens(rest, "meld"))
@@ -424,7 +431,8 @@ def parse_action(text: str) -> Action:
         parts = rest.split(None, 1)
         number = _number(parts[0]) if parts else None
         if number is None or number < 1:
-            raise NotationError(f"{quote(text)}: {verb} needs a combination number (1, 2, ...) and cards")
+            raise NotationError(Msg("{value}: {verb} needs a combination number (1, 2, ...) and cards",
+                                    value=quote(text), verb=verb))
         tail = parts[1] if len(parts) > 1 else ""
         if verb == "add":
             return Add(seat, number, _card_tokens(tail, "add"))
@@ -434,10 +442,10 @@ def parse_action(text: str) -> Action:
             which = first[0].lower()
             tail = first[1] if len(first) > 1 else ""
         return Shift(seat, number, which, _card_tokens(tail, "shift"))
-    raise NotationError(
-        f"{quote(text)}: unknown verb {quote(words[1], 20)} (conquian: use, pass, force, discard, give; "
-        "cooncan: draw, take, meld, add, shift, discard)"
-    )
+    raise NotationError(Msg(
+        "{value}: unknown verb {verb} (conquian: use, pass, force, discard, give; "
+        "cooncan: draw, take, meld, add, shift, discard)", value=quote(text), verb=quote(words[1], 20)
+    ))
 
 
 __all__ = [

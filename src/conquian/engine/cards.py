@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from conquian.engine.errors import NotationError, quote
+from conquian.i18n import Msg
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "cdhs"
@@ -61,7 +62,7 @@ def card_str(card: int) -> str:
     if card == JOKER:
         return "X"
     if not is_card(card):
-        raise NotationError(f"{quote(card)} is not a card number")
+        raise NotationError(Msg("{value} is not a card number", value=quote(card)))
     rank, suit = card & 15, card >> 4
     return RANK_CHARS[rank - 1] + SUIT_CHARS[suit]
 
@@ -71,7 +72,7 @@ def card_name(card: int) -> str:
     if card == JOKER:
         return "the joker"
     if not is_card(card):
-        raise NotationError(f"{quote(card)} is not a card number")
+        raise NotationError(Msg("{value} is not a card number", value=quote(card)))
     return f"the {RANK_NAMES[(card & 15) - 1]} of {SUIT_NAMES[card >> 4]}"
 
 
@@ -92,10 +93,10 @@ def parse_card(text: str) -> int:
     ```
     """
     if not isinstance(text, str):
-        raise NotationError(f"{quote(text)} is not a card: cards are written as text (R2.1)")
+        raise NotationError(Msg("{value} is not a card: cards are written as text (R2.1)", value=quote(text)))
     raw = text.strip()
     if len(raw) > 4:  # the longest card is a suit symbol and "10"
-        raise NotationError(f"{quote(raw)} is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)")
+        raise NotationError(_not_a_card(raw))
     t = "".join(_SYMBOL_TO_SUIT.get(ch, ch) for ch in raw).upper()
     if t == "X":
         return JOKER
@@ -106,7 +107,11 @@ def parse_card(text: str) -> int:
         t = "T" + t[2:]
     if len(t) == 2 and t[0] in RANK_CHARS and t[1].lower() in SUIT_CHARS:
         return make_card(RANK_CHARS.index(t[0]) + 1, SUIT_CHARS.index(t[1].lower()))
-    raise NotationError(f"{quote(raw)} is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)")
+    raise NotationError(_not_a_card(raw))
+
+
+def _not_a_card(raw: str) -> Msg:
+    return Msg("{value} is not a card (R2.1: rank A 2-9 T J Q K, suit c d h s, or X)", value=quote(raw))
 
 
 def parse_cards(text: str) -> list[int]:
@@ -139,7 +144,7 @@ def is_card(card: object) -> bool:
 def check_mask(mask: object) -> int:
     """``mask`` if it is a card mask (a non-negative int below 2**64), else :class:`NotationError`."""
     if type(mask) is not int or not 0 <= mask < MASK_LIMIT:
-        raise NotationError(f"{quote(mask)} is not a set of cards (a non-negative int below 2**64)")
+        raise NotationError(Msg("{value} is not a set of cards (a non-negative int below 2**64)", value=quote(mask)))
     return mask
 
 
@@ -199,7 +204,7 @@ class CardSet:
             cards = list(mask)
             for c in cards:
                 if not is_card(c):
-                    raise NotationError(f"{quote(c)} is not a card number")
+                    raise NotationError(Msg("{value} is not a card number", value=quote(c)))
             self.mask = mask_of(cards)
 
     @classmethod

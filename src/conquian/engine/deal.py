@@ -17,6 +17,7 @@ from conquian.engine.cards import is_card
 from conquian.engine.deck import seeded_deck, sorted_pack
 from conquian.engine.errors import ConquianError, NotationError, SetupError, quote
 from conquian.engine.rules import Rules
+from conquian.i18n import Msg
 
 RawAction = tuple[int, Any]
 Node = Union[tuple["Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
@@ -29,21 +30,21 @@ def setup_deck(rules: Rules, family: str, deck: Sequence[int] | None, seed: int 
     Every refusal is a :class:`~conquian.engine.errors.SetupError` naming ``rule``.
     """
     if not isinstance(rules, Rules) or rules.family != family:
-        raise SetupError("R1", f"{quote(getattr(rules, 'name', rules))} is not a {family} variant")
+        raise SetupError("R1", Msg("{value} is not a {family} variant", value=quote(getattr(rules, "name", rules)),
+                                   family=family))
     n = rules.players
     if type(dealer) is not int or not 1 <= dealer <= n:
-        raise SetupError(rule, f"the dealer must be a seat from 1 to {n}, not {quote(dealer)}")
+        raise SetupError(rule, Msg("the dealer must be a seat from 1 to {n}, not {value}", n=n, value=quote(dealer)))
     if deck is None:
         if type(seed) is not int:
-            raise SetupError(rule, f"give a deck or a whole-number seed, not {quote(seed)}")
+            raise SetupError(rule, Msg("give a deck or a whole-number seed, not {value}", value=quote(seed)))
         return seeded_deck(rules, seed)
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
-        raise SetupError(rule, f"a deck is a sequence of card numbers, not {quote(deck)}")
+        raise SetupError(rule, Msg("a deck is a sequence of card numbers, not {value}", value=quote(deck)))
     cards = tuple(deck)
     if len(cards) != rules.pack_size or not all(is_card(c) for c in cards) or sorted(cards) != sorted_pack(rules):
-        raise SetupError(
-            rule, f"a {rules.name} deck is its pack of {rules.pack_size} cards, each as often as the pack has it"
-        )
+        raise SetupError(rule, Msg("a {variant} deck is its pack of {n} cards, each as often as the pack has it",
+                                   variant=rules.name, n=rules.pack_size))
     return cards
 
 
@@ -53,7 +54,7 @@ def as_action(action: object) -> Action:
     if isinstance(action, str):
         return parse_action(action)
     if not isinstance(action, Action):
-        raise NotationError(f"{quote(action)} is not an action (an Action object or its notation)")
+        raise NotationError(Msg("{value} is not an action (an Action object or its notation)", value=quote(action)))
     action.check()
     return action
 

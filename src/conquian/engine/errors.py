@@ -1,8 +1,14 @@
 """The errors of the engine: every one is a :class:`ValueError` (R7).
 
+Their messages are :class:`~conquian.i18n.Msg`: ``str()`` is English, the same in every language
+(records, logs and tests read it), and :meth:`ConquianError.render` gives a reader's language.
+The engine never translates: it does not know who reads.
+
 ```pycon
->>> str(IllegalActionError("R3.5", "p1 does not hold 7h"))
-'R3.5: p1 does not hold 7h'
+>>> from conquian.i18n import translator
+>>> err = IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat="p1", card="7h"))
+>>> str(err), err.render(translator("es"))
+('R3.5: p1 does not hold 7h', 'R3.5: p1 no tiene el 7h')
 >>> quote("p1 use " + "7h " * 1000).endswith("... (3007 characters)")
 True
 
@@ -48,8 +54,9 @@ class NotationError(ConquianError):
 class IllegalActionError(ConquianError):
     """An action that parses but breaks a rule (R7).
 
-    ``rule`` is the R-number broken (``"R3.4"``) and ``cause`` the reason in words;
-    ``str()`` gives both.  The state the action was tried on is left unchanged.
+    ``rule`` is the R-number broken (``"R3.4"``), ``cause_message`` the reason (a
+    :class:`~conquian.i18n.Msg`) and ``cause`` the same in English; ``str()`` gives both, and
+    :meth:`render` both in a reader's language.  The state the action was tried on is left unchanged.
     """
 
     def __init__(self, rule: str, cause: str | Msg) -> None:

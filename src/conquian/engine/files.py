@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from conquian.engine.errors import RecordError
+from conquian.i18n import Msg
 
 #: The largest record read (a long double-pack match is well under 1 MB; 16 MB leaves room).
 MAX_RECORD_BYTES = 16 * 1024 * 1024
@@ -71,19 +72,22 @@ def read_text_limited(path: str | os.PathLike[str], limit: int = MAX_RECORD_BYTE
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
-            raise RecordError(f"cannot read {path}: not a regular file")
+            raise RecordError(Msg("cannot read {path}: not a regular file", path=str(path)))
         if info.st_size > limit:
-            raise RecordError(f"cannot read {path}: {info.st_size:,} bytes is larger than a record ({limit:,} at most)")
+            raise RecordError(Msg("cannot read {path}: {size} bytes is larger than a record ({limit} at most)",
+                                  path=str(path), size=f"{info.st_size:,}", limit=f"{limit:,}"))
         with open(path, "rb") as f:
             data = f.read(limit + 1)
     except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+        raise RecordError(Msg("cannot read {path}: {error}", path=str(path), error=str(e.strerror or e))) from None
     if len(data) > limit:
-        raise RecordError(f"cannot read {path}: larger than a record ({limit:,} bytes at most)")
+        raise RecordError(Msg("cannot read {path}: larger than a record ({limit} bytes at most)", path=str(path),
+                              limit=f"{limit:,}"))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RecordError(f"cannot read {path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise RecordError(Msg("cannot read {path}: not UTF-8 text ({error} at byte {byte})", path=str(path),
+                              error=e.reason, byte=e.start)) from None
 
 
 def records_dir() -> Path:

@@ -33,6 +33,7 @@ from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.errors import NotationError, SetupError, quote
 from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 from conquian.engine.scoring import Washbook
+from conquian.i18n import Msg
 
 Deal = Union[ConquianDeal, CooncanDeal, MexicanoDeal]  # noqa: UP007 (a runtime alias)
 #: The deals of R3 and R4, which the sessions, environments and interfaces play so far; the conquián
@@ -49,10 +50,11 @@ def check_name(name: object) -> str:
     """A player's name as a record holds it: 1 to 40 printable characters, no control or format
     characters (a name is shown on terminals and web pages: an escape sequence in it must never be)."""
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise NotationError(f"a player's name is 1 to {MAX_NAME} characters, not {quote(name)}")
+        raise NotationError(Msg("a player's name is 1 to {n} characters, not {value}", n=MAX_NAME, value=quote(name)))
     for ch in name:
         if unicodedata.category(ch) in _BAD_NAME_CATEGORIES:
-            raise NotationError(f"the name {quote(name)} holds a control character (U+{ord(ch):04X})")
+            raise NotationError(Msg("the name {value} holds a control character ({code})", value=quote(name),
+                                    code=f"U+{ord(ch):04X}"))
     return name
 
 
@@ -62,7 +64,7 @@ def classic(deal: Deal) -> ClassicDeal:
     """``deal`` for code that plays conquian (R3) and Cooncan (R4) only: a conquián mexicano deal
     (R8) is refused with :class:`~conquian.engine.errors.SetupError` there, rather than misread."""
     if isinstance(deal, MexicanoDeal):
-        raise SetupError("R8.1", f"{deal.rules.name} is played by the engine, not yet here")
+        raise SetupError("R8.1", Msg("{variant} is played by the engine, not yet here", variant=deal.rules.name))
     return deal
 
 
@@ -110,12 +112,14 @@ class Match:
         n = rules.players
         self.players = list(players) if players is not None else [f"p{i + 1}" for i in range(n)]
         if len(self.players) != n:
-            raise SetupError("R1", f"{rules.name} with players={n} seats {n} named players, not {quote(players)}")
+            raise SetupError("R1", Msg("{variant} with players={n} seats {n} named players, not {value}",
+                                       variant=rules.name, n=n, value=quote(players)))
         for name in self.players:
             check_name(name)
         self.first_dealer = first_dealer if first_dealer is not None else n
         if type(self.first_dealer) is not int or not 1 <= self.first_dealer <= n:
-            raise SetupError("R3.8", f"the first dealer must be a seat from 1 to {n}, not {quote(first_dealer)}")
+            raise SetupError("R3.8", Msg("the first dealer must be a seat from 1 to {n}, not {value}", n=n,
+                                         value=quote(first_dealer)))
         self.rounds: int | None = (None if rules.family == CONQUIAN else 1) if rounds == "default" else (
             rounds if isinstance(rounds, int) else None)
         self.keep_history = keep_history
@@ -152,14 +156,12 @@ class Match:
         if self.deals:
             self.settle()
         if self.complete:
-            raise SetupError("R5.4", "the match is over: every player has dealt")
+            raise SetupError("R5.4", Msg("the match is over: every player has dealt"))
         if dealer is None:
             dealer = self.next_dealer
         elif self.deals and dealer != self.next_dealer:
-            raise SetupError(
-                "R3.8",
-                f"this deal must be dealt by p{self.next_dealer} (the deal passes in turn), not by {quote(dealer)}",
-            )
+            raise SetupError("R3.8", Msg("this deal must be dealt by {seat} (the deal passes in turn), not by {value}",
+                                         seat=f"p{self.next_dealer}", value=quote(dealer)))
         d = new_deal(self.rules, deck, seed=seed, dealer=dealer)
         self.deals.append(d)
         return d
@@ -170,7 +172,7 @@ class Match:
             return
         deal = self.deals[-1]
         if not deal.over:
-            raise SetupError("R3.8", "the current deal is not over")
+            raise SetupError("R3.8", Msg("the current deal is not over"))
         scores = self.score_deal(deal)
         self.results.append(scores)
         self.washbook.add(scores)

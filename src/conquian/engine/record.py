@@ -37,6 +37,7 @@ from conquian.engine.errors import ConquianError, IllegalActionError, NotationEr
 from conquian.engine.files import MAX_RECORD_BYTES, read_text_limited
 from conquian.engine.match import Deal, Match, check_name
 from conquian.engine.rules import COONCAN, PRESETS, Rules, get_rules
+from conquian.i18n import Msg
 
 FORMAT = "conquian-record/1"
 #: Limits checked before a record is parsed, so that no file can make the reader recurse, loop or
@@ -78,9 +79,14 @@ class Record:
 
 
 class ReplayError(RecordError):
-    """A record whose replay fails: ``deal`` and ``action`` are numbered from 1."""
+    """A record whose replay fails: ``deal`` and ``action`` are numbered from 1.
 
-    def __init__(self, message: str, *, deal: int | None = None, action: int | None = None,
+    ``reason_message`` is what went wrong (a :class:`~conquian.i18n.Msg`, without the deal and
+    action), ``reason`` the same in English: the replay contract's ``message``, the same in every
+    language.  :meth:`render` gives the whole error, its place in the record first, in a reader's.
+    """
+
+    def __init__(self, message: str | Msg, *, deal: int | None = None, action: int | None = None,
                  text: str | None = None, rule: str | None = None) -> None:
         self.deal = deal
         self.action = action
@@ -88,11 +94,15 @@ class ReplayError(RecordError):
             text = text[:MAX_ACTION] + f"... ({len(text)} characters)"
         self.text = text
         self.rule = rule
-        self.reason = message
-        where = ""
-        if deal is not None:
-            where = f"deal {deal}" + (f", action {action} ({quote(text)})" if action is not None else "") + ": "
-        super().__init__(where + message)
+        self.reason_message = message if isinstance(message, Msg) else Msg(str(message))
+        self.reason = str(self.reason_message)
+        whole = self.reason_message
+        if deal is not None and action is not None:
+            whole = Msg("deal {deal}, action {action} ({text}): {message}", deal=deal, action=action,
+                        text=quote(text), message=self.reason_message)
+        elif deal is not None:
+            whole = Msg("deal {deal}: {message}", deal=deal, message=self.reason_message)
+        super().__init__(whole)
 
     def to_json(self) -> dict[str, Any]:
         """The ``error`` object of the replay contract."""
@@ -101,7 +111,7 @@ class ReplayError(RecordError):
 
 
 # ------------------------------------------------------------------ reading
-def _need(cond: bool, message: str, deal: int | None = None) -> None:
+def _need(cond: bool, message: Msg, deal: int | None = None) -> None:
     if not cond:
         raise ReplayError(message, deal=deal)
 
@@ -109,20 +119,21 @@ def _need(cond: bool, message: str, deal: int | None = None) -> None:
 def _check_shape(text: str) -> None:
     """Refuse, before parsing, a text too large or nested too deep to be a record."""
     if len(text) > MAX_RECORD_BYTES:
-        raise ReplayError(f"not a record: {len(text):,} characters (a record has at most {MAX_RECORD_BYTES:,})")
+        raise ReplayError(Msg("not a record: {n} characters (a record has at most {limit})", n=f"{len(text):,}",
+                              limit=f"{MAX_RECORD_BYTES:,}"))
     depth = dots = 0
     for m in _TOML_TOKENS.finditer(text):
         tok = m.group()
         if tok in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise ReplayError(f"not a record: arrays or tables nested deeper than {MAX_DEPTH}")
+                raise ReplayError(Msg("not a record: arrays or tables nested deeper than {n}", n=MAX_DEPTH))
         elif tok in "]}":
             depth = max(0, depth - 1)
         elif tok == ".":
             dots += 1
             if dots > MAX_DOTS_PER_LINE:
-                raise ReplayError(f"not a record: more than {MAX_DOTS_PER_LINE} dotted keys on one line")
+                raise ReplayError(Msg("not a record: more than {n} dotted keys on one line", n=MAX_DOTS_PER_LINE))
         elif tok == "\n":
             dots = 0
 
@@ -133,62 +144,68 @@ def read_record(text: str) -> Record:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ReplayError(f"not a TOML document: {e}") from None
+        raise ReplayError(Msg("not a TOML document: {error}", error=str(e))) from None
     except (ValueError, RecursionError, MemoryError) as e:  # e.g. an integer of 5,000 digits
-        raise ReplayError(f"not a record: {quote(str(e), 100)}") from None
+        raise ReplayError(Msg("not a record: {error}", error=quote(str(e), 100))) from None
     fmt = doc.get("format")
-    _need(fmt == FORMAT, f"format must be {FORMAT!r}, not {fmt!r}")
+    _need(fmt == FORMAT, Msg("{key} must be {want}, not {value}", key="format", want=repr(FORMAT), value=repr(fmt)))
     variant = doc.get("variant")
     _need(isinstance(variant, str) and variant in PRESETS,
-          f"variant must be one of {', '.join(PRESETS)}, not {variant!r}")
+          Msg("{key} must be one of {choices}, not {value}", key="variant", choices=", ".join(PRESETS),
+              value=repr(variant)))
     players = doc.get("players")
-    _need(isinstance(players, list) and 1 <= len(players) <= 16, "players must be a list of names")
+    _need(isinstance(players, list) and 1 <= len(players) <= 16, Msg("{key} must be a list of names", key="players"))
     assert isinstance(variant, str) and isinstance(players, list)
     try:
         names = [check_name(p) for p in players]
     except NotationError as e:
-        raise ReplayError(f"players: {e}") from None
+        raise ReplayError(Msg("{key}: {error}", key="players", error=e.message)) from None
     options = doc.get("options", {})
-    _need(isinstance(options, dict), "options must be a table")
+    _need(isinstance(options, dict), Msg("{key} must be a table", key="options"))
     options = dict(options)
     if "players" in options:  # the player count is the length of players; a second one must agree
         _need(options["players"] == len(names) and type(options["players"]) is int,
-              f"options: players = {quote(options['players'], 20)} disagrees with the {len(names)} names of players")
+              Msg("options: players = {value} disagrees with the {n} names of players",
+                  value=quote(options["players"], 20), n=len(names)))
         del options["players"]
     rec = Record(variant=variant, players=names, options=options)
     try:
         rec.rules()
-    except (NotationError, TypeError) as e:
-        raise ReplayError(str(e) if isinstance(e, NotationError) else f"options: {quote(str(e), 100)}") from None
+    except NotationError as e:
+        raise ReplayError(e.message) from None
+    except TypeError as e:
+        raise ReplayError(Msg("{key}: {error}", key="options", error=quote(str(e), 100))) from None
     deals = doc.get("deals", [])
-    _need(isinstance(deals, list), "deals must be an array of tables")
+    _need(isinstance(deals, list), Msg("{key} must be an array of tables", key="deals"))
     for i, d in enumerate(deals, 1):
-        _need(isinstance(d, dict), "a deal must be a table", i)
+        _need(isinstance(d, dict), Msg("a deal must be a table"), i)
         dealer = d.get("dealer")
         _need(isinstance(dealer, int) and not isinstance(dealer, bool) and 1 <= dealer <= len(players),
-              f"dealer must be a seat number from 1 to {len(players)}, not {dealer!r}", i)
+              Msg("{key} must be a seat number from 1 to {n}, not {value}", key="dealer", n=len(players),
+                  value=repr(dealer)), i)
         deck = None
         seed = None
         if "deck" in d:
-            _need(isinstance(d["deck"], str), "deck must be a string of cards", i)
+            _need(isinstance(d["deck"], str), Msg("{key} must be a string of cards", key="deck"), i)
             try:
                 deck = tuple(parse_cards(d["deck"]))
             except NotationError as e:
-                raise ReplayError(f"deck: {e}", deal=i) from None
+                raise ReplayError(Msg("{key}: {error}", key="deck", error=e.message), deal=i) from None
         elif "seed" in d:
-            _need(type(d["seed"]) is int and -(2**63) <= d["seed"] < 2**64, "seed must be a 64-bit integer", i)
+            _need(type(d["seed"]) is int and -(2**63) <= d["seed"] < 2**64,
+                  Msg("{key} must be a 64-bit integer", key="seed"), i)
             seed = d["seed"]
         else:
-            raise ReplayError("a deal needs a deck or a seed", deal=i)
+            raise ReplayError(Msg("a deal needs a deck or a seed"), deal=i)
         actions = d.get("actions", [])
         _need(isinstance(actions, list) and all(isinstance(a, str) for a in actions),
-              "actions must be a list of strings", i)
+              Msg("{key} must be a list of strings", key="actions"), i)
         for j, a in enumerate(actions, 1):
             if len(a) > MAX_ACTION:
-                raise ReplayError(f"an action of {len(a):,} characters (at most {MAX_ACTION})", deal=i, action=j,
-                                  text=a)
+                raise ReplayError(Msg("an action of {n} characters (at most {limit})", n=f"{len(a):,}",
+                                      limit=MAX_ACTION), deal=i, action=j, text=a)
         result = d.get("result")
-        _need(result is None or isinstance(result, dict), "result must be a table", i)
+        _need(result is None or isinstance(result, dict), Msg("{key} must be a table", key="result"), i)
         rec.deals.append(DealRecord(dealer=dealer, deck=deck, seed=seed, actions=list(actions), result=result))
     return rec
 
@@ -198,7 +215,7 @@ def read_record_file(path: str) -> Record:
     try:
         text = read_text_limited(path)
     except RecordError as e:
-        raise ReplayError(str(e)) from None
+        raise ReplayError(e.message) from None
     return read_record(text)
 
 
@@ -333,29 +350,29 @@ def replay(rec: Record) -> Replay:
     try:
         rules = rec.rules()
     except NotationError as e:
-        raise ReplayError(str(e)) from None
+        raise ReplayError(e.message) from None
     match = Match(rules, rec.players, rounds=None)
     out: list[ReplayedDeal] = []
     for i, d in enumerate(rec.deals, 1):
         if match.deals and not match.deals[-1].over:
-            raise ReplayError("the previous deal is not over, so no later deal can follow", deal=i)
+            raise ReplayError(Msg("the previous deal is not over, so no later deal can follow"), deal=i)
         try:
             deal = match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)
         except IllegalActionError as e:
             # docs/records.md: a deal out of turn is refused under R3.8; any other bad deal makes the
             # file no valid record (rule null)
             if e.rule == "R3.8":
-                raise ReplayError(e.cause, deal=i, rule=e.rule) from None
-            raise ReplayError(str(e), deal=i) from None
+                raise ReplayError(e.cause_message, deal=i, rule=e.rule) from None
+            raise ReplayError(e.message, deal=i) from None
         except ConquianError as e:
-            raise ReplayError(str(e), deal=i) from None
+            raise ReplayError(e.message, deal=i) from None
         for j, text in enumerate(d.actions, 1):
             try:
                 deal.play(text)
             except IllegalActionError as e:
-                raise ReplayError(e.cause, deal=i, action=j, text=text, rule=e.rule) from None
+                raise ReplayError(e.cause_message, deal=i, action=j, text=text, rule=e.rule) from None
             except NotationError as e:
-                raise ReplayError(str(e), deal=i, action=j, text=text) from None
+                raise ReplayError(e.message, deal=i, action=j, text=text) from None
         scores = None
         if deal.over:
             match.settle()
@@ -368,20 +385,24 @@ def replay(rec: Record) -> Replay:
 
 def _verify_result(result: dict[str, Any], deal: Deal, scores: list[int] | None, i: int) -> None:
     if scores is None:
-        raise ReplayError("the record gives a result but the deal is not over after its actions", deal=i)
+        raise ReplayError(Msg("the record gives a result but the deal is not over after its actions"), deal=i)
     want = deal_result(deal, scores)
     family_lacks = ("splash", "void") if deal.rules.family != COONCAN else ("tableau",)
     for key, value in result.items():
         if key in family_lacks:
             if value is not False:
-                raise ReplayError(f"result {key} = {value!r}, but {deal.rules.name} has no {key}", deal=i)
+                raise ReplayError(Msg("result {key} = {value}, but {variant} has no {key}", key=key, value=repr(value),
+                                      variant=deal.rules.name), deal=i)
             continue
         if key not in want:
             if key == "winner":
-                what = "a tableau" if deal.rules.family != COONCAN else "void"
-                raise ReplayError(f"result says p{value} won, but the deal is {what}", deal=i)
-            raise ReplayError(f"unknown result key {key!r}", deal=i)
+                seat = f"p{value}"
+                if deal.rules.family != COONCAN:
+                    raise ReplayError(Msg("result says {seat} won, but the deal is a tableau", seat=seat), deal=i)
+                raise ReplayError(Msg("result says {seat} won, but the deal is void", seat=seat), deal=i)
+            raise ReplayError(Msg("unknown result key {key}", key=repr(key)), deal=i)
         if want[key] != value:
-            raise ReplayError(f"result {key} = {value!r}, but the replay gives {want[key]!r}", deal=i)
+            raise ReplayError(Msg("result {key} = {value}, but the replay gives {want}", key=key, value=repr(value),
+                                  want=repr(want[key])), deal=i)
     if "winner" in want and "winner" not in result:
-        raise ReplayError(f"result gives no winner, but p{want['winner']} won", deal=i)
+        raise ReplayError(Msg("result gives no winner, but {seat} won", seat=f"p{want['winner']}"), deal=i)

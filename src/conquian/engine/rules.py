@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conquian.engine.errors import NotationError, quote
+from conquian.i18n import Msg
 
 CONQUIAN = "conquian"
 COONCAN = "cooncan"
@@ -81,15 +82,12 @@ class Rules:
         allowed = _OPTIONS[self.family]
         for key, value in options.items():
             if key not in allowed:
-                raise NotationError(
-                    f"R1: {quote(key, 30)} is not an option of {self.name} "
-                    f"(options: {', '.join(sorted(allowed))})"
-                )
+                raise _refused("R1", Msg("{value} is not an option of {variant} (options: {options})",
+                                         value=quote(key, 30), variant=self.name, options=", ".join(sorted(allowed))))
             kind = _TYPES[key]
             if type(value) is not kind:
-                raise NotationError(
-                    f"R1: option {key} takes {_TYPE_WORDS[kind]}, not {quote(value, 30)} ({type(value).__name__})"
-                )
+                raise _refused("R1", Msg("option {option} takes {kind}, not {value} ({type})", option=key,
+                                         kind=_TYPE_WORDS[kind], value=quote(value, 30), type=type(value).__name__))
         new = dataclasses.replace(self, **{_FIELDS.get(k, k): v for k, v in options.items()})
         new.check()
         return new
@@ -100,9 +98,8 @@ class Rules:
         def bad(key: str, choices: tuple[Any, ...]) -> None:
             value = getattr(self, key)
             if value not in choices:
-                raise NotationError(
-                    f"R1: option {key} must be one of {', '.join(map(repr, choices))}, not {value!r}"
-                )
+                raise _refused("R1", Msg("option {option} must be one of {choices}, not {value}", option=key,
+                                         choices=", ".join(map(repr, choices)), value=repr(value)))
 
         if self.family == CONQUIAN:
             bad("scoring", ("games", "pips"))
@@ -118,29 +115,34 @@ class Rules:
                 bad("jokers", (2,))
                 bad("stock", ("closed",))
         if not self.min_players <= self.players <= self.max_players:
-            raise NotationError(
-                f"R1: {self.name} is played by {self.min_players} to {self.max_players} "
-                f"players, not {self.players!r}"
-            )
+            raise _refused("R1", Msg("{variant} is played by {low} to {high} players, not {value}", variant=self.name,
+                                     low=self.min_players, high=self.max_players, value=repr(self.players)))
         if not 0 <= self.max_pack_turns <= MAX_PACK_TURNS:
-            raise NotationError(
-                f"R1: max_pack_turns must be a whole number from 0 to {MAX_PACK_TURNS}, not {self.max_pack_turns!r}"
-            )
+            raise _refused("R1", Msg("{option} must be a whole number from {low} to {high}, not {value}",
+                                     option="max_pack_turns", low=0, high=MAX_PACK_TURNS,
+                                     value=repr(self.max_pack_turns)))
         if not 1 <= self.max_turns <= MAX_TURNS:
-            raise NotationError(f"R1: max_turns must be a whole number from 1 to {MAX_TURNS:,}, not {self.max_turns!r}")
+            raise _refused("R1", Msg("{option} must be a whole number from {low} to {high}, not {value}",
+                                     option="max_turns", low=1, high=f"{MAX_TURNS:,}", value=repr(self.max_turns)))
 
     def _check_mexicano(self) -> None:
         """R8.1: ``hand`` 8 or 9, ``exhausted`` tablas or fewest, 2 or 3 players (4 with ``hand=8``)."""
         if self.hand_size not in (8, 9):
-            raise NotationError(f"R8.1: option hand must be one of 8, 9, not {self.hand_size!r}")
+            raise _refused("R8.1", Msg("option {option} must be one of {choices}, not {value}", option="hand",
+                                       choices="8, 9", value=repr(self.hand_size)))
         if self.exhausted not in ("tablas", "fewest"):
-            raise NotationError(f"R8.1: option exhausted must be one of 'tablas', 'fewest', not {self.exhausted!r}")
+            raise _refused("R8.1", Msg("option {option} must be one of {choices}, not {value}", option="exhausted",
+                                       choices="'tablas', 'fewest'", value=repr(self.exhausted)))
         top = 4 if self.hand_size == 8 else 3
         if not self.min_players <= self.players <= top:
-            raise NotationError(
-                f"R8.1: {self.name} with hand={self.hand_size} is played by {self.min_players} to {top} "
-                f"players, not {self.players!r}" + (" (four play only with hand=8)" if self.players == 4 else "")
-            )
+            if self.players == 4:
+                raise _refused("R8.1", Msg("{variant} with hand={hand} is played by {low} to {high} players, not "
+                                           "{value} (four play only with hand=8)", variant=self.name,
+                                           hand=self.hand_size, low=self.min_players, high=top,
+                                           value=repr(self.players)))
+            raise _refused("R8.1", Msg("{variant} with hand={hand} is played by {low} to {high} players, not {value}",
+                                       variant=self.name, hand=self.hand_size, low=self.min_players, high=top,
+                                       value=repr(self.players)))
 
     def option_values(self) -> dict[str, Any]:
         """Every option of the family with its value in these rules, by its name in R1 and R8.1."""
@@ -181,7 +183,7 @@ _TYPES: dict[str, type] = {
     "max_pack_turns": int, "max_turns": int, "discard_taken": bool, "hand": int, "exchange": bool,
     "exhausted": str,
 }
-_TYPE_WORDS = {str: "a string", int: "a whole number", bool: "true or false"}
+_TYPE_WORDS = {str: Msg("a string"), int: Msg("a whole number"), bool: Msg("true or false")}
 #: Bounds that keep a deal finite and a typo harmless (R1's bounds are Decisions for software).
 MAX_PACK_TURNS = 100
 MAX_TURNS = 1_000_000
@@ -217,9 +219,15 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+def _refused(rule: str, cause: Msg) -> NotationError:
+    """The error of an option or variant that R1 (or R8.1) refuses: ``R1: cause``."""
+    return NotationError(Msg("{rule}: {cause}", rule=rule, cause=cause))
+
+
 def get_rules(name: str, **options: Any) -> Rules:
     """The preset called ``name`` with ``options`` applied (R1)."""
     base = PRESETS.get(name) if isinstance(name, str) else None
     if base is None:
-        raise NotationError(f"R1: unknown variant {quote(name, 30)} (variants: {', '.join(PRESETS)})")
+        raise _refused("R1", Msg("unknown variant {value} (variants: {variants})", value=quote(name, 30),
+                                 variants=", ".join(PRESETS)))
     return base.with_options(**options)

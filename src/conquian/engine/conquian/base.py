@@ -10,6 +10,7 @@ from conquian.engine.cards import CardSet
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.deal import DealMixin
 from conquian.engine.rules import Rules
+from conquian.i18n import Msg
 
 
 class ConquianFamilyDeal(DealMixin):
@@ -56,6 +57,10 @@ class ConquianFamilyDeal(DealMixin):
 
     def _side_text(self, p: int) -> str:
         return " | ".join(meld_text(m) for m in self.sides[p]) or "nothing"
+
+    def _side_words(self, p: int) -> str | Msg:
+        """A player's side for a message: its combinations in notation, or "nothing" in words."""
+        return " | ".join(meld_text(m) for m in self.sides[p]) or Msg("nothing")
 
 
 class ConquianFamilyView:

@@ -60,6 +60,7 @@ from conquian.engine.deal import as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import CONQUIAN, Rules
 from conquian.engine.scoring import conquian_pip_value
+from conquian.i18n import N_, Msg
 
 
 class ConquianDeal(ConquianFamilyDeal):
@@ -217,7 +218,7 @@ class ConquianDeal(ConquianFamilyDeal):
             return 0
         if seat == self.seats[1]:
             return 1
-        raise IllegalActionError("R6.3", f"p{seat} holds no cards in this deal")
+        raise IllegalActionError("R6.3", Msg("{seat} holds no cards in this deal", seat=f"p{seat}"))
 
     def history(self) -> list[Event]:
         """Every public event so far, oldest first."""
@@ -326,65 +327,73 @@ class ConquianDeal(ConquianFamilyDeal):
         """
         action = as_action(action)
         if self.stage == OVER:
-            raise IllegalActionError("R3.7", "the deal is over")
+            raise IllegalActionError("R3.7", Msg("the deal is over"))
         seat = self.seats[self.actor]
         if action.seat != seat:
             if action.seat not in self.seats:
-                raise IllegalActionError("R6.3", f"p{action.seat} holds no cards in this deal")
-            rule = "R3.3" if self.stage < FORCED else ("R3.6" if self.stage == FORCED else "R3.5")
-            what = ("say", "say", "say", "turn to use the forced card", "discard")[self.stage]
-            raise IllegalActionError(rule, f"it is p{seat}'s {what}, not p{action.seat}'s")
+                raise IllegalActionError("R6.3", Msg("{seat} holds no cards in this deal", seat=f"p{action.seat}"))
+            if self.stage == FORCED:
+                raise IllegalActionError("R3.6", Msg("it is {seat}'s turn to use the forced card, not {other}'s",
+                                                     seat=f"p{seat}", other=f"p{action.seat}"))
+            if self.stage == DISCARD:
+                raise IllegalActionError("R3.5", Msg("it is {seat}'s discard, not {other}'s", seat=f"p{seat}",
+                                                     other=f"p{action.seat}"))
+            raise IllegalActionError("R3.3", Msg("it is {seat}'s say, not {other}'s", seat=f"p{seat}",
+                                                 other=f"p{action.seat}"))
         p = self.actor
         phase = self.stage
         tbl = self.tbl
         if isinstance(action, Use):
             if phase == DISCARD:
-                raise IllegalActionError("R3.5", f"p{seat} has used a card and must now discard")
+                raise IllegalActionError("R3.5", Msg("{seat} has used a card and must now discard", seat=f"p{seat}"))
             return (K_USE, self._check_use(p, action.melds))
         if isinstance(action, Pass):
             if phase == FORCED:
-                raise IllegalActionError(
-                    "R3.6", f"p{seat} cannot refuse a forced card: he must use {card_str(self.card)}"
-                )
+                raise IllegalActionError("R3.6", Msg("{seat} cannot refuse a forced card: he must use {card}",
+                                                     seat=f"p{seat}", card=card_str(self.card)))
             if phase == DISCARD:
-                raise IllegalActionError("R3.5", f"p{seat} has used a card and must discard, not pass")
+                raise IllegalActionError("R3.5", Msg("{seat} has used a card and must discard, not pass",
+                                                     seat=f"p{seat}"))
             return (K_PASS, -1)
         if isinstance(action, Force):
             c = action.card
             other = self.sides[1 - p]
             adv = self.seats[1 - p]
             if action.target is not None and action.target != adv:
-                raise IllegalActionError("R3.6", f"a card is forced on the adversary, p{adv}, not on p{action.target}")
+                raise IllegalActionError("R3.6", Msg("a card is forced on the adversary, {seat}, not on {target}",
+                                                     seat=f"p{adv}", target=f"p{action.target}"))
             if phase == FORCED:
-                raise IllegalActionError("R3.6", f"p{seat} must use the card forced on him before anything else")
+                raise IllegalActionError("R3.6", Msg("{seat} must use the card forced on him before anything else",
+                                                     seat=f"p{seat}"))
             if phase == DISCARD:
                 if not self.hands[p] >> c & 1:
-                    raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(c)}")
+                    raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
+                                                         card=card_str(c)))
             elif c != self.card:
-                raise IllegalActionError(
-                    "R3.6", f"only the card in play, {card_str(self.card)}, can be forced now, not {card_str(c)}"
-                )
+                raise IllegalActionError("R3.6", Msg("only the card in play, {card}, can be forced now, not {value}",
+                                                     card=card_str(self.card), value=card_str(c)))
             if not other:
-                raise IllegalActionError("R3.6", f"p{adv} has nothing on the table and cannot be forced")
+                raise IllegalActionError("R3.6", Msg("{seat} has nothing on the table and cannot be forced",
+                                                     seat=f"p{adv}"))
             if not any(tbl.fits(m, c) for m in other):
-                raise IllegalActionError(
-                    "R3.6", f"{card_str(c)} fits none of p{adv}'s combinations ({self._side_text(1 - p)})"
-                )
+                raise IllegalActionError("R3.6", Msg("{card} fits none of {seat}'s combinations ({side})",
+                                                     card=card_str(c), seat=f"p{adv}", side=self._side_words(1 - p)))
             return (K_FORCE, c)
         if isinstance(action, Discard):
             if phase != DISCARD:
                 if phase == FORCED:
-                    raise IllegalActionError("R3.6", f"p{seat} must first use the card forced on him")
-                raise IllegalActionError("R3.5", "a player discards only after using a card")
+                    raise IllegalActionError("R3.6", Msg("{seat} must first use the card forced on him",
+                                                         seat=f"p{seat}"))
+                raise IllegalActionError("R3.5", Msg("a player discards only after using a card"))
             c = action.card
             if not self.hands[p] >> c & 1:
-                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(c)}")
+                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}", card=card_str(c)))
             return (K_DISCARD, c)
-        raise IllegalActionError("R3.3", f"{action} is not a conquian action")
+        raise IllegalActionError("R3.3", Msg("{action} is not a conquian action", action=str(action)))
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
         return check_use(self.tbl, self.card, melds, self.sides[p], self.downs[p], self.hands[p], self.downs[1 - p],
-                         self.seats[p], "{cards} belongs to the adversary: a player may not touch his combinations")
+                         self.seats[p], N_("{cards} belongs to the adversary: a player may not touch his combinations"))
 
     # ----------------------------------------------------------------- results
     def scores(self, pool: int | Sequence[int] = 0) -> list[int] | None:
@@ -428,7 +437,7 @@ class ConquianDeal(ConquianFamilyDeal):
         elif type(seat) is int and 1 <= seat <= self.n_seats:
             hand, adversary = 0, 0  # he sits out (R6.3): he sees what a spectator sees
         else:
-            raise IllegalActionError("R6.3", f"p{seat} holds no cards in this deal")
+            raise IllegalActionError("R6.3", Msg("{seat} holds no cards in this deal", seat=f"p{seat}"))
         v = object.__new__(ConquianView)
         # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
         # instance's dict at once is the same object, several times cheaper (views are made at

@@ -72,6 +72,7 @@ from conquian.engine.conquian.uses import check_use
 from conquian.engine.deal import as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import MEXICANO, Rules
+from conquian.i18n import N_, Msg
 
 
 class MexicanoDeal(ConquianFamilyDeal):
@@ -225,7 +226,7 @@ class MexicanoDeal(ConquianFamilyDeal):
         """The internal player index of a seat (0 the first after the dealer)."""
         if type(seat) is int and 1 <= seat <= self.n:
             return (seat - self.dealer - 1) % self.n
-        raise IllegalActionError("R8.1", f"there is no seat {seat!r} at this table of {self.n}")
+        raise IllegalActionError("R8.1", Msg("there is no seat {seat} at this table of {n}", seat=repr(seat), n=self.n))
 
     def given(self, seat: int) -> int | None:
         """The card a seat gave in the exchange (not for bots: hidden from the others)."""
@@ -350,102 +351,111 @@ class MexicanoDeal(ConquianFamilyDeal):
         action = as_action(action)
         stage = self.stage
         if stage == OVER:
-            raise IllegalActionError("R8.5" if self.winner >= 0 else "R8.6", "the deal is over")
+            raise IllegalActionError("R8.5" if self.winner >= 0 else "R8.6", Msg("the deal is over"))
         p = self.actor
         seat = self.seats[p]
         if action.seat != seat:
             self._out_of_turn(action)
         if stage == EXCHANGE:
             if not isinstance(action, Give):
-                raise IllegalActionError(
-                    "R8.2", f"the exchange comes first: p{seat} gives a card to p{self.seats[(p + 1) % self.n]}"
-                )
+                raise IllegalActionError("R8.2", Msg("the exchange comes first: {seat} gives a card to {other}",
+                                                     seat=f"p{seat}", other=f"p{self.seats[(p + 1) % self.n]}"))
             if not self.hands[p] >> action.card & 1:
-                raise IllegalActionError("R8.2", f"p{seat} does not hold {card_str(action.card)}")
+                raise IllegalActionError("R8.2", Msg("{seat} does not hold {card}", seat=f"p{seat}",
+                                                     card=card_str(action.card)))
             return (K_GIVE, action.card)
         if isinstance(action, Give):
-            why = "the exchange is over" if self.rules.exchange else "this table plays without the exchange"
-            raise IllegalActionError("R8.2", f"{why}: no card is given now")
+            if self.rules.exchange:
+                raise IllegalActionError("R8.2", Msg("the exchange is over: no card is given now"))
+            raise IllegalActionError("R8.2", Msg("this table plays without the exchange: no card is given now"))
         if isinstance(action, Use):
             if stage == DISCARD:
-                raise IllegalActionError("R8.3", f"p{seat} has used a card and must now discard")
+                raise IllegalActionError("R8.3", Msg("{seat} has used a card and must now discard", seat=f"p{seat}"))
             return (K_USE, self._check_use(p, action.melds))
         if isinstance(action, Pass):
             if stage == FORCED:
-                raise IllegalActionError(
-                    "R8.4", f"p{seat} cannot refuse a forced card: he must use {card_str(self.card)}"
-                )
+                raise IllegalActionError("R8.4", Msg("{seat} cannot refuse a forced card: he must use {card}",
+                                                     seat=f"p{seat}", card=card_str(self.card)))
             if stage == DISCARD:
-                raise IllegalActionError("R8.3", f"p{seat} has used a card and must discard, not pass")
+                raise IllegalActionError("R8.3", Msg("{seat} has used a card and must discard, not pass",
+                                                     seat=f"p{seat}"))
             return (K_PASS, -1)
         if isinstance(action, Force):
             return (K_FORCE, self._check_force(p, action))
         if isinstance(action, Discard):
             if stage != DISCARD:
                 if stage == FORCED:
-                    raise IllegalActionError("R8.4", f"p{seat} must first use the card forced on him")
-                raise IllegalActionError("R8.3", "a player discards only after using a card")
+                    raise IllegalActionError("R8.4", Msg("{seat} must first use the card forced on him",
+                                                         seat=f"p{seat}"))
+                raise IllegalActionError("R8.3", Msg("a player discards only after using a card"))
             if not self.hands[p] >> action.card & 1:
-                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(action.card)}")
+                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
+                                                     card=card_str(action.card)))
             return (K_DISCARD, action.card)
-        raise IllegalActionError("R8.3", f"{action} is not a conquián mexicano action")
+        raise IllegalActionError("R8.3", Msg("{action} is not a conquián mexicano action", action=str(action)))
 
     def _out_of_turn(self, action: Action) -> None:
         """Refuse an action by a seat that is not to act, saying why (R8.2-R8.4)."""
         n = self.n
         who = action.seat
         if not 1 <= who <= n:
-            raise IllegalActionError("R8.1", f"there is no seat p{who} at this table of {n}")
+            raise IllegalActionError("R8.1", Msg("there is no seat {seat} at this table of {n}", seat=f"p{who}", n=n))
         actor = self.seats[self.actor]
         q = self.player_of(who)
         if self.stage == EXCHANGE:
             if self.gives[q] >= 0:
-                raise IllegalActionError("R8.2", f"p{who} has given his card already; p{actor} gives now")
-            raise IllegalActionError("R8.2", f"it is p{actor}'s turn to give a card in the exchange, not p{who}'s")
+                raise IllegalActionError("R8.2", Msg("{seat} has given his card already; {other} gives now",
+                                                     seat=f"p{who}", other=f"p{actor}"))
+            raise IllegalActionError("R8.2", Msg("it is {seat}'s turn to give a card in the exchange, not {other}'s",
+                                                 seat=f"p{actor}", other=f"p{who}"))
         if self.stage == SAY and (q - self.first) % n < (self.actor - self.first) % n:
             # R8.4: a player who passed the card has no say left to it, so he cannot force it either
             raise IllegalActionError(
                 "R8.4" if isinstance(action, Force) else "R8.3",
-                f"p{who} has passed {card_str(self.card)} and has no say left to it; it is p{actor}'s say",
+                Msg("{seat} has passed {card} and has no say left to it; it is {other}'s say", seat=f"p{who}",
+                    card=card_str(self.card), other=f"p{actor}"),
             )
         if self.stage == FORCED:
-            raise IllegalActionError("R8.4", f"it is p{actor}'s turn to use the card forced on him, not p{who}'s")
+            raise IllegalActionError("R8.4", Msg("it is {seat}'s turn to use the card forced on him, not {other}'s",
+                                                 seat=f"p{actor}", other=f"p{who}"))
         if self.stage == DISCARD:
-            raise IllegalActionError("R8.3", f"it is p{actor}'s discard, not p{who}'s")
-        raise IllegalActionError("R8.3", f"it is p{actor}'s say, not p{who}'s")
+            raise IllegalActionError("R8.3", Msg("it is {seat}'s discard, not {other}'s", seat=f"p{actor}",
+                                                 other=f"p{who}"))
+        raise IllegalActionError("R8.3", Msg("it is {seat}'s say, not {other}'s", seat=f"p{actor}", other=f"p{who}"))
 
     def _check_force(self, p: int, action: Force) -> int:
         seat = self.seats[p]
         n = self.n
         c = action.card
         if self.stage == FORCED:
-            raise IllegalActionError("R8.4", f"p{seat} must use the card forced on him before anything else")
+            raise IllegalActionError("R8.4", Msg("{seat} must use the card forced on him before anything else",
+                                                 seat=f"p{seat}"))
         if self.stage == DISCARD:
             if not self.hands[p] >> c & 1:
-                raise IllegalActionError("R3.5", f"p{seat} does not hold {card_str(c)}")
+                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}", card=card_str(c)))
         elif c != self.card:
-            raise IllegalActionError(
-                "R8.4", f"only the card in play, {card_str(self.card)}, can be forced now, not {card_str(c)}"
-            )
+            raise IllegalActionError("R8.4", Msg("only the card in play, {card}, can be forced now, not {value}",
+                                                 card=card_str(self.card), value=card_str(c)))
         if action.target is None:
             if n > 2:
-                raise IllegalActionError(
-                    "R8.4", f"with {n} players a force names the player forced: p{seat} force {card_str(c)} pN"
-                )
+                raise IllegalActionError("R8.4", Msg("with {n} players a force names the player forced: {action}",
+                                                     n=n, action=f"p{seat} force {card_str(c)} pN"))
             t = 1 - p
         else:
             if not 1 <= action.target <= n:
-                raise IllegalActionError("R8.4", f"there is no seat p{action.target} to force at this table of {n}")
+                raise IllegalActionError("R8.4", Msg("there is no seat {seat} to force at this table of {n}",
+                                                     seat=f"p{action.target}", n=n))
             t = self.player_of(action.target)
             if t == p:
-                raise IllegalActionError("R8.4", f"a card is forced on another player, not on p{seat} himself")
+                raise IllegalActionError("R8.4", Msg("a card is forced on another player, not on {seat} himself",
+                                                     seat=f"p{seat}"))
         target = self.seats[t]
         if not self.sides[t]:
-            raise IllegalActionError("R8.4", f"p{target} has nothing on the table and cannot be forced")
+            raise IllegalActionError("R8.4", Msg("{seat} has nothing on the table and cannot be forced",
+                                                 seat=f"p{target}"))
         if not any(self.tbl.fits(m, c) for m in self.sides[t]):
-            raise IllegalActionError(
-                "R8.4", f"{card_str(c)} fits none of p{target}'s combinations ({self._side_text(t)})"
-            )
+            raise IllegalActionError("R8.4", Msg("{card} fits none of {seat}'s combinations ({side})",
+                                                 card=card_str(c), seat=f"p{target}", side=self._side_words(t)))
         return t << FORCE_SHIFT | c
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
@@ -456,7 +466,7 @@ class MexicanoDeal(ConquianFamilyDeal):
             if q != p:
                 others |= d
         return check_use(self.tbl, self.card, melds, self.sides[p], self.downs[p], self.hands[p], others,
-                         self.seats[p], "{cards} is on another player's side: a player may not touch it")
+                         self.seats[p], N_("{cards} is on another player's side: a player may not touch it"))
 
     # ----------------------------------------------------------------- results
     def scores(self, pool: object = 0) -> list[int] | None:

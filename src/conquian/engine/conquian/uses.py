@@ -21,6 +21,7 @@ from conquian.engine.actions import meld_text
 from conquian.engine.cards import card_str, mask_str
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.errors import IllegalActionError
+from conquian.i18n import Msg
 
 
 def check_use(tbl: MeldTable, card: int, melds: tuple[int, ...], side: tuple[int, ...], down: int, hand: int,
@@ -29,26 +30,26 @@ def check_use(tbl: MeldTable, card: int, melds: tuple[int, ...], side: tuple[int
     rule: valid combinations (R2.2), each card in one only, the card in play among them, the
     player's own combinations (``side``, their cards ``down``) kept whole or taken up whole, every
     other card from his ``hand``.  A card on another player's side (``others_down``) is refused
-    with ``not_yours`` (``{cards}`` stands for them); any other card he lacks names ``seat``."""
+    with ``not_yours``, a message (``{cards}`` stands for them; the caller marks it with
+    :func:`~conquian.i18n.N_`); any other card he lacks names ``seat``."""
     cb = 1 << card
     u = 0
     for m in melds:
         if not tbl.is_meld(m):
-            raise IllegalActionError("R2.2", f"{meld_text(m)} is not a valid combination")
+            raise IllegalActionError("R2.2", Msg("{meld} is not a valid combination", meld=meld_text(m)))
         if u & m:
-            raise IllegalActionError("R3.4", f"{mask_str(u & m)} is in two combinations at once")
+            raise IllegalActionError("R3.4", Msg("{cards} is in two combinations at once", cards=mask_str(u & m)))
         u |= m
     if not u & cb:
-        raise IllegalActionError("R3.4", f"the combinations must hold the card in play, {card_str(card)}")
+        raise IllegalActionError("R3.4", Msg("the combinations must hold the card in play, {card}",
+                                             card=card_str(card)))
     for m in side:
         if m & u and m & ~u:
-            raise IllegalActionError(
-                "R3.4",
-                f"borrowing from {meld_text(m)} would leave {mask_str(m & ~u)} out of any combination",
-            )
+            raise IllegalActionError("R3.4", Msg("borrowing from {meld} would leave {cards} out of any combination",
+                                                 meld=meld_text(m), cards=mask_str(m & ~u)))
     missing = u & ~cb & ~down & ~hand
     if missing:
         if missing & others_down:
-            raise IllegalActionError("R3.4", not_yours.format(cards=mask_str(missing & others_down)))
-        raise IllegalActionError("R3.4", f"p{seat} does not hold {mask_str(missing)}")
+            raise IllegalActionError("R3.4", Msg(not_yours, cards=mask_str(missing & others_down)))
+        raise IllegalActionError("R3.4", Msg("{seat} does not hold {cards}", seat=f"p{seat}", cards=mask_str(missing)))
     return melds

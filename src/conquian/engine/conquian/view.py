@@ -34,6 +34,7 @@ from conquian.engine.conquian.events import Event, conquian_events, raw_to_actio
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import Rules
+from conquian.i18n import Msg
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,7 +106,7 @@ class ConquianView(ConquianFamilyView):
             return 0
         if self.seat == self.seats[1]:
             return 1
-        raise IllegalActionError("R6.3", f"p{self.seat} sits out this deal and holds no cards")
+        raise IllegalActionError("R6.3", Msg("{seat} sits out this deal and holds no cards", seat=f"p{self.seat}"))
 
     @property
     def adversary(self) -> int:

@@ -59,6 +59,7 @@ from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import COONCAN, Rules
 from conquian.engine.scoring import pip_value
+from conquian.i18n import Msg
 
 _DRAW_EVENTS: Final = tuple(("draw", p, None, None, (), "", None) for p in range(16))
 
@@ -453,46 +454,43 @@ class CooncanDeal(DealMixin):
         """Check one action without playing it: its raw form, or IllegalActionError (R7)."""
         action = as_action(action)
         if self.stage == OVER:
-            raise IllegalActionError("R4.6", "the deal is over")
+            raise IllegalActionError("R4.6", Msg("the deal is over"))
         p = self.turn
         seat = p + 1
         if action.seat != seat:
             if not 1 <= action.seat <= self.n:
-                raise IllegalActionError("R4.3", f"there is no seat p{action.seat} at this table")
-            raise IllegalActionError("R4.3", f"it is p{seat}'s turn, not p{action.seat}'s")
+                raise IllegalActionError("R4.3", Msg("there is no seat {seat} at this table", seat=f"p{action.seat}"))
+            raise IllegalActionError("R4.3", Msg("it is {seat}'s turn, not {other}'s", seat=f"p{seat}",
+                                                 other=f"p{action.seat}"))
         if isinstance(action, Draw | Take):
             if self.stage != DRAW:
-                raise IllegalActionError("R4.3", f"p{seat} has drawn already this turn")
+                raise IllegalActionError("R4.3", Msg("{seat} has drawn already this turn", seat=f"p{seat}"))
             if isinstance(action, Draw):
                 return (K_DRAW, None)
             if not self.stock:
-                raise IllegalActionError("R4.2", "the stock is empty")
+                raise IllegalActionError("R4.2", Msg("the stock is empty"))
             top = self.stock[-1]
             if self.rules.stock == "open":
                 if action.card is None:
                     return (K_TAKE, top)
                 if action.card not in self.stock:
-                    raise IllegalActionError("R4.2", f"{card_str(action.card)} is not in the stock")
+                    raise IllegalActionError("R4.2", Msg("{card} is not in the stock", card=card_str(action.card)))
                 return (K_TAKE, action.card)
             if action.card is not None and action.card != top:
-                raise IllegalActionError(
-                    "R4.2", f"only the top card of a closed stock can be taken ({card_str(top)}), "
-                    f"not {card_str(action.card)}"
-                )
+                raise IllegalActionError("R4.2", Msg("only the top card of a closed stock can be taken ({card}), "
+                                                     "not {value}", card=card_str(top), value=card_str(action.card)))
             return (K_TAKE, top)
         if self.stage == DRAW:
             if isinstance(action, Discard):
-                raise IllegalActionError("R4.3", f"p{seat} must draw before discarding")
-            raise IllegalActionError(
-                "R4.3", f"p{seat} must draw (draw, or take from the stock) before laying anything down"
-            )
+                raise IllegalActionError("R4.3", Msg("{seat} must draw before discarding", seat=f"p{seat}"))
+            raise IllegalActionError("R4.3", Msg("{seat} must draw (draw, or take from the stock) before laying "
+                                                 "anything down", seat=f"p{seat}"))
         if isinstance(action, Discard):
             self._need_cards(p, [action.card])
             if action.card == self.taken and holds_other(self.h1[p], self.h2[p], self.hj[p], self.taken):
-                raise IllegalActionError(
-                    "R1", f"at this table (discard_taken = false) p{seat} may not discard {card_str(self.taken)}, "
-                    "the card he took from the stock this turn, while he holds another card"
-                )
+                raise IllegalActionError("R1", Msg("at this table (discard_taken = false) {seat} may not discard "
+                                                   "{card}, the card he took from the stock this turn, while he "
+                                                   "holds another card", seat=f"p{seat}", card=card_str(self.taken)))
             return (K_DISCARD, action.card)
         if isinstance(action, Meld):
             tokens = [parse_token(t) for t in action.cards]
@@ -503,7 +501,8 @@ class CooncanDeal(DealMixin):
         if isinstance(action, Add | Shift):
             k = action.combo - 1
             if not 0 <= k < len(self.combos):
-                raise IllegalActionError("R4.4", f"there is no combination {action.combo} on the table")
+                raise IllegalActionError("R4.4", Msg("there is no combination {number} on the table",
+                                                     number=action.combo))
             combo = self.combos[k]
             which = None
             if isinstance(action, Shift):
@@ -513,7 +512,7 @@ class CooncanDeal(DealMixin):
             combo, removed, canon = self._add_cards(combo, action.cards, isinstance(action, Shift))
             self._need_cards(p, removed)
             return (K_ADD if isinstance(action, Add) else K_SHIFT, (k, combo, tuple(removed), canon, which))
-        raise IllegalActionError("R4.3", f"{action} is not a Cooncan action")
+        raise IllegalActionError("R4.3", Msg("{action} is not a Cooncan action", action=str(action)))
 
     def _need_cards(self, p: int, cards: list[int]) -> None:
         need: dict[int, int] = {}
@@ -522,8 +521,11 @@ class CooncanDeal(DealMixin):
         for c, k in need.items():
             have = self.count_in_hand(p + 1, c)
             if have < k:
-                what = card_str(c) if k == 1 else f"{k} x {card_str(c)}"
-                raise IllegalActionError("R4.3", f"p{p + 1} does not hold {what}")
+                if k == 1:
+                    raise IllegalActionError("R4.3", Msg("{seat} does not hold {card}", seat=f"p{p + 1}",
+                                                         card=card_str(c)))
+                raise IllegalActionError("R4.3", Msg("{seat} does not hold {cards}", seat=f"p{p + 1}",
+                                                     cards=f"{k} x {card_str(c)}"))
 
     def _add_cards(
         self, combo: Combo, tokens: tuple[str, ...], shifting: bool
@@ -541,7 +543,7 @@ class CooncanDeal(DealMixin):
                     pos = combo.joker_fits(parse_card(name) if name else None)
                 else:
                     if name is not None:
-                        raise IllegalActionError("R2.3", f"only a joker is named: {text}={name}")
+                        raise IllegalActionError("R2.3", Msg("only a joker is named: {value}", value=f"{text}={name}"))
                     pos = combo.fit_position(c)
                 if pos is not None:
                     combo = combo.add_at(c, pos)
@@ -558,11 +560,11 @@ class CooncanDeal(DealMixin):
                 shown = text if name is None else f"{text}={name}"
                 rule = "R2.3" if shifting else "R4.4"
                 if shifting and not removed:
-                    raise IllegalActionError(
-                        rule, f"after moving the joker ({combo}), {shown} does not fit: the player must at once "
-                        "play a card that fits the sequence"
-                    )
-                raise IllegalActionError(rule, f"{shown} does not fit {before if not removed else combo}")
+                    raise IllegalActionError(rule, Msg("after moving the joker ({combo}), {card} does not fit: the "
+                                                       "player must at once play a card that fits the sequence",
+                                                       combo=str(combo), card=shown))
+                raise IllegalActionError(rule, Msg("{card} does not fit {combo}", card=shown,
+                                                   combo=before if not removed else str(combo)))
         return combo, removed, tuple(canon)
 
     # ----------------------------------------------------------------- scores

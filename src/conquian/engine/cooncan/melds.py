@@ -28,6 +28,7 @@ from typing import Final
 
 from conquian.engine.cards import JOKER, card_str, make_card, parse_card
 from conquian.engine.errors import IllegalActionError, NotationError
+from conquian.i18n import Msg
 
 SET: Final = 0
 RUN: Final = 1
@@ -224,7 +225,7 @@ class Combo:
         """A copy with a natural card added where it fits; IllegalActionError (R4.4) if it does not."""
         pos = self.fit_position(card)
         if pos is None:
-            raise IllegalActionError("R4.4", f"{card_str(card)} does not fit {self}")
+            raise IllegalActionError("R4.4", Msg("{card} does not fit {combo}", card=card_str(card), combo=str(self)))
         return self.add_at(card, pos)
 
     # ---------------------------------------------------------------- jokers
@@ -246,22 +247,28 @@ class Combo:
         when both ends hold a movable joker."""
         movable = self.movable_jokers()
         if self.kind == SET:
-            raise IllegalActionError("R2.3", f"a joker in a set never moves ({self})")
+            raise IllegalActionError("R2.3", Msg("a joker in a set never moves ({combo})", combo=str(self)))
         if not movable:
             if JOKER not in self.cells:
-                raise IllegalActionError("R2.3", f"{self} holds no joker")
+                raise IllegalActionError("R2.3", Msg("{combo} holds no joker", combo=str(self)))
             ends = [self.cells[0], self.cells[-1]]
             if JOKER not in ends:
-                raise IllegalActionError("R2.3", f"a joker inside a sequence never moves ({self})")
-            raise IllegalActionError(
-                "R2.3", f"no joker of {self} can move: it was moved already, or the other end cannot be extended"
-            )
+                raise IllegalActionError("R2.3", Msg("a joker inside a sequence never moves ({combo})",
+                                                     combo=str(self)))
+            raise IllegalActionError("R2.3", Msg("no joker of {combo} can move: it was moved already, or the other "
+                                                 "end cannot be extended", combo=str(self)))
         if which is None:
             if len(movable) > 1:
-                raise IllegalActionError("R2.3", f"both ends of {self} hold a movable joker: say low or high")
+                raise IllegalActionError("R2.3", Msg("both ends of {combo} hold a movable joker: say low or high",
+                                                     combo=str(self)))
             which = movable[0]
         if which not in movable:
-            raise IllegalActionError("R2.3", f"the {which} joker of {self} cannot move")
+            if which == "low":
+                raise IllegalActionError("R2.3", Msg("the low joker of {combo} cannot move", combo=str(self)))
+            if which == "high":
+                raise IllegalActionError("R2.3", Msg("the high joker of {combo} cannot move", combo=str(self)))
+            raise IllegalActionError("R2.3", Msg("the {which} joker of {combo} cannot move", which=str(which),
+                                                 combo=str(self)))
         if which == "low":
             new_pos = self.high_position + 1
             return Combo(RUN, self.key, self.lo + 1, (*self.cells[1:], JOKER),
@@ -323,33 +330,35 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
     for text, name in tokens:
         c = parse_card(text)
         if name is not None and c != JOKER:
-            raise IllegalActionError("R2.3", f"only a joker is named: {text}={name}")
+            raise IllegalActionError("R2.3", Msg("only a joker is named: {value}", value=f"{text}={name}"))
         cards.append(c)
         names.append(parse_card(name) if name is not None else None)
         if names[-1] == JOKER:
-            raise IllegalActionError("R2.3", "a joker cannot be named the joker")
+            raise IllegalActionError("R2.3", Msg("a joker cannot be named the joker"))
     text = " ".join(t if n is None else f"{t}={n}" for t, n in tokens)
     if len(cards) < 3:
-        raise IllegalActionError("R2.2", f"{text}: a combination is at least three cards")
+        raise IllegalActionError("R2.2", Msg("{cards}: a combination is at least three cards", cards=text))
     naturals = [c for c in cards if c != JOKER]
     if not naturals:
-        raise IllegalActionError("R2.3", f"{text}: a combination must hold at least one natural card")
+        raise IllegalActionError("R2.3", Msg("{cards}: a combination must hold at least one natural card", cards=text))
     ranks = {c & 15 for c in naturals}
     named_seq = any(n is not None and (n & 15) not in ranks for n in names)
     if len(ranks) == 1 and not (len(naturals) == 1 and named_seq):
         rank = naturals[0] & 15
         if any(n is not None and n & 15 != rank for n in names):
-            raise IllegalActionError("R2.3", f"{text}: a joker in a set stands for the set's rank")
+            raise IllegalActionError("R2.3", Msg("{cards}: a joker in a set stands for the set's rank", cards=text))
         if not double and len(cards) > 4:
-            raise IllegalActionError("R2.2", f"{text}: a set of a single pack holds at most four cards")
+            raise IllegalActionError("R2.2", Msg("{cards}: a set of a single pack holds at most four cards",
+                                                 cards=text))
         if len(set(naturals)) < len(naturals) and not double:
-            raise IllegalActionError("R2.2", f"{text}: a card is written twice")
+            raise IllegalActionError("R2.2", Msg("{cards}: a card is written twice", cards=text))
         return Combo(SET, rank, 0, tuple(sorted(cards)), 0, owner, 0 if double else 4)
     suits = {c >> 4 for c in naturals}
     if len(suits) != 1:
-        raise IllegalActionError("R2.2", f"{text} is neither a set (one rank) nor a sequence (one suit)")
+        raise IllegalActionError("R2.2", Msg("{cards} is neither a set (one rank) nor a sequence (one suit)",
+                                             cards=text))
     suit = suits.pop()
-    misnamed = ""
+    misnamed: Msg | None = None
     for high_ace in (False, True):
         first = next(i for i, c in enumerate(cards) if c != JOKER)
         lo = position_of(cards[first], high_ace) - first
@@ -364,7 +373,8 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
                     ok = False
                     break
             elif names[i] is not None and card_at(suit, p) != names[i]:
-                misnamed = f"{text}: the joker in that place stands for {card_str(card_at(suit, p))}"
+                misnamed = Msg("{cards}: the joker in that place stands for {card}", cards=text,
+                               card=card_str(card_at(suit, p)))
                 ok = False
                 break
         if ok:
@@ -375,17 +385,23 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
         lo, cells = found.pop()
         return Combo(RUN, suit, lo, cells, 0, owner, 0 if double else 4)
     if found:
-        shown = " or ".join(sorted(_cells_text(suit, lo, cells) for lo, cells in found))
-        raise NotationError(
-            f"{text}: the cards make more than one sequence ({shown}): write it low to high, "
-            "each joker in its place, or name the jokers (X=9h)"
-        )
-    if misnamed:
+        raise NotationError(Msg(
+            "{cards}: the cards make more than one sequence ({choices}): write it low to high, "
+            "each joker in its place, or name the jokers (X=9h)",
+            cards=text, choices=_either(sorted(_cells_text(suit, lo, cells) for lo, cells in found)),
+        ))
+    if misnamed is not None:
         raise IllegalActionError("R2.3", misnamed)
-    raise IllegalActionError(
-        "R2.2", f"{text} is not a sequence: cards of one suit that follow each other, "
-        "an ace low or high but never round the corner"
-    )
+    raise IllegalActionError("R2.2", Msg("{cards} is not a sequence: cards of one suit that follow each other, "
+                                         "an ace low or high but never round the corner", cards=text))
+
+
+def _either(choices: list[str]) -> str | Msg:
+    """Alternatives in a message: ``A or B or C``, each ``or`` a word of the reader's language."""
+    out: str | Msg = choices[0]
+    for choice in choices[1:]:
+        out = Msg("{first} or {second}", first=out, second=choice)
+    return out
 
 
 def _arrangements(suit: int, cards: list[int], names: list[int | None]) -> set[tuple[int, tuple[int, ...]]]:
