@@ -716,7 +716,8 @@ def make_session(variant: str, players: int | None, bots: list[str] | None, seed
                  **options: Any) -> GameSession:
     """A session from command-line choices; ``names`` name the people (or every seat)."""
     from conquian.engine.rules import get_rules
-    from conquian.session import default_names, seats_from_bots
+    from conquian.session import seats_from_bots
+    from conquian.words import default_names
 
     kw = dict(options)
     if players is not None:

@@ -15,8 +15,8 @@ from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import Record
 from conquian.i18n import N_, _, active, render
 from conquian.present import for_people, spanish_pack, spanish_text
-from conquian.session import Words
 from conquian.tui.widgets import table_text, translate_bindings
+from conquian.words import Words
 
 
 class ReplayApp(App[None]):

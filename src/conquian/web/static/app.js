@@ -440,8 +440,11 @@ class Game {
     if (w === "pass") return d.card_in_play ? format(_("Pass {card}"), { card: cardWords(d.card_in_play) }) : _("Pass");
     return w;
   }
-  // a move's words: the server's (session.move_label) where they say more than the notation
-  words(w, i, list) { return list && list[i] && list[i] !== w ? list[i] : this.moveLabel(w); }
+  // a move's words: the page's own for the conquián mexicano's say, else the server's (session.move_label)
+  words(w, i, list) {
+    const own = this.moveLabel(w);
+    return own !== w ? own : (list && list[i]) || w;
+  }
   names(seats) { return seats.map(s => (s === this.you ? _("you") : this.name(s))).join(", "); }
   mexicanoWords(d) {
     // the exchange, the say going round (R8.2, R8.3), in words
