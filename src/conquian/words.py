@@ -117,6 +117,13 @@ class Words:
             return self._describe_conquian(event)
         return self.humanize(str(event), active())
 
+    def record_msg(self, event: object) -> str | Msg:
+        """An event as the whole record tells it, every card shown (a replay): a draw from the
+        pack names its card, which the table's log shows to the drawer only (R4.3)."""
+        if isinstance(event, CooncanEvent) and event.kind == "draw" and event.card is not None:
+            return self._by(event.seat, N_("{who} drew {card}"), N_("You drew {card}"), card=self.card_msg(event.card))
+        return self.describe_msg(event)
+
     def _describe_conquian(self, e: Event) -> str | Msg:
         """A conquian event (R3) in words."""
         seat, kind = e.seat, e.kind

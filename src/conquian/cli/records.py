@@ -18,6 +18,7 @@ from conquian.engine.record import (
     replay,
 )
 from conquian.i18n import _
+from conquian.words import Words
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -90,8 +91,9 @@ def replay_command(args: argparse.Namespace) -> int:
             for seat in range(1, start.n + 1):
                 print("  " + _("p{seat} was dealt {cards}").format(
                     seat=seat, cards=" ".join(card_str(c) for c in start.hand(seat))))
+        words = Words(deal.rules, [f"p{k}" for k in range(1, deal.rules.players + 1)])
         for event in deal.history():
-            print(f"  {say(event)}")
+            print(f"  {say(words.record_msg(event))}")
         if deal.over:
             sc = ", ".join(f"p{k + 1} {s:+d}" for k, s in enumerate(d.scores or []))
             print("  " + (_("scores: {scores}  (a splash)") if getattr(deal, "splash", False)

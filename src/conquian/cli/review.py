@@ -10,8 +10,8 @@ import sys
 from conquian.cli.options import Subparsers, bounded, say
 from conquian.engine.errors import quote
 from conquian.engine.record import ReplayError
-from conquian.i18n import N_, _
-from conquian.review import DEFAULT_COONCAN_PLAYOUTS, DEFAULT_PLAYOUTS, Review, ReviewError, review_file
+from conquian.i18n import _
+from conquian.review import DEFAULT_COONCAN_PLAYOUTS, DEFAULT_PLAYOUTS, ReviewError, report, review_file
 
 #: The most playouts per candidate one review may ask for.
 MAX_PLAYOUTS = 100_000
@@ -50,43 +50,6 @@ def _progress(done: int, total: int) -> None:
     print(_("decision {done}/{total}").format(done=done, total=total), file=sys.stderr, flush=True)
 
 
-#: The marks of a decision (:data:`conquian.review.MARKS`) in words.
-MARK_WORDS = {"good": N_("good"), "inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
-
-
-def _mark(mark: str) -> str:
-    return _(MARK_WORDS[mark]) if mark in MARK_WORDS else mark
-
-
-def render(review: Review) -> str:
-    """The review in words (the program's language): one line per decision, then the summary."""
-    lines = [_("{variant}, deal {deal}, p{seat}: {n} decision(s) reviewed, {forced} forced, {playouts} playouts "
-               "per candidate").format(variant=review.variant, deal=review.deal, seat=review.seat,
-                                       n=len(review.decisions), forced=review.forced, playouts=review.playouts)]
-    for d in review.decisions:
-        made = next(e for e in d.candidates if e.action == d.played)
-        best = next(e for e in d.candidates if e.action == d.best)
-        line = f"{d.number:3d}. #{d.action_index:<3d} {d.played:<28s} {_mark(d.mark):<10s} " + _(
-            "win {win:.2f}").format(win=made.win)
-        if made.points is not None:
-            line += " " + _("points {points:+.1f}").format(points=made.points)
-        if d.best != d.played:
-            line += "  " + _("best {action} (win {win:.2f}, cost {cost:.2f})").format(
-                action=d.best, win=best.win, cost=d.cost)
-        if d.foster_differs:
-            line += "  " + _("foster: {action}").format(action=d.foster)
-        lines.append(line)
-    acc = review.accuracy
-    counts = ", ".join(_("{n} {mark}").format(n=n, mark=_mark(m)) for m, n in review.counts.items())
-    lines.append(_("accuracy {percent:.0f}%: {counts}").format(percent=acc * 100, counts=counts)
-                 if acc is not None else _("no decision to review"))
-    for d in review.turning_points:
-        lines.append(_("turning point: decision {number} (action #{index}), {action}: {mark}, cost {cost:.2f}; "
-                       "best {best}").format(number=d.number, index=d.action_index, action=d.played,
-                                             mark=_mark(d.mark), cost=d.cost, best=d.best))
-    return "\n".join(lines)
-
-
 def review_command(args: argparse.Namespace) -> int:
     """Run ``conquian review``."""
     try:
@@ -101,5 +64,5 @@ def review_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(render(result))
+        print(report(result))
     return 0
