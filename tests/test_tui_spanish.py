@@ -9,6 +9,7 @@ exchange of the conquián mexicano (R8.2), the end of a deal, the games to choos
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,15 @@ def _spanish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         yield
     finally:
         set_language("en")
+
+
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+def screenshot(app: ConquianApp, name: str) -> None:
+    """``CONQUIAN_SCREENSHOTS=1`` writes the screen to ``docs/screenshots/<name>.svg``."""
+    if os.environ.get("CONQUIAN_SCREENSHOTS"):
+        (SHOTS / f"{name}.svg").write_text(app.export_screenshot(title="conquián"), encoding="utf-8")
 
 
 def run(coro: object) -> None:
@@ -101,6 +111,7 @@ def test_a_conquian_deal_in_spanish(tmp_path: Path) -> None:
             await pilot.pause()
             assert any(m.startswith("pista: El experto jugaría: ") for m in app.messages)
             assert any(m.startswith("pista: Cartas que te sirven: ") for m in app.messages)
+            screenshot(app, "es-terminal-conquian")
             # the rules screen, at the rule just refused under
             await pilot.press("question_mark")
             await pilot.pause()
@@ -138,6 +149,7 @@ def test_the_exchange_and_the_games_in_spanish(tmp_path: Path) -> None:
             assert all(app.move_label(a).startswith("dar ") and app.move_label(a).endswith(" a Foster 2")
                        for a in app.options)
             assert not english_left(text), english_left(text)
+            screenshot(app, "es-terminal-mexicano-exchange")
             await pilot.press("enter")  # give the first card listed
             await pilot.pause()
             while s.deal.phase == "exchange":
