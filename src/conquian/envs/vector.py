@@ -1,0 +1,633 @@
+"""A batched environment: ``num_envs`` deals stepped at once, numpy arrays in and out.
+
+:class:`ConquianVectorEnv` holds ``num_envs`` deals of one preset (conquian, the conquián
+mexicano, Cooncan, double-pack Cooncan, with their R1 options) and steps them all with one
+array of action indices.  Observations and masks are exactly those of
+:mod:`conquian.envs.encoding` (the same arrays as :mod:`conquian.envs.aec` and
+:mod:`conquian.envs.gym` give for the same deal and the same actions), written into arrays
+allocated once; an episode that ends is started again at once (autoreset, Gymnasium's
+*same-step* mode: the last observation of the finished deal is in ``info["final_obs"]``).
+
+Two ways to play:
+
+- ``opponents`` given (the default, ``"random"``): one seat learns (``seat``) in every deal;
+  the other seats are played inside the environment by bots named by the caller, or by
+  *policies*, any callable ``policy(obs, mask) -> actions`` on stacked observations and masks
+  (a learned network plugs in without registering a bot class).  Rewards have shape
+  ``(num_envs,)``.  :class:`ConquianGymVectorEnv` is this mode as a
+  ``gymnasium.vector.VectorEnv``.
+- ``opponents=None``: self-play.  The caller chooses for whichever seat is to act in each deal;
+  the observation and mask are that seat's, ``info["to_act"]`` names it, and rewards have
+  shape ``(num_envs, players)`` (every seat's reward at that step).
+
+```pycon
+>>> import numpy as np
+>>> env = ConquianVectorEnv("conquian", num_envs=4, opponents="random", seed=1)
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, info["action_mask"].shape, obs.dtype
+((4, 609), (4, 275), dtype('float32'))
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(100):
+...     actions = first_legal(obs, info["action_mask"])
+...     obs, rewards, terminated, truncated, info = env.step(actions)
+>>> rewards.shape, terminated.dtype, bool(info["action_mask"].any(axis=1).all())
+((4,), dtype('bool'), True)
+
+```
+
+Deals are seeded as the single environments seed them: after ``reset(seed=s)`` the deals of
+environment ``i`` are those of ``conquian_v0.raw_env().reset(seed=s + i)`` and its following
+``reset()`` calls (``dealer`` fixed or drawn apart from the decks).  ``max_steps`` truncates a
+deal after that many actions (every seat's); ``state()`` gives the full state of every deal for
+centralised critics (:mod:`conquian.envs.state`, never handed to a seat as its observation).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.listing import (
+    DISCARD,
+    FORCED,
+    K_DISCARD,
+    K_FORCE,
+    K_PASS,
+    K_USE,
+    OVER,
+    legal_raw,
+    use_forms,
+)
+from conquian.engine.conquian.melds import meld_table
+from conquian.engine.deck import SplitMix64
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.rules import CONQUIAN, get_rules
+from conquian.envs.encoding import CONQUIAN_SLOTS, Encoding, Mask, Obs, Public, encoding
+from conquian.envs.state import global_state, state_size
+
+#: A policy: stacked observations ``(B, obs_size)`` and masks ``(B, n_actions)`` in, one legal
+#: action index per row out (any integer sequence or array of length ``B``).
+Policy = Callable[[Obs, Mask], Any]
+Opponent = str | Policy
+
+_ZEROS = (0,) * CONQUIAN_SLOTS
+
+
+def first_legal(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
+    """A policy that plays the lowest legal index of every row (deterministic, for tests and examples)."""
+    return np.asarray(mask.argmax(axis=1), dtype=np.int64)
+
+
+def random_legal(rng: np.random.Generator | None = None) -> Policy:
+    """A policy that plays a legal index of every row uniformly at random."""
+    gen = rng if rng is not None else np.random.default_rng()
+
+    def policy(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
+        cum = np.cumsum(mask, axis=1, dtype=np.int32)
+        pick = (gen.random(len(mask)) * cum[:, -1]).astype(np.int32)
+        return np.asarray((cum > pick[:, None]).argmax(axis=1), dtype=np.int64)
+
+    return policy
+
+
+class ConquianVectorEnv:
+    """``num_envs`` deals of one preset stepped together (see the module's documentation).
+
+    ``opponents``: ``None`` for self-play, else a bot name or a policy for every other seat, or
+    one per other seat in seat order.  ``seat``: the learner's seat.  ``dealer``: a seat number
+    for every deal, or ``None`` to draw it for each deal (never the learner at a three-seat
+    conquian table, where the dealer sits out).  ``max_steps``: truncate a deal after that many
+    actions.  ``illegal_reward``: ``None`` raises ``ValueError`` on a masked action; a number
+    ends that deal instead, the offending seat rewarded with it.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
+                 | None = "random", seat: int = 1, players: int | None = None, seed: int | None = None,
+                 dealer: int | None = None, max_steps: int | None = None, illegal_reward: float | None = None,
+                 **options: Any) -> None:
+        opts = dict(options)
+        if players is not None:
+            opts["players"] = players
+        self.variant = variant
+        self.rules = get_rules(variant, **opts)
+        self.enc: Encoding = encoding(self.rules)
+        n = self.players = self.rules.players
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")
+        self.num_envs = num_envs
+        self.self_play = opponents is None
+        if not 1 <= seat <= n:
+            raise ValueError(f"seat must be from 1 to {n}, not {seat!r}")
+        self.seat = seat
+        self.opponents: dict[int, Opponent] = {}
+        if opponents is not None:
+            others = [s for s in range(1, n + 1) if s != seat]
+            names = [opponents] * len(others) if isinstance(opponents, str) or callable(opponents) else list(opponents)
+            if len(names) != len(others):
+                raise ValueError(f"name {len(others)} opponents, one per other seat, not {len(names)}")
+            self.opponents = dict(zip(others, names, strict=True))
+            from conquian.bots import make_bot
+
+            for o in names:
+                if isinstance(o, str):
+                    make_bot(o)  # an unknown name fails here
+        if dealer is not None and not 1 <= dealer <= n:
+            raise ValueError(f"dealer must be a seat from 1 to {n}, not {dealer!r}")
+        three = self.rules.family == CONQUIAN and n == 3
+        if dealer is not None and three and not self.self_play and dealer == seat:
+            raise ValueError("at a three-seat conquian table the dealer sits out: the learner cannot deal")
+        self.dealer = dealer
+        self._dealers = [s for s in range(1, n + 1) if not (three and not self.self_play and s == seat)]
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
+        self.max_steps = max_steps
+        self.illegal_reward = illegal_reward
+        self.fast = self.rules.family == CONQUIAN
+
+        d, a = self.enc.obs_size, self.enc.n_actions
+        self.obs_size, self.n_actions = d, a
+        self.single_observation_space = spaces.Box(0.0, 2.0, shape=(d,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(a)
+        self.observation_space = spaces.Box(0.0, 2.0, shape=(num_envs, d), dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, a, dtype=np.int64))
+        self.state_size = state_size(self.enc)
+
+        # everything allocated once
+        self._obs = np.zeros((num_envs, d), dtype=np.float32)
+        self._mask = np.zeros((num_envs, a), dtype=np.int8)
+        self._to_act = np.zeros(num_envs, dtype=np.int64)
+        self._term = np.zeros(num_envs, dtype=np.bool_)
+        self._trunc = np.zeros(num_envs, dtype=np.bool_)
+        self._rew = np.zeros((num_envs, n) if self.self_play else num_envs, dtype=np.float32)
+        self._rows_all = list(range(num_envs))
+
+        self.deals: list[Deal] = []
+        self._publics: list[Public] = []
+        self._passed: list[list[int]] = []  # conquian: cards each player index passed / discarded
+        self._discarded: list[list[int]] = []
+        self._listed: list[dict[int, tuple[int, Any]]] = [{} for _ in range(num_envs)]
+        self._uses: list[dict[int, Any]] = [{} for _ in range(num_envs)]  # conquian: the listed uses
+        self._arange = np.arange(num_envs)
+        self._fits: dict[int, int] = {}
+        self._tbl = meld_table(self.rules)
+        self._steps = [0] * num_envs
+        self._learner = [0] * num_envs  # the learner's player index in each deal
+        self._last = [0] * num_envs  # the player index that acted last in each deal
+        self._streams = [SplitMix64(0)] * num_envs
+        self._rngs = [random.Random(0)] * num_envs
+        self._bots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
+        self._seed = seed
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Start a new deal in every environment; ``seed`` seeds environment ``i`` with ``seed + i``."""
+        if seed is None:
+            seed = self._seed
+            self._seed = None  # the constructor's seed serves the first reset only
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(62)
+        self._streams = [SplitMix64(seed + i) for i in range(self.num_envs)]
+        self._rngs = [random.Random((seed + i) * 2 + 1) for i in range(self.num_envs)]
+        n = self.num_envs
+        self.deals = [None] * n  # type: ignore[list-item]
+        self._publics = [Public() for _ in range(n)]
+        self._passed = [[0] * self.players for _ in range(n)]
+        self._discarded = [[0] * self.players for _ in range(n)]
+        self._start(self._rows_all)
+        self._encode_out()
+        return self._obs, self._info()
+
+    def _start(self, rows: Sequence[int]) -> None:
+        """New deals in environments ``rows``, the opponents playing up to the learner's first
+        decision (a deal that ends or reaches ``max_steps`` before it is replaced: the learner
+        would have had no decision in it)."""
+        rows = list(rows)
+        for _ in range(1000):
+            if not rows:
+                return
+            for i in rows:
+                self._new_deal(i)
+            if self.self_play:
+                return
+            self._advance(rows)
+            limit = self.max_steps
+            rows = [i for i in rows if self.deals[i].over or (limit and self._steps[i] >= limit)]
+        raise ValueError(f"max_steps={self.max_steps} leaves the learner no decision in a thousand deals")
+
+    def _new_deal(self, i: int) -> None:
+        rng = self._rngs[i]
+        dealer = self.dealer if self.dealer is not None else self._dealers[rng.randrange(len(self._dealers))]
+        deal = new_deal(self.rules, seed=self._streams[i].next64(), dealer=dealer)
+        self.deals[i] = deal
+        self._publics[i] = Public()
+        self._passed[i] = [0] * self.players
+        self._discarded[i] = [0] * self.players
+        self._steps[i] = 0
+        if not self.self_play:
+            self._learner[i] = self._player(deal, self.seat)
+            if any(isinstance(o, str) and o != "random" for o in self.opponents.values()):
+                from conquian.bots import make_bot
+
+                self._bots[i] = {s: make_bot(o, seed=rng.getrandbits(32)) for s, o in self.opponents.items()
+                                 if isinstance(o, str) and o != "random"}
+
+    @staticmethod
+    def _player(deal: Deal, seat: int) -> int:
+        """The player index of a seat (the deal's own numbering; Cooncan numbers seats from 0)."""
+        return int(deal.player_of(seat)) if hasattr(deal, "player_of") else seat - 1
+
+    def _seat_player(self, i: int) -> int:
+        """The player index whose observation environment ``i`` shows (the learner, or the seat to act)."""
+        deal = self.deals[i]
+        if not self.self_play:
+            return self._learner[i]
+        if isinstance(deal, ConquianDeal):
+            return int(deal.actor)
+        return self._player(deal, deal.to_act) if deal.to_act is not None else self._last[i]
+
+    # ------------------------------------------------------------------ stepping
+    def _apply(self, i: int, raw: tuple[int, Any]) -> None:
+        """Apply a listed raw action, keeping conquian's passes and discards (the public planes)."""
+        deal = self.deals[i]
+        if self.fast:
+            assert isinstance(deal, ConquianDeal)
+            self._last[i] = deal.actor
+            kind = raw[0]
+            if kind == K_PASS:
+                self._passed[i][deal.actor] |= 1 << deal.card
+            elif kind == K_DISCARD:
+                self._discarded[i][deal.actor] |= 1 << raw[1]
+        else:
+            self._last[i] = self._player(deal, deal.to_act or 1)
+        deal.apply_raw(*raw)
+        self._steps[i] += 1
+
+    def _advance(self, rows: Sequence[int]) -> None:
+        """Let the opponents play until the learner is to act or the deal is over (or truncated)."""
+        if self.self_play:
+            return
+        learner, limit = self.seat, self.max_steps
+        pending = [i for i in rows if not self.deals[i].over and self.deals[i].to_act != learner
+                   and not (limit and self._steps[i] >= limit)]
+        while pending:
+            batches: dict[int, list[int]] = {}
+            for i in pending:
+                deal = self.deals[i]
+                s = deal.to_act
+                assert s is not None
+                o = self.opponents[s]
+                if o == "random":
+                    rnd = self._rngs[i].random
+                    if isinstance(deal, ConquianDeal):
+                        raws = legal_raw(deal.tbl, deal.stage, deal.card, deal.hands[deal.actor],
+                                         deal.sides[deal.actor], deal.downs[deal.actor], deal.sides[1 - deal.actor])
+                        self._apply(i, raws[int(rnd() * len(raws))])
+                    else:
+                        self._apply(i, deal.random_raw(rnd))
+                elif isinstance(o, str):
+                    action = self._bots[i][s].choose(deal.view(s))
+                    self._apply(i, deal.verify(action))
+                else:
+                    batches.setdefault(s, []).append(i)
+            for s, envs in batches.items():
+                policy = self.opponents[s]
+                assert callable(policy)
+                obs = np.zeros((len(envs), self.obs_size), dtype=np.float32)
+                mask = np.zeros((len(envs), self.n_actions), dtype=np.int8)
+                listed = self._encode(envs, [self._player(self.deals[i], s) for i in envs], obs, mask)
+                chosen = np.asarray(policy(obs, mask)).reshape(-1).tolist()
+                for k, i in enumerate(envs):
+                    a = int(chosen[k])
+                    if not 0 <= a < self.n_actions or not mask[k, a]:
+                        raise ValueError(f"the policy of p{s} chose {chosen[k]!r}, masked in environment {i}")
+                    self._apply(i, self._decode(a, listed[k]))
+            pending = [i for i in pending if not self.deals[i].over and self.deals[i].to_act != learner
+                       and not (limit and self._steps[i] >= limit)]
+
+    def step(self, actions: Any) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                                          npt.NDArray[np.bool_], dict[str, Any]]:
+        """Play one action index in every environment; returns ``(obs, rewards, terminated,
+        truncated, info)`` with ``info["action_mask"]``, ``info["to_act"]`` and, for the deals
+        that ended, ``info["final_obs"]`` and ``info["final_info"]`` (Gymnasium's same-step
+        autoreset: ``obs`` already holds the next deal's first observation)."""
+        acts = np.asarray(actions).reshape(-1).tolist()
+        if len(acts) != self.num_envs:
+            raise ValueError(f"give one action per environment: {self.num_envs}, not {len(acts)}")
+        rew, term, trunc = self._rew, self._term, self._trunc
+        rew.fill(0.0)
+        term.fill(False)
+        trunc.fill(False)
+        illegal: set[int] = set()
+        deals = self.deals
+        if self.fast:
+            legal = self._mask[self._arange, np.clip(np.asarray(acts), 0, self.n_actions - 1)].tolist()
+            cards, a_discard, a_use = self.enc.cards, self.enc.A_DISCARD, self.enc.A_USE
+            passed, discarded, uses, last, steps_ = self._passed, self._discarded, self._uses, self._last, self._steps
+            for i in self._rows_all:
+                a = acts[i]
+                if not legal[i] or not 0 <= a < self.n_actions:
+                    if self.illegal_reward is None:
+                        raise ValueError(f"action {a!r} is not legal now in environment {i} (see the action mask)")
+                    illegal.add(i)
+                    continue
+                deal: Any = deals[i]
+                p = last[i] = deal.actor
+                if a == 0:
+                    passed[i][p] |= 1 << deal.card
+                    deal.apply_raw(K_PASS, -1)
+                elif a < a_discard:
+                    deal.apply_raw(K_FORCE, cards[a - 1])
+                elif a < a_use:
+                    c = cards[a - a_discard]
+                    discarded[i][p] |= 1 << c
+                    deal.apply_raw(K_DISCARD, c)
+                else:
+                    deal.apply_raw(K_USE, uses[i][a])
+                steps_[i] += 1
+        else:
+            listed, apply = self._listed, self._apply
+            for i in self._rows_all:
+                raw = listed[i].get(acts[i])
+                if raw is None:
+                    if self.illegal_reward is None:
+                        raise ValueError(f"action {acts[i]!r} is not legal now in environment {i} "
+                                         "(see the action mask)")
+                    illegal.add(i)
+                    continue
+                apply(i, raw)
+        if not self.self_play:
+            self._advance([i for i in self._rows_all if i not in illegal])
+        done = []
+        limit = self.max_steps
+        steps = self._steps
+        for i in self._rows_all:
+            deal = deals[i]
+            if i in illegal:
+                if self.self_play:
+                    rew[i, self._last[i]] = self.illegal_reward
+                else:
+                    rew[i] = self.illegal_reward
+                term[i] = True
+            elif deal.over:
+                scores = deal.scores() or [0] * self.players
+                if self.self_play:
+                    rew[i] = scores
+                else:
+                    rew[i] = scores[self.seat - 1]
+                term[i] = True
+            elif limit and steps[i] >= limit:
+                trunc[i] = True
+            else:
+                continue
+            done.append(i)
+        info: dict[str, Any] = {}
+        if done:
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            illegal_arr = np.zeros(self.num_envs, dtype=np.bool_)
+            scores_arr = np.zeros((self.num_envs, self.players), dtype=np.int64)
+            flags = np.zeros(self.num_envs, dtype=np.bool_)
+            rows = done
+            obs = np.zeros((len(rows), self.obs_size), dtype=np.float32)
+            mask = np.zeros((len(rows), self.n_actions), dtype=np.int8)
+            self._encode(rows, [self._learner[i] if not self.self_play else self._last[i] for i in rows], obs, mask)
+            for k, i in enumerate(rows):
+                final_obs[i] = obs[k]
+                flags[i] = True
+                scores_arr[i] = deals[i].scores() or [0] * self.players
+                illegal_arr[i] = i in illegal
+            self._start(rows)
+            info["final_obs"], info["_final_obs"] = final_obs, flags
+            info["final_info"] = {"scores": scores_arr, "_scores": flags.copy(), "illegal": illegal_arr,
+                                  "_illegal": flags.copy()}
+            info["_final_info"] = flags.copy()
+        self._encode_out()
+        info.update(self._info())
+        return self._obs, rew, term, trunc, info
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask, "to_act": self._to_act}
+
+    def action_masks(self) -> Mask:
+        """The legal actions of every environment now (as ``info["action_mask"]``)."""
+        return self._mask
+
+    def state(self) -> Obs:
+        """The full state of every deal, ``(num_envs, state_size)``: every seat's observation and
+        the pack (for centralised critics only; see :mod:`conquian.envs.state`)."""
+        out = np.zeros((self.num_envs, self.state_size), dtype=np.float32)
+        for i, deal in enumerate(self.deals):
+            public = self._public(i)
+            out[i] = global_state(self.enc, deal, public)
+        return out
+
+    def _public(self, i: int) -> Public:
+        public = self._publics[i]
+        deal = self.deals[i]
+        if isinstance(deal, ConquianDeal):
+            seats = deal.seats
+            public.passed = {seats[p]: m for p, m in enumerate(self._passed[i]) if m and p < 2}
+            public.discarded = {seats[p]: m for p, m in enumerate(self._discarded[i]) if m and p < 2}
+            public.n_events = deal.n_events
+        else:
+            self.enc.fold(public, deal)
+        return public
+
+    # ------------------------------------------------------------------ encoding
+    def _encode_out(self) -> None:
+        """The observation and mask of every environment into the preallocated arrays."""
+        rows = self._rows_all
+        deals = self.deals
+        if self.fast and self.self_play:
+            players = [d.actor for d in deals]  # type: ignore[union-attr]
+        elif self.fast:
+            players = self._learner
+        else:
+            players = [self._seat_player(i) for i in rows]
+        listed = self._encode(rows, players, self._obs, self._mask)
+        if self.fast:
+            self._uses = listed
+        else:
+            self._listed = listed
+        self._to_act[:] = [d.to_act or 0 for d in deals]
+
+    def _decode(self, a: int, listed: dict[int, Any]) -> tuple[int, Any]:
+        """The raw action of a legal index (conquian: the listing holds the uses only)."""
+        if not self.fast:
+            return listed[a]  # type: ignore[no-any-return]
+        enc = self.enc
+        if a == enc.A_PASS:
+            return (K_PASS, -1)
+        if a < enc.A_DISCARD:
+            return (K_FORCE, enc.cards[a - enc.A_FORCE])
+        if a < enc.A_USE:
+            return (K_DISCARD, enc.cards[a - enc.A_DISCARD])
+        return (K_USE, listed[a])
+
+    def _encode(self, rows: Sequence[int], players: Sequence[int], obs: Obs, mask: Mask) -> list[dict[int, Any]]:
+        """Observations of player ``players[k]`` in environment ``rows[k]`` into ``obs[k]``, the
+        masks into ``mask[k]``; returns the listings (empty where that player is not to act)."""
+        if self.fast:
+            return self._encode_conquian(rows, players, obs, mask)
+        enc = self.enc
+        mask.fill(0)
+        out: list[dict[int, Any]] = []
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seat = deal.seats[p] if hasattr(deal, "seats") else p + 1
+            view = deal.view(seat)
+            obs[k] = enc.observe(view, public)
+            listed = enc.listed(view) if not deal.over and deal.to_act == seat else {}
+            if listed:
+                mask[k, list(listed)] = 1
+            out.append(listed)
+        return out
+
+    def _fit(self, m: int) -> int:
+        """The cards that fit combination ``m`` as it lies (R3.6), as a mask (made once per combination)."""
+        f = self._fits.get(m)
+        if f is None:
+            valid = self._tbl.valid
+            f = 0
+            for c in self.enc.cards:
+                if not m >> c & 1 and m | 1 << c in valid:
+                    f |= 1 << c
+            self._fits[m] = f
+        return f
+
+    def _encode_conquian(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                         mask: Mask) -> list[dict[int, Any]]:
+        """Conquian's observation (``docs/encodings.md``) and mask read from the deals' own fields.
+
+        Per row, only card masks are made in Python: the 15 planes of the observation, and two
+        more for the mask (the cards the seat may force, the cards it may discard); one table
+        lookup turns every row's masks into 0/1 planes at once.  The listed uses come from the
+        engine's own listing (:func:`~conquian.engine.conquian.listing.use_forms`), numbered by
+        the combination that holds the card in play, as :meth:`Encoding.listed` numbers them.
+        Returns, per row, the listed uses by index (the pass, forces and discards are read back
+        from the index itself)."""
+        deals, passed, discarded = self.deals, self._passed, self._discarded
+        masks: list[int] = []
+        tails: list[float] = []
+        flat: list[int] = []
+        pas: list[int] = []
+        out: list[dict[int, Any]] = []
+        a = self.n_actions
+        enc = self.enc
+        a_use, meld_index = enc.A_USE, enc.meld_index
+        fits, fit, tbl = self._fits, self._fit, self._tbl
+        zeros = _ZEROS
+        empty: dict[int, Any] = {}
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = deals[i]
+            q = 1 - p
+            hands, sides = deal.hands, deal.sides
+            hand = hands[p]
+            card = deal.card
+            stage = deal.stage
+            sp, sq = sides[p], sides[q]
+            tail = [0.0, 0.0, 0.0, 0.0, (len(deal.deck) - deal.pos) / 40.0, hands[q].bit_count() / 11.0,
+                    hand.bit_count() / 11.0, 0.0, 1.0 if deal.dealer == deal.seats[p] else 0.0]
+            if stage < 4:
+                tail[stage] = 1.0
+            forced = discards = 0
+            uses = empty
+            if stage != OVER and deal.actor == p:
+                tail[7] = 1.0
+                fq = 0
+                for m in sq:
+                    f = fits.get(m)
+                    fq |= fit(m) if f is None else f
+                if stage == DISCARD:
+                    discards = hand
+                    forced = hand & fq
+                    pas.append(0)
+                else:
+                    forms = use_forms(tbl, sp, deal.downs[p], hand, card)
+                    if forms:
+                        uses = {}
+                        base = k * a
+                        for form in forms:
+                            j = a_use + meld_index[next(m for m in form if m >> card & 1)]
+                            if j not in uses:
+                                uses[j] = form
+                                flat.append(base + j)
+                    if stage == FORCED:
+                        pas.append(0)
+                    else:
+                        pas.append(1)
+                        forced = fq & 1 << card
+            else:
+                pas.append(0)
+            pa, di = passed[i], discarded[i]
+            masks += (hand, *(sp + zeros)[:4], *(sq + zeros)[:4], 1 << card if card >= 0 else 0, deal.buried,
+                      pa[p], pa[q], di[p], di[q], forced, discards)
+            tails += tail
+            out.append(uses)
+        b = len(rows)
+        c = enc.n_cards
+        rows16 = np.array(masks, dtype=np.uint64).view("<u2")
+        planes = enc._row_table.take(rows16, axis=0).reshape(b, 17 * c)
+        obs[:b, :15 * c] = planes[:, :15 * c]
+        obs[:b, 15 * c:] = np.array(tails, dtype=np.float32).reshape(b, 9)
+        mask[:b].fill(0)
+        mask[:b, enc.A_PASS] = pas
+        mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
+        mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def close(self) -> None:
+        """Nothing to release (Gymnasium's interface)."""
+
+
+class ConquianGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """:class:`ConquianVectorEnv` with opponents (one seat learns) as a ``gymnasium.vector.VectorEnv``:
+    batched spaces, same-step autoreset (``metadata["autoreset_mode"]``), the masks in
+    ``info["action_mask"]`` and from :meth:`action_masks`."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
+                 = "random", **kwargs: Any) -> None:
+        if opponents is None:
+            raise ValueError("a Gymnasium vector environment has one learner: name its opponents")
+        self.env = ConquianVectorEnv(variant, num_envs, opponents=opponents, **kwargs)
+        self.num_envs = num_envs
+        self.single_observation_space = self.env.single_observation_space
+        self.single_action_space = self.env.single_action_space
+        self.observation_space = self.env.observation_space
+        self.action_space = self.env.action_space
+
+    def reset(self, *, seed: int | list[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Start a deal in every environment (an int seed: environment ``i`` gets ``seed + i``)."""
+        if isinstance(seed, list):
+            seed = seed[0]
+        if seed is not None:
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, actions: npt.NDArray[np.int64]) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[np.bool_],
+                                                            npt.NDArray[np.bool_], dict[str, Any]]:
+        """One action per environment (see :meth:`ConquianVectorEnv.step`)."""
+        return self.env.step(actions)
+
+    def action_masks(self) -> Mask:
+        """The legal actions of every environment now."""
+        return self.env.action_masks()
+
+    def state(self) -> Obs:
+        """The full state of every deal (centralised critics only)."""
+        return self.env.state()

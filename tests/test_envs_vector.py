@@ -1,0 +1,238 @@
+"""The batched environment against the single ones: same seeds and actions, same arrays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import gymnasium
+
+from conquian.envs.aec import ConquianAEC
+from conquian.envs.gym import ConquianGymEnv
+from conquian.envs.vector import ConquianGymVectorEnv, ConquianVectorEnv, first_legal, random_legal
+
+PRESETS = [("conquian", 2), ("conquian-spanish", 2), ("conquian", 3), ("conquian-mexicano", 2),
+           ("conquian-mexicano", 3), ("cooncan", 3), ("cooncan-double", 5)]
+
+
+def _aec(variant: str, players: int, seed: int, dealer: int) -> ConquianAEC:
+    env = ConquianAEC(variant, players)
+    env.reset(seed=seed, options={"dealer": dealer})
+    return env
+
+
+def _aec_obs(env: ConquianAEC, agent: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    o = env.observe(agent or env.agent_selection)
+    return o["observation"], o["action_mask"]
+
+
+@pytest.mark.parametrize(("variant", "players"), PRESETS)
+def test_self_play_matches_the_aec_env(variant: str, players: int) -> None:
+    """Self-play: every seat's observation and mask, the rewards and the next deals are the AEC env's."""
+    n_envs, seed, dealer = 3, 11, 2
+    steps = 160 if variant.startswith("cooncan") else 400
+    venv = ConquianVectorEnv(variant, n_envs, opponents=None, players=players, dealer=dealer)
+    obs, info = venv.reset(seed=seed)
+    refs = [_aec(variant, players, seed + i, dealer) for i in range(n_envs)]
+    pick = random_legal(np.random.default_rng(5))
+    ended = 0
+    for _ in range(steps):
+        for i, ref in enumerate(refs):
+            o, m = _aec_obs(ref)
+            np.testing.assert_array_equal(obs[i], o)
+            np.testing.assert_array_equal(info["action_mask"][i], m)
+            assert info["to_act"][i] == ref.seat(ref.agent_selection)
+        actions = pick(obs, info["action_mask"])
+        last_agents = [ref.agent_selection for ref in refs]
+        obs, rewards, term, trunc, info = venv.step(actions)
+        assert rewards.shape == (n_envs, players) and not trunc.any()
+        for i, ref in enumerate(refs):
+            ref.step(int(actions[i]))
+            if term[i]:
+                ended += 1
+                assert ref.deal is not None and ref.deal.over
+                fo, _ = _aec_obs(ref, last_agents[i])
+                np.testing.assert_array_equal(info["final_obs"][i], fo)
+                scores = ref.deal.scores() or [0] * players
+                np.testing.assert_array_equal(rewards[i], np.array(scores, dtype=np.float32))
+                np.testing.assert_array_equal(info["final_info"]["scores"][i], scores)
+                ref.reset(options={"dealer": dealer})  # the seed stream goes on, as the vector env's
+            else:
+                assert not rewards[i].any()
+                assert ref.deal is not None and not ref.deal.over
+    if not variant.startswith("cooncan"):
+        assert ended > 0
+
+
+def _opponent_reference(variant: str, players: int, seed: int, dealer: int, seat: int,
+                        learner_actions: list[int]) -> list[tuple[np.ndarray, np.ndarray, float, bool]]:
+    """The learner's observations through the AEC env, the other seats playing their lowest legal index."""
+    env = _aec(variant, players, seed, dealer)
+    out = []
+    acts = iter(learner_actions)
+    reward, done = 0.0, False
+    while True:
+        assert env.deal is not None
+        while not env.deal.over and env.deal.to_act != seat:
+            _, m = _aec_obs(env)
+            env.step(int(m.argmax()))
+        o, m = _aec_obs(env, f"player_{seat}")
+        if env.deal.over:
+            reward, done = float((env.deal.scores() or [0] * players)[seat - 1]), True
+        out.append((o, m, reward, done))
+        if done:
+            return out
+        a = next(acts, None)
+        if a is None:
+            return out
+        env.step(a)
+
+
+@pytest.mark.parametrize(("variant", "players"), PRESETS)
+@pytest.mark.parametrize("seat", [1, 2])
+def test_opponent_policies_match_the_aec_env(variant: str, players: int, seat: int) -> None:
+    """One seat learns, a policy plays the others: the learner sees what the AEC env shows it."""
+    n_envs, seed = 2, 3
+    dealer = 3 if (variant == "conquian" and players == 3) else 1
+    if dealer == seat:
+        return
+    venv = ConquianVectorEnv(variant, n_envs, opponents=first_legal, seat=seat, players=players, dealer=dealer)
+    obs, info = venv.reset(seed=seed)
+    pick = random_legal(np.random.default_rng(seat))
+    history: list[list[tuple[Any, ...]]] = [[(obs[i].copy(), info["action_mask"][i].copy())] for i in range(n_envs)]
+    actions_of: list[list[int]] = [[] for _ in range(n_envs)]
+    finished: list[Any] = [None] * n_envs
+    for _ in range(60 if variant.startswith("cooncan") else 120):
+        actions = pick(obs, info["action_mask"])
+        obs, rewards, term, _trunc, info = venv.step(actions)
+        for i in range(n_envs):
+            if finished[i] is not None:
+                continue
+            actions_of[i].append(int(actions[i]))
+            if term[i]:
+                finished[i] = (info["final_obs"][i], float(rewards[i]))
+            else:
+                history[i].append((obs[i].copy(), info["action_mask"][i].copy()))
+    for i in range(n_envs):
+        ref = _opponent_reference(variant, players, seed + i, dealer, seat, actions_of[i])
+        for k, (o, m) in enumerate(history[i]):
+            np.testing.assert_array_equal(o, ref[k][0])
+            np.testing.assert_array_equal(m, ref[k][1])
+        if finished[i] is not None:
+            o, _, r, done = ref[len(history[i])]
+            assert done
+            np.testing.assert_array_equal(finished[i][0], o)
+            assert finished[i][1] == r
+
+
+def test_bots_and_random_opponents_play_whole_deals() -> None:
+    for variant, players in [("conquian", 2), ("cooncan", 3), ("conquian-mexicano", 3)]:
+        for opp in ("random", "foster"):
+            env = ConquianVectorEnv(variant, 4, opponents=opp, players=players, seed=2)
+            obs, info = env.reset()
+            ends = 0
+            for _ in range(150):
+                assert info["action_mask"].any(axis=1).all()
+                assert (info["to_act"] == 1).all()
+                obs, _r, term, _trunc, info = env.step(first_legal(obs, info["action_mask"]))
+                ends += int(term.sum())
+            assert ends > 0
+
+
+def test_seeds_reproduce_and_the_constructor_seed_serves_reset() -> None:
+    def run(env: ConquianVectorEnv, seed: int | None) -> list[np.ndarray]:
+        obs, info = env.reset(seed=seed)
+        out = [obs.copy()]
+        pick = random_legal(np.random.default_rng(0))
+        for _ in range(80):
+            obs, *_, info = env.step(pick(obs, info["action_mask"]))
+            out.append(obs.copy())
+        return out
+
+    a = run(ConquianVectorEnv("conquian", 3), 7)
+    b = run(ConquianVectorEnv("conquian", 3, seed=7), None)
+    c = run(ConquianVectorEnv("conquian", 3), 8)
+    assert all((x == y).all() for x, y in zip(a, b, strict=True))
+    assert not all((x == y).all() for x, y in zip(a, c, strict=True))
+
+
+def test_truncation_after_max_steps() -> None:
+    for variant in ("conquian", "cooncan"):
+        env = ConquianVectorEnv(variant, 3, opponents=None, max_steps=5, seed=1)
+        obs, info = env.reset()
+        for k in range(1, 11):
+            obs, r, term, trunc, info = env.step(first_legal(obs, info["action_mask"]))
+            assert not term.any()
+            assert trunc.all() == (k % 5 == 0) and trunc.any() == (k % 5 == 0)
+            if trunc.any():
+                assert info["_final_obs"].all() and not r.any()
+        single = ConquianVectorEnv(variant, 2, opponents="random", max_steps=4, seed=1)
+        obs, info = single.reset()
+        truncated = 0
+        for _ in range(20):
+            obs, r, term, trunc, info = single.step(first_legal(obs, info["action_mask"]))
+            truncated += int(trunc.sum())
+            assert max(single._steps) < 4  # the learner's actions and the opponents' count alike
+        assert truncated > 0
+
+
+def test_illegal_actions() -> None:
+    env = ConquianVectorEnv("conquian", 2, seed=1)
+    obs, info = env.reset()
+    bad = np.array([int((info["action_mask"][i] == 0).argmax()) for i in range(2)])
+    with pytest.raises(ValueError, match="not legal"):
+        env.step(bad)
+    env = ConquianVectorEnv("conquian", 2, seed=1, illegal_reward=-5.0)
+    obs, info = env.reset()
+    actions = first_legal(obs, info["action_mask"])
+    actions[1] = int((info["action_mask"][1] == 0).argmax())
+    obs, r, term, _trunc, info = env.step(actions)
+    assert term[1] and r[1] == -5.0 and info["final_info"]["illegal"][1]
+    assert not info["final_info"]["illegal"][0]
+
+
+def test_state_is_every_seat_and_the_pack() -> None:
+    env = ConquianVectorEnv("conquian", 2, opponents=None, seed=4)
+    obs, _info = env.reset()
+    state = env.state()
+    assert state.shape == (2, env.state_size)
+    d = env.obs_size
+    for i, deal in enumerate(env.deals):
+        seat = deal.to_act
+        assert seat is not None
+        np.testing.assert_array_equal(state[i, (seat - 1) * d: seat * d], obs[i])
+        # both hands are in it, though each seat sees only its own
+        assert state[i, 0:40].sum() + state[i, d:d + 40].sum() == 20
+
+
+def test_gymnasium_vector_env() -> None:
+    env = ConquianGymVectorEnv("conquian", 4, opponents="random", seed=3)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    wrapped = gymnasium.wrappers.vector.RecordEpisodeStatistics(env)
+    obs, info = wrapped.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    assert env.action_space.sample().shape == (4,)
+    episodes = 0
+    for _ in range(200):
+        obs, r, term, trunc, info = wrapped.step(first_legal(obs, env.action_masks()))
+        assert env.observation_space.contains(obs)
+        assert r.shape == (4,) and term.shape == (4,) and trunc.dtype == np.bool_
+        if "episode" in info:
+            episodes += int(info["_episode"].sum())
+    assert episodes > 0
+    with pytest.raises(ValueError):
+        ConquianGymVectorEnv("conquian", 2, opponents=None)
+
+
+def test_one_environment_is_the_gym_env_shape() -> None:
+    single = ConquianGymEnv("conquian")
+    env = ConquianVectorEnv("conquian", 1, seed=0)
+    obs, info = env.reset()
+    assert obs.shape[1:] == single.observation_space.shape
+    assert info["action_mask"].shape[1] == single.action_space.n
