@@ -178,6 +178,7 @@ class ConquianVectorEnv:
         self._listed: list[dict[int, tuple[int, Any]]] = [{} for _ in range(num_envs)]
         self._uses: list[dict[int, Any]] = [{} for _ in range(num_envs)]  # conquian: the listed uses
         self._arange = np.arange(num_envs)
+        self._four = np.arange(4)
         self._fits: dict[int, int] = {}
         self._tbl = meld_table(self.rules)
         self._steps = [0] * num_envs
@@ -519,9 +520,8 @@ class ConquianVectorEnv:
         from the index itself)."""
         deals, passed, discarded = self.deals, self._passed, self._discarded
         masks: list[int] = []
-        tails: list[float] = []
+        ints: list[int] = []
         flat: list[int] = []
-        pas: list[int] = []
         out: list[dict[int, Any]] = []
         a = self.n_actions
         enc = self.enc
@@ -529,7 +529,8 @@ class ConquianVectorEnv:
         fits, fit, tbl = self._fits, self._fit, self._tbl
         zeros = _ZEROS
         empty: dict[int, Any] = {}
-        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+        k = 0
+        for i, p in zip(rows, players, strict=True):
             deal: Any = deals[i]
             q = 1 - p
             hands, sides = deal.hands, deal.sides
@@ -537,14 +538,10 @@ class ConquianVectorEnv:
             card = deal.card
             stage = deal.stage
             sp, sq = sides[p], sides[q]
-            tail = [0.0, 0.0, 0.0, 0.0, (len(deal.deck) - deal.pos) / 40.0, hands[q].bit_count() / 11.0,
-                    hand.bit_count() / 11.0, 0.0, 1.0 if deal.dealer == deal.seats[p] else 0.0]
-            if stage < 4:
-                tail[stage] = 1.0
             forced = discards = 0
             uses = empty
             if stage != OVER and deal.actor == p:
-                tail[7] = 1.0
+                acting = 1
                 fq = 0
                 for m in sq:
                     f = fits.get(m)
@@ -552,7 +549,6 @@ class ConquianVectorEnv:
                 if stage == DISCARD:
                     discards = hand
                     forced = hand & fq
-                    pas.append(0)
                 else:
                     forms = use_forms(tbl, sp, deal.downs[p], hand, card)
                     if forms:
@@ -563,26 +559,33 @@ class ConquianVectorEnv:
                             if j not in uses:
                                 uses[j] = form
                                 flat.append(base + j)
-                    if stage == FORCED:
-                        pas.append(0)
-                    else:
-                        pas.append(1)
+                    if stage != FORCED:
                         forced = fq & 1 << card
             else:
-                pas.append(0)
+                acting = 0
             pa, di = passed[i], discarded[i]
             masks += (hand, *(sp + zeros)[:4], *(sq + zeros)[:4], 1 << card if card >= 0 else 0, deal.buried,
                       pa[p], pa[q], di[p], di[q], forced, discards)
-            tails += tail
+            ints += (stage, len(deal.deck) - deal.pos, hands[q].bit_count(), hand.bit_count(), acting,
+                     deal.dealer == deal.seats[p])
             out.append(uses)
+            k += 1  # noqa: SIM113 (cheaper than enumerate in this loop)
         b = len(rows)
         c = enc.n_cards
         rows16 = np.array(masks, dtype=np.uint64).view("<u2")
         planes = enc._row_table.take(rows16, axis=0).reshape(b, 17 * c)
         obs[:b, :15 * c] = planes[:, :15 * c]
-        obs[:b, 15 * c:] = np.array(tails, dtype=np.float32).reshape(b, 9)
+        # the tail, as Encoding._observe_conquian writes it: the stage's place set (stages 0-3),
+        # then pack count / 40, the hand counts / 11, to act, dealt
+        t = np.array(ints, dtype=np.int64).reshape(b, 6)
+        tail = obs[:b, 15 * c:]
+        tail[:, :4] = t[:, :1] == self._four
+        tail[:, 4] = t[:, 1] / 40.0
+        tail[:, 5] = t[:, 2] / 11.0
+        tail[:, 6] = t[:, 3] / 11.0
+        tail[:, 7:] = t[:, 4:]
         mask[:b].fill(0)
-        mask[:b, enc.A_PASS] = pas
+        mask[:b, enc.A_PASS] = (t[:, 0] <= 2) & (t[:, 4] == 1)  # a say: the pass is always listed
         mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
         mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
         mask.reshape(-1)[flat] = 1
