@@ -236,3 +236,38 @@ def test_one_environment_is_the_gym_env_shape() -> None:
     obs, info = env.reset()
     assert obs.shape[1:] == single.observation_space.shape
     assert info["action_mask"].shape[1] == single.action_space.n
+
+
+@pytest.mark.parametrize(("variant", "players"), PRESETS)
+def test_aec_state_and_truncation(variant: str, players: int) -> None:
+    env = ConquianAEC(variant, players, max_steps=7)
+    env.reset(seed=5)
+    assert env.deal is not None
+    s = env.state()
+    assert env.state_space.contains(s)
+    d = env.enc.obs_size
+    for agent in env.agents:  # every seat's own observation is in the global state
+        k = env.seat(agent)
+        np.testing.assert_array_equal(s[(k - 1) * d: k * d], env.observe(agent)["observation"])
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            assert trunc and not term and reward == 0.0
+            env.step(None)
+            continue
+        env.step(int(obs["action_mask"].nonzero()[0][0]))
+        steps += 1
+    assert steps == 7
+
+
+def test_gym_state_and_truncation() -> None:
+    env = ConquianGymEnv("conquian", opponents="random", max_steps=6)
+    _obs, info = env.reset(seed=2)
+    assert env.state().shape == (2 * 609 + 82,)
+    for _ in range(10):
+        _, reward, term, trunc, info = env.step(int(info["action_mask"].nonzero()[0][0]))
+        assert env.deal is not None
+        if term or trunc:
+            break
+    assert trunc and env.deal.n_actions >= 6 and reward == 0.0

@@ -4,7 +4,9 @@ Agents are ``player_1`` .. ``player_N`` (the seats).  Each observation is a dict
 ``observation`` (the seat's view, encoded as :mod:`conquian.envs.encoding` documents) and
 ``action_mask``; actions are indices of the fixed discrete space of the preset.  Rewards are
 the deal's real scores at its end (games or pips, as the options say), zero before; no
-shaping.  ``reset(seed=...)`` reproduces the deck.  At a three-seat conquian table the dealer
+shaping.  ``reset(seed=...)`` reproduces the deck.  ``max_steps`` truncates a deal after that
+many actions (every seat's; zero rewards).  ``state()`` is the full state for centralised critics
+(:mod:`conquian.envs.state`).  At a three-seat conquian table the dealer
 sits out (R6.3): he is not among the agents of that episode.
 
 ```pycon
@@ -35,6 +37,7 @@ from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import get_rules
 from conquian.envs.encoding import Encoding, Obs, Public, encoding
+from conquian.envs.state import global_state, state_size
 
 _SEATS = {f"player_{i}": i for i in range(1, 8)}
 
@@ -45,8 +48,11 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
     metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, variant: str = "conquian", players: int | None = None, render_mode: str | None = None,
-                 name: str | None = None, **options: Any) -> None:
+                 name: str | None = None, max_steps: int | None = None, **options: Any) -> None:
         super().__init__()
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
+        self.max_steps = max_steps
         opts = dict(options)
         if players is not None:
             opts["players"] = players
@@ -64,6 +70,7 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.enc.n_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 8.0, shape=(state_size(self.enc),), dtype=np.float32)
         self._seeds = SplitMix64(random.SystemRandom().getrandbits(63))
         self.deal: Deal | None = None
         self.public = Public()
@@ -131,6 +138,12 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         obs: Obs = self.enc.observe(view, self.public)
         return {"observation": obs, "action_mask": mask}
 
+    def state(self) -> Obs:
+        """The full state of the deal, hidden cards included, for centralised critics only (never a
+        seat's observation): every seat's observation and the pack (:mod:`conquian.envs.state`)."""
+        assert self.deal is not None, "call reset() first"
+        return global_state(self.enc, self.deal, self.public)
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
@@ -154,6 +167,10 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
                 self.terminations[a] = True
                 self.infos[a] = {"scores": list(scores)}
             self._refresh()
+        elif self.max_steps is not None and deal.n_actions >= self.max_steps:
+            for a in self.agents:  # the deal goes no further: truncated, nobody scores
+                self.truncations[a] = True
+            self._view, self._listed = None, {}
         else:
             self.agent_selection = f"player_{deal.to_act}"
             self._refresh()

@@ -3,7 +3,9 @@
 One episode is one deal.  The observation is the seat's encoded view (``docs/encodings.md``);
 the mask of legal actions is in ``info["action_mask"]`` and from :meth:`action_masks` (the
 method sb3-contrib's ``MaskablePPO`` calls).  The reward is the seat's score for the deal at its
-end, zero before.  A masked index ends the episode with ``illegal_reward``.
+end, zero before.  A masked index ends the episode with ``illegal_reward``.  ``max_steps``
+truncates a deal after that many actions (every seat's); ``state()`` is the full state for
+centralised critics (:mod:`conquian.envs.state`).
 
 ```pycon
 >>> env = ConquianGymEnv("conquian", opponents="random")
@@ -34,6 +36,7 @@ from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import CONQUIAN, get_rules
 from conquian.envs.encoding import Mask, Obs, Public, encoding
+from conquian.envs.state import global_state
 
 
 class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
@@ -44,7 +47,10 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
 
     def __init__(self, variant: str = "conquian", opponents: str | Sequence[str] = "random", seat: int = 1,
                  players: int | None = None, illegal_reward: float = -1.0, render_mode: str | None = None,
-                 **options: Any) -> None:
+                 max_steps: int | None = None, **options: Any) -> None:
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
+        self.max_steps = max_steps
         opts = dict(options)
         if players is not None:
             opts["players"] = players
@@ -83,7 +89,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         self.bots = {s: make_bot(name, seed=self._rng.getrandbits(32)) for s, name in self.opponent_names.items()}
         self._random = random.Random(self._rng.getrandbits(32))
         self.public = Public()
-        self._advance()
+        self._advance(limit=False)
         return self._obs(), self._info()
 
     def _fold(self) -> None:
@@ -91,11 +97,12 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         assert deal is not None
         self.enc.fold(self.public, deal)
 
-    def _advance(self) -> None:
-        """Let the bots play until the learner is to act or the deal is over."""
+    def _advance(self, limit: bool = True) -> None:
+        """Let the bots play until the learner is to act or the deal is over (or, with ``limit``,
+        has reached ``max_steps`` actions: never before the learner's first decision)."""
         deal = self.deal
         assert deal is not None
-        while not deal.over and deal.to_act != self.seat:
+        while not deal.over and deal.to_act != self.seat and not (limit and self._truncated()):
             s = deal.to_act
             assert s is not None
             if isinstance(deal, MexicanoDeal) and self.opponent_names[s] == "random":
@@ -106,6 +113,16 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             bot: Any = self.bots[s]
             deal.play(bot.choose(deal.view(s)))
         self._fold()
+
+    def _truncated(self) -> bool:
+        """Whether the deal has reached ``max_steps`` actions (every seat's)."""
+        return self.max_steps is not None and self.deal is not None and self.deal.n_actions >= self.max_steps
+
+    def state(self) -> Obs:
+        """The full state of the deal, hidden cards included, for centralised critics only (never the
+        learner's observation): every seat's observation and the pack (:mod:`conquian.envs.state`)."""
+        assert self.deal is not None, "call reset() first"
+        return global_state(self.enc, self.deal, self.public)
 
     def _obs(self) -> Obs:
         assert self.deal is not None
@@ -135,7 +152,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         if deal.over:
             scores = deal.scores() or [0] * self.rules.players
             return self._obs(), float(scores[self.seat - 1]), True, False, self._info() | {"scores": list(scores)}
-        return self._obs(), 0.0, False, False, self._info()
+        return self._obs(), 0.0, False, self._truncated(), self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None or self.deal is None:
