@@ -24,14 +24,12 @@ centralised critics (:mod:`conquian.envs.state`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from conquian.bots import Bot, make_bot
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import CONQUIAN, get_rules
@@ -40,12 +38,13 @@ from conquian.envs.state import global_state
 
 
 class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
-    """One deal of a preset, from seat ``seat``'s side, against ``opponents`` (a bot name for
-    every other seat, or one name for all)."""
+    """One deal of a preset, from seat ``seat``'s side, against ``opponents`` (a bot name or a
+    policy for every other seat, or one for all: a policy is any callable ``(obs, mask) ->
+    actions`` on stacked observations and masks, see :mod:`conquian.envs.league`)."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's own attribute)
 
-    def __init__(self, variant: str = "conquian", opponents: str | Sequence[str] = "random", seat: int = 1,
+    def __init__(self, variant: str = "conquian", opponents: Any = "random", seat: int = 1,
                  players: int | None = None, illegal_reward: float = -1.0, render_mode: str | None = None,
                  max_steps: int | None = None, **options: Any) -> None:
         if max_steps is not None and max_steps < 1:
@@ -60,11 +59,11 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError(f"seat must be from 1 to {n}, not {seat!r}")
         self.seat = seat
         others = [s for s in range(1, n + 1) if s != seat]
-        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        names = [opponents] * len(others) if isinstance(opponents, str) or callable(opponents) else list(opponents)
         if len(names) != len(others):
             raise ValueError(f"name {len(others)} opponents, one per other seat, not {len(names)}")
-        self.opponent_names = dict(zip(others, names, strict=True))
-        self.bots: dict[int, Bot] = {}
+        self.opponent_names: dict[int, Any] = dict(zip(others, names, strict=True))
+        self.bots: dict[int, Any] = {}
         self.enc = encoding(self.rules)
         self.illegal_reward = illegal_reward
         if render_mode not in (None, "ansi"):
@@ -86,7 +85,10 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         else:
             dealer = self._rng.randint(1, n)
         self.deal = new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
-        self.bots = {s: make_bot(name, seed=self._rng.getrandbits(32)) for s, name in self.opponent_names.items()}
+        from conquian.envs.league import make_player
+
+        self.bots = {s: make_player(name, self.rules, seed=self._rng.getrandbits(32))
+                     for s, name in self.opponent_names.items()}
         self._random = random.Random(self._rng.getrandbits(32))
         self.public = Public()
         self._advance(limit=False)
