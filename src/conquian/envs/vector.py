@@ -69,7 +69,7 @@ from conquian.engine.conquian.listing import (
 from conquian.engine.conquian.melds import meld_table
 from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, new_deal
-from conquian.engine.rules import CONQUIAN, get_rules
+from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
 from conquian.envs.encoding import CONQUIAN_SLOTS, Encoding, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, state_size
 
@@ -78,7 +78,7 @@ from conquian.envs.state import global_state, state_size
 Policy = Callable[[Obs, Mask], Any]
 Opponent = str | Policy
 
-_ZEROS = (0,) * CONQUIAN_SLOTS
+_PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS)]  # a side's empty places
 
 
 def first_legal(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
@@ -86,14 +86,27 @@ def first_legal(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
     return np.asarray(mask.argmax(axis=1), dtype=np.int64)
 
 
+def _nonzero(flat: Mask) -> npt.NDArray[np.int64]:
+    """``np.flatnonzero`` of a long, sparse 0/1 array, eight bytes at a time."""
+    n8 = len(flat) // 8 * 8
+    words = np.flatnonzero(flat[:n8].view(np.uint64))
+    idx = (words[:, None] * 8 + np.arange(8)).reshape(-1)
+    idx = idx[flat[idx] != 0]
+    tail = np.flatnonzero(flat[n8:]) + n8
+    return np.concatenate((idx, tail)) if len(tail) else idx
+
+
 def random_legal(rng: np.random.Generator | None = None) -> Policy:
-    """A policy that plays a legal index of every row uniformly at random."""
+    """A policy that plays a legal index of every row uniformly at random (every row must have one)."""
     gen = rng if rng is not None else np.random.default_rng()
 
     def policy(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
-        cum = np.cumsum(mask, axis=1, dtype=np.int32)
-        pick = (gen.random(len(mask)) * cum[:, -1]).astype(np.int32)
-        return np.asarray((cum > pick[:, None]).argmax(axis=1), dtype=np.int64)
+        b, a = mask.shape
+        legal = _nonzero(mask.reshape(-1))  # row by row, ascending
+        counts = np.bincount(legal // a, minlength=b)
+        starts = np.cumsum(counts) - counts
+        pick = starts + (gen.random(b) * counts).astype(np.int64)
+        return np.asarray(legal[pick] % a, dtype=np.int64)
 
     return policy
 
@@ -153,6 +166,7 @@ class ConquianVectorEnv:
         self.max_steps = max_steps
         self.illegal_reward = illegal_reward
         self.fast = self.rules.family == CONQUIAN
+        self._seated = self.rules.family != COONCAN  # the conquian family's deals number their players
 
         d, a = self.enc.obs_size, self.enc.n_actions
         self.obs_size, self.n_actions = d, a
@@ -480,19 +494,26 @@ class ConquianVectorEnv:
         if self.fast:
             return self._encode_conquian(rows, players, obs, mask)
         enc = self.enc
-        mask.fill(0)
         out: list[dict[int, Any]] = []
+        flat: list[int] = []
+        a = self.n_actions
+        empty: dict[int, Any] = {}
         for k, (i, p) in enumerate(zip(rows, players, strict=True)):
-            deal = self.deals[i]
+            deal: Any = self.deals[i]
             public = self._publics[i]
             enc.fold(public, deal)
-            seat = deal.seats[p] if hasattr(deal, "seats") else p + 1
+            seat = deal.seats[p] if self._seated else p + 1
             view = deal.view(seat)
             obs[k] = enc.observe(view, public)
-            listed = enc.listed(view) if not deal.over and deal.to_act == seat else {}
-            if listed:
-                mask[k, list(listed)] = 1
+            if deal.to_act == seat:
+                listed = enc.listed(view)
+                base = k * a
+                flat += [base + j for j in listed]
+            else:
+                listed = empty
             out.append(listed)
+        mask[:len(rows)].fill(0)
+        mask.reshape(-1)[flat] = 1
         return out
 
     def _fit(self, m: int) -> int:
@@ -518,7 +539,13 @@ class ConquianVectorEnv:
         the combination that holds the card in play, as :meth:`Encoding.listed` numbers them.
         Returns, per row, the listed uses by index (the pass, forces and discards are read back
         from the index itself)."""
-        deals, passed, discarded = self.deals, self._passed, self._discarded
+        deals: list[Any]
+        if len(rows) == self.num_envs:
+            deals, passed, discarded = self.deals, self._passed, self._discarded
+        else:
+            deals = [self.deals[i] for i in rows]
+            passed = [self._passed[i] for i in rows]
+            discarded = [self._discarded[i] for i in rows]
         masks: list[int] = []
         ints: list[int] = []
         flat: list[int] = []
@@ -527,11 +554,10 @@ class ConquianVectorEnv:
         enc = self.enc
         a_use, meld_index = enc.A_USE, enc.meld_index
         fits, fit, tbl = self._fits, self._fit, self._tbl
-        zeros = _ZEROS
+        pad = _PAD
         empty: dict[int, Any] = {}
-        k = 0
-        for i, p in zip(rows, players, strict=True):
-            deal: Any = deals[i]
+        base = 0
+        for deal, p, pa, di in zip(deals, players, passed, discarded, strict=True):
             q = 1 - p
             hands, sides = deal.hands, deal.sides
             hand = hands[p]
@@ -553,9 +579,11 @@ class ConquianVectorEnv:
                     forms = use_forms(tbl, sp, deal.downs[p], hand, card)
                     if forms:
                         uses = {}
-                        base = k * a
                         for form in forms:
-                            j = a_use + meld_index[next(m for m in form if m >> card & 1)]
+                            m = form[0]
+                            if not m >> card & 1:
+                                m = next(x for x in form if x >> card & 1)
+                            j = a_use + meld_index[m]
                             if j not in uses:
                                 uses[j] = form
                                 flat.append(base + j)
@@ -563,13 +591,14 @@ class ConquianVectorEnv:
                         forced = fq & 1 << card
             else:
                 acting = 0
-            pa, di = passed[i], discarded[i]
-            masks += (hand, *(sp + zeros)[:4], *(sq + zeros)[:4], 1 << card if card >= 0 else 0, deal.buried,
+            sp = sp + pad[len(sp)] if len(sp) < 4 else sp[:4]
+            sq = sq + pad[len(sq)] if len(sq) < 4 else sq[:4]
+            masks += (hand, *sp, *sq, 1 << card if card >= 0 else 0, deal.buried,
                       pa[p], pa[q], di[p], di[q], forced, discards)
             ints += (stage, len(deal.deck) - deal.pos, hands[q].bit_count(), hand.bit_count(), acting,
                      deal.dealer == deal.seats[p])
             out.append(uses)
-            k += 1  # noqa: SIM113 (cheaper than enumerate in this loop)
+            base += a
         b = len(rows)
         c = enc.n_cards
         rows16 = np.array(masks, dtype=np.uint64).view("<u2")
