@@ -271,3 +271,72 @@ def test_gym_state_and_truncation() -> None:
         if term or trunc:
             break
     assert trunc and env.deal.n_actions >= 6 and reward == 0.0
+
+
+@pytest.mark.parametrize(("variant", "players"), [("conquian", 2), ("conquian", 3), ("cooncan", 3),
+                                                   ("conquian-mexicano", 3)])
+def test_whole_match_episodes(variant: str, players: int) -> None:
+    """Episodes of a whole match: each deal's observation as the AEC env's, the match's totals and
+    tableau pool after it, rewards with the pool applied, the episode over when every seat dealt."""
+    from conquian.engine.match import Match
+
+    n_envs, seed, first, rounds = 2, 5, 2, 2
+    venv = ConquianVectorEnv(variant, n_envs, opponents=None, players=players, dealer=first, episode="match",
+                             rounds=rounds)
+    obs, info = venv.reset(seed=seed)
+    assert obs.shape == (n_envs, venv.deal_obs_size + 2 * players + 1)
+    refs = [_aec(variant, players, seed + i, first) for i in range(n_envs)]
+    books = [Match(refs[0].rules, first_dealer=first, rounds=rounds) for _ in range(n_envs)]
+    played = [0] * n_envs
+    pick = random_legal(np.random.default_rng(2))
+    d0, matches = venv.deal_obs_size, 0
+    for _ in range(150 if variant == "cooncan" else 600):
+        for i, ref in enumerate(refs):
+            o, m = _aec_obs(ref)
+            np.testing.assert_array_equal(obs[i, :d0], o)
+            np.testing.assert_array_equal(info["action_mask"][i], m)
+            seat = ref.seat(ref.agent_selection)
+            order = [(seat - 1 + j) % players for j in range(players)]
+            totals = [sum(r[s] for r in books[i].results) for s in range(players)]
+            np.testing.assert_array_equal(obs[i, d0:d0 + players], [totals[s] for s in order])
+            np.testing.assert_array_equal(obs[i, d0 + players:d0 + 2 * players], [books[i].owed[s] for s in order])
+            assert obs[i, -1] == np.float32(played[i] / (rounds * players))
+        actions = pick(obs, info["action_mask"])
+        obs, rewards, term, _trunc, info = venv.step(actions)
+        for i, ref in enumerate(refs):
+            ref.step(int(actions[i]))
+            assert ref.deal is not None
+            if not ref.deal.over:
+                assert not rewards[i].any() and not term[i]
+                continue
+            scores = books[i].score_deal(ref.deal)
+            books[i].results.append(scores)
+            played[i] += 1
+            np.testing.assert_array_equal(rewards[i], np.array(scores, dtype=np.float32))
+            if played[i] == rounds * players:
+                assert term[i]
+                np.testing.assert_array_equal(info["final_info"]["scores"][i],
+                                              [sum(r[s] for r in books[i].results) for s in range(players)])
+                matches += 1
+                books[i] = Match(ref.rules, first_dealer=first, rounds=rounds)
+                played[i] = 0
+                ref.reset(options={"dealer": first})
+            else:
+                assert not term[i]
+                ref.reset(options={"dealer": ref.deal.dealer % players + 1})
+    if variant != "cooncan":
+        assert matches > 0
+
+
+def test_whole_match_with_a_learner() -> None:
+    env = ConquianGymVectorEnv("conquian", 3, opponents="random", players=3, episode="match", seed=1)
+    obs, info = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    total, ends = np.zeros(3), 0
+    for _ in range(400):
+        obs, r, term, _trunc, info = env.step(first_legal(obs, env.action_masks()))
+        total += r
+        for i in np.flatnonzero(term):
+            assert total[i] == info["final_info"]["scores"][i][0]
+            total[i], ends = 0, ends + 1
+    assert ends > 0

@@ -68,7 +68,7 @@ from conquian.engine.conquian.listing import (
 )
 from conquian.engine.conquian.melds import meld_table
 from conquian.engine.deck import SplitMix64
-from conquian.engine.match import Deal, new_deal
+from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
 from conquian.envs.encoding import CONQUIAN_SLOTS, Encoding, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, state_size
@@ -127,8 +127,15 @@ class ConquianVectorEnv:
     def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
                  | None = "random", seat: int = 1, players: int | None = None, seed: int | None = None,
                  dealer: int | None = None, max_steps: int | None = None, illegal_reward: float | None = None,
-                 **options: Any) -> None:
+                 episode: str = "deal", rounds: int = 1, **options: Any) -> None:
         opts = dict(options)
+        if episode not in ("deal", "match"):
+            raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
+        if rounds < 1:
+            raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+        self.episode = episode
+        self.match_mode = episode == "match"
+        self.rounds = rounds
         if players is not None:
             opts["players"] = players
         self.variant = variant
@@ -157,7 +164,7 @@ class ConquianVectorEnv:
         if dealer is not None and not 1 <= dealer <= n:
             raise ValueError(f"dealer must be a seat from 1 to {n}, not {dealer!r}")
         three = self.rules.family == CONQUIAN and n == 3
-        if dealer is not None and three and not self.self_play and dealer == seat:
+        if dealer is not None and three and not self.self_play and dealer == seat and not self.match_mode:
             raise ValueError("at a three-seat conquian table the dealer sits out: the learner cannot deal")
         self.dealer = dealer
         self._dealers = [s for s in range(1, n + 1) if not (three and not self.self_play and s == seat)]
@@ -168,11 +175,14 @@ class ConquianVectorEnv:
         self.fast = self.rules.family == CONQUIAN
         self._seated = self.rules.family != COONCAN  # the conquian family's deals number their players
 
-        d, a = self.enc.obs_size, self.enc.n_actions
+        a = self.enc.n_actions
+        self.deal_obs_size = self.enc.obs_size
+        d = self.deal_obs_size + (2 * n + 1 if self.match_mode else 0)
         self.obs_size, self.n_actions = d, a
-        self.single_observation_space = spaces.Box(0.0, 2.0, shape=(d,), dtype=np.float32)
+        low, high = (-np.inf, np.inf) if self.match_mode else (0.0, 2.0)
+        self.single_observation_space = spaces.Box(low, high, shape=(d,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(a)
-        self.observation_space = spaces.Box(0.0, 2.0, shape=(num_envs, d), dtype=np.float32)
+        self.observation_space = spaces.Box(low, high, shape=(num_envs, d), dtype=np.float32)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, a, dtype=np.int64))
         self.state_size = state_size(self.enc)
 
@@ -202,6 +212,8 @@ class ConquianVectorEnv:
         self._rngs = [random.Random(0)] * num_envs
         self._bots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
         self._seed = seed
+        self.matches: list[Match | None] = [None] * num_envs
+        self._pending: list[list[int] | None] = [None] * num_envs  # scores of deals the learner sat out
 
     # ------------------------------------------------------------------ episodes
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
@@ -218,6 +230,8 @@ class ConquianVectorEnv:
         self._publics = [Public() for _ in range(n)]
         self._passed = [[0] * self.players for _ in range(n)]
         self._discarded = [[0] * self.players for _ in range(n)]
+        self.matches = [None] * n
+        self._pending = [None] * n
         self._start(self._rows_all)
         self._encode_out()
         return self._obs, self._info()
@@ -234,22 +248,46 @@ class ConquianVectorEnv:
                 self._new_deal(i)
             if self.self_play:
                 return
-            self._advance(rows)
+            self._advance(rows, limit=not self.match_mode)
+            if self.match_mode:
+                rows = [i for i in rows if self.deals[i].over]
+                for i in rows:  # a deal the learner sat out (three at a conquian table): scored, and on
+                    match = self.matches[i]
+                    assert match is not None
+                    match.settle()
+                    self._pending[i] = [x + y for x, y in zip(self._pending[i] or [0] * self.players,
+                                                              match.results[-1], strict=True)]
+                    if match.complete:
+                        raise RuntimeError("a match ended without a decision of the learner")
+                continue
             limit = self.max_steps
             rows = [i for i in rows if self.deals[i].over or (limit and self._steps[i] >= limit)]
         raise ValueError(f"max_steps={self.max_steps} leaves the learner no decision in a thousand deals")
 
     def _new_deal(self, i: int) -> None:
         rng = self._rngs[i]
-        dealer = self.dealer if self.dealer is not None else self._dealers[rng.randrange(len(self._dealers))]
-        deal = new_deal(self.rules, seed=self._streams[i].next64(), dealer=dealer)
+        if self.match_mode:
+            match = self.matches[i]
+            if match is None:
+                if self.rules.family == CONQUIAN and self.players == 3 and not self.self_play:
+                    first = self.seat  # so that the match's last deal is never one the learner sits out
+                else:
+                    first = self.dealer if self.dealer is not None else rng.randint(1, self.players)
+                match = self.matches[i] = Match(self.rules, first_dealer=first, rounds=self.rounds)
+                self._steps[i] = 0
+            deal = match.new_deal(seed=self._streams[i].next64())
+        else:
+            dealer = self.dealer if self.dealer is not None else self._dealers[rng.randrange(len(self._dealers))]
+            deal = new_deal(self.rules, seed=self._streams[i].next64(), dealer=dealer)
+            self._steps[i] = 0
         self.deals[i] = deal
         self._publics[i] = Public()
         self._passed[i] = [0] * self.players
         self._discarded[i] = [0] * self.players
-        self._steps[i] = 0
         if not self.self_play:
-            self._learner[i] = self._player(deal, self.seat)
+            seats = getattr(deal, "seats", None)
+            # a learner who sits this deal out (three at a conquian table, in a match) shows nothing of it
+            self._learner[i] = self._player(deal, self.seat) if seats is None or self.seat in seats else 0
             if any(isinstance(o, str) and o != "random" for o in self.opponents.values()):
                 from conquian.bots import make_bot
 
@@ -287,13 +325,14 @@ class ConquianVectorEnv:
         deal.apply_raw(*raw)
         self._steps[i] += 1
 
-    def _advance(self, rows: Sequence[int]) -> None:
-        """Let the opponents play until the learner is to act or the deal is over (or truncated)."""
+    def _advance(self, rows: Sequence[int], limit: bool = True) -> None:
+        """Let the opponents play until the learner is to act or the deal is over (or, with
+        ``limit``, has reached ``max_steps``)."""
         if self.self_play:
             return
-        learner, limit = self.seat, self.max_steps
+        learner, max_steps = self.seat, self.max_steps if limit else None
         pending = [i for i in rows if not self.deals[i].over and self.deals[i].to_act != learner
-                   and not (limit and self._steps[i] >= limit)]
+                   and not (max_steps and self._steps[i] >= max_steps)]
         while pending:
             batches: dict[int, list[int]] = {}
             for i in pending:
@@ -327,7 +366,7 @@ class ConquianVectorEnv:
                         raise ValueError(f"the policy of p{s} chose {chosen[k]!r}, masked in environment {i}")
                     self._apply(i, self._decode(a, listed[k]))
             pending = [i for i in pending if not self.deals[i].over and self.deals[i].to_act != learner
-                       and not (limit and self._steps[i] >= limit)]
+                       and not (max_steps and self._steps[i] >= max_steps)]
 
     def step(self, actions: Any) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_],
                                           npt.NDArray[np.bool_], dict[str, Any]]:
@@ -382,23 +421,35 @@ class ConquianVectorEnv:
                 apply(i, raw)
         if not self.self_play:
             self._advance([i for i in self._rows_all if i not in illegal])
-        done = []
+        done: list[int] = []
+        nexts: list[int] = []  # a deal over in a match that goes on
         limit = self.max_steps
         steps = self._steps
+        sp, match_mode, pending = self.self_play, self.match_mode, self._pending
         for i in self._rows_all:
             deal = deals[i]
+            if match_mode and pending[i] is not None:  # deals the learner sat out, paid now
+                pend = pending[i]
+                assert pend is not None
+                rew[i] += pend if sp else pend[self.seat - 1]
+                pending[i] = None
             if i in illegal:
-                if self.self_play:
-                    rew[i, self._last[i]] = self.illegal_reward
+                if sp:
+                    rew[i, self._last[i]] += self.illegal_reward
                 else:
-                    rew[i] = self.illegal_reward
+                    rew[i] += self.illegal_reward
                 term[i] = True
             elif deal.over:
-                scores = deal.scores() or [0] * self.players
-                if self.self_play:
-                    rew[i] = scores
+                match = self.matches[i]
+                if match is not None:
+                    match.settle()
+                    scores = match.results[-1]  # the tableau pool applied (R5.1)
                 else:
-                    rew[i] = scores[self.seat - 1]
+                    scores = deal.scores() or [0] * self.players
+                rew[i] += scores if sp else scores[self.seat - 1]
+                if match is not None and not match.complete:
+                    nexts.append(i)
+                    continue
                 term[i] = True
             elif limit and steps[i] >= limit:
                 trunc[i] = True
@@ -411,20 +462,22 @@ class ConquianVectorEnv:
             illegal_arr = np.zeros(self.num_envs, dtype=np.bool_)
             scores_arr = np.zeros((self.num_envs, self.players), dtype=np.int64)
             flags = np.zeros(self.num_envs, dtype=np.bool_)
-            rows = done
-            obs = np.zeros((len(rows), self.obs_size), dtype=np.float32)
-            mask = np.zeros((len(rows), self.n_actions), dtype=np.int8)
-            self._encode(rows, [self._learner[i] if not self.self_play else self._last[i] for i in rows], obs, mask)
-            for k, i in enumerate(rows):
+            obs = np.zeros((len(done), self.obs_size), dtype=np.float32)
+            mask = np.zeros((len(done), self.n_actions), dtype=np.int8)
+            self._encode(done, [self._last[i] if sp else self._learner[i] for i in done], obs, mask)
+            for k, i in enumerate(done):
                 final_obs[i] = obs[k]
                 flags[i] = True
-                scores_arr[i] = deals[i].scores() or [0] * self.players
+                match = self.matches[i]
+                scores_arr[i] = match.totals if match is not None else deals[i].scores() or [0] * self.players
                 illegal_arr[i] = i in illegal
-            self._start(rows)
+                self.matches[i] = None
             info["final_obs"], info["_final_obs"] = final_obs, flags
             info["final_info"] = {"scores": scores_arr, "_scores": flags.copy(), "illegal": illegal_arr,
                                   "_illegal": flags.copy()}
             info["_final_info"] = flags.copy()
+        if done or nexts:
+            self._start(done + nexts)
         self._encode_out()
         info.update(self._info())
         return self._obs, rew, term, trunc, info
@@ -491,12 +544,14 @@ class ConquianVectorEnv:
     def _encode(self, rows: Sequence[int], players: Sequence[int], obs: Obs, mask: Mask) -> list[dict[int, Any]]:
         """Observations of player ``players[k]`` in environment ``rows[k]`` into ``obs[k]``, the
         masks into ``mask[k]``; returns the listings (empty where that player is not to act)."""
+        if self.match_mode:
+            self._match_features(rows, players, obs)
         if self.fast:
             return self._encode_conquian(rows, players, obs, mask)
         enc = self.enc
         out: list[dict[int, Any]] = []
         flat: list[int] = []
-        a = self.n_actions
+        a, d0 = self.n_actions, self.deal_obs_size
         empty: dict[int, Any] = {}
         for k, (i, p) in enumerate(zip(rows, players, strict=True)):
             deal: Any = self.deals[i]
@@ -504,7 +559,7 @@ class ConquianVectorEnv:
             enc.fold(public, deal)
             seat = deal.seats[p] if self._seated else p + 1
             view = deal.view(seat)
-            obs[k] = enc.observe(view, public)
+            obs[k, :d0] = enc.observe(view, public)
             if deal.to_act == seat:
                 listed = enc.listed(view)
                 base = k * a
@@ -527,6 +582,26 @@ class ConquianVectorEnv:
                     f |= 1 << c
             self._fits[m] = f
         return f
+
+    def _match_features(self, rows: Sequence[int], players: Sequence[int], obs: Obs) -> None:
+        """Whole-match episodes: after the deal's observation, every seat's running total and the
+        counters it owes to the tableau pool (R5.1), in the order of play from the observing seat
+        (it first), then the share of the match's deals already played."""
+        n, d0 = self.players, self.deal_obs_size
+        total = self.rounds * n
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            match = self.matches[i]
+            seat = deal.seats[p] if self._seated else p + 1
+            order = [(seat - 1 + j) % n for j in range(n)]
+            row = obs[k]
+            if match is None:
+                row[d0:] = 0.0
+                continue
+            totals, owed = match.totals, match.owed
+            row[d0:d0 + n] = [totals[s] for s in order]
+            row[d0 + n:d0 + 2 * n] = [owed[s] for s in order]
+            row[d0 + 2 * n] = len(match.results) / total
 
     def _encode_conquian(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
                          mask: Mask) -> list[dict[int, Any]]:
@@ -607,7 +682,7 @@ class ConquianVectorEnv:
         # the tail, as Encoding._observe_conquian writes it: the stage's place set (stages 0-3),
         # then pack count / 40, the hand counts / 11, to act, dealt
         t = np.array(ints, dtype=np.int64).reshape(b, 6)
-        tail = obs[:b, 15 * c:]
+        tail = obs[:b, 15 * c:15 * c + 9]
         tail[:, :4] = t[:, :1] == self._four
         tail[:, 4] = t[:, 1] / 40.0
         tail[:, 5] = t[:, 2] / 11.0
