@@ -26,7 +26,6 @@ Two ways to play:
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, info["action_mask"].shape, obs.dtype
 ((4, 609), (4, 275), dtype('float32'))
->>> rng = np.random.default_rng(0)
 >>> for _ in range(100):
 ...     actions = first_legal(obs, info["action_mask"])
 ...     obs, rewards, terminated, truncated, info = env.step(actions)
@@ -40,6 +39,16 @@ environment ``i`` are those of ``conquian_v0.raw_env().reset(seed=s + i)`` and i
 ``reset()`` calls (``dealer`` fixed or drawn apart from the decks).  ``max_steps`` truncates a
 deal after that many actions (every seat's); ``state()`` gives the full state of every deal for
 centralised critics (:mod:`conquian.envs.state`, never handed to a seat as its observation).
+
+``episode="match"`` makes an episode a whole match (:class:`~conquian.engine.match.Match`):
+``rounds`` rounds of deals, every seat dealing once a round, the deal passing to the left.
+Each deal's reward is its score with the conquian tableau pool applied (R5.1: a tableau pays
+nothing, and the next winner takes the counters owed), the episode ends after the match's
+last deal, and the observation is the deal's followed by ``2 x players + 1`` floats: every
+seat's running total and the counters it owes to the pool, in the order of play from the
+observing seat, then the share of the match's deals already played.  At a three-seat conquian
+table the learner sits out the deals it deals (its reward for them comes with its next step);
+its match starts with its own deal, so that the match never ends on one.
 """
 
 from __future__ import annotations
@@ -118,8 +127,10 @@ class ConquianVectorEnv:
     one per other seat in seat order.  ``seat``: the learner's seat.  ``dealer``: a seat number
     for every deal, or ``None`` to draw it for each deal (never the learner at a three-seat
     conquian table, where the dealer sits out).  ``max_steps``: truncate a deal after that many
-    actions.  ``illegal_reward``: ``None`` raises ``ValueError`` on a masked action; a number
-    ends that deal instead, the offending seat rewarded with it.
+    actions (in a match: the match's actions).  ``illegal_reward``: ``None`` raises
+    ``ValueError`` on a masked action; a number ends that episode instead, the offending seat
+    rewarded with it.  ``episode``: ``"deal"`` or ``"match"`` (then ``rounds`` rounds, ``dealer``
+    the first dealer).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
