@@ -11,7 +11,7 @@ environment's self-play mode), so the figures compare alike; the batched environ
 learner against ``random`` opponents is shown too (its steps are the learner's, each followed
 by the opponents' moves).
 
-    python -m benchmarks.bench_envs [--seconds 2] [--envs 128] [--quick] [--json]
+    python -m benchmarks.bench_envs [--seconds 2] [--envs 128] [--repeat 3] [--quick] [--json]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 ENV_CONFIGS = [("conquian", 2), ("conquian-spanish", 2), ("cooncan", 3), ("cooncan-double", 5),
@@ -106,46 +107,86 @@ TARGETS = [
     ("conquian (2)", "openspiel gin_rummy with observation tensors", 1.0),
     ("conquian (2), batched", "rlcard gin-rummy env", 10.0),
     ("conquian (2), batched", "openspiel gin_rummy with observation tensors", 5.0),
+    ("cooncan-double (5)", "rlcard gin-rummy env", 1.0),
     ("cooncan-double (5), batched", "rlcard gin-rummy env", 1.0),
 ]
 
 
-def run(seconds: float, num_envs: int = 128) -> dict[str, Any]:
-    """Every figure, the peers' and the ratios."""
+def _median(xs: list[float]) -> float:
+    return sorted(xs)[len(xs) // 2]
+
+
+def run(seconds: float, num_envs: int = 128, repeat: int = 3) -> dict[str, Any]:
+    """Every figure, the peers' and the ratios.
+
+    The figures the targets compare (two-hand conquian, AEC and batched, and both peers) are
+    measured ``repeat`` times, interleaved, so that a machine busy for a while weighs on every
+    side alike; each such figure is the median of its runs and each ratio the median of the
+    runs' ratios."""
     from benchmarks.peers import Missing, rlcard_env
 
-    out: dict[str, Any] = {"ours": {}, "peers": {}}
-    for variant, n in ENV_CONFIGS:
+    out: dict[str, Any] = {"ours": {}, "peers": {}, "compiled": compiled()}
+    for variant, n in ENV_CONFIGS[1:]:
         aec_steps(variant, n, min(0.2, seconds))  # warm-up (encodings and tables)
         out["ours"][f"{variant} ({n})"] = aec_steps(variant, n, seconds)
     out["ours"]["conquian (2), wrapped env()"] = aec_steps("conquian", 2, seconds, raw=False)
-    for variant, n in ENV_CONFIGS:
+    for variant, n in ENV_CONFIGS[1:]:
         vector_steps(variant, n, min(0.2, seconds), num_envs)
         out["ours"][f"{variant} ({n}), batched"] = vector_steps(variant, n, seconds, num_envs)
     out["ours"]["conquian (2), batched, learner vs random"] = vector_steps("conquian", 2, seconds, num_envs, "random")
-    with contextlib.suppress(Missing):
-        out["peers"]["rlcard gin-rummy env"] = {"steps_per_second": rlcard_env(seconds)["decisions_per_second"]}
-    os_ = openspiel_tensors(seconds)
-    if os_:
-        out["peers"]["openspiel gin_rummy with observation tensors"] = os_
+
+    def rlcard(sec: float) -> dict[str, float]:
+        return {"steps_per_second": rlcard_env(sec)["decisions_per_second"]}
+
+    sides: dict[str, tuple[str, Callable[[float], dict[str, float]]]] = {
+        "conquian (2)": ("ours", lambda sec: aec_steps("conquian", 2, sec)),
+        "conquian (2), batched": ("ours", lambda sec: vector_steps("conquian", 2, sec, num_envs)),
+        "rlcard gin-rummy env": ("peers", rlcard),
+        "openspiel gin_rummy with observation tensors": ("peers", openspiel_tensors),
+    }
+    for fn in (s[1] for s in sides.values()):
+        with contextlib.suppress(Missing):
+            fn(min(0.2, seconds))  # warm-up
+    runs: dict[str, list[float]] = {name: [] for name in sides}
+    for _ in range(repeat):
+        for name, (_side, fn) in sides.items():
+            with contextlib.suppress(Missing):
+                fig = fn(seconds)
+                if fig:
+                    runs[name].append(fig["steps_per_second"])
+    for name, (side, _fn) in sides.items():
+        if runs[name]:
+            out[side][name] = {"steps_per_second": _median(runs[name]), "runs": runs[name]}
     for mine, peer, target in TARGETS:
-        if peer in out["peers"]:
-            r = out["ours"][mine]["steps_per_second"] / out["peers"][peer]["steps_per_second"]
+        if peer in out["peers"] and mine in out["ours"]:
+            if mine in runs and len(runs[mine]) == len(runs[peer]):
+                r = _median([m / p for m, p in zip(runs[mine], runs[peer], strict=True)])
+            else:
+                r = out["ours"][mine]["steps_per_second"] / out["peers"][peer]["steps_per_second"]
             out.setdefault("ratios", {})[f"{mine} steps/s vs {peer} (target >= {target:g})"] = r
     return out
+
+
+def compiled() -> bool:
+    """Whether the engine's compiled hot path is in use (``conquian speedups build``)."""
+    from conquian.speedups import status
+
+    return any(status().values())
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_envs", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--envs", type=int, default=128, help="deals stepped at once by the batched environment")
-    ap.add_argument("--quick", action="store_true", help="a smoke run (CI): 0.1 s per figure")
+    ap.add_argument("--repeat", type=int, default=3, help="interleaved runs of the compared figures")
+    ap.add_argument("--quick", action="store_true", help="a smoke run (CI): 0.1 s per figure, one run")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    report = run(0.1 if args.quick else args.seconds, args.envs)
+    report = run(0.1 if args.quick else args.seconds, args.envs, 1 if args.quick else args.repeat)
     if args.json:
         print(json.dumps(report))
         return 0
+    print("  (the engine's compiled hot path)" if report["compiled"] else "  (pure Python)")
     for side in ("ours", "peers"):
         for name, fig in report[side].items():
             print(f"  {name:52} {fig['steps_per_second']:>10,.0f} steps/s")

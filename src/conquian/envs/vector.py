@@ -437,7 +437,11 @@ class ConquianVectorEnv:
         limit = self.max_steps
         steps = self._steps
         sp, match_mode, pending = self.self_play, self.match_mode, self._pending
-        for i in self._rows_all:
+        if self.fast and not (illegal or match_mode or limit):  # the common case, cheaply: who finished?
+            ends = [i for i, deal in zip(self._rows_all, deals, strict=True) if deal.stage == OVER]
+        else:
+            ends = self._rows_all
+        for i in ends:
             deal = deals[i]
             if match_mode and pending[i] is not None:  # deals the learner sat out, paid now
                 pend = pending[i]
@@ -535,9 +539,10 @@ class ConquianVectorEnv:
         listed = self._encode(rows, players, self._obs, self._mask)
         if self.fast:
             self._uses = listed
+            self._to_act[:] = [0 if d.stage == OVER else d.seats[d.actor] for d in deals]  # type: ignore[union-attr]
         else:
             self._listed = listed
-        self._to_act[:] = [d.to_act or 0 for d in deals]
+            self._to_act[:] = [d.to_act or 0 for d in deals]
 
     def _decode(self, a: int, listed: dict[int, Any]) -> tuple[int, Any]:
         """The raw action of a legal index (conquian: the listing holds the uses only)."""
