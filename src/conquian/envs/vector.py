@@ -63,6 +63,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from conquian.engine.cards import JOKER, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.listing import (
     DISCARD,
@@ -215,6 +216,7 @@ class ConquianVectorEnv:
         self._arange = np.arange(num_envs)
         self._four = np.arange(4)
         self._fits: dict[int, int] = {}
+        self._combos: dict[int, tuple[Any, tuple[tuple[int, float], ...]]] = {}  # Cooncan: cells by combination
         self._tbl = meld_table(self.rules)
         self._steps = [0] * num_envs
         self._learner = [0] * num_envs  # the learner's player index in each deal
@@ -564,6 +566,8 @@ class ConquianVectorEnv:
             self._match_features(rows, players, obs)
         if self.fast:
             return self._encode_conquian(rows, players, obs, mask)
+        if not self._seated:
+            return self._encode_cooncan(rows, players, obs, mask)
         enc = self.enc
         out: list[dict[int, Any]] = []
         flat: list[int] = []
@@ -598,6 +602,131 @@ class ConquianVectorEnv:
                     f |= 1 << c
             self._fits[m] = f
         return f
+
+    def _combo_cells(self, cb: Any) -> tuple[tuple[int, float], ...]:
+        """A Cooncan combination's cells in its slot of the observation, as ``(offset, value)``
+        pairs, worked out as :meth:`Encoding._observe_cooncan` does (jokers named by the
+        combination's own display), once per combination (combinations never change)."""
+        hit = self._combos.get(id(cb))
+        if hit is not None and hit[0] is cb:
+            return hit[1]
+        d, dense = self.enc.n_cards, self.enc.dense
+        cells: dict[int, float] = {}
+        for cell, tok in zip(cb.cells, cb.display().split(), strict=False):
+            if cell == JOKER:
+                if "(" in tok:
+                    cells[d + 1 + dense[parse_card(tok[2:tok.index(")")])]] = 1.0
+                else:
+                    cells[d] = cells.get(d, 0.0) + 1.0
+            else:
+                cells[dense[cell]] = cells.get(dense[cell], 0.0) + 1.0
+        if len(set(c & 15 for c in cb.cells if c != JOKER)) > 1:
+            cells[2 * d + 1 + self.players] = 1.0
+        entry = tuple(cells.items())
+        if len(self._combos) > 100_000:
+            self._combos.clear()
+        self._combos[id(cb)] = (cb, entry)
+        return entry
+
+    def _encode_cooncan(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                        mask: Mask) -> list[dict[int, Any]]:
+        """Cooncan's observation (``docs/encodings.md``) read from the deals' own fields: every
+        row's nonzero entries gathered as (index, value) pairs and written in one call."""
+        enc, n = self.enc, self.players
+        d = enc.n_cards
+        d1 = d + 1
+        dense = enc.dense
+        size, a = self.obs_size, self.n_actions
+        slots, slot_size = enc.slots, enc.slot_size
+        o_combo = 4 * d1
+        o_known = o_combo + slots * slot_size
+        o_counts = o_known + (n - 1) * d1
+        o_stage = o_counts + 3 * n
+        pack_size, turns = float(self.rules.pack_size), float(max(1, self.rules.max_pack_turns))
+        idx: list[int] = []
+        vals: list[float] = []
+        flat: list[int] = []
+        out: list[dict[int, Any]] = []
+        combo_cells = self._combo_cells
+        index = enc.index
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seat = p + 1
+            rel = [(p + j) % n + 1 for j in range(n)]
+            base = k * size
+            h2 = deal.h2[p]
+            m = deal.h1[p]
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                idx.append(base + dense[c])
+                vals.append(2.0 if h2 >> c & 1 else 1.0)
+            if deal.hj[p]:
+                idx.append(base + d)
+                vals.append(float(deal.hj[p]))
+            stock = deal.stock
+            if stock:
+                counts: dict[int, float] = {}
+                for c in stock:
+                    j = d if c == JOKER else dense[c]
+                    counts[j] = counts.get(j, 0.0) + 1.0
+                for j, x in counts.items():
+                    idx.append(base + d1 + j)
+                    vals.append(x)
+                top = stock[-1]
+                idx.append(base + 2 * d1 + (d if top == JOKER else dense[top]))
+                vals.append(1.0)
+            taken = deal.taken
+            if taken >= 0:
+                idx.append(base + 3 * d1 + (d if taken == JOKER else dense[taken]))
+                vals.append(1.0)
+            for k2, cb in enumerate(deal.combos[:slots]):
+                at = base + o_combo + k2 * slot_size
+                for off, x in combo_cells(cb):
+                    idx.append(at + off)
+                    vals.append(x)
+                idx.append(at + 2 * d + 1 + rel.index(cb.owner))
+                vals.append(1.0)
+            known = public.known
+            for j, s in enumerate(rel[1:]):
+                held = known.get(s)
+                if held:
+                    counts = {}
+                    for c in held:
+                        x = d if c == JOKER else dense[c]
+                        counts[x] = counts.get(x, 0.0) + 1.0
+                    at = base + o_known + j * d1
+                    for x, v in counts.items():
+                        idx.append(at + x)
+                        vals.append(v)
+            to_act = deal.to_act
+            laid = deal.laid
+            for j, s in enumerate(rel):
+                q = s - 1
+                idx += (base + o_counts + j, base + o_counts + n + j, base + o_counts + 2 * n + j)
+                vals += ((deal.h1[q].bit_count() + deal.h2[q].bit_count() + deal.hj[q]) / 15.0,
+                         1.0 if laid >> q & 1 else 0.0, 1.0 if to_act == s else 0.0)
+            idx += (base + o_stage + deal.stage, base + o_stage + 3, base + o_stage + 4, base + o_stage + 5)
+            vals += (1.0, deal.pack_count / pack_size, deal.pack_turns / turns, len(stock) / pack_size)
+            if to_act == seat:
+                listed: dict[int, Any] = {}
+                for raw in deal.legal_raw():
+                    listed.setdefault(index(raw), raw)
+                at = k * a
+                flat += [at + j for j in listed]
+            else:
+                listed = {}
+            out.append(listed)
+        b = len(rows)
+        body = obs[:b]
+        body[:, :self.deal_obs_size].fill(0.0)
+        body.reshape(-1)[idx] = vals
+        mask[:b].fill(0)
+        mask.reshape(-1)[flat] = 1
+        return out
 
     def _match_features(self, rows: Sequence[int], players: Sequence[int], obs: Obs) -> None:
         """Whole-match episodes: after the deal's observation, every seat's running total and the
