@@ -340,3 +340,15 @@ def test_whole_match_with_a_learner() -> None:
             assert total[i] == info["final_info"]["scores"][i][0]
             total[i], ends = 0, ends + 1
     assert ends > 0
+
+
+def test_decks_shuffled_at_once_are_the_engines() -> None:
+    from conquian import get_rules
+    from conquian.engine.deck import seeded_deck
+    from conquian.envs.vector import shuffled_decks
+
+    rng = np.random.default_rng(3)
+    seeds = [0, 1, 2**64 - 1, *(int(x) for x in rng.integers(0, 2**63, 200))]
+    for variant, players in PRESETS:
+        rules = get_rules(variant, players=players)
+        assert shuffled_decks(rules, seeds) == [seeded_deck(rules, s) for s in seeds]

@@ -54,6 +54,7 @@ its match starts with its own deal, so that the match never ends on one.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -80,7 +81,7 @@ from conquian.engine.conquian.melds import meld_table
 from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE
 from conquian.engine.conquian.mexicano_listing import OVER as MEX_OVER
 from conquian.engine.conquian.mexicano_listing import SAY as MEX_SAY
-from conquian.engine.deck import SplitMix64
+from conquian.engine.deck import SplitMix64, pack_order, seeded_deck
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, MEXICANO, get_rules
 from conquian.envs.encoding import CONQUIAN_SLOTS, Encoding, Mask, Obs, Public, encoding
@@ -92,6 +93,45 @@ Policy = Callable[[Obs, Mask], Any]
 Opponent = str | Policy
 
 _PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS)]  # a side's empty places
+
+
+#: How many decks an environment has shuffled ahead at a time.
+_AHEAD = 16
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def shuffled_decks(rules: Any, seeds: Sequence[int]) -> list[tuple[int, ...]]:
+    """The decks :func:`~conquian.engine.deck.seeded_deck` gives for ``seeds``, shuffled all at
+    once with numpy (the same SplitMix64 numbers and Fisher-Yates swaps, 64-bit arithmetic
+    wrapping as the engine masks it; a deck whose draw would be rejected, about once in
+    ``2**58`` decks, is made by the engine itself)."""
+    cards = pack_order(rules)
+    b, size = len(seeds), len(cards)
+    decks = np.tile(np.array(cards, dtype=np.int64), (b, 1))
+    state = np.array([x & 0xFFFFFFFFFFFFFFFF for x in seeds], dtype=np.uint64)
+    rows = np.arange(b)
+    redo = np.zeros(b, dtype=np.bool_)
+    with np.errstate(over="ignore"):
+        for i in range(size - 1, 0, -1):
+            n = i + 1
+            state += _GOLDEN
+            z = state ^ (state >> np.uint64(30))
+            z *= _MIX1
+            z ^= z >> np.uint64(27)
+            z *= _MIX2
+            z ^= z >> np.uint64(31)
+            if (1 << 64) % n:  # else every draw is accepted
+                redo |= z >= np.uint64((1 << 64) - (1 << 64) % n)
+            j = (z % np.uint64(n)).astype(np.int64)
+            picked = decks[rows, j]
+            decks[rows, j] = decks[:, i]
+            decks[:, i] = picked
+    out = [tuple(d) for d in decks.tolist()]
+    for k in np.flatnonzero(redo).tolist():
+        out[k] = seeded_deck(rules, seeds[k])
+    return out
 
 
 def first_legal(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
@@ -221,10 +261,15 @@ class ConquianVectorEnv:
         self._fits: dict[int, int] = {}
         self._combos: dict[int, tuple[Any, tuple[tuple[int, float], ...]]] = {}  # Cooncan: cells by combination
         self._tbl = meld_table(self.rules)
+        # conquian: for each card, the other two cards of every three-card combination holding it
+        self._rests: dict[int, tuple[int, ...]] = {
+            c: tuple(t & ~(1 << c) for t in self._tbl.threes_by_card.get(c, ())) for c in self.enc.cards
+        } if self.fast else {}
         self._steps = [0] * num_envs
         self._learner = [0] * num_envs  # the learner's player index in each deal
         self._last = [0] * num_envs  # the player index that acted last in each deal
         self._streams = [SplitMix64(0)] * num_envs
+        self._queues: list[deque[tuple[int, ...]]] = [deque() for _ in range(num_envs)]  # decks shuffled ahead
         self._rngs = [random.Random(0)] * num_envs
         self._bots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
         self._seed = seed
@@ -240,6 +285,7 @@ class ConquianVectorEnv:
         if seed is None:
             seed = random.SystemRandom().getrandbits(62)
         self._streams = [SplitMix64(seed + i) for i in range(self.num_envs)]
+        self._queues = [deque() for _ in range(self.num_envs)]
         self._rngs = [random.Random((seed + i) * 2 + 1) for i in range(self.num_envs)]
         n = self.num_envs
         self.deals = [None] * n  # type: ignore[list-item]
@@ -291,10 +337,10 @@ class ConquianVectorEnv:
                     first = self.dealer if self.dealer is not None else rng.randint(1, self.players)
                 match = self.matches[i] = Match(self.rules, first_dealer=first, rounds=self.rounds)
                 self._steps[i] = 0
-            deal = match.new_deal(seed=self._streams[i].next64())
+            deal = match.new_deal(self._deck(i))
         else:
             dealer = self.dealer if self.dealer is not None else self._dealers[rng.randrange(len(self._dealers))]
-            deal = new_deal(self.rules, seed=self._streams[i].next64(), dealer=dealer)
+            deal = new_deal(self.rules, self._deck(i), dealer=dealer)
             self._steps[i] = 0
         self.deals[i] = deal
         self._publics[i] = Public()
@@ -309,6 +355,19 @@ class ConquianVectorEnv:
 
                 self._bots[i] = {s: make_bot(o, seed=rng.getrandbits(32)) for s, o in self.opponents.items()
                                  if isinstance(o, str) and o != "random"}
+
+    def _deck(self, i: int) -> tuple[int, ...]:
+        """Environment ``i``'s next deck: the one its seed stream gives next, as
+        ``new_deal(rules, seed=stream.next64())`` would shuffle it.  Decks are shuffled ahead,
+        many environments' at once (:func:`shuffled_decks`)."""
+        queue = self._queues[i]
+        if not queue:
+            low = [k for k, q in enumerate(self._queues) if len(q) < _AHEAD // 4]
+            seeds = [self._streams[k].next64() for k in low for _ in range(_AHEAD)]
+            decks = shuffled_decks(self.rules, seeds)
+            for n, k in enumerate(low):
+                self._queues[k].extend(decks[n * _AHEAD:(n + 1) * _AHEAD])
+        return queue.popleft()
 
     @staticmethod
     def _player(deal: Deal, seat: int) -> int:
@@ -864,6 +923,7 @@ class ConquianVectorEnv:
         enc = self.enc
         a_use, meld_index = enc.A_USE, enc.meld_index
         fits, fit, tbl = self._fits, self._fit, self._tbl
+        rests = self._rests
         pad = _PAD
         empty: dict[int, Any] = {}
         base = 0
@@ -886,7 +946,13 @@ class ConquianVectorEnv:
                     discards = hand
                     forced = hand & fq
                 else:
-                    forms = use_forms(tbl, sp, deal.downs[p], hand, card)
+                    avail = deal.downs[p] | hand
+                    for rest in rests[card]:  # use_forms' own first test: can any three hold the card?
+                        if rest & ~avail == 0:
+                            forms = use_forms(tbl, sp, deal.downs[p], hand, card)
+                            break
+                    else:
+                        forms = []
                     if forms:
                         uses = {}
                         for form in forms:
