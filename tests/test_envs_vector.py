@@ -352,3 +352,46 @@ def test_decks_shuffled_at_once_are_the_engines() -> None:
     for variant, players in PRESETS:
         rules = get_rules(variant, players=players)
         assert shuffled_decks(rules, seeds) == [seeded_deck(rules, s) for s in seeds]
+
+
+@pytest.mark.parametrize(("variant", "players"), [("conquian", 2), ("conquian", 3), ("conquian-mexicano", 2)])
+def test_aec_whole_match_is_the_vector_envs(variant: str, players: int) -> None:
+    """The AEC environment's whole-match episodes: the batched environment's arrays, rewards and ends."""
+    seed, first = 4, 1
+    venv = ConquianVectorEnv(variant, 1, opponents=None, players=players, dealer=first, episode="match")
+    obs, info = venv.reset(seed=seed)
+    env = ConquianAEC(variant, players, episode="match")
+    env.reset(seed=seed, options={"dealer": first})
+    assert env.observation_space("player_1")["observation"].shape == obs.shape[1:]
+    pick = random_legal(np.random.default_rng(1))
+    matches = 0
+    for _ in range(500):
+        o = env.observe(env.agent_selection)
+        np.testing.assert_array_equal(o["observation"], obs[0])
+        np.testing.assert_array_equal(o["action_mask"], info["action_mask"][0])
+        action = pick(obs, info["action_mask"])
+        obs, rewards, term, _, info = venv.step(action)
+        env.step(int(action[0]))
+        for agent in env.possible_agents:
+            assert env.rewards[agent] == rewards[0][env.seat(agent) - 1]
+        if term[0]:
+            assert all(env.terminations.values())
+            matches += 1
+            env.reset(options={"dealer": first})
+        else:
+            assert not any(env.terminations.values())
+    assert matches > 0
+
+
+@pytest.mark.parametrize("kw", [{"max_steps": 12}, {"episode": "match"}, {"episode": "match", "players": 3}])
+def test_pettingzoo_api_with_the_new_options(kw: dict[str, Any]) -> None:
+    import warnings
+
+    from pettingzoo.test import api_test, seed_test
+
+    from conquian.envs import conquian_v0
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(conquian_v0.env(**kw), num_cycles=300)
+        seed_test(lambda: conquian_v0.env(**kw), num_cycles=100)

@@ -59,3 +59,14 @@ def global_state(enc: Encoding, deal: Any, public: Public) -> Obs:
     if pack:
         out[base + enc.n_cards + 1 + enc._card(pack[0])] = 1.0
     return out
+
+
+def match_features(match: Any, seat: int) -> list[float]:
+    """What a whole-match episode adds after a seat's observation (``2 x players + 1`` floats):
+    every seat's running total and the counters it owes to the conquian tableau pool (R5.1), in
+    the order of play from ``seat`` (it first), then the share of the match's deals played."""
+    n = match.rules.players
+    order = [(seat - 1 + j) % n for j in range(n)]
+    totals, owed = match.totals, match.owed
+    done = len(match.results) / (match.rounds * n) if match.rounds else 0.0
+    return [float(totals[s]) for s in order] + [float(owed[s]) for s in order] + [done]

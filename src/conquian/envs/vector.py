@@ -85,7 +85,7 @@ from conquian.engine.deck import SplitMix64, pack_order, seeded_deck
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, MEXICANO, get_rules
 from conquian.envs.encoding import CONQUIAN_SLOTS, Encoding, Mask, Obs, Public, encoding
-from conquian.envs.state import global_state, state_size
+from conquian.envs.state import global_state, match_features, state_size
 
 #: A policy: stacked observations ``(B, obs_size)`` and masks ``(B, n_actions)`` in, one legal
 #: action index per row out (any integer sequence or array of length ``B``).
@@ -880,22 +880,16 @@ class ConquianVectorEnv:
     def _match_features(self, rows: Sequence[int], players: Sequence[int], obs: Obs) -> None:
         """Whole-match episodes: after the deal's observation, every seat's running total and the
         counters it owes to the tableau pool (R5.1), in the order of play from the observing seat
-        (it first), then the share of the match's deals already played."""
-        n, d0 = self.players, self.deal_obs_size
-        total = self.rounds * n
+        (it first), then the share of the match's deals already played
+        (:func:`conquian.envs.state.match_features`)."""
+        d0 = self.deal_obs_size
         for k, (i, p) in enumerate(zip(rows, players, strict=True)):
             deal: Any = self.deals[i]
             match = self.matches[i]
-            seat = deal.seats[p] if self._seated else p + 1
-            order = [(seat - 1 + j) % n for j in range(n)]
-            row = obs[k]
             if match is None:
-                row[d0:] = 0.0
-                continue
-            totals, owed = match.totals, match.owed
-            row[d0:d0 + n] = [totals[s] for s in order]
-            row[d0 + n:d0 + 2 * n] = [owed[s] for s in order]
-            row[d0 + 2 * n] = len(match.results) / total
+                obs[k, d0:] = 0.0
+            else:
+                obs[k, d0:] = match_features(match, deal.seats[p] if self._seated else p + 1)
 
     def _encode_conquian(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
                          mask: Mask) -> list[dict[int, Any]]:
