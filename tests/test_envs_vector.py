@@ -395,3 +395,18 @@ def test_pettingzoo_api_with_the_new_options(kw: dict[str, Any]) -> None:
         warnings.simplefilter("ignore")
         api_test(conquian_v0.env(**kw), num_cycles=300)
         seed_test(lambda: conquian_v0.env(**kw), num_cycles=100)
+
+
+def test_a_seed_per_environment() -> None:
+    env = ConquianVectorEnv("conquian", 3, opponents=None)
+    a, _ = env.reset(seed=[10, 11, 12])
+    a = a.copy()
+    b, _ = env.reset(seed=10)
+    np.testing.assert_array_equal(a, b)
+    c, _ = env.reset(seed=[12, 11, 10])
+    np.testing.assert_array_equal(a[::-1], c)
+    with pytest.raises(ValueError, match="one seed per environment"):
+        env.reset(seed=[1, 2])
+    gym_env = ConquianGymVectorEnv("conquian", 2, seed=0)
+    obs, _ = gym_env.reset(seed=[5, 6])
+    assert obs.shape == (2, 609)

@@ -277,16 +277,24 @@ class ConquianVectorEnv:
         self._pending: list[list[int] | None] = [None] * num_envs  # scores of deals the learner sat out
 
     # ------------------------------------------------------------------ episodes
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
-        """Start a new deal in every environment; ``seed`` seeds environment ``i`` with ``seed + i``."""
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Start a new episode in every environment; an int ``seed`` seeds environment ``i`` with
+        ``seed + i``, a list one seed per environment."""
         if seed is None:
             seed = self._seed
             self._seed = None  # the constructor's seed serves the first reset only
         if seed is None:
             seed = random.SystemRandom().getrandbits(62)
-        self._streams = [SplitMix64(seed + i) for i in range(self.num_envs)]
+        if isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = [int(x) for x in seed]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"give one seed per environment: {self.num_envs}, not {len(seeds)}")
+        self._streams = [SplitMix64(x) for x in seeds]
         self._queues = [deque() for _ in range(self.num_envs)]
-        self._rngs = [random.Random((seed + i) * 2 + 1) for i in range(self.num_envs)]
+        self._rngs = [random.Random(x * 2 + 1) for x in seeds]
         n = self.num_envs
         self.deals = [None] * n  # type: ignore[list-item]
         self._publics = [Public() for _ in range(n)]
@@ -1014,11 +1022,11 @@ class ConquianGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64]
 
     def reset(self, *, seed: int | list[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
-        """Start a deal in every environment (an int seed: environment ``i`` gets ``seed + i``)."""
-        if isinstance(seed, list):
-            seed = seed[0]
+        """Start an episode in every environment (an int seed: environment ``i`` gets ``seed + i``;
+        a list: one seed each)."""
         if seed is not None:
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+            first = seed if isinstance(seed, int) else seed[0]
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(first)
         return self.env.reset(seed=seed, options=options)
 
     def step(self, actions: npt.NDArray[np.int64]) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[np.bool_],
