@@ -940,12 +940,12 @@ class ConquianVectorEnv:
             uses = empty
             if stage != OVER and deal.actor == p:
                 acting = 1
-                fq = 0
-                for m in sq:
-                    f = fits.get(m)
-                    fq |= fit(m) if f is None else f
                 if stage == DISCARD:
                     discards = hand
+                    fq = 0
+                    for m in sq:
+                        f = fits.get(m)
+                        fq |= fit(m) if f is None else f
                     forced = hand & fq
                 else:
                     avail = deal.downs[p] | hand
@@ -966,7 +966,12 @@ class ConquianVectorEnv:
                                 uses[j] = form
                                 flat.append(base + j)
                     if stage != FORCED:
-                        forced = fq & 1 << card
+                        cb = 1 << card
+                        for m in sq:
+                            f = fits.get(m)
+                            if (fit(m) if f is None else f) & cb:
+                                forced = cb
+                                break
             else:
                 acting = 0
             sp = sp + pad[len(sp)] if len(sp) < 4 else sp[:4]
