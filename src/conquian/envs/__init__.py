@@ -5,5 +5,8 @@ every preset, a single-agent Gymnasium environment, and the fixed encodings they
 Environments by versioned name: :mod:`conquian.envs.conquian_v0`,
 :mod:`conquian.envs.conquian_spanish_v0`, :mod:`conquian.envs.cooncan_v0`,
 :mod:`conquian.envs.cooncan_double_v0`, :mod:`conquian.envs.conquian_mexicano_v0`, each with
-``env(**kwargs)`` and ``raw_env``.
+``env(**kwargs)`` and ``raw_env``.  :mod:`conquian.envs.vector` steps many deals at once with
+numpy arrays (also as a Gymnasium vector environment), :mod:`conquian.envs.state` is the
+global state for centralised critics, and :mod:`conquian.envs.league` plays learned policies
+beside the bots and rates them.
 """

@@ -4,7 +4,13 @@ Agents are ``player_1`` .. ``player_N`` (the seats).  Each observation is a dict
 ``observation`` (the seat's view, encoded as :mod:`conquian.envs.encoding` documents) and
 ``action_mask``; actions are indices of the fixed discrete space of the preset.  Rewards are
 the deal's real scores at its end (games or pips, as the options say), zero before; no
-shaping.  ``reset(seed=...)`` reproduces the deck.  At a three-seat conquian table the dealer
+shaping.  ``reset(seed=...)`` reproduces the deck.  ``max_steps`` truncates a deal after that
+many actions (every seat's; zero rewards).  ``state()`` is the full state for centralised critics
+(:mod:`conquian.envs.state`).  ``episode="match"`` makes an episode a whole match of ``rounds``
+rounds (``options={"dealer": d}`` at reset: the first dealer): each deal's rewards as the match
+scores it (the conquian tableau pool applied), every seat an agent throughout, and the
+observation followed by the match's running totals, the pool and its progress
+(:func:`conquian.envs.state.match_features`).  At a three-seat conquian table the dealer
 sits out (R6.3): he is not among the agents of that episode.
 
 ```pycon
@@ -31,10 +37,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.view import ConquianView
 from conquian.engine.deck import SplitMix64
-from conquian.engine.match import Deal, new_deal
+from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import get_rules
 from conquian.envs.encoding import Encoding, Obs, Public, encoding
+from conquian.envs.state import global_state, match_features, state_size
 
 _SEATS = {f"player_{i}": i for i in range(1, 8)}
 
@@ -45,8 +53,18 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
     metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, variant: str = "conquian", players: int | None = None, render_mode: str | None = None,
-                 name: str | None = None, **options: Any) -> None:
+                 name: str | None = None, max_steps: int | None = None, episode: str = "deal", rounds: int = 1,
+                 **options: Any) -> None:
         super().__init__()
+        if episode not in ("deal", "match"):
+            raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
+        if rounds < 1:
+            raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+        self.episode, self.rounds = episode, rounds
+        self.match: Match | None = None
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
+        self.max_steps = max_steps
         opts = dict(options)
         if players is not None:
             opts["players"] = players
@@ -58,12 +76,15 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         self.metadata = dict(self.metadata, name=name or f"{variant.replace('-', '_')}_v0")
         n = self.rules.players
         self.possible_agents = [f"player_{i}" for i in range(1, n + 1)]
+        size = self.enc.obs_size + (2 * n + 1 if episode == "match" else 0)
+        low, high = (-np.inf, np.inf) if episode == "match" else (0.0, 2.0)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 2.0, shape=(self.enc.obs_size,), dtype=np.float32),
+            "observation": spaces.Box(low, high, shape=(size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(self.enc.n_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.enc.n_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 8.0, shape=(state_size(self.enc),), dtype=np.float32)
         self._seeds = SplitMix64(random.SystemRandom().getrandbits(63))
         self.deal: Deal | None = None
         self.public = Public()
@@ -88,10 +109,14 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         deal_seed = self._seeds.next64()
         n = self.rules.players
         dealer = (options or {}).get("dealer", n)
-        self.deal = new_deal(self.rules, seed=deal_seed, dealer=dealer)
+        if self.episode == "match":
+            self.match = Match(self.rules, first_dealer=dealer, rounds=self.rounds)
+            self.deal = self.match.new_deal(seed=deal_seed)
+        else:
+            self.deal = new_deal(self.rules, seed=deal_seed, dealer=dealer)
         self.public = Public()
         self._fold()
-        if isinstance(self.deal, ConquianDeal):
+        if isinstance(self.deal, ConquianDeal) and self.match is None:
             self.agents = [f"player_{s}" for s in sorted(self.deal.seats)]
         else:
             self.agents = list(self.possible_agents)
@@ -128,8 +153,19 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
             mask[list(self._listed)] = 1
         else:
             view = deal.view(seat)
-        obs: Obs = self.enc.observe(view, self.public)
+        if isinstance(view, ConquianView) and view.sitting_out:
+            obs: Obs = np.zeros(self.enc.obs_size, dtype=np.float32)  # a match's deal this seat deals
+        else:
+            obs = self.enc.observe(view, self.public)
+        if self.match is not None:
+            obs = np.concatenate([obs, np.asarray(match_features(self.match, seat), dtype=np.float32)])
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> Obs:
+        """The full state of the deal, hidden cards included, for centralised critics only (never a
+        seat's observation): every seat's observation and the pack (:mod:`conquian.envs.state`)."""
+        assert self.deal is not None, "call reset() first"
+        return global_state(self.enc, self.deal, self.public)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -147,13 +183,34 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         rewards = self.rewards
         for a in self.agents:
             rewards[a] = 0.0
-        if deal.over:
+        if deal.over and self.match is not None:
+            # a whole match: the deal scored as the match keeps it (the tableau pool applied, R5.1)
+            self.match.settle()
+            scores = self.match.results[-1]
+            for a in self.agents:
+                rewards[a] = float(scores[self.seat(a) - 1])
+            if self.match.complete:
+                for a in self.agents:
+                    self.terminations[a] = True
+                    self.infos[a] = {"scores": list(self.match.totals)}
+                self._refresh()
+            else:
+                self.deal = self.match.new_deal(seed=self._seeds.next64())
+                self.public = Public()
+                self._fold()
+                self.agent_selection = f"player_{self.deal.to_act}"
+                self._refresh()
+        elif deal.over:
             scores = deal.scores() or [0] * self.rules.players
             for a in self.agents:
                 rewards[a] = float(scores[self.seat(a) - 1])
                 self.terminations[a] = True
                 self.infos[a] = {"scores": list(scores)}
             self._refresh()
+        elif self.max_steps is not None and deal.n_actions >= self.max_steps:
+            for a in self.agents:  # the deal goes no further: truncated, nobody scores
+                self.truncations[a] = True
+            self._view, self._listed = None, {}
         else:
             self.agent_selection = f"player_{deal.to_act}"
             self._refresh()

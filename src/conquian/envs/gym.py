@@ -3,7 +3,9 @@
 One episode is one deal.  The observation is the seat's encoded view (``docs/encodings.md``);
 the mask of legal actions is in ``info["action_mask"]`` and from :meth:`action_masks` (the
 method sb3-contrib's ``MaskablePPO`` calls).  The reward is the seat's score for the deal at its
-end, zero before.  A masked index ends the episode with ``illegal_reward``.
+end, zero before.  A masked index ends the episode with ``illegal_reward``.  ``max_steps``
+truncates a deal after that many actions (every seat's); ``state()`` is the full state for
+centralised critics (:mod:`conquian.envs.state`).
 
 ```pycon
 >>> env = ConquianGymEnv("conquian", opponents="random")
@@ -22,29 +24,32 @@ end, zero before.  A masked index ends the episode with ``illegal_reward``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from conquian.bots import Bot, make_bot
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import CONQUIAN, get_rules
 from conquian.envs.encoding import Mask, Obs, Public, encoding
+from conquian.envs.state import global_state
 
 
 class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
-    """One deal of a preset, from seat ``seat``'s side, against ``opponents`` (a bot name for
-    every other seat, or one name for all)."""
+    """One deal of a preset, from seat ``seat``'s side, against ``opponents`` (a bot name or a
+    policy for every other seat, or one for all: a policy is any callable ``(obs, mask) ->
+    actions`` on stacked observations and masks, see :mod:`conquian.envs.league`)."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's own attribute)
 
-    def __init__(self, variant: str = "conquian", opponents: str | Sequence[str] = "random", seat: int = 1,
+    def __init__(self, variant: str = "conquian", opponents: Any = "random", seat: int = 1,
                  players: int | None = None, illegal_reward: float = -1.0, render_mode: str | None = None,
-                 **options: Any) -> None:
+                 max_steps: int | None = None, **options: Any) -> None:
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
+        self.max_steps = max_steps
         opts = dict(options)
         if players is not None:
             opts["players"] = players
@@ -54,11 +59,11 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError(f"seat must be from 1 to {n}, not {seat!r}")
         self.seat = seat
         others = [s for s in range(1, n + 1) if s != seat]
-        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        names = [opponents] * len(others) if isinstance(opponents, str) or callable(opponents) else list(opponents)
         if len(names) != len(others):
             raise ValueError(f"name {len(others)} opponents, one per other seat, not {len(names)}")
-        self.opponent_names = dict(zip(others, names, strict=True))
-        self.bots: dict[int, Bot] = {}
+        self.opponent_names: dict[int, Any] = dict(zip(others, names, strict=True))
+        self.bots: dict[int, Any] = {}
         self.enc = encoding(self.rules)
         self.illegal_reward = illegal_reward
         if render_mode not in (None, "ansi"):
@@ -80,10 +85,13 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         else:
             dealer = self._rng.randint(1, n)
         self.deal = new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
-        self.bots = {s: make_bot(name, seed=self._rng.getrandbits(32)) for s, name in self.opponent_names.items()}
+        from conquian.envs.league import make_player
+
+        self.bots = {s: make_player(name, self.rules, seed=self._rng.getrandbits(32))
+                     for s, name in self.opponent_names.items()}
         self._random = random.Random(self._rng.getrandbits(32))
         self.public = Public()
-        self._advance()
+        self._advance(limit=False)
         return self._obs(), self._info()
 
     def _fold(self) -> None:
@@ -91,11 +99,12 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         assert deal is not None
         self.enc.fold(self.public, deal)
 
-    def _advance(self) -> None:
-        """Let the bots play until the learner is to act or the deal is over."""
+    def _advance(self, limit: bool = True) -> None:
+        """Let the bots play until the learner is to act or the deal is over (or, with ``limit``,
+        has reached ``max_steps`` actions: never before the learner's first decision)."""
         deal = self.deal
         assert deal is not None
-        while not deal.over and deal.to_act != self.seat:
+        while not deal.over and deal.to_act != self.seat and not (limit and self._truncated()):
             s = deal.to_act
             assert s is not None
             if isinstance(deal, MexicanoDeal) and self.opponent_names[s] == "random":
@@ -106,6 +115,16 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             bot: Any = self.bots[s]
             deal.play(bot.choose(deal.view(s)))
         self._fold()
+
+    def _truncated(self) -> bool:
+        """Whether the deal has reached ``max_steps`` actions (every seat's)."""
+        return self.max_steps is not None and self.deal is not None and self.deal.n_actions >= self.max_steps
+
+    def state(self) -> Obs:
+        """The full state of the deal, hidden cards included, for centralised critics only (never the
+        learner's observation): every seat's observation and the pack (:mod:`conquian.envs.state`)."""
+        assert self.deal is not None, "call reset() first"
+        return global_state(self.enc, self.deal, self.public)
 
     def _obs(self) -> Obs:
         assert self.deal is not None
@@ -135,7 +154,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
         if deal.over:
             scores = deal.scores() or [0] * self.rules.players
             return self._obs(), float(scores[self.seat - 1]), True, False, self._info() | {"scores": list(scores)}
-        return self._obs(), 0.0, False, False, self._info()
+        return self._obs(), 0.0, False, self._truncated(), self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None or self.deal is None:

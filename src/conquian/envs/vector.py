@@ -1,0 +1,1048 @@
+"""A batched environment: ``num_envs`` deals stepped at once, numpy arrays in and out.
+
+:class:`ConquianVectorEnv` holds ``num_envs`` deals of one preset (conquian, the conquián
+mexicano, Cooncan, double-pack Cooncan, with their R1 options) and steps them all with one
+array of action indices.  Observations and masks are exactly those of
+:mod:`conquian.envs.encoding` (the same arrays as :mod:`conquian.envs.aec` and
+:mod:`conquian.envs.gym` give for the same deal and the same actions), written into arrays
+allocated once; an episode that ends is started again at once (autoreset, Gymnasium's
+*same-step* mode: the last observation of the finished deal is in ``info["final_obs"]``).
+
+Two ways to play:
+
+- ``opponents`` given (the default, ``"random"``): one seat learns (``seat``) in every deal;
+  the other seats are played inside the environment by bots named by the caller, or by
+  *policies*, any callable ``policy(obs, mask) -> actions`` on stacked observations and masks
+  (a learned network plugs in without registering a bot class).  Rewards have shape
+  ``(num_envs,)``.  :class:`ConquianGymVectorEnv` is this mode as a
+  ``gymnasium.vector.VectorEnv``.
+- ``opponents=None``: self-play.  The caller chooses for whichever seat is to act in each deal;
+  the observation and mask are that seat's, ``info["to_act"]`` names it, and rewards have
+  shape ``(num_envs, players)`` (every seat's reward at that step).
+
+```pycon
+>>> import numpy as np
+>>> env = ConquianVectorEnv("conquian", num_envs=4, opponents="random", seed=1)
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, info["action_mask"].shape, obs.dtype
+((4, 609), (4, 275), dtype('float32'))
+>>> for _ in range(100):
+...     actions = first_legal(obs, info["action_mask"])
+...     obs, rewards, terminated, truncated, info = env.step(actions)
+>>> rewards.shape, terminated.dtype, bool(info["action_mask"].any(axis=1).all())
+((4,), dtype('bool'), True)
+
+```
+
+Deals are seeded as the single environments seed them: after ``reset(seed=s)`` the deals of
+environment ``i`` are those of ``conquian_v0.raw_env().reset(seed=s + i)`` and its following
+``reset()`` calls (``dealer`` fixed or drawn apart from the decks).  ``max_steps`` truncates a
+deal after that many actions (every seat's); ``state()`` gives the full state of every deal for
+centralised critics (:mod:`conquian.envs.state`, never handed to a seat as its observation).
+
+``episode="match"`` makes an episode a whole match (:class:`~conquian.engine.match.Match`):
+``rounds`` rounds of deals, every seat dealing once a round, the deal passing to the left.
+Each deal's reward is its score with the conquian tableau pool applied (R5.1: a tableau pays
+nothing, and the next winner takes the counters owed), the episode ends after the match's
+last deal, and the observation is the deal's followed by ``2 x players + 1`` floats: every
+seat's running total and the counters it owes to the pool, in the order of play from the
+observing seat, then the share of the match's deals already played.  At a three-seat conquian
+table the learner sits out the deals it deals (its reward for them comes with its next step);
+its match starts with its own deal, so that the match never ends on one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from conquian.engine.cards import JOKER, parse_card
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.listing import (
+    DISCARD,
+    FORCED,
+    K_DISCARD,
+    K_FORCE,
+    K_PASS,
+    K_USE,
+    OVER,
+    legal_raw,
+    use_forms,
+)
+from conquian.engine.conquian.melds import meld_table
+from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE
+from conquian.engine.conquian.mexicano_listing import OVER as MEX_OVER
+from conquian.engine.conquian.mexicano_listing import SAY as MEX_SAY
+from conquian.engine.deck import SplitMix64, pack_order, seeded_deck
+from conquian.engine.match import Deal, Match, new_deal
+from conquian.engine.rules import CONQUIAN, COONCAN, MEXICANO, get_rules
+from conquian.envs.encoding import CONQUIAN_SLOTS, Encoding, Mask, Obs, Public, encoding
+from conquian.envs.state import global_state, match_features, state_size
+
+#: A policy: stacked observations ``(B, obs_size)`` and masks ``(B, n_actions)`` in, one legal
+#: action index per row out (any integer sequence or array of length ``B``).
+Policy = Callable[[Obs, Mask], Any]
+Opponent = str | Policy
+
+_PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS)]  # a side's empty places
+
+
+#: How many decks an environment has shuffled ahead at a time.
+_AHEAD = 16
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def shuffled_decks(rules: Any, seeds: Sequence[int]) -> list[tuple[int, ...]]:
+    """The decks :func:`~conquian.engine.deck.seeded_deck` gives for ``seeds``, shuffled all at
+    once with numpy (the same SplitMix64 numbers and Fisher-Yates swaps, 64-bit arithmetic
+    wrapping as the engine masks it; a deck whose draw would be rejected, about once in
+    ``2**58`` decks, is made by the engine itself)."""
+    cards = pack_order(rules)
+    b, size = len(seeds), len(cards)
+    decks = np.tile(np.array(cards, dtype=np.int64), (b, 1))
+    state = np.array([x & 0xFFFFFFFFFFFFFFFF for x in seeds], dtype=np.uint64)
+    rows = np.arange(b)
+    redo = np.zeros(b, dtype=np.bool_)
+    with np.errstate(over="ignore"):
+        for i in range(size - 1, 0, -1):
+            n = i + 1
+            state += _GOLDEN
+            z = state ^ (state >> np.uint64(30))
+            z *= _MIX1
+            z ^= z >> np.uint64(27)
+            z *= _MIX2
+            z ^= z >> np.uint64(31)
+            if (1 << 64) % n:  # else every draw is accepted
+                redo |= z >= np.uint64((1 << 64) - (1 << 64) % n)
+            j = (z % np.uint64(n)).astype(np.int64)
+            picked = decks[rows, j]
+            decks[rows, j] = decks[:, i]
+            decks[:, i] = picked
+    out = [tuple(d) for d in decks.tolist()]
+    for k in np.flatnonzero(redo).tolist():
+        out[k] = seeded_deck(rules, seeds[k])
+    return out
+
+
+def first_legal(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
+    """A policy that plays the lowest legal index of every row (deterministic, for tests and examples)."""
+    return np.asarray(mask.argmax(axis=1), dtype=np.int64)
+
+
+def _nonzero(flat: Mask) -> npt.NDArray[np.int64]:
+    """``np.flatnonzero`` of a long, sparse 0/1 array, eight bytes at a time."""
+    n8 = len(flat) // 8 * 8
+    words = np.flatnonzero(flat[:n8].view(np.uint64))
+    idx = (words[:, None] * 8 + np.arange(8)).reshape(-1)
+    idx = idx[flat[idx] != 0]
+    tail = np.flatnonzero(flat[n8:]) + n8
+    return np.concatenate((idx, tail)) if len(tail) else idx
+
+
+def random_legal(rng: np.random.Generator | None = None) -> Policy:
+    """A policy that plays a legal index of every row uniformly at random (every row must have one)."""
+    gen = rng if rng is not None else np.random.default_rng()
+
+    def policy(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
+        b, a = mask.shape
+        legal = _nonzero(mask.reshape(-1))  # row by row, ascending
+        counts = np.bincount(legal // a, minlength=b)
+        starts = np.cumsum(counts) - counts
+        pick = starts + (gen.random(b) * counts).astype(np.int64)
+        return np.asarray(legal[pick] % a, dtype=np.int64)
+
+    return policy
+
+
+class ConquianVectorEnv:
+    """``num_envs`` deals of one preset stepped together (see the module's documentation).
+
+    ``opponents``: ``None`` for self-play, else a bot name or a policy for every other seat, or
+    one per other seat in seat order.  ``seat``: the learner's seat.  ``dealer``: a seat number
+    for every deal, or ``None`` to draw it for each deal (never the learner at a three-seat
+    conquian table, where the dealer sits out).  ``max_steps``: truncate a deal after that many
+    actions (in a match: the match's actions).  ``illegal_reward``: ``None`` raises
+    ``ValueError`` on a masked action; a number ends that episode instead, the offending seat
+    rewarded with it.  ``episode``: ``"deal"`` or ``"match"`` (then ``rounds`` rounds, ``dealer``
+    the first dealer).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
+                 | None = "random", seat: int = 1, players: int | None = None, seed: int | None = None,
+                 dealer: int | None = None, max_steps: int | None = None, illegal_reward: float | None = None,
+                 episode: str = "deal", rounds: int = 1, **options: Any) -> None:
+        opts = dict(options)
+        if episode not in ("deal", "match"):
+            raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
+        if rounds < 1:
+            raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+        self.episode = episode
+        self.match_mode = episode == "match"
+        self.rounds = rounds
+        if players is not None:
+            opts["players"] = players
+        self.variant = variant
+        self.rules = get_rules(variant, **opts)
+        self.enc: Encoding = encoding(self.rules)
+        n = self.players = self.rules.players
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")
+        self.num_envs = num_envs
+        self.self_play = opponents is None
+        if not 1 <= seat <= n:
+            raise ValueError(f"seat must be from 1 to {n}, not {seat!r}")
+        self.seat = seat
+        self.opponents: dict[int, Opponent] = {}
+        if opponents is not None:
+            others = [s for s in range(1, n + 1) if s != seat]
+            names = [opponents] * len(others) if isinstance(opponents, str) or callable(opponents) else list(opponents)
+            if len(names) != len(others):
+                raise ValueError(f"name {len(others)} opponents, one per other seat, not {len(names)}")
+            self.opponents = dict(zip(others, names, strict=True))
+            from conquian.bots import make_bot
+
+            for o in names:
+                if isinstance(o, str):
+                    make_bot(o)  # an unknown name fails here
+        if dealer is not None and not 1 <= dealer <= n:
+            raise ValueError(f"dealer must be a seat from 1 to {n}, not {dealer!r}")
+        three = self.rules.family == CONQUIAN and n == 3
+        if dealer is not None and three and not self.self_play and dealer == seat and not self.match_mode:
+            raise ValueError("at a three-seat conquian table the dealer sits out: the learner cannot deal")
+        self.dealer = dealer
+        self._dealers = [s for s in range(1, n + 1) if not (three and not self.self_play and s == seat)]
+        if max_steps is not None and max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
+        self.max_steps = max_steps
+        self.illegal_reward = illegal_reward
+        self.fast = self.rules.family == CONQUIAN
+        self._seated = self.rules.family != COONCAN  # the conquian family's deals number their players
+
+        a = self.enc.n_actions
+        self.deal_obs_size = self.enc.obs_size
+        d = self.deal_obs_size + (2 * n + 1 if self.match_mode else 0)
+        self.obs_size, self.n_actions = d, a
+        low, high = (-np.inf, np.inf) if self.match_mode else (0.0, 2.0)
+        self.single_observation_space = spaces.Box(low, high, shape=(d,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(a)
+        self.observation_space = spaces.Box(low, high, shape=(num_envs, d), dtype=np.float32)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, a, dtype=np.int64))
+        self.state_size = state_size(self.enc)
+
+        # everything allocated once
+        self._obs = np.zeros((num_envs, d), dtype=np.float32)
+        self._mask = np.zeros((num_envs, a), dtype=np.int8)
+        self._to_act = np.zeros(num_envs, dtype=np.int64)
+        self._term = np.zeros(num_envs, dtype=np.bool_)
+        self._trunc = np.zeros(num_envs, dtype=np.bool_)
+        self._rew = np.zeros((num_envs, n) if self.self_play else num_envs, dtype=np.float32)
+        self._rows_all = list(range(num_envs))
+
+        self.deals: list[Deal] = []
+        self._publics: list[Public] = []
+        self._passed: list[list[int]] = []  # conquian: cards each player index passed / discarded
+        self._discarded: list[list[int]] = []
+        self._listed: list[dict[int, tuple[int, Any]]] = [{} for _ in range(num_envs)]
+        self._uses: list[dict[int, Any]] = [{} for _ in range(num_envs)]  # conquian: the listed uses
+        self._arange = np.arange(num_envs)
+        self._four = np.arange(4)
+        self._fits: dict[int, int] = {}
+        self._combos: dict[int, tuple[Any, tuple[tuple[int, float], ...]]] = {}  # Cooncan: cells by combination
+        self._tbl = meld_table(self.rules)
+        # conquian: for each card, the other two cards of every three-card combination holding it
+        self._rests: dict[int, tuple[int, ...]] = {
+            c: tuple(t & ~(1 << c) for t in self._tbl.threes_by_card.get(c, ())) for c in self.enc.cards
+        } if self.fast else {}
+        self._steps = [0] * num_envs
+        self._learner = [0] * num_envs  # the learner's player index in each deal
+        self._last = [0] * num_envs  # the player index that acted last in each deal
+        self._streams = [SplitMix64(0)] * num_envs
+        self._queues: list[deque[tuple[int, ...]]] = [deque() for _ in range(num_envs)]  # decks shuffled ahead
+        self._rngs = [random.Random(0)] * num_envs
+        self._bots: list[dict[int, Any]] = [{} for _ in range(num_envs)]
+        self._seed = seed
+        self.matches: list[Match | None] = [None] * num_envs
+        self._pending: list[list[int] | None] = [None] * num_envs  # scores of deals the learner sat out
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Start a new episode in every environment; an int ``seed`` seeds environment ``i`` with
+        ``seed + i``, a list one seed per environment."""
+        if seed is None:
+            seed = self._seed
+            self._seed = None  # the constructor's seed serves the first reset only
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(62)
+        if isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = [int(x) for x in seed]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"give one seed per environment: {self.num_envs}, not {len(seeds)}")
+        self._streams = [SplitMix64(x) for x in seeds]
+        self._queues = [deque() for _ in range(self.num_envs)]
+        self._rngs = [random.Random(x * 2 + 1) for x in seeds]
+        n = self.num_envs
+        self.deals = [None] * n  # type: ignore[list-item]
+        self._publics = [Public() for _ in range(n)]
+        self._passed = [[0] * self.players for _ in range(n)]
+        self._discarded = [[0] * self.players for _ in range(n)]
+        self.matches = [None] * n
+        self._pending = [None] * n
+        self._start(self._rows_all)
+        self._encode_out()
+        return self._obs, self._info()
+
+    def _start(self, rows: Sequence[int]) -> None:
+        """New deals in environments ``rows``, the opponents playing up to the learner's first
+        decision (a deal that ends or reaches ``max_steps`` before it is replaced: the learner
+        would have had no decision in it)."""
+        rows = list(rows)
+        for _ in range(1000):
+            if not rows:
+                return
+            for i in rows:
+                self._new_deal(i)
+            if self.self_play:
+                return
+            self._advance(rows, limit=not self.match_mode)
+            if self.match_mode:
+                rows = [i for i in rows if self.deals[i].over]
+                for i in rows:  # a deal the learner sat out (three at a conquian table): scored, and on
+                    match = self.matches[i]
+                    assert match is not None
+                    match.settle()
+                    self._pending[i] = [x + y for x, y in zip(self._pending[i] or [0] * self.players,
+                                                              match.results[-1], strict=True)]
+                    if match.complete:
+                        raise RuntimeError("a match ended without a decision of the learner")
+                continue
+            limit = self.max_steps
+            rows = [i for i in rows if self.deals[i].over or (limit and self._steps[i] >= limit)]
+        raise ValueError(f"max_steps={self.max_steps} leaves the learner no decision in a thousand deals")
+
+    def _new_deal(self, i: int) -> None:
+        rng = self._rngs[i]
+        if self.match_mode:
+            match = self.matches[i]
+            if match is None:
+                if self.rules.family == CONQUIAN and self.players == 3 and not self.self_play:
+                    first = self.seat  # so that the match's last deal is never one the learner sits out
+                else:
+                    first = self.dealer if self.dealer is not None else rng.randint(1, self.players)
+                match = self.matches[i] = Match(self.rules, first_dealer=first, rounds=self.rounds)
+                self._steps[i] = 0
+            deal = match.new_deal(self._deck(i))
+        else:
+            dealer = self.dealer if self.dealer is not None else self._dealers[rng.randrange(len(self._dealers))]
+            deal = new_deal(self.rules, self._deck(i), dealer=dealer)
+            self._steps[i] = 0
+        self.deals[i] = deal
+        self._publics[i] = Public()
+        self._passed[i] = [0] * self.players
+        self._discarded[i] = [0] * self.players
+        if not self.self_play:
+            seats = getattr(deal, "seats", None)
+            # a learner who sits this deal out (three at a conquian table, in a match) shows nothing of it
+            self._learner[i] = self._player(deal, self.seat) if seats is None or self.seat in seats else 0
+            if any(isinstance(o, str) and o != "random" for o in self.opponents.values()):
+                from conquian.bots import make_bot
+
+                self._bots[i] = {s: make_bot(o, seed=rng.getrandbits(32)) for s, o in self.opponents.items()
+                                 if isinstance(o, str) and o != "random"}
+
+    def _deck(self, i: int) -> tuple[int, ...]:
+        """Environment ``i``'s next deck: the one its seed stream gives next, as
+        ``new_deal(rules, seed=stream.next64())`` would shuffle it.  Decks are shuffled ahead,
+        many environments' at once (:func:`shuffled_decks`)."""
+        queue = self._queues[i]
+        if not queue:
+            low = [k for k, q in enumerate(self._queues) if len(q) < _AHEAD // 4]
+            seeds = [self._streams[k].next64() for k in low for _ in range(_AHEAD)]
+            decks = shuffled_decks(self.rules, seeds)
+            for n, k in enumerate(low):
+                self._queues[k].extend(decks[n * _AHEAD:(n + 1) * _AHEAD])
+        return queue.popleft()
+
+    @staticmethod
+    def _player(deal: Deal, seat: int) -> int:
+        """The player index of a seat (the deal's own numbering; Cooncan numbers seats from 0)."""
+        return int(deal.player_of(seat)) if hasattr(deal, "player_of") else seat - 1
+
+    def _seat_player(self, i: int) -> int:
+        """The player index whose observation environment ``i`` shows (the learner, or the seat to act)."""
+        deal = self.deals[i]
+        if not self.self_play:
+            return self._learner[i]
+        if isinstance(deal, ConquianDeal):
+            return int(deal.actor)
+        return self._player(deal, deal.to_act) if deal.to_act is not None else self._last[i]
+
+    # ------------------------------------------------------------------ stepping
+    def _apply(self, i: int, raw: tuple[int, Any]) -> None:
+        """Apply a listed raw action, keeping conquian's passes and discards (the public planes)."""
+        deal = self.deals[i]
+        if self.fast:
+            assert isinstance(deal, ConquianDeal)
+            self._last[i] = deal.actor
+            kind = raw[0]
+            if kind == K_PASS:
+                self._passed[i][deal.actor] |= 1 << deal.card
+            elif kind == K_DISCARD:
+                self._discarded[i][deal.actor] |= 1 << raw[1]
+        else:
+            self._last[i] = self._player(deal, deal.to_act or 1)
+        deal.apply_raw(*raw)
+        self._steps[i] += 1
+
+    def _advance(self, rows: Sequence[int], limit: bool = True) -> None:
+        """Let the opponents play until the learner is to act or the deal is over (or, with
+        ``limit``, has reached ``max_steps``)."""
+        if self.self_play:
+            return
+        learner, max_steps = self.seat, self.max_steps if limit else None
+        pending = [i for i in rows if not self.deals[i].over and self.deals[i].to_act != learner
+                   and not (max_steps and self._steps[i] >= max_steps)]
+        while pending:
+            batches: dict[int, list[int]] = {}
+            for i in pending:
+                deal = self.deals[i]
+                s = deal.to_act
+                assert s is not None
+                o = self.opponents[s]
+                if o == "random":
+                    rnd = self._rngs[i].random
+                    if isinstance(deal, ConquianDeal):
+                        raws = legal_raw(deal.tbl, deal.stage, deal.card, deal.hands[deal.actor],
+                                         deal.sides[deal.actor], deal.downs[deal.actor], deal.sides[1 - deal.actor])
+                        self._apply(i, raws[int(rnd() * len(raws))])
+                    else:
+                        self._apply(i, deal.random_raw(rnd))
+                elif isinstance(o, str):
+                    action = self._bots[i][s].choose(deal.view(s))
+                    self._apply(i, deal.verify(action))
+                else:
+                    batches.setdefault(s, []).append(i)
+            for s, envs in batches.items():
+                policy = self.opponents[s]
+                assert callable(policy)
+                obs = np.zeros((len(envs), self.obs_size), dtype=np.float32)
+                mask = np.zeros((len(envs), self.n_actions), dtype=np.int8)
+                listed = self._encode(envs, [self._player(self.deals[i], s) for i in envs], obs, mask)
+                chosen = np.asarray(policy(obs, mask)).reshape(-1).tolist()
+                for k, i in enumerate(envs):
+                    a = int(chosen[k])
+                    if not 0 <= a < self.n_actions or not mask[k, a]:
+                        raise ValueError(f"the policy of p{s} chose {chosen[k]!r}, masked in environment {i}")
+                    self._apply(i, self._decode(a, listed[k]))
+            pending = [i for i in pending if not self.deals[i].over and self.deals[i].to_act != learner
+                       and not (max_steps and self._steps[i] >= max_steps)]
+
+    def step(self, actions: Any) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                                          npt.NDArray[np.bool_], dict[str, Any]]:
+        """Play one action index in every environment; returns ``(obs, rewards, terminated,
+        truncated, info)`` with ``info["action_mask"]``, ``info["to_act"]`` and, for the deals
+        that ended, ``info["final_obs"]`` and ``info["final_info"]`` (Gymnasium's same-step
+        autoreset: ``obs`` already holds the next deal's first observation)."""
+        acts = np.asarray(actions).reshape(-1).tolist()
+        if len(acts) != self.num_envs:
+            raise ValueError(f"give one action per environment: {self.num_envs}, not {len(acts)}")
+        rew, term, trunc = self._rew, self._term, self._trunc
+        rew.fill(0.0)
+        term.fill(False)
+        trunc.fill(False)
+        illegal: set[int] = set()
+        deals = self.deals
+        if self.fast:
+            legal = self._mask[self._arange, np.clip(np.asarray(acts), 0, self.n_actions - 1)].tolist()
+            cards, a_discard, a_use = self.enc.cards, self.enc.A_DISCARD, self.enc.A_USE
+            passed, discarded, uses, last, steps_ = self._passed, self._discarded, self._uses, self._last, self._steps
+            for i in self._rows_all:
+                a = acts[i]
+                if not legal[i] or not 0 <= a < self.n_actions:
+                    if self.illegal_reward is None:
+                        raise ValueError(f"action {a!r} is not legal now in environment {i} (see the action mask)")
+                    illegal.add(i)
+                    continue
+                deal: Any = deals[i]
+                p = last[i] = deal.actor
+                if a == 0:
+                    passed[i][p] |= 1 << deal.card
+                    deal.apply_raw(K_PASS, -1)
+                elif a < a_discard:
+                    deal.apply_raw(K_FORCE, cards[a - 1])
+                elif a < a_use:
+                    c = cards[a - a_discard]
+                    discarded[i][p] |= 1 << c
+                    deal.apply_raw(K_DISCARD, c)
+                else:
+                    deal.apply_raw(K_USE, uses[i][a])
+                steps_[i] += 1
+        else:
+            listed, apply = self._listed, self._apply
+            for i in self._rows_all:
+                raw = listed[i].get(acts[i])
+                if raw is None:
+                    if self.illegal_reward is None:
+                        raise ValueError(f"action {acts[i]!r} is not legal now in environment {i} "
+                                         "(see the action mask)")
+                    illegal.add(i)
+                    continue
+                apply(i, raw)
+        if not self.self_play:
+            self._advance([i for i in self._rows_all if i not in illegal])
+        done: list[int] = []
+        nexts: list[int] = []  # a deal over in a match that goes on
+        limit = self.max_steps
+        steps = self._steps
+        sp, match_mode, pending = self.self_play, self.match_mode, self._pending
+        if self.fast and not (illegal or match_mode or limit):  # the common case, cheaply: who finished?
+            ends = [i for i, deal in zip(self._rows_all, deals, strict=True) if deal.stage == OVER]
+        else:
+            ends = self._rows_all
+        for i in ends:
+            deal = deals[i]
+            if match_mode and pending[i] is not None:  # deals the learner sat out, paid now
+                pend = pending[i]
+                assert pend is not None
+                rew[i] += pend if sp else pend[self.seat - 1]
+                pending[i] = None
+            if i in illegal:
+                if sp:
+                    rew[i, self._last[i]] += self.illegal_reward
+                else:
+                    rew[i] += self.illegal_reward
+                term[i] = True
+            elif deal.over:
+                match = self.matches[i]
+                if match is not None:
+                    match.settle()
+                    scores = match.results[-1]  # the tableau pool applied (R5.1)
+                else:
+                    scores = deal.scores() or [0] * self.players
+                rew[i] += scores if sp else scores[self.seat - 1]
+                if match is not None and not match.complete:
+                    nexts.append(i)
+                    continue
+                term[i] = True
+            elif limit and steps[i] >= limit:
+                trunc[i] = True
+            else:
+                continue
+            done.append(i)
+        info: dict[str, Any] = {}
+        if done:
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            illegal_arr = np.zeros(self.num_envs, dtype=np.bool_)
+            scores_arr = np.zeros((self.num_envs, self.players), dtype=np.int64)
+            flags = np.zeros(self.num_envs, dtype=np.bool_)
+            obs = np.zeros((len(done), self.obs_size), dtype=np.float32)
+            mask = np.zeros((len(done), self.n_actions), dtype=np.int8)
+            self._encode(done, [self._last[i] if sp else self._learner[i] for i in done], obs, mask)
+            for k, i in enumerate(done):
+                final_obs[i] = obs[k]
+                flags[i] = True
+                match = self.matches[i]
+                scores_arr[i] = match.totals if match is not None else deals[i].scores() or [0] * self.players
+                illegal_arr[i] = i in illegal
+                self.matches[i] = None
+            info["final_obs"], info["_final_obs"] = final_obs, flags
+            info["final_info"] = {"scores": scores_arr, "_scores": flags.copy(), "illegal": illegal_arr,
+                                  "_illegal": flags.copy()}
+            info["_final_info"] = flags.copy()
+        if done or nexts:
+            self._start(done + nexts)
+        self._encode_out()
+        info.update(self._info())
+        return self._obs, rew, term, trunc, info
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask, "to_act": self._to_act}
+
+    def action_masks(self) -> Mask:
+        """The legal actions of every environment now (as ``info["action_mask"]``)."""
+        return self._mask
+
+    def state(self) -> Obs:
+        """The full state of every deal, ``(num_envs, state_size)``: every seat's observation and
+        the pack (for centralised critics only; see :mod:`conquian.envs.state`)."""
+        out = np.zeros((self.num_envs, self.state_size), dtype=np.float32)
+        for i, deal in enumerate(self.deals):
+            public = self._public(i)
+            out[i] = global_state(self.enc, deal, public)
+        return out
+
+    def _public(self, i: int) -> Public:
+        public = self._publics[i]
+        deal = self.deals[i]
+        if isinstance(deal, ConquianDeal):
+            seats = deal.seats
+            public.passed = {seats[p]: m for p, m in enumerate(self._passed[i]) if m and p < 2}
+            public.discarded = {seats[p]: m for p, m in enumerate(self._discarded[i]) if m and p < 2}
+            public.n_events = deal.n_events
+        else:
+            self.enc.fold(public, deal)
+        return public
+
+    # ------------------------------------------------------------------ encoding
+    def _encode_out(self) -> None:
+        """The observation and mask of every environment into the preallocated arrays."""
+        rows = self._rows_all
+        deals = self.deals
+        if self.fast and self.self_play:
+            players = [d.actor for d in deals]  # type: ignore[union-attr]
+        elif self.fast:
+            players = self._learner
+        else:
+            players = [self._seat_player(i) for i in rows]
+        listed = self._encode(rows, players, self._obs, self._mask)
+        if self.fast:
+            self._uses = listed
+            self._to_act[:] = [0 if d.stage == OVER else d.seats[d.actor] for d in deals]  # type: ignore[union-attr]
+        else:
+            self._listed = listed
+            self._to_act[:] = [d.to_act or 0 for d in deals]
+
+    def _decode(self, a: int, listed: dict[int, Any]) -> tuple[int, Any]:
+        """The raw action of a legal index (conquian: the listing holds the uses only)."""
+        if not self.fast:
+            return listed[a]  # type: ignore[no-any-return]
+        enc = self.enc
+        if a == enc.A_PASS:
+            return (K_PASS, -1)
+        if a < enc.A_DISCARD:
+            return (K_FORCE, enc.cards[a - enc.A_FORCE])
+        if a < enc.A_USE:
+            return (K_DISCARD, enc.cards[a - enc.A_DISCARD])
+        return (K_USE, listed[a])
+
+    def _encode(self, rows: Sequence[int], players: Sequence[int], obs: Obs, mask: Mask) -> list[dict[int, Any]]:
+        """Observations of player ``players[k]`` in environment ``rows[k]`` into ``obs[k]``, the
+        masks into ``mask[k]``; returns the listings (empty where that player is not to act)."""
+        if self.match_mode:
+            self._match_features(rows, players, obs)
+        if self.fast:
+            return self._encode_conquian(rows, players, obs, mask)
+        if not self._seated:
+            return self._encode_cooncan(rows, players, obs, mask)
+        if self.rules.family == MEXICANO:
+            return self._encode_mexicano(rows, players, obs, mask)
+        enc = self.enc
+        out: list[dict[int, Any]] = []
+        flat: list[int] = []
+        a, d0 = self.n_actions, self.deal_obs_size
+        empty: dict[int, Any] = {}
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seat = deal.seats[p] if self._seated else p + 1
+            view = deal.view(seat)
+            obs[k, :d0] = enc.observe(view, public)
+            if deal.to_act == seat:
+                listed = enc.listed(view)
+                base = k * a
+                flat += [base + j for j in listed]
+            else:
+                listed = empty
+            out.append(listed)
+        mask[:len(rows)].fill(0)
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def _fit(self, m: int) -> int:
+        """The cards that fit combination ``m`` as it lies (R3.6), as a mask (made once per combination)."""
+        f = self._fits.get(m)
+        if f is None:
+            valid = self._tbl.valid
+            f = 0
+            for c in self.enc.cards:
+                if not m >> c & 1 and m | 1 << c in valid:
+                    f |= 1 << c
+            self._fits[m] = f
+        return f
+
+    def _encode_mexicano(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                         mask: Mask) -> list[dict[int, Any]]:
+        """The conquián mexicano's observation (``docs/encodings.md``) read from the deals' own
+        fields, as conquian's: every row's card planes looked up at once, the tails in one array."""
+        enc, n, slots = self.enc, self.players, self.enc.slots
+        c = enc.n_cards
+        a = self.n_actions
+        pad = [(0,) * (slots - j) for j in range(slots)]
+        full = float(self.rules.hand_size + 1)
+        pack_size = float(self.rules.pack_size)
+        dense, meld_index = enc.dense, enc.meld_index
+        a_pass, a_force, a_discard, a_use, a_give = enc.A_PASS, enc.A_FORCE, enc.A_DISCARD, enc.A_USE, enc.A_GIVE
+        masks: list[int] = []
+        tails: list[float] = []
+        flat: list[int] = []
+        out: list[dict[int, Any]] = []
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seats, gives, sides, hands = deal.seats, deal.gives, deal.sides, deal.hands
+            order = [(p + j) % n for j in range(n)]
+            masks.append(hands[p])
+            for q in order:
+                side = sides[q]
+                masks += side + pad[len(side)] if len(side) < slots else side[:slots]
+            card = deal.card
+            got = gives[(p - 1) % n] if gives[-1] >= 0 else -1
+            masks += (1 << card if card >= 0 else 0, deal.buried, 1 << gives[p] if gives[p] >= 0 else 0,
+                      1 << got if got >= 0 else 0)
+            passed, taken, discarded = public.passed, public.taken, public.discarded
+            for q in order:
+                s = seats[q]
+                masks += (passed.get(s, 0), taken.get(s, 0), discarded.get(s, 0))
+            stage = deal.stage
+            tail = [0.0] * (6 + 6 * n)
+            tail[stage] = 1.0
+            tail[5] = (len(deal.deck) - deal.pos) / pack_size
+            over = stage == MEX_OVER
+            actor = 0 if over else deal.actor
+            say = stage == MEX_SAY
+            origin, first, dealer = deal.origin, deal.first, deal.dealer
+            for j, q in enumerate(order):
+                tail[6 + j] = hands[q].bit_count() / full
+                if not over and q == actor:
+                    tail[6 + n + j] = 1.0
+                if seats[q] == dealer:
+                    tail[6 + 2 * n + j] = 1.0
+                if gives[q] >= 0:
+                    tail[6 + 3 * n + j] = 1.0
+                if say:
+                    if q == origin:
+                        tail[6 + 4 * n + j] = 1.0
+                    if (q - first) % n < (actor - first) % n:
+                        tail[6 + 5 * n + j] = 1.0
+            tails += tail
+            listed: dict[int, Any] = {}
+            if not over and actor == p:
+                at = k * a
+                for raw in deal.legal_raw():
+                    kind, arg = raw
+                    if kind == K_USE:
+                        x = a_use + meld_index[next(m for m in arg if m >> card & 1)]
+                    elif kind == K_DISCARD:
+                        x = a_discard + dense[arg]
+                    elif kind == K_FORCE:
+                        x = a_force + ((arg >> FORCE_SHIFT) - p - 1) % n * c + dense[arg & 63]
+                    elif kind == K_GIVE:
+                        x = a_give + dense[arg]
+                    else:
+                        x = a_pass
+                    if x not in listed:
+                        listed[x] = raw
+                        flat.append(at + x)
+            out.append(listed)
+        b = len(rows)
+        per = 1 + n * slots + 4 + 3 * n
+        rows16 = np.array(masks, dtype=np.uint64).view("<u2")
+        planes = per * c
+        obs[:b, :planes] = enc._row_table.take(rows16, axis=0).reshape(b, planes)
+        obs[:b, planes:planes + 6 + 6 * n] = np.array(tails, dtype=np.float32).reshape(b, 6 + 6 * n)
+        mask[:b].fill(0)
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def _combo_cells(self, cb: Any) -> tuple[tuple[int, float], ...]:
+        """A Cooncan combination's cells in its slot of the observation, as ``(offset, value)``
+        pairs, worked out as :meth:`Encoding._observe_cooncan` does (jokers named by the
+        combination's own display), once per combination (combinations never change)."""
+        hit = self._combos.get(id(cb))
+        if hit is not None and hit[0] is cb:
+            return hit[1]
+        d, dense = self.enc.n_cards, self.enc.dense
+        cells: dict[int, float] = {}
+        for cell, tok in zip(cb.cells, cb.display().split(), strict=False):
+            if cell == JOKER:
+                if "(" in tok:
+                    cells[d + 1 + dense[parse_card(tok[2:tok.index(")")])]] = 1.0
+                else:
+                    cells[d] = cells.get(d, 0.0) + 1.0
+            else:
+                cells[dense[cell]] = cells.get(dense[cell], 0.0) + 1.0
+        if len(set(c & 15 for c in cb.cells if c != JOKER)) > 1:
+            cells[2 * d + 1 + self.players] = 1.0
+        entry = tuple(cells.items())
+        if len(self._combos) > 100_000:
+            self._combos.clear()
+        self._combos[id(cb)] = (cb, entry)
+        return entry
+
+    def _encode_cooncan(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                        mask: Mask) -> list[dict[int, Any]]:
+        """Cooncan's observation (``docs/encodings.md``) read from the deals' own fields: every
+        row's nonzero entries gathered as (index, value) pairs and written in one call."""
+        enc, n = self.enc, self.players
+        d = enc.n_cards
+        d1 = d + 1
+        dense = enc.dense
+        size, a = self.obs_size, self.n_actions
+        slots, slot_size = enc.slots, enc.slot_size
+        o_combo = 4 * d1
+        o_known = o_combo + slots * slot_size
+        o_counts = o_known + (n - 1) * d1
+        o_stage = o_counts + 3 * n
+        pack_size, turns = float(self.rules.pack_size), float(max(1, self.rules.max_pack_turns))
+        idx: list[int] = []
+        vals: list[float] = []
+        flat: list[int] = []
+        out: list[dict[int, Any]] = []
+        combo_cells = self._combo_cells
+        index = enc.index
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seat = p + 1
+            rel = [(p + j) % n + 1 for j in range(n)]
+            base = k * size
+            h2 = deal.h2[p]
+            m = deal.h1[p]
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                idx.append(base + dense[c])
+                vals.append(2.0 if h2 >> c & 1 else 1.0)
+            if deal.hj[p]:
+                idx.append(base + d)
+                vals.append(float(deal.hj[p]))
+            stock = deal.stock
+            if stock:
+                counts: dict[int, float] = {}
+                for c in stock:
+                    j = d if c == JOKER else dense[c]
+                    counts[j] = counts.get(j, 0.0) + 1.0
+                for j, x in counts.items():
+                    idx.append(base + d1 + j)
+                    vals.append(x)
+                top = stock[-1]
+                idx.append(base + 2 * d1 + (d if top == JOKER else dense[top]))
+                vals.append(1.0)
+            taken = deal.taken
+            if taken >= 0:
+                idx.append(base + 3 * d1 + (d if taken == JOKER else dense[taken]))
+                vals.append(1.0)
+            for k2, cb in enumerate(deal.combos[:slots]):
+                at = base + o_combo + k2 * slot_size
+                for off, x in combo_cells(cb):
+                    idx.append(at + off)
+                    vals.append(x)
+                idx.append(at + 2 * d + 1 + rel.index(cb.owner))
+                vals.append(1.0)
+            known = public.known
+            for j, s in enumerate(rel[1:]):
+                held = known.get(s)
+                if held:
+                    counts = {}
+                    for c in held:
+                        x = d if c == JOKER else dense[c]
+                        counts[x] = counts.get(x, 0.0) + 1.0
+                    at = base + o_known + j * d1
+                    for x, v in counts.items():
+                        idx.append(at + x)
+                        vals.append(v)
+            to_act = deal.to_act
+            laid = deal.laid
+            for j, s in enumerate(rel):
+                q = s - 1
+                idx += (base + o_counts + j, base + o_counts + n + j, base + o_counts + 2 * n + j)
+                vals += ((deal.h1[q].bit_count() + deal.h2[q].bit_count() + deal.hj[q]) / 15.0,
+                         1.0 if laid >> q & 1 else 0.0, 1.0 if to_act == s else 0.0)
+            idx += (base + o_stage + deal.stage, base + o_stage + 3, base + o_stage + 4, base + o_stage + 5)
+            vals += (1.0, deal.pack_count / pack_size, deal.pack_turns / turns, len(stock) / pack_size)
+            if to_act == seat:
+                listed: dict[int, Any] = {}
+                for raw in deal.legal_raw():
+                    listed.setdefault(index(raw), raw)
+                at = k * a
+                flat += [at + j for j in listed]
+            else:
+                listed = {}
+            out.append(listed)
+        b = len(rows)
+        body = obs[:b]
+        body[:, :self.deal_obs_size].fill(0.0)
+        body.reshape(-1)[idx] = vals
+        mask[:b].fill(0)
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def _match_features(self, rows: Sequence[int], players: Sequence[int], obs: Obs) -> None:
+        """Whole-match episodes: after the deal's observation, every seat's running total and the
+        counters it owes to the tableau pool (R5.1), in the order of play from the observing seat
+        (it first), then the share of the match's deals already played
+        (:func:`conquian.envs.state.match_features`)."""
+        d0 = self.deal_obs_size
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            match = self.matches[i]
+            if match is None:
+                obs[k, d0:] = 0.0
+            else:
+                obs[k, d0:] = match_features(match, deal.seats[p] if self._seated else p + 1)
+
+    def _encode_conquian(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                         mask: Mask) -> list[dict[int, Any]]:
+        """Conquian's observation (``docs/encodings.md``) and mask read from the deals' own fields.
+
+        Per row, only card masks are made in Python: the 15 planes of the observation, and two
+        more for the mask (the cards the seat may force, the cards it may discard); one table
+        lookup turns every row's masks into 0/1 planes at once.  The listed uses come from the
+        engine's own listing (:func:`~conquian.engine.conquian.listing.use_forms`), numbered by
+        the combination that holds the card in play, as :meth:`Encoding.listed` numbers them.
+        Returns, per row, the listed uses by index (the pass, forces and discards are read back
+        from the index itself)."""
+        deals: list[Any]
+        if len(rows) == self.num_envs:
+            deals, passed, discarded = self.deals, self._passed, self._discarded
+        else:
+            deals = [self.deals[i] for i in rows]
+            passed = [self._passed[i] for i in rows]
+            discarded = [self._discarded[i] for i in rows]
+        masks: list[int] = []
+        ints: list[int] = []
+        flat: list[int] = []
+        out: list[dict[int, Any]] = []
+        a = self.n_actions
+        enc = self.enc
+        a_use, meld_index = enc.A_USE, enc.meld_index
+        fits, fit, tbl = self._fits, self._fit, self._tbl
+        rests = self._rests
+        pad = _PAD
+        empty: dict[int, Any] = {}
+        base = 0
+        for deal, p, pa, di in zip(deals, players, passed, discarded, strict=True):
+            q = 1 - p
+            hands, sides = deal.hands, deal.sides
+            hand = hands[p]
+            card = deal.card
+            stage = deal.stage
+            sp, sq = sides[p], sides[q]
+            forced = discards = 0
+            uses = empty
+            if stage != OVER and deal.actor == p:
+                acting = 1
+                if stage == DISCARD:
+                    discards = hand
+                    fq = 0
+                    for m in sq:
+                        f = fits.get(m)
+                        fq |= fit(m) if f is None else f
+                    forced = hand & fq
+                else:
+                    avail = deal.downs[p] | hand
+                    for rest in rests[card]:  # use_forms' own first test: can any three hold the card?
+                        if rest & ~avail == 0:
+                            forms = use_forms(tbl, sp, deal.downs[p], hand, card)
+                            break
+                    else:
+                        forms = []
+                    if forms:
+                        uses = {}
+                        for form in forms:
+                            m = form[0]
+                            if not m >> card & 1:
+                                m = next(x for x in form if x >> card & 1)
+                            j = a_use + meld_index[m]
+                            if j not in uses:
+                                uses[j] = form
+                                flat.append(base + j)
+                    if stage != FORCED:
+                        cb = 1 << card
+                        for m in sq:
+                            f = fits.get(m)
+                            if (fit(m) if f is None else f) & cb:
+                                forced = cb
+                                break
+            else:
+                acting = 0
+            sp = sp + pad[len(sp)] if len(sp) < 4 else sp[:4]
+            sq = sq + pad[len(sq)] if len(sq) < 4 else sq[:4]
+            masks += (hand, *sp, *sq, 1 << card if card >= 0 else 0, deal.buried,
+                      pa[p], pa[q], di[p], di[q], forced, discards)
+            ints += (stage, len(deal.deck) - deal.pos, hands[q].bit_count(), hand.bit_count(), acting,
+                     deal.dealer == deal.seats[p])
+            out.append(uses)
+            base += a
+        b = len(rows)
+        c = enc.n_cards
+        rows16 = np.array(masks, dtype=np.uint64).view("<u2")
+        planes = enc._row_table.take(rows16, axis=0).reshape(b, 17 * c)
+        obs[:b, :15 * c] = planes[:, :15 * c]
+        # the tail, as Encoding._observe_conquian writes it: the stage's place set (stages 0-3),
+        # then pack count / 40, the hand counts / 11, to act, dealt
+        t = np.array(ints, dtype=np.int64).reshape(b, 6)
+        tail = obs[:b, 15 * c:15 * c + 9]
+        tail[:, :4] = t[:, :1] == self._four
+        tail[:, 4] = t[:, 1] / 40.0
+        tail[:, 5] = t[:, 2] / 11.0
+        tail[:, 6] = t[:, 3] / 11.0
+        tail[:, 7:] = t[:, 4:]
+        mask[:b].fill(0)
+        mask[:b, enc.A_PASS] = (t[:, 0] <= 2) & (t[:, 4] == 1)  # a say: the pass is always listed
+        mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
+        mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def close(self) -> None:
+        """Nothing to release (Gymnasium's interface)."""
+
+
+class ConquianGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """:class:`ConquianVectorEnv` with opponents (one seat learns) as a ``gymnasium.vector.VectorEnv``:
+    batched spaces, same-step autoreset (``metadata["autoreset_mode"]``), the masks in
+    ``info["action_mask"]`` and from :meth:`action_masks`."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
+                 = "random", **kwargs: Any) -> None:
+        if opponents is None:
+            raise ValueError("a Gymnasium vector environment has one learner: name its opponents")
+        self.env = ConquianVectorEnv(variant, num_envs, opponents=opponents, **kwargs)
+        self.num_envs = num_envs
+        self.single_observation_space = self.env.single_observation_space
+        self.single_action_space = self.env.single_action_space
+        self.observation_space = self.env.observation_space
+        self.action_space = self.env.action_space
+
+    def reset(self, *, seed: int | list[int] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        """Start an episode in every environment (an int seed: environment ``i`` gets ``seed + i``;
+        a list: one seed each)."""
+        if seed is not None:
+            first = seed if isinstance(seed, int) else seed[0]
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(first)
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, actions: npt.NDArray[np.int64]) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[np.bool_],
+                                                            npt.NDArray[np.bool_], dict[str, Any]]:
+        """One action per environment (see :meth:`ConquianVectorEnv.step`)."""
+        return self.env.step(actions)
+
+    def action_masks(self) -> Mask:
+        """The legal actions of every environment now."""
+        return self.env.action_masks()
+
+    def state(self) -> Obs:
+        """The full state of every deal (centralised critics only)."""
+        return self.env.state()
