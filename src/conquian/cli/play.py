@@ -79,7 +79,8 @@ def play_command(args: argparse.Namespace) -> int:
         except ReplayError as e:
             print(f"conquian play: {say(e)}" + (f" [{e.rule}]" if e.rule else ""), file=sys.stderr)
             return 1
-        ReplayApp(rec, ascii_only=args.ascii, spanish_suits=args.spanish_suits).run()
+        ReplayApp(rec, ascii_only=args.ascii, spanish_suits=args.spanish_suits, path=args.replay,
+                  review_workers=os.cpu_count() or 1).run()
         return 0
     import secrets
 

@@ -1,4 +1,6 @@
-"""Stepping through a record in the terminal: :class:`ReplayApp`."""
+"""Stepping through a record in the terminal: :class:`ReplayApp`, with the review of a seat's
+decisions beside the record (``r``; docs/review.md): each decision's mark on the timeline, its
+choices with the search's estimates, what it cost, and Foster's choice where it differs."""
 
 from __future__ import annotations
 
@@ -10,13 +12,19 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Footer, RichLog, Static
+from textual.worker import get_current_worker
 
+from conquian.engine.errors import ConquianError
 from conquian.engine.match import Deal, new_deal
-from conquian.engine.record import Record
+from conquian.engine.record import Record, write_record
 from conquian.i18n import N_, _, active, render
 from conquian.present import for_people, spanish_pack, spanish_text
+from conquian.review import Decision, Review, mark_word, review_file, review_text
 from conquian.tui.widgets import table_text, translate_bindings
 from conquian.words import Words
+
+#: A decision's mark as a sign beside its action number (as chess annotators write them).
+_MARK_SIGNS = {"good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 class ReplayApp(App[None]):
@@ -26,6 +34,7 @@ class ReplayApp(App[None]):
     #status { height: 1; background: $boost; }
     #table { border: round $primary; padding: 0 1; }
     #events { border: round $secondary; }
+    #review { border: round $warning; padding: 0 1; height: auto; max-height: 14; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space,l", "step(1)", N_("next"), priority=True),
@@ -35,10 +44,15 @@ class ReplayApp(App[None]):
         Binding("home", "start", N_("start"), priority=True),
         Binding("end", "finish", N_("end"), priority=True),
         Binding("s", "spanish", N_("suits")),
+        Binding("r", "review", N_("review")),
+        Binding("p", "review_seat", N_("reviewed seat")),
+        Binding("m", "next_mark", N_("next mistake")),
         Binding("q", "quit", N_("quit")),
     ]
 
-    def __init__(self, record: Record, ascii_only: bool = False, spanish_suits: bool = False) -> None:
+    def __init__(self, record: Record, ascii_only: bool = False, spanish_suits: bool = False,
+                 path: str | None = None, review_workers: int = 1,
+                 review_playouts: int | None = None) -> None:
         super().__init__()
         translate_bindings(self)
         self.record = record
@@ -49,11 +63,24 @@ class ReplayApp(App[None]):
         self.deal_index = 0
         self.step = 0
         self.words = Words(self.rules, record.players)
+        self.path = path
+        """The record's file: its reviews are cached beside it (None: reviewed, not cached)."""
+        self.review_workers = review_workers
+        """Processes that share a review's decisions."""
+        self.review_playouts = review_playouts
+        """Playouts a choice (None: the review's default for the game)."""
+        self.review_seat = 1
+        """The seat whose decisions ``r`` reviews (``p`` chooses another)."""
+        self.reviews: dict[tuple[int, int], Review] = {}
+        """The reviews made, by (deal number, seat)."""
+        self.reviewing: str = ""
+        """The progress of a review under way, in words ("" when none is)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Vertical():
             yield Static(id="table")
+            yield Static(id="review")
             yield RichLog(id="events", wrap=True, min_width=10)
         yield Footer()
 
@@ -83,6 +110,117 @@ class ReplayApp(App[None]):
         for e in deal.history()[-12:]:
             line = for_people(self.words.describe(e, active()))
             log.write(spanish_text(line) if self.spanish else line)
+        self.query_one("#review", Static).update(Text(self.review_text()))
+        self.query_one("#review", Static).display = bool(self.reviewing or self.current_review())
+
+    # ------------------------------------------------------------------ the review (docs/review.md)
+    def current_review(self) -> Review | None:
+        """The review of the reviewed seat in the deal on the screen, if made."""
+        return self.reviews.get((self.deal_index + 1, self.review_seat))
+
+    def decision_here(self) -> Decision | None:
+        """The reviewed decision that the next action of the record is, if it is one."""
+        rv = self.current_review()
+        if rv is None:
+            return None
+        return next((d for d in rv.decisions if d.action_index == self.step + 1), None)
+
+    def review_text(self) -> str:
+        """The review panel: the summary, the marks along the deal, and the decision about to be played."""
+        if self.reviewing:
+            return self.reviewing
+        rv = self.current_review()
+        if rv is None:
+            return ""
+        who = render(self.words.person(rv.seat))
+        lines = [_("Review of {who} (only what {who} could see; {playouts} playouts a choice):").format(
+            who=who, playouts=rv.playouts)]
+        if rv.accuracy is None:
+            lines.append(_("no decision to review"))
+        else:
+            counts = ", ".join(f"{n} {mark_word(m)}" for m, n in rv.counts.items())
+            lines.append(_("accuracy {percent}%: {counts}").format(percent=f"{rv.accuracy * 100:.0f}", counts=counts))
+        marks = [f"#{d.action_index}:{_MARK_SIGNS[d.mark]}" for d in rv.decisions if d.mark != "good"]
+        if marks:
+            lines.append(_("marks (action: ?! inaccuracy, ? mistake, ?? blunder): {marks}").format(
+                marks=" ".join(marks)))
+        d = self.decision_here()
+        if d is not None:
+            made = next(e for e in d.candidates if e.action == d.played)
+            lines.append(_("next: decision {n}, {move}: {mark}, win {chance}").format(
+                n=d.number, move=self.action_words(d.played), mark=mark_word(d.mark), chance=f"{made.win:.2f}"))
+            for e in sorted(d.candidates, key=lambda e: -e.win):
+                sign = "*" if e.action == d.best else ("<" if e.action == d.played else " ")
+                points = "" if e.points is None else " " + _("points {points}").format(points=f"{e.points:+.1f}")
+                lines.append(f"  {sign} {self.action_words(e.action):<30s} {e.win:.2f}{points}")
+            if d.best != d.played:
+                lines.append(_("best {move}, cost {cost}").format(move=self.action_words(d.best), cost=f"{d.cost:.2f}"))
+            if d.foster_differs:
+                lines.append(_("foster would play {move}").format(move=self.action_words(d.foster)))
+        text = "\n".join(lines)
+        return spanish_text(text) if self.spanish else text
+
+    def action_review(self) -> None:
+        """``r``: review the reviewed seat's decisions in this deal (from its view only), in the
+        background with its progress; a review made already (or cached beside the record) is shown at once."""
+        key = (self.deal_index + 1, self.review_seat)
+        if key in self.reviews or self.reviewing:
+            self.show()
+            return
+        self.reviewing = _("reviewing {who}...").format(who=render(self.words.person(self.review_seat)))
+        self.show()
+        self.run_worker(lambda: self._review(key), thread=True, exclusive=True, group="review")
+
+    def _review(self, key: tuple[int, int]) -> None:
+        deal, seat = key
+        worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            if not worker.is_cancelled:
+                self.call_from_thread(self._progress, seat, done, total)
+
+        try:
+            if self.path is not None:
+                rv = review_file(self.path, seat, deal, self.review_playouts, self.review_workers, progress)
+            else:
+                rv = review_text(write_record(self.record), seat, deal, self.review_playouts, self.review_workers,
+                                 progress)
+        except ConquianError as e:
+            self.call_from_thread(self._reviewed, key, None, e.render(active()))
+            return
+        self.call_from_thread(self._reviewed, key, rv, "")
+
+    def _progress(self, seat: int, done: int, total: int) -> None:
+        self.reviewing = _("reviewing {who}: decision {done} of {total}").format(
+            who=render(self.words.person(seat)), done=done, total=total)
+        self.show()
+
+    def _reviewed(self, key: tuple[int, int], rv: Review | None, error: str) -> None:
+        self.reviewing = ""
+        if rv is not None:
+            self.reviews[key] = rv
+        else:
+            self.notify(error, title=_("no review"), severity="error")
+        self.show()
+
+    def action_review_seat(self) -> None:
+        """``p``: review another seat (the next one round the table)."""
+        self.review_seat = self.review_seat % len(self.record.players) + 1
+        self.notify(_("reviewed seat: {who}").format(who=render(self.words.person(self.review_seat))))
+        self.show()
+
+    def action_next_mark(self) -> None:
+        """``m``: go to the reviewed seat's next decision that was not good (round to the first)."""
+        rv = self.current_review()
+        if rv is None:
+            self.notify(_("press r to review this deal first"))
+            return
+        bad = [d.action_index - 1 for d in rv.decisions if d.mark != "good"]
+        if not bad:
+            self.notify(_("no mistake to show: every decision was good"))
+            return
+        self.step = next((j for j in bad if j > self.step), bad[0])
+        self.show()
 
     def action_words(self, action: object) -> str:
         """An action of the record in the notation, its seat label replaced by the player's name."""
