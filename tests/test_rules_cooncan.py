@@ -11,7 +11,7 @@ from conquian.engine.cards import JOKER, card_str
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.melds import build_combo, parse_token
 from conquian.engine.deck import arrange_cooncan_deck
-from conquian.engine.match import Match
+from conquian.engine.match import Match, new_deal
 from conquian.engine.record import read_record, replay
 from conquian.engine.table import Roster, cut_for_seats, cut_rank
 
@@ -471,3 +471,13 @@ def test_r2_2_a_sequence_in_an_order_that_leaves_two_is_a_notation_error() -> No
     assert deal == before and not deal.is_legal("p1 meld 6d X 5d")
     deal.play("p1 meld 6d X=7d 5d")  # a named joker settles it
     assert str(deal.combos[0]) == "5d 6d X"
+
+
+@pytest.mark.parametrize("seat", [0, 4, 9, -1, "p1"])
+def test_a_seat_the_table_does_not_have_is_refused(seat: object) -> None:
+    """R1: a three-hand table has seats 1 to 3; asking for another's hand or view is refused in
+    words, never an IndexError."""
+    deal = new_deal(get_rules("cooncan"), seed=1)
+    for ask in (deal.hand, deal.hand_size, deal.view):
+        with pytest.raises(IllegalActionError, match="R1: there is no seat"):
+            ask(seat)  # type: ignore[arg-type]

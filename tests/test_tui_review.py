@@ -79,7 +79,7 @@ def test_the_review_panel_in_spanish(tmp_path: Path) -> None:
             app.step = len(ACTIONS) - 1
             app.show()
             text = panel(app)
-            assert "error grave" in text and "Revisión" in text or "revisión" in text, text
+            assert ("error grave" in text and "Revisión" in text) or "revisión" in text, text
             assert "blunder" not in text
 
     try:

@@ -56,7 +56,7 @@ from conquian.engine.cooncan.listing import (
 from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, parse_token
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
-from conquian.engine.errors import IllegalActionError
+from conquian.engine.errors import IllegalActionError, quote
 from conquian.engine.rules import COONCAN, Rules
 from conquian.engine.scoring import pip_value
 from conquian.i18n import Msg
@@ -167,15 +167,22 @@ class CooncanDeal(DealMixin):
             return self.hj[p]
         return (self.h1[p] >> card & 1) + (self.h2[p] >> card & 1)
 
+    def _player(self, seat: int) -> int:
+        """A seat's index; :class:`IllegalActionError` (R1) for a seat the table does not have."""
+        if type(seat) is not int or not 1 <= seat <= self.n:
+            raise IllegalActionError("R1", Msg("there is no seat {seat} at this table of {n}", seat=quote(seat),
+                                               n=self.n))
+        return seat - 1
+
     def hand(self, seat: int) -> list[int]:
         """A seat's hand, sorted (duplicates repeated, jokers last).  Not for bots: use :meth:`view`."""
-        p = seat - 1
+        p = self._player(seat)
         cards = cards_of(self.h1[p]) + cards_of(self.h2[p])
         return sorted(cards, key=sort_key) + [JOKER] * self.hj[p]
 
     def hand_size(self, seat: int) -> int:
         """How many cards a seat holds."""
-        p = seat - 1
+        p = self._player(seat)
         return self.h1[p].bit_count() + self.h2[p].bit_count() + self.hj[p]
 
     # ------------------------------------------------------------- copying
@@ -590,9 +597,7 @@ class CooncanDeal(DealMixin):
 
     def view(self, seat: int) -> CooncanView:
         """What ``seat`` may know.  Bots get only this."""
-        if not 1 <= seat <= self.n:
-            raise ValueError(f"there is no seat p{seat}")
-        p = seat - 1
+        p = self._player(seat)
         return CooncanView(
             rules=self.rules,
             seat=seat,
