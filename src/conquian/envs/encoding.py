@@ -65,6 +65,8 @@ View = ConquianView | CooncanView | MexicanoView
 
 #: Conquian: the most combinations one side can hold (eleven down ends the deal: 4 x 3 = 12).
 CONQUIAN_SLOTS = 4
+CONQUIAN_PHASES = ("say", "forced", "discard", "over")
+"""Conquian's phase floats, in order: the view's public phase, one-hot."""
 _SHIFT_WHICH = {None: 0, "low": 1, "high": 2}
 
 
@@ -412,7 +414,7 @@ class Encoding:
         planes = len(masks) * self.n_cards
         self._planes(masks, out[:planes])
         tail = [0.0] * 9
-        tail[v.stage] = 1.0  # say, forced, discard, over
+        tail[CONQUIAN_PHASES.index(v.phase)] = 1.0  # say, forced, discard, over
         tail[4] = v.pack_count / 40.0
         tail[5] = v.adversary_hand_count / 11.0
         tail[6] = v.hand_mask.bit_count() / 11.0

@@ -1,0 +1,491 @@
+"""How the batched environment (:mod:`conquian.envs.vector`) writes every deal's observation and
+mask into its preallocated arrays at once: each family's encoder reads the deals directly, and
+gives exactly what :class:`~conquian.envs.encoding.Encoding` gives for the same view (tested).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from conquian.engine.cards import JOKER, parse_card
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.listing import (
+    DISCARD,
+    FORCED,
+    K_DISCARD,
+    K_FORCE,
+    K_PASS,
+    K_USE,
+    OVER,
+    PHASE_NAMES,
+    use_forms,
+)
+from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE
+from conquian.engine.conquian.mexicano_listing import OVER as MEX_OVER
+from conquian.engine.conquian.mexicano_listing import SAY as MEX_SAY
+from conquian.engine.match import Deal, Match
+from conquian.engine.rules import MEXICANO
+from conquian.envs.encoding import CONQUIAN_PHASES, CONQUIAN_SLOTS, Encoding, Mask, Obs, Public
+from conquian.envs.state import match_features
+
+_PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS)]  # a side's empty places
+_PHASE_OF_STAGE = tuple(CONQUIAN_PHASES.index(name) for name in PHASE_NAMES)  # a stage's phase place
+
+
+class BatchEncoding:
+    """The encoders of :class:`~conquian.envs.vector.ConquianVectorEnv` (a base class of it: the
+    environment holds the deals and the arrays these methods fill)."""
+
+    enc: Encoding
+    deals: list[Deal]
+    rules: Any
+    fast: bool
+    n_actions: int
+    players: int
+    deal_obs_size: int
+    obs_size: int
+    num_envs: int
+    self_play: bool
+    match_mode: bool
+    matches: list[Match | None]
+    _combos: dict[int, tuple[Any, tuple[tuple[int, float], ...]]]
+    _seated: bool
+    _publics: list[Public]
+    _fits: dict[int, int]
+    _to_act: npt.NDArray[np.int64]
+    _tbl: Any
+    _passed: list[list[int]]
+    _discarded: list[list[int]]
+    _uses: list[dict[int, Any]]
+    _rows_all: list[int]
+    _rests: dict[int, tuple[int, ...]]
+    _obs: npt.NDArray[np.float32]
+    _mask: npt.NDArray[np.int8]
+    _listed: list[dict[int, tuple[int, Any]]]
+    _learner: list[int]
+    _four: npt.NDArray[np.int64]
+    _last: list[int]
+
+    @staticmethod
+    def _player(deal: Deal, seat: int) -> int:
+        """The player index of a seat (the deal's own numbering; Cooncan numbers seats from 0)."""
+        return int(deal.player_of(seat)) if hasattr(deal, "player_of") else seat - 1
+
+    def _seat_player(self, i: int) -> int:
+        """The player index whose observation environment ``i`` shows (the learner, or the seat to act)."""
+        deal = self.deals[i]
+        if not self.self_play:
+            return self._learner[i]
+        if isinstance(deal, ConquianDeal):
+            return int(deal.actor)
+        return self._player(deal, deal.to_act) if deal.to_act is not None else self._last[i]
+
+    def _encode_out(self) -> None:
+        """The observation and mask of every environment into the preallocated arrays."""
+        rows = self._rows_all
+        deals = self.deals
+        if self.fast and self.self_play:
+            players = [d.actor for d in deals]  # type: ignore[union-attr]
+        elif self.fast:
+            players = self._learner
+        else:
+            players = [self._seat_player(i) for i in rows]
+        listed = self._encode(rows, players, self._obs, self._mask)
+        if self.fast:
+            self._uses = listed
+            self._to_act[:] = [0 if d.stage == OVER else d.seats[d.actor] for d in deals]  # type: ignore[union-attr]
+        else:
+            self._listed = listed
+            self._to_act[:] = [d.to_act or 0 for d in deals]
+
+    def _decode(self, a: int, listed: dict[int, Any]) -> tuple[int, Any]:
+        """The raw action of a legal index (conquian: the listing holds the uses only)."""
+        if not self.fast:
+            return listed[a]  # type: ignore[no-any-return]
+        enc = self.enc
+        if a == enc.A_PASS:
+            return (K_PASS, -1)
+        if a < enc.A_DISCARD:
+            return (K_FORCE, enc.cards[a - enc.A_FORCE])
+        if a < enc.A_USE:
+            return (K_DISCARD, enc.cards[a - enc.A_DISCARD])
+        return (K_USE, listed[a])
+
+    def _encode(self, rows: Sequence[int], players: Sequence[int], obs: Obs, mask: Mask) -> list[dict[int, Any]]:
+        """Observations of player ``players[k]`` in environment ``rows[k]`` into ``obs[k]``, the
+        masks into ``mask[k]``; returns the listings (empty where that player is not to act)."""
+        if self.match_mode:
+            self._match_features(rows, players, obs)
+        if self.fast:
+            return self._encode_conquian(rows, players, obs, mask)
+        if not self._seated:
+            return self._encode_cooncan(rows, players, obs, mask)
+        if self.rules.family == MEXICANO:
+            return self._encode_mexicano(rows, players, obs, mask)
+        enc = self.enc
+        out: list[dict[int, Any]] = []
+        flat: list[int] = []
+        a, d0 = self.n_actions, self.deal_obs_size
+        empty: dict[int, Any] = {}
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seat = deal.seats[p] if self._seated else p + 1
+            view = deal.view(seat)
+            obs[k, :d0] = enc.observe(view, public)
+            if deal.to_act == seat:
+                listed = enc.listed(view)
+                base = k * a
+                flat += [base + j for j in listed]
+            else:
+                listed = empty
+            out.append(listed)
+        mask[:len(rows)].fill(0)
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def _fit(self, m: int) -> int:
+        """The cards that fit combination ``m`` as it lies (R3.6), as a mask (made once per combination)."""
+        f = self._fits.get(m)
+        if f is None:
+            valid = self._tbl.valid
+            f = 0
+            for c in self.enc.cards:
+                if not m >> c & 1 and m | 1 << c in valid:
+                    f |= 1 << c
+            self._fits[m] = f
+        return f
+
+    def _encode_mexicano(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                         mask: Mask) -> list[dict[int, Any]]:
+        """The conquián mexicano's observation (``docs/encodings.md``) read from the deals' own
+        fields, as conquian's: every row's card planes looked up at once, the tails in one array."""
+        enc, n, slots = self.enc, self.players, self.enc.slots
+        c = enc.n_cards
+        a = self.n_actions
+        pad = [(0,) * (slots - j) for j in range(slots)]
+        full = float(self.rules.hand_size + 1)
+        pack_size = float(self.rules.pack_size)
+        dense, meld_index = enc.dense, enc.meld_index
+        a_pass, a_force, a_discard, a_use, a_give = enc.A_PASS, enc.A_FORCE, enc.A_DISCARD, enc.A_USE, enc.A_GIVE
+        masks: list[int] = []
+        tails: list[float] = []
+        flat: list[int] = []
+        out: list[dict[int, Any]] = []
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seats, gives, sides, hands = deal.seats, deal.gives, deal.sides, deal.hands
+            order = [(p + j) % n for j in range(n)]
+            masks.append(hands[p])
+            for q in order:
+                side = sides[q]
+                masks += side + pad[len(side)] if len(side) < slots else side[:slots]
+            card = deal.card
+            got = gives[(p - 1) % n] if gives[-1] >= 0 else -1
+            masks += (1 << card if card >= 0 else 0, deal.buried, 1 << gives[p] if gives[p] >= 0 else 0,
+                      1 << got if got >= 0 else 0)
+            passed, taken, discarded = public.passed, public.taken, public.discarded
+            for q in order:
+                s = seats[q]
+                masks += (passed.get(s, 0), taken.get(s, 0), discarded.get(s, 0))
+            stage = deal.stage
+            tail = [0.0] * (6 + 6 * n)
+            tail[stage] = 1.0
+            tail[5] = (len(deal.deck) - deal.pos) / pack_size
+            over = stage == MEX_OVER
+            actor = 0 if over else deal.actor
+            say = stage == MEX_SAY
+            origin, first, dealer = deal.origin, deal.first, deal.dealer
+            for j, q in enumerate(order):
+                tail[6 + j] = hands[q].bit_count() / full
+                if not over and q == actor:
+                    tail[6 + n + j] = 1.0
+                if seats[q] == dealer:
+                    tail[6 + 2 * n + j] = 1.0
+                if gives[q] >= 0:
+                    tail[6 + 3 * n + j] = 1.0
+                if say:
+                    if q == origin:
+                        tail[6 + 4 * n + j] = 1.0
+                    if (q - first) % n < (actor - first) % n:
+                        tail[6 + 5 * n + j] = 1.0
+            tails += tail
+            listed: dict[int, Any] = {}
+            if not over and actor == p:
+                at = k * a
+                for raw in deal.legal_raw():
+                    kind, arg = raw
+                    if kind == K_USE:
+                        x = a_use + meld_index[next(m for m in arg if m >> card & 1)]
+                    elif kind == K_DISCARD:
+                        x = a_discard + dense[arg]
+                    elif kind == K_FORCE:
+                        x = a_force + ((arg >> FORCE_SHIFT) - p - 1) % n * c + dense[arg & 63]
+                    elif kind == K_GIVE:
+                        x = a_give + dense[arg]
+                    else:
+                        x = a_pass
+                    if x not in listed:
+                        listed[x] = raw
+                        flat.append(at + x)
+            out.append(listed)
+        b = len(rows)
+        per = 1 + n * slots + 4 + 3 * n
+        rows16 = np.array(masks, dtype=np.uint64).view("<u2")
+        planes = per * c
+        obs[:b, :planes] = enc._row_table.take(rows16, axis=0).reshape(b, planes)
+        obs[:b, planes:planes + 6 + 6 * n] = np.array(tails, dtype=np.float32).reshape(b, 6 + 6 * n)
+        mask[:b].fill(0)
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def _combo_cells(self, cb: Any) -> tuple[tuple[int, float], ...]:
+        """A Cooncan combination's cells in its slot of the observation, as ``(offset, value)``
+        pairs, worked out as :meth:`Encoding._observe_cooncan` does (jokers named by the
+        combination's own display), once per combination (combinations never change)."""
+        hit = self._combos.get(id(cb))
+        if hit is not None and hit[0] is cb:
+            return hit[1]
+        d, dense = self.enc.n_cards, self.enc.dense
+        cells: dict[int, float] = {}
+        for cell, tok in zip(cb.cells, cb.display().split(), strict=False):
+            if cell == JOKER:
+                if "(" in tok:
+                    cells[d + 1 + dense[parse_card(tok[2:tok.index(")")])]] = 1.0
+                else:
+                    cells[d] = cells.get(d, 0.0) + 1.0
+            else:
+                cells[dense[cell]] = cells.get(dense[cell], 0.0) + 1.0
+        if len(set(c & 15 for c in cb.cells if c != JOKER)) > 1:
+            cells[2 * d + 1 + self.players] = 1.0
+        entry = tuple(cells.items())
+        if len(self._combos) > 100_000:
+            self._combos.clear()
+        self._combos[id(cb)] = (cb, entry)
+        return entry
+
+    def _encode_cooncan(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                        mask: Mask) -> list[dict[int, Any]]:
+        """Cooncan's observation (``docs/encodings.md``) read from the deals' own fields: every
+        row's nonzero entries gathered as (index, value) pairs and written in one call."""
+        enc, n = self.enc, self.players
+        d = enc.n_cards
+        d1 = d + 1
+        dense = enc.dense
+        size, a = self.obs_size, self.n_actions
+        slots, slot_size = enc.slots, enc.slot_size
+        o_combo = 4 * d1
+        o_known = o_combo + slots * slot_size
+        o_counts = o_known + (n - 1) * d1
+        o_stage = o_counts + 3 * n
+        pack_size, turns = float(self.rules.pack_size), float(max(1, self.rules.max_pack_turns))
+        idx: list[int] = []
+        vals: list[float] = []
+        flat: list[int] = []
+        out: list[dict[int, Any]] = []
+        combo_cells = self._combo_cells
+        index = enc.index
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            public = self._publics[i]
+            enc.fold(public, deal)
+            seat = p + 1
+            rel = [(p + j) % n + 1 for j in range(n)]
+            base = k * size
+            h2 = deal.h2[p]
+            m = deal.h1[p]
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                idx.append(base + dense[c])
+                vals.append(2.0 if h2 >> c & 1 else 1.0)
+            if deal.hj[p]:
+                idx.append(base + d)
+                vals.append(float(deal.hj[p]))
+            stock = deal.stock
+            if stock:
+                counts: dict[int, float] = {}
+                for c in stock:
+                    j = d if c == JOKER else dense[c]
+                    counts[j] = counts.get(j, 0.0) + 1.0
+                for j, x in counts.items():
+                    idx.append(base + d1 + j)
+                    vals.append(x)
+                top = stock[-1]
+                idx.append(base + 2 * d1 + (d if top == JOKER else dense[top]))
+                vals.append(1.0)
+            taken = deal.taken
+            if taken >= 0:
+                idx.append(base + 3 * d1 + (d if taken == JOKER else dense[taken]))
+                vals.append(1.0)
+            for k2, cb in enumerate(deal.combos[:slots]):
+                at = base + o_combo + k2 * slot_size
+                for off, x in combo_cells(cb):
+                    idx.append(at + off)
+                    vals.append(x)
+                idx.append(at + 2 * d + 1 + rel.index(cb.owner))
+                vals.append(1.0)
+            known = public.known
+            for j, s in enumerate(rel[1:]):
+                held = known.get(s)
+                if held:
+                    counts = {}
+                    for c in held:
+                        x = d if c == JOKER else dense[c]
+                        counts[x] = counts.get(x, 0.0) + 1.0
+                    at = base + o_known + j * d1
+                    for x, v in counts.items():
+                        idx.append(at + x)
+                        vals.append(v)
+            to_act = deal.to_act
+            laid = deal.laid
+            for j, s in enumerate(rel):
+                q = s - 1
+                idx += (base + o_counts + j, base + o_counts + n + j, base + o_counts + 2 * n + j)
+                vals += ((deal.h1[q].bit_count() + deal.h2[q].bit_count() + deal.hj[q]) / 15.0,
+                         1.0 if laid >> q & 1 else 0.0, 1.0 if to_act == s else 0.0)
+            idx += (base + o_stage + deal.stage, base + o_stage + 3, base + o_stage + 4, base + o_stage + 5)
+            vals += (1.0, deal.pack_count / pack_size, deal.pack_turns / turns, len(stock) / pack_size)
+            if to_act == seat:
+                listed: dict[int, Any] = {}
+                for raw in deal.legal_raw():
+                    listed.setdefault(index(raw), raw)
+                at = k * a
+                flat += [at + j for j in listed]
+            else:
+                listed = {}
+            out.append(listed)
+        b = len(rows)
+        body = obs[:b]
+        body[:, :self.deal_obs_size].fill(0.0)
+        body.reshape(-1)[idx] = vals
+        mask[:b].fill(0)
+        mask.reshape(-1)[flat] = 1
+        return out
+
+    def _match_features(self, rows: Sequence[int], players: Sequence[int], obs: Obs) -> None:
+        """Whole-match episodes: after the deal's observation, every seat's running total and the
+        counters it owes to the tableau pool (R5.1), in the order of play from the observing seat
+        (it first), then the share of the match's deals already played
+        (:func:`conquian.envs.state.match_features`)."""
+        d0 = self.deal_obs_size
+        for k, (i, p) in enumerate(zip(rows, players, strict=True)):
+            deal: Any = self.deals[i]
+            match = self.matches[i]
+            if match is None:
+                obs[k, d0:] = 0.0
+            else:
+                obs[k, d0:] = match_features(match, deal.seats[p] if self._seated else p + 1)
+
+    def _encode_conquian(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
+                         mask: Mask) -> list[dict[int, Any]]:
+        """Conquian's observation (``docs/encodings.md``) and mask read from the deals' own fields.
+
+        Per row, only card masks are made in Python: the 15 planes of the observation, and two
+        more for the mask (the cards the seat may force, the cards it may discard); one table
+        lookup turns every row's masks into 0/1 planes at once.  The listed uses come from the
+        engine's own listing (:func:`~conquian.engine.conquian.listing.use_forms`), numbered by
+        the combination that holds the card in play, as :meth:`Encoding.listed` numbers them.
+        Returns, per row, the listed uses by index (the pass, forces and discards are read back
+        from the index itself)."""
+        deals: list[Any]
+        if len(rows) == self.num_envs:
+            deals, passed, discarded = self.deals, self._passed, self._discarded
+        else:
+            deals = [self.deals[i] for i in rows]
+            passed = [self._passed[i] for i in rows]
+            discarded = [self._discarded[i] for i in rows]
+        masks: list[int] = []
+        ints: list[int] = []
+        flat: list[int] = []
+        out: list[dict[int, Any]] = []
+        a = self.n_actions
+        enc = self.enc
+        a_use, meld_index = enc.A_USE, enc.meld_index
+        fits, fit, tbl = self._fits, self._fit, self._tbl
+        rests = self._rests
+        pad = _PAD
+        empty: dict[int, Any] = {}
+        base = 0
+        for deal, p, pa, di in zip(deals, players, passed, discarded, strict=True):
+            q = 1 - p
+            hands, sides = deal.hands, deal.sides
+            hand = hands[p]
+            card = deal.card
+            stage = deal.stage
+            sp, sq = sides[p], sides[q]
+            forced = discards = 0
+            uses = empty
+            if stage != OVER and deal.actor == p:
+                acting = 1
+                if stage == DISCARD:
+                    discards = hand
+                    fq = 0
+                    for m in sq:
+                        f = fits.get(m)
+                        fq |= fit(m) if f is None else f
+                    forced = hand & fq
+                else:
+                    avail = deal.downs[p] | hand
+                    for rest in rests[card]:  # use_forms' own first test: can any three hold the card?
+                        if rest & ~avail == 0:
+                            forms = use_forms(tbl, sp, deal.downs[p], hand, card)
+                            break
+                    else:
+                        forms = []
+                    if forms:
+                        uses = {}
+                        for form in forms:
+                            m = form[0]
+                            if not m >> card & 1:
+                                m = next(x for x in form if x >> card & 1)
+                            j = a_use + meld_index[m]
+                            if j not in uses:
+                                uses[j] = form
+                                flat.append(base + j)
+                    if stage != FORCED:
+                        cb = 1 << card
+                        for m in sq:
+                            f = fits.get(m)
+                            if (fit(m) if f is None else f) & cb:
+                                forced = cb
+                                break
+            else:
+                acting = 0
+            sp = sp + pad[len(sp)] if len(sp) < 4 else sp[:4]
+            sq = sq + pad[len(sq)] if len(sq) < 4 else sq[:4]
+            masks += (hand, *sp, *sq, 1 << card if card >= 0 else 0, deal.buried,
+                      pa[p], pa[q], di[p], di[q], forced, discards)
+            ints += (_PHASE_OF_STAGE[stage], len(deal.deck) - deal.pos, hands[q].bit_count(), hand.bit_count(), acting,
+                     deal.dealer == deal.seats[p])
+            out.append(uses)
+            base += a
+        b = len(rows)
+        c = enc.n_cards
+        rows16 = np.array(masks, dtype=np.uint64).view("<u2")
+        planes = enc._row_table.take(rows16, axis=0).reshape(b, 17 * c)
+        obs[:b, :15 * c] = planes[:, :15 * c]
+        # the tail, as Encoding._observe_conquian writes it: the phase's place set (say, forced, discard, over),
+        # then pack count / 40, the hand counts / 11, to act, dealt
+        t = np.array(ints, dtype=np.int64).reshape(b, 6)
+        tail = obs[:b, 15 * c:15 * c + 9]
+        tail[:, :4] = t[:, :1] == self._four
+        tail[:, 4] = t[:, 1] / 40.0
+        tail[:, 5] = t[:, 2] / 11.0
+        tail[:, 6] = t[:, 3] / 11.0
+        tail[:, 7:] = t[:, 4:]
+        mask[:b].fill(0)
+        mask[:b, enc.A_PASS] = (t[:, 0] == 0) & (t[:, 4] == 1)  # a say: the pass is always listed
+        mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
+        mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
+        mask.reshape(-1)[flat] = 1
+        return out
+
