@@ -280,6 +280,12 @@ def test_a_finished_match_replays_forwards_and_backwards(server: Server, browser
     page.goto(f"{server.url}/r/{table_id}")
     page.wait_for_selector("#replay")
     assert "step 0" in page.inner_text("#step")
+    # every button is words and glyphs every font has (the ⏮/⏭ glyphs were empty boxes)
+    assert [page.inner_text(f"#{b}") for b in ("first", "last")] == ["« start", "end »"]
+    page.click("#last")
+    assert "Scores" in page.inner_text("#replay")
+    page.click("#first")
+    assert "step 0" in page.inner_text("#step")
     page.click("#forward")
     page.click("#forward")
     assert "step 2" in page.inner_text("#step")

@@ -659,10 +659,11 @@ async function replayPage(id) {
     const f = data.frames[i], d = f.deal;
     const box = el("div", { class: "panel", id: "replay" },
       el("div", { class: "row" },
-        el("button", { type: "button", id: "first", onclick: () => go(0) }, "⏮"),
+        // « and » are in every font: the ⏮/⏭ glyphs are empty boxes in Debian's Chromium
+        el("button", { type: "button", id: "first", onclick: () => go(0) }, "« " + _("start")),
         el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, "◀ " + _("back")),
         el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, _("forward") + " ▶"),
-        el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, "⏭"),
+        el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, _("end") + " »"),
         el("span", { id: "step" }, format(_("deal {deal}, step {step} ({index}/{total})"), { deal: f.deal_number, step: f.step, index: i + 1, total: data.frames.length }))),
       el("p", { id: "replay-action" }, f.action ? `${f.action.replace(/^p(\d+)/, (m, s) => name(Number(s)))}` : _("the deal starts")),
       Object.entries(f.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${name(Number(s))}: `), cards.map(c => cardEl(c, { small: true })))));
