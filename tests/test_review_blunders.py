@@ -3,19 +3,18 @@
 Each record is a real deal: both seats played by ``foster`` up to a position, where one bad move
 is planted.  The first planted blunder (the win on the spot passed up, R3.7) is in
 ``tests/test_review.py``; here are the discard into the adversary's combination that hands him
-his eleventh card (R3.3, R3.7) and the three broken for nothing (R2.2, R3.5).  Then a deal played
-by ``master`` against itself, whose decisions with a clear margin get no blunder.
+his eleventh card (R3.3, R3.7) and the three broken for nothing (R2.2, R3.5, R3.7).  Then a deal
+played by ``master`` against itself, whose decisions with a clear margin get no blunder.
 """
 
 from __future__ import annotations
 
 import math
 
-import pytest
-
 import conquian.review as review
 from conquian import get_rules
 from conquian.bots import make_bot
+from conquian.engine.cards import parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.record import DealRecord, Record, write_record
 
@@ -96,32 +95,41 @@ def test_the_discard_into_the_adversary_s_combination_is_a_blunder_and_the_only_
 
 
 # ------------------------------------------------------------------ a three broken for nothing
-#: Seed 22, p2 deals (the deal of ``tests/test_review.py``), foster for both seats up to p2's
-#: discard: p2 has 9c 9h 9s and 8c 8d 8h down and holds 2h 4c 4h 4s 8s, a made three of fours
-#: (R2.2) that his next use can lay (R3.4).  Foster discards the spade 8; the planted discard
-#: breaks the fours instead.  Seed 45, p1 deals: p1 holds the sequence 7h 8h 9h among
-#: 2s 5h 6d 7s Ts and discards its middle card.
-BROKEN_THREES = {
-    "three of a kind": (22, 2, ["p1 pass", "p2 use 9c 9h 9s", "p2 discard 5d", "p1 use 5c 5d 5h",
-                                "p1 discard 7c", "p2 pass", "p2 pass", "p1 use 2c 2d 2s", "p1 discard 8h",
-                                "p2 use 8c 8d 8h"], "p2 discard 4h", ("4c", "4h", "4s")),
-    "sequence of three": (45, 1, ["p1 pass", "p2 use 2h 3h 4h", "p2 discard 3s", "p1 pass", "p1 use 4c 5c 6c"],
-                          "p1 discard 8h", ("7h", "8h", "9h")),
-}
+#: Seed 165, p2 deals, foster for both seats up to p2's discard.  p1 has ten down (3c 3d 3s,
+#: Ac Ad As, 8c 8d 8h 8s) and an empty hand, but no card left can join them (3h and Ah lie on
+#: p2's side, the eights are four): he cannot win.  p2 has Ah 2h 3h and 5c 5d 5s down and holds
+#: 4h 6c 9c 9h 9s, a made three of nines (R2.2); the diamond 9 and the heart 5 are still in the
+#: pack, so keeping the nines lays his eleventh card in the end (R3.4, R3.7), whatever the order
+#: of the pack.  Foster discards the club 6; the planted discard breaks the nines, and the deal
+#: can only end in a tableau (R3.7): half a win thrown away, for nothing.
+THREE_ACTIONS = [
+    "p1 pass", "p2 use Ah 2h 3h", "p2 discard 7d", "p1 pass", "p1 pass", "p2 pass", "p2 pass", "p1 use 8d 8h 8s",
+    "p1 discard Tc", "p2 pass", "p2 pass", "p1 use 3c 3d 3s", "p1 discard Td", "p2 pass", "p2 pass",
+    "p1 use Ac Ad As", "p1 discard 6h", "p2 pass", "p2 pass", "p1 use 8c 8d 8h 8s", "p1 discard 6s", "p2 pass",
+    "p2 pass", "p1 pass", "p1 pass", "p2 use 5c 5d 5s",
+    "p2 discard 9h",  # the blunder
+]
+NINES = ("9c", "9h", "9s")
+KEEPS = ("p2 discard 4h", "p2 discard 6c")
 
 
-@pytest.mark.parametrize("case", sorted(BROKEN_THREES))
-def test_breaking_a_three_for_nothing_is_a_blunder_and_the_only_one(case: str) -> None:
-    seed, seat, before, planted_move, three = BROKEN_THREES[case]
-    deal = position(seed, before)
-    hand = str(deal.view(seat).hand).split()
-    assert deal.to_act == seat and deal.phase == "discard" and set(three) <= set(hand)
-    assert not adversary_wins_with(deal, planted_move)  # not a gift: the three is simply gone
-    rv = review.review_text(record(seed, [*before, planted_move]), seat=seat, playouts=PLAYOUTS)
-    planted = only_blunder(rv, len(before) + 1)
-    assert planted.played == planted_move
-    assert planted.best.split()[-1] not in three  # the best discard keeps the three
-    assert all(d.mark == "good" for d in rv.decisions if d is not planted)
+def test_the_three_waits_for_the_last_nine_in_the_pack() -> None:
+    deal = position(165, THREE_ACTIONS[:-1])
+    hand = str(deal.view(2).hand).split()
+    assert deal.to_act == 2 and deal.phase == "discard" and set(NINES) <= set(hand)
+    assert deal.downs[0].bit_count() == 10 and deal.hands[0] == 0  # p1: ten down, nothing in hand
+    assert {parse_card("9d"), parse_card("5h")} <= set(deal.deck[deal.pos:])  # still in the pack
+    assert not adversary_wins_with(deal, "p2 discard 9h")  # not a gift: the three is simply gone
+
+
+def test_breaking_a_three_for_nothing_is_a_blunder_and_the_only_one() -> None:
+    rv = review.review_text(record(165, THREE_ACTIONS), seat=2, playouts=PLAYOUTS)
+    planted = only_blunder(rv, len(THREE_ACTIONS))
+    assert planted.played == "p2 discard 9h" and planted.best in KEEPS
+    wins = {e.action: e.win for e in planted.candidates}
+    assert all(wins[k] == 1.0 for k in KEEPS)  # the nines kept: eleven down in every re-deal
+    assert all(wins[f"p2 discard {c}"] == review.TABLEAU_WIN for c in NINES)  # broken: a tableau, every time
+    assert all(d.mark != "blunder" for d in rv.decisions if d is not planted)
 
 
 # ------------------------------------------------------------------ master against itself
