@@ -60,6 +60,8 @@ def test_the_blunder_is_marked_where_it_was_made() -> None:
     assert rv.accuracy is not None and 0 <= rv.accuracy < 1
     best = next(e for e in last.candidates if e.action == WINNING)
     assert best.win == 1.0 and best.points is None  # conquian scores games, not pips
+    made = next(e for e in last.candidates if e.action == "p2 pass")
+    assert made.win == review.TABLEAU_WIN and last.cost == 0.5  # the pass leaves a tableau, half a win
 
 
 def test_marks_and_accuracy_follow_the_documented_thresholds() -> None:

@@ -7,7 +7,7 @@ has not seen (:func:`conquian.bots.determinize.determinize`) and each re-deal is
 the ``foster`` policy for every seat.  A candidate's estimate is its chance of winning the deal
 (and, in Cooncan, whose deals score pips, its expected points).  Every candidate is played on
 the same re-deals (common random numbers), so their differences are sharper than the sample
-size suggests.
+size suggests.  A tableau counts half a win (:data:`TABLEAU_WIN`).
 
 The move made is compared with the best candidate: the *cost* is the best win chance minus
 the made move's, and the mark follows from it (:data:`GOOD_BELOW`, :data:`INACCURACY_BELOW`,
@@ -69,7 +69,11 @@ HORIZON = 400
 #: How many turning points (the costliest decisions) the summary names.
 TURNING_POINTS = 3
 #: The cache file's format; a change of the evaluation changes it, so that old reviews are not read.
-CACHE_FORMAT = "conquian-review/1"
+CACHE_FORMAT = "conquian-review/2"
+#: What a tableau (R3.7; the draw of R8.6) counts in a win chance: half a win, as a tie (R5.1)
+#: goes to the next deal.  Counting it as a loss would call a blunder the move that makes sure
+#: of a tie instead of a gamble that loses more often than it wins.
+TABLEAU_WIN = 0.5
 
 
 class ReviewError(ConquianError):
@@ -213,7 +217,8 @@ def candidates(view: View, played: str, foster: str) -> list[tuple[str, RawActio
 
 def evaluate(view: View, cands: Sequence[tuple[str, RawAction]], playouts: int, seed: int) -> list[Estimate]:
     """Each candidate's estimate from ``view`` alone: ``playouts`` re-deals of what the seat has not
-    seen, the same for every candidate, each finished by foster's policy for every seat."""
+    seen, the same for every candidate, each finished by foster's policy for every seat.  The win
+    chance counts a tableau as :data:`TABLEAU_WIN`."""
     view = check_view(view)
     seat = view.seat
     rng = random.Random(seed)
@@ -226,7 +231,7 @@ def evaluate(view: View, cands: Sequence[tuple[str, RawAction]], playouts: int, 
             d = base.copy()
             d.apply_raw(*raw)
             points[i] += playout_value(d, seat, random.Random(sub_seed), HORIZON)
-            wins[i] += d.over and d.winner_seat == seat
+            wins[i] += 1.0 if d.over and d.winner_seat == seat else TABLEAU_WIN if d.tableau else 0.0
     cooncan = isinstance(view, CooncanView)
     return [
         Estimate(text, round(wins[i] / playouts, 4), round(points[i] / playouts, 2) if cooncan else None)
@@ -422,7 +427,7 @@ def review_file(path: str | os.PathLike[str], seat: int, deal: int = 1, playouts
 
 __all__ = [
     "ACCURACY_SCALE", "DEFAULT_COONCAN_PLAYOUTS", "DEFAULT_PLAYOUTS", "GOOD_BELOW", "INACCURACY_BELOW", "MARKS",
-    "MAX_CANDIDATES", "MISTAKE_BELOW", "Decision", "Estimate", "Review", "ReviewError", "cache_path", "candidates",
-    "decision_seed", "default_playouts", "evaluate", "mark_of", "mark_word", "report", "review_decision",
-    "review_file", "review_text",
+    "MAX_CANDIDATES", "MISTAKE_BELOW", "TABLEAU_WIN", "Decision", "Estimate", "Review", "ReviewError", "cache_path",
+    "candidates", "decision_seed", "default_playouts", "evaluate", "mark_of", "mark_word", "report",
+    "review_decision", "review_file", "review_text",
 ]
