@@ -204,31 +204,3 @@ def test_a_restarted_server_rebuilds_the_second_deal_exactly(tmp_path: Path) -> 
         s2.stop()
     finally:
         s.kill()
-
-
-def test_a_rematch_rotates_the_dealer_and_keeps_the_standings(server: Server) -> None:
-    """R3.8, R4: the deal passes to the left, from one match to the next too: the rematch's first
-    dealer is the seat after the first match's; the standings add the matches up."""
-    r = server.create(variant="conquian", host_name="Ann", seats=[{"kind": "open"}, {"kind": "random"}], deals=1)
-    a = Client(server, r["id"], r["token"])
-    rng = random.Random(4)
-    first = a.wait_table(lambda x: x["status"] == "playing")
-    assert first["deal"]["dealer"] == 2 and [s["total"] for s in first["standings"]] == [0, 0]
-    while True:
-        table = a.wait_table(lambda x: x["deal"]["over"] or x["deal"]["to_act"] == 1)
-        if table["deal"]["over"]:
-            break
-        a.act(rng.choice(table["legal"]))
-        a.wait_table(lambda x, st=table["state"]: x["state"] > st)
-    over = a.wait_table(lambda x: x["status"] == "over")
-    totals = over["scores"]["totals"]
-    assert [s["total"] for s in over["standings"]] == totals
-    a.send({"type": "rematch"})
-    new_id = a.wait_table(lambda x: x["rematch"] is not None)["rematch"]
-    again = Client(server, new_id, r["token"])
-    second = again.wait_table(lambda x: x["status"] == "playing")
-    assert second["deal"]["dealer"] == 1  # the seat after the first match's first dealer
-    assert [s["total"] for s in second["standings"]] == totals  # carried, nothing of the new match yet
-    assert [s["name"] for s in second["standings"]] == [s["name"] for s in over["standings"]]
-    a.close()
-    again.close()

@@ -521,9 +521,7 @@ async def rematch(server: Server, hub: Hub) -> None:
             # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal
             table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=old.seed, deck=old.deck,
                           host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
-                          deals_in_match=old.deals_in_match,
-                          first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
-                          carried=[r.total for r in old.standings_rows()])
+                          deals_in_match=old.deals_in_match)
             for s, o in zip(table.seats, old.seats, strict=True):
                 s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
             table.start_if_full()

@@ -71,7 +71,6 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "legal_words": [],
         "log": [],
         "scores": None,
-        "standings": table.standings(),
     }
     session = table.session
     if session is None:

@@ -85,8 +85,6 @@ tables = SqlTable(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("deck", Text, nullable=True),
-    Column("first_dealer", Integer, nullable=True),
-    Column("carried", Text, nullable=True),
     Index("ix_tables_status_updated", "status", "updated_at"),
 )
 
@@ -191,8 +189,7 @@ class Store:
                 deck=None if table.deck is None else deck_text(table.deck),
                 host_hash=table.host_hash, show_buried=table.show_buried, away_after=table.away_after,
                 deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
-                state=table.state, created_at=table.created, updated_at=now, first_dealer=table.first_dealer,
-                carried=json.dumps(table.carried) if table.carried else None))
+                state=table.state, created_at=table.created, updated_at=now))
             conn.execute(insert(seats), [
                 {"table_id": table.id, "seat": s.number, "kind": s.kind, "name": s.name, "token_hash": s.token_hash}
                 for s in table.seats])
@@ -323,7 +320,6 @@ class Store:
             show_buried=bool(row["show_buried"]), away_after=row["away_after"],
             deals_in_match=row["deals_in_match"], rematch_id=row["rematch_id"], created=row["created_at"],
             seats=[Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows],
-            first_dealer=row["first_dealer"], carried=json.loads(row["carried"]) if row["carried"] else [],
         )
         table.rebuild(list(stored))
         return table

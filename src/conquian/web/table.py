@@ -35,7 +35,6 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from conquian.bots import bot_names
 from conquian.engine.actions import Action, parse_action
@@ -70,14 +69,6 @@ def fresh_deck(rules: Rules) -> list[int]:
 def deck_text(deck: Sequence[int]) -> str:
     """A deck as stored in a ``start`` or ``next`` command: its cards in the notation."""
     return " ".join(card_str(c) for c in deck)
-
-
-class Standing(NamedTuple):
-    """A seat's running total across a table's matches (rematches add up)."""
-
-    seat: int
-    name: str
-    total: int
 
 
 class TableError(ConquianError):
@@ -153,11 +144,6 @@ class Table:
     created: float = field(default_factory=time.time)
     deck: tuple[int, ...] | None = None
     """A set deal's first deck, as the host gave it."""
-    first_dealer: int | None = None
-    """The first deal's dealer (None: the last seat); a rematch's is the seat after the previous
-    match's first dealer (the deal passes to the left, R3.8, R4)."""
-    carried: list[int] = field(default_factory=list)
-    """The running totals of this table's earlier matches (rematches add up), one per seat."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -187,22 +173,6 @@ class Table:
     def names(self) -> list[str]:
         """The seats' names (an open seat: ``Seat N``)."""
         return [s.name or f"Seat {s.number}" for s in self.seats]
-
-    @property
-    def dealer_of_first_deal(self) -> int:
-        """The first deal's dealer (the last seat unless a rematch rotated it, R3.8)."""
-        return self.first_dealer or len(self.seats)
-
-    def standings_rows(self) -> list[Standing]:
-        """Running totals across this table's matches: the earlier matches' (``carried``) plus this
-        one's, one per seat."""
-        totals = self.session.match.totals if self.session is not None else [0] * len(self.seats)
-        carried = self.carried or [0] * len(self.seats)
-        return [Standing(s.number, self.names[i], int(carried[i]) + int(totals[i])) for i, s in enumerate(self.seats)]
-
-    def standings(self) -> list[dict[str, object]]:
-        """:meth:`standings_rows` as JSON data (``seat``, ``name``, ``total``)."""
-        return [{"seat": r.seat, "name": r.name, "total": r.total} for r in self.standings_rows()]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds, or None (compared in constant time)."""
@@ -319,8 +289,7 @@ class Table:
             if self.session is not None:
                 raise TableError("not_playing", Msg("the match has already started"))
             self.session = GameSession(self.rules, seats=[HUMAN] * len(self.seats), names=self.names,
-                                       seed=self.seed or 0, deals_in_match=self.deals_in_match, first_deck=deck,
-                                       first_dealer=self.first_dealer)
+                                       seed=self.seed or 0, deals_in_match=self.deals_in_match, first_deck=deck)
         elif word == "next":
             session = self._playing()
             if not session.deal.over:
