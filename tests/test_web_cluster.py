@@ -56,7 +56,8 @@ def play_to_the_end(clients: dict[int, Client], rng: random.Random, timeout: flo
     watcher = next(iter(clients.values()))
     end = time.time() + timeout
     while time.time() < end:
-        table = watcher.wait_table(lambda x: True)
+        # a process that has not yet heard of the last sit may still show the table waiting
+        table = watcher.wait_table(lambda x: x["deal"] is not None)
         deal = table["deal"]
         if deal["over"]:
             return table
@@ -240,6 +241,8 @@ def test_workers_share_one_port(postgres_url: str, tmp_path: Path) -> None:
         # several connections: the kernel spreads them over the two processes
         a = Client(s, str(t["id"]), str(t["token"]))
         b = Client(s, str(t["id"]), bea["token"])
+        for c in (a, b):
+            c.wait_table(lambda x: x["status"] == "playing")
         final = play_to_the_end({1: a, 2: b}, random.Random(8))
         assert final["deal"]["over"]
         pids = {s.health()["pid"] for _ in range(30)}
