@@ -78,6 +78,7 @@ def without_words(table: dict[str, Any]) -> dict[str, Any]:
     out["seats"] = [{k: v for k, v in s.items() if k != "connected"} for s in out["seats"]]
     if out.get("scores"):
         out["scores"] = {k: v for k, v in out["scores"].items() if k not in SCORE_WORDS}
+    out["last_moves"] = [{k: v for k, v in m.items() if k != "words"} for m in out.get("last_moves", [])]
     return out
 
 

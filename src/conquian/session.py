@@ -87,6 +87,8 @@ class GameSession(Words):
     bots: dict[int, Bot] = field(default_factory=dict)
     first_deck: Sequence[int] | None = None
     """The first deal's deck (None: from ``seed``)."""
+    first_dealer: int | None = None
+    """The first deal's dealer (None: the last seat, so that seat 1 plays first; R3.8)."""
     record: InitVar[Record | None] = None
     """A saved match to continue: its deals are played again, action by action (see :func:`resume`)."""
 
@@ -99,7 +101,8 @@ class GameSession(Words):
         for i, kind in enumerate(self.seats):
             if kind != HUMAN:
                 self.bots[i + 1] = make_bot(kind, seed=self.seed * 7 + i)
-        self.match = Match(self.rules, self.names, rounds=None if self.rules.family == CONQUIAN else 1)
+        self.match = Match(self.rules, self.names, first_dealer=self.first_dealer,
+                           rounds=None if self.rules.family == CONQUIAN else 1)
         if self.deals_in_match is None:
             self.deals_in_match = 6 if self.rules.family == CONQUIAN else n
         self._seeds = SplitMix64(self.seed)

@@ -46,9 +46,11 @@ class BotJob:
     seat: int
     bot: str
     seed: int
+    iterations: int | None = None
+    """The expert's search (None: the bot's own); the hint asks for a short one."""
 
 
-def bot_job(table: Table, seat: int, bot: str) -> BotJob:
+def bot_job(table: Table, seat: int, bot: str, iterations: int | None = None) -> BotJob:
     """The job for ``bot`` to play ``seat``'s turn at ``table``."""
     assert table.session is not None
     deal = table.session.deal
@@ -56,7 +58,7 @@ def bot_job(table: Table, seat: int, bot: str) -> BotJob:
         variant=table.rules.name, players=table.rules.players, options=table.rules.options_diff(),
         deck=tuple(deal.deck), dealer=deal.dealer, actions=tuple(str(a) for a in deal.actions()),
         # the bot's own randomness: the operating system's, nothing to do with the decks
-        seat=seat, bot=bot, seed=secrets.randbits(63),
+        seat=seat, bot=bot, seed=secrets.randbits(63), iterations=iterations,
     )
 
 
@@ -66,7 +68,8 @@ def choose(job: BotJob) -> str:
     deal = new_deal(rules, job.deck, dealer=job.dealer)
     for a in job.actions:
         deal.play(a)
-    bot = make_bot(job.bot, seed=job.seed)
+    bot = make_bot(job.bot, seed=job.seed) if job.iterations is None else \
+        make_bot(job.bot, seed=job.seed, iterations=job.iterations)
     return str(bot.choose(deal.view(job.seat)))
 
 

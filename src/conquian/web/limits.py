@@ -31,6 +31,11 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from conquian.web.protocol import RateLimit
 
+#: Characters a chat line may hold (after trimming).
+CHAT_CHARS = 200
+#: Chat lines and reactions one connection may send a second on average, and in a burst.
+CHAT_PER_SECOND = 1.0
+CHAT_BURST = 3
 #: Seconds a client has to send a whole HTTP request (headers and body) once it began it.
 REQUEST_TIMEOUT = 10.0
 

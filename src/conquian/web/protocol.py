@@ -100,7 +100,43 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     """Keep-alive; answered with ``pong``."""
 
 
-ClientMessage = Hello | Act | Options | Next | Away | Rematch | Ping
+class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):
+    """A line of chat: text only (the server checks its length and characters: :func:`check_chat`)."""
+
+    text: Annotated[str, msgspec.Meta(max_length=1000)]
+
+
+#: The quick reactions a seat or a spectator may send.
+REACTIONS = ("👍", "👏", "😮", "😂", "🙏", "🔥")
+
+
+class React(msgspec.Struct, tag="react", forbid_unknown_fields=True):
+    """A quick reaction, one of :data:`REACTIONS`."""
+
+    reaction: Literal["👍", "👏", "😮", "😂", "🙏", "🔥"]
+
+
+class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
+    """The seat to act asks for the terminal game's hint (answered to it only)."""
+
+
+class Pace(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
+    """Seconds between the bots' moves at this table."""
+
+    seconds: Annotated[float, msgspec.Meta(ge=0, le=5)]
+
+
+class Hurry(msgspec.Struct, tag="hurry", forbid_unknown_fields=True):
+    """The bots play their next move now."""
+
+
+class Mute(msgspec.Struct, tag="mute", forbid_unknown_fields=True):
+    """The host mutes a spectator (by the connection id his chat lines carry)."""
+
+    spectator: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+
+
+ClientMessage = Hello | Act | Options | Next | Away | Rematch | Ping | Chat | React | Hint | Pace | Hurry | Mute
 _client = msgspec.json.Decoder(ClientMessage)
 
 
@@ -189,6 +225,34 @@ def check_table_name(name: str) -> str:
             raise ProtocolError("bad_name", Msg("the table's name holds a control character ({char})",
                                                   char=f"U+{ord(ch):04X}"))
     return name.strip()
+
+
+def check_chat(text: str, limit: int = 200) -> str:
+    """A chat line, trimmed, or :class:`ProtocolError`: ``too_long`` past ``limit`` characters,
+    ``bad_message`` if empty or holding a control or format character.  It stays text: clients
+    show it as text, never as markup.
+
+    ```pycon
+    >>> check_chat("  hola  ")
+    'hola'
+    >>> check_chat("x" * 201)
+    Traceback (most recent call last):
+    ...
+    conquian.web.protocol.ProtocolError: too_long: a chat line is at most 200 characters, not 201
+
+    ```
+    """
+    text = text.strip()
+    if not text:
+        raise ProtocolError("bad_message", Msg("a chat line holds at least one character"))
+    if len(text) > limit:
+        raise ProtocolError("too_long", Msg("a chat line is at most {limit} characters, not {size}",
+                                            limit=limit, size=len(text)))
+    for ch in text:
+        if unicodedata.category(ch) in _BAD_NAME_CATEGORIES and ch != "\u200d":  # an emoji's joiner may stay
+            raise ProtocolError("bad_message", Msg("a chat line may not hold a control character ({char})",
+                                                   char=f"U+{ord(ch):04X}"))
+    return text
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -30,7 +30,7 @@ from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
-from conquian.web.limits import AddressLimits
+from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
 from conquian.web.protocol import RateLimit
 from conquian.web.snapshot import table_snapshot
 from conquian.web.store import ConflictError, Store
@@ -77,6 +77,12 @@ class Settings:
     """New tables one client address may make a minute (bursts of five)."""
     unjoined_after: float = 600.0
     """Seconds after which the lobby stops listing a waiting table that no person has sat at."""
+    chat_chars: int = CHAT_CHARS
+    """Characters a chat line may hold (after trimming)."""
+    chat_per_second: float = CHAT_PER_SECOND
+    """Chat lines and reactions a connection may send a second on average..."""
+    chat_burst: int = CHAT_BURST
+    """...and in a burst."""
 
 
 @dataclass(eq=False)
@@ -91,6 +97,9 @@ class Connection:
     limit: RateLimit = field(default_factory=RateLimit)
     refused: int = 0
     tr: Translator = ENGLISH
+    id: str = field(default_factory=lambda: secrets.token_urlsafe(6))
+    """The connection's id: what its chat lines carry, and what the host mutes a spectator by."""
+    chat: RateLimit = field(default_factory=lambda: RateLimit(CHAT_PER_SECOND, CHAT_BURST))
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message; a connection that has gone is ignored (its reader cleans it up)."""
@@ -119,6 +128,10 @@ class Hub:
     used: float = field(default_factory=time.monotonic)
     """When a connection last opened or closed (a table nobody uses is let go of after a while)."""
     presence_task: asyncio.Task[None] | None = None
+    muted: set[str] = field(default_factory=set)
+    """The spectators the host muted (their connections' ids)."""
+    hurry: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set to have the bots play their next move now."""
 
     @property
     def spectators(self) -> int:
@@ -229,7 +242,7 @@ class Server:
             return
         async with hub.lock:
             before = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
-                      hub.table.rematch_id)
+                      hub.table.rematch_id, hub.table.pace)
             changes = await run_in_threadpool(self.store.changes, hub.table.id, hub.table.state)
             if changes is None:
                 return
@@ -237,6 +250,7 @@ class Server:
             try:
                 hub.table.update_seats(seats)
                 hub.table.away_after, hub.table.rematch_id = settings["away_after"], settings["rematch_id"]
+                hub.table.pace = settings["pace"]
                 hub.table.rebuild(stored)
                 hub.stored = hub.table.state
             except ConquianError:
@@ -244,7 +258,7 @@ class Server:
                               extra={"event": "catch_up_failed", "table": hub.table.id})
                 await self.reload(hub)
             after = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
-                     hub.table.rematch_id)
+                     hub.table.rematch_id, hub.table.pace)
         if after != before:
             await self.broadcast(hub)
             self.schedule(hub)
@@ -378,11 +392,12 @@ class Server:
     # ------------------------------------------------------------------ telling and bots
     async def broadcast(self, hub: Hub) -> None:
         """Send every connection the table as its seat may see it, in its reader's language."""
-        cache: dict[tuple[int | None, str], str] = {}
+        cache: dict[tuple[int | None, str, bool], str] = {}
         for conn in list(hub.connections):
-            key = (conn.seat, conn.tr.lang)
+            muted = conn.id in hub.muted
+            key = (conn.seat, conn.tr.lang, muted)
             if key not in cache:
-                cache[key] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat, conn.tr)})
+                cache[key] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat, conn.tr, muted)})
             if conn.ws.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await conn.ws.send_text(cache[key])
@@ -430,6 +445,13 @@ class Server:
                 return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
         return None
 
+    async def _pause(self, hub: Hub, seconds: float) -> None:
+        """Wait ``seconds`` before the bots' next move, or less if someone asks them to hurry."""
+        if seconds > 0 and not hub.hurry.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hub.hurry.wait(), seconds)
+        hub.hurry.clear()
+
     async def _bots(self, hub: Hub) -> None:
         """Play the table's bots while there is bot work, holding its lease (one process at a time,
         for the whole match unless it dies)."""
@@ -452,7 +474,8 @@ class Server:
                 since = seat.away_since if seat and seat.away_since else time.time()
                 await asyncio.sleep(min(LEASE_RETRY, max(0.05, since + (t.away_after or 0) - time.time())))
                 continue
-            await asyncio.sleep(self.settings.next_delay if work == "next" else self.settings.bot_delay)
+            delay = self.settings.bot_delay if t.pace is None else t.pace
+            await self._pause(hub, self.settings.next_delay if work == "next" else delay)
             state = hub.table.state
             if work == "next":
                 async with hub.lock:
@@ -490,9 +513,10 @@ class Server:
             await self.broadcast(hub)
 
 
-def snapshot(hub: Hub, seat: int | None, tr: Translator = ENGLISH) -> dict[str, Any]:
-    """The table as ``seat`` may see it, with how many watch it (its words in ``tr``'s language)."""
-    return table_snapshot(hub.table, seat, tr) | {"spectators": hub.spectators}
+def snapshot(hub: Hub, seat: int | None, tr: Translator = ENGLISH, muted: bool = False) -> dict[str, Any]:
+    """The table as ``seat`` may see it, with how many watch it (its words in ``tr``'s language);
+    ``muted``: the reader is a spectator the host muted."""
+    return table_snapshot(hub.table, seat, tr) | {"spectators": hub.spectators, "chat_muted": muted}
 
 
 def seat_connected(seat: Any) -> bool:
@@ -521,7 +545,9 @@ async def rematch(server: Server, hub: Hub) -> None:
             # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal
             table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=old.seed, deck=old.deck,
                           host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
-                          deals_in_match=old.deals_in_match)
+                          deals_in_match=old.deals_in_match, pace=old.pace,
+                          first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
+                          carried=[int(r["total"]) for r in old.standings()])  # type: ignore[call-overload]
             for s, o in zip(table.seats, old.seats, strict=True):
                 s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
             table.start_if_full()

@@ -26,13 +26,17 @@ from typing import Any
 
 from conquian.engine.cards import JOKER, card_str, cards_of
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.events import Event
 from conquian.engine.conquian.melds import meld_table
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.cooncan.events import CooncanEvent
 from conquian.engine.cooncan.view import CooncanView
 from conquian.i18n import ENGLISH, Translator
+from conquian.present import order_moves
+from conquian.session import GameSession
 from conquian.web.table import OPEN, Table
 
 #: Log lines sent with a snapshot (the newest); the whole log is in the record.
@@ -71,6 +75,11 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "legal_words": [],
         "log": [],
         "scores": None,
+        "last_moves": [],
+        "last_event": None,
+        "standings": table.standings(),
+        "pace": table.pace,
+        "timer": table.away_after,
     }
     session = table.session
     if session is None:
@@ -85,8 +94,9 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
     out["deal"] = deal_snapshot(view, table.show_buried, own=holds)
     out["deal"]["number"] = len(session.match.deals)
     out["deal"]["sitting_out"] = session.sitting_out
+    out["last_moves"], out["last_event"] = last_moves(session, view, tr)
     if holds and view.to_act == seat and table.status == "playing":
-        legal = view.legal_actions()
+        legal = order_moves(view.legal_actions(), view.phase)
         out["legal"] = [session.action_words(a) for a in legal]
         out["legal_words"] = [session.move_label(a, tr) for a in legal]
     if deal.over:
@@ -101,6 +111,43 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "result": session.lines[-1].render(None, tr) if deal.over and session.lines else "",
     }
     return out
+
+
+#: The kinds of event that are a seat's move, shown as its last move (``bury``: a pass that buried
+#: the card, R3.3).
+MOVE_KINDS = frozenset({"turn", "pass", "bury", "use", "force", "discard", "draw", "take", "meld", "add", "shift",
+                        "give"})
+
+
+def last_moves(session: GameSession, view: ConquianView | CooncanView | MexicanoView,
+               tr: Translator = ENGLISH) -> tuple[list[dict[str, Any]], int | None]:
+    """Each seat's last move in the current deal, in seat order, and the index of the deal's newest
+    public event.  Built from the public events only: a card drawn from the pack or given in the
+    exchange is never named (``cards`` empty, the words everyone reads)."""
+    events: tuple[Event | CooncanEvent, ...] = view.events
+    n = len(session.seats)
+    out: list[dict[str, Any]] = [{"seat": s, "kind": "", "cards": [], "words": "", "event": None}
+                                 for s in range(1, n + 1)]
+    for i, e in enumerate(events):
+        if e.kind not in MOVE_KINDS or not 1 <= e.seat <= n:
+            continue
+        cards: list[str] = []
+        if e.kind in ("draw", "give"):
+            cards = []  # the card is the drawer's (the giver's) only
+        elif isinstance(e, CooncanEvent):
+            if e.kind in ("meld", "add", "shift"):
+                cards = list(e.cards) or e.text.split()
+            elif e.card is not None:
+                cards = ["X" if e.card == JOKER else card_str(e.card)]
+        elif e.kind == "use" and e.melds:
+            cards = [card_str(c) for m in e.melds for c in cards_of(m)]
+        elif e.card is not None:
+            cards = [card_str(e.card)]
+        line = session.describe_line(e)
+        words = tr.render(line.text) if line is not None else (
+            tr.render(session.describe_msg(e)) if e.kind == "bury" else "")
+        out[e.seat - 1] = {"seat": e.seat, "kind": e.kind, "cards": cards, "words": words, "event": i}
+    return out, (len(events) - 1 if events else None)
 
 
 def deal_snapshot(view: ConquianView | CooncanView | MexicanoView, show_buried: bool, own: bool) -> dict[str, Any]:

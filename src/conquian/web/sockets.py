@@ -17,6 +17,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg, Translator
+from conquian.present import order_moves
+from conquian.session import HUMAN
 from conquian.web import protocol
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
@@ -27,6 +29,8 @@ from conquian.web.table import PLAYING, TableError
 log = logging.getLogger("conquian.web")
 #: Seconds a connection has to say hello.
 HELLO_TIMEOUT = 10.0
+#: The expert's search for a hint (the terminal game's ``h`` key searches as long).
+HINT_ITERATIONS = 60
 #: Refused messages after which a flooding connection is closed.
 FLOOD_CLOSE = 200
 
@@ -112,6 +116,7 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     if hello.token is not None and seat is None:
         await conn.error("bad_token", Msg("this seat token is not valid at this table: you are watching"))
     conn.seat, conn.host = seat, host
+    conn.chat = protocol.RateLimit(server.settings.chat_per_second, server.settings.chat_burst)
     hub.table.connect(seat)
     hub.connections.add(conn)
     hub.used = time.monotonic()
@@ -119,9 +124,9 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     if seat is not None:
         server.spawn(server.tell_presence(hub))
     await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host,
-                     "lang": conn.tr.lang})
+                     "lang": conn.tr.lang, "id": conn.id})
     # the newcomer gets the table; the others hear of him in the next presence message
-    await conn.send({"type": "table", "table": snapshot(hub, seat, conn.tr)})
+    await conn.send({"type": "table", "table": snapshot(hub, seat, conn.tr, conn.id in hub.muted)})
     server.presence_soon(hub)
     while True:
         try:
@@ -170,7 +175,35 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         await conn.send({"type": "options", "cards": msg.cards, "actions": [a for a, _ in actions],
                          "words": [w for _, w in actions]})
         return
-    if isinstance(msg, protocol.Away):
+    if isinstance(msg, protocol.Chat | protocol.React):
+        await _chat(server, hub, conn, msg)
+        return
+    if isinstance(msg, protocol.Hint):
+        await _hint(server, hub, conn)
+        return
+    if isinstance(msg, protocol.Mute):
+        if not conn.host:
+            raise TableError("not_host", Msg("only the host may mute a spectator"))
+        if not any(c.id == msg.spectator and c.seat is None for c in hub.connections):
+            raise ProtocolError("bad_message", Msg("no spectator {id} watches this table", id=repr(msg.spectator[:20])))
+        hub.muted.add(msg.spectator)
+        await server.broadcast(hub)
+        return
+    if isinstance(msg, protocol.Hurry):
+        if conn.seat is None and not conn.host:
+            raise TableError("not_your_seat", Msg("only a player or the host may hurry the bots"))
+        hub.hurry.set()
+        return
+    if isinstance(msg, protocol.Pace):
+        people = [s for s in hub.table.seats if s.kind == HUMAN]
+        if not (conn.host or (conn.seat is not None and len(people) == 1)):
+            raise TableError("not_host", Msg("only the host, or the one person at a table of bots, "
+                                             "sets the bots' pace"))
+        async with hub.lock:
+            hub.table.pace = float(msg.seconds)
+            await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
+        hub.hurry.set()  # a shorter pace takes effect now
+    elif isinstance(msg, protocol.Away):
         if not conn.host:
             raise TableError("not_host", Msg("only the host may let a bot play for someone away"))
         async with hub.lock:
@@ -198,6 +231,57 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
     server.schedule(hub)
 
 
+async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat | protocol.React) -> None:
+    """A chat line or a reaction.  A seated player's goes to everyone at the table; a spectator's
+    to the spectators and the host only, never to the seated players (no coaching).  The name is
+    the seat's, or the spectator's number; the text stays text (the client never reads markup)."""
+    if conn.seat is None and conn.id in hub.muted:
+        raise ProtocolError("muted", Msg("the host has muted you: you may still watch"))
+    text = protocol.check_chat(msg.text, server.settings.chat_chars) if isinstance(msg, protocol.Chat) else ""
+    if not conn.chat.allow(time.monotonic()):
+        raise ProtocolError("too_fast", Msg("at most {burst} chat messages at once, then one every {seconds} seconds",
+                                            burst=server.settings.chat_burst,
+                                            seconds=f"{1 / max(server.settings.chat_per_second, 1e-9):g}"))
+    t = hub.table
+    players = conn.seat is not None
+    out: dict[str, object] = {
+        "type": "chat", "channel": "players" if players else "spectators",
+        "seat": conn.seat, "id": conn.id, "text": text,
+        "reaction": msg.reaction if isinstance(msg, protocol.React) else None, "at": round(time.time(), 3),
+    }
+    for c in list(hub.connections):
+        if players or c.seat is None or c.host:
+            name = t.names[conn.seat - 1] if conn.seat is not None else c.tr.render(
+                Msg("spectator {number}", number=conn.id[:4]))
+            await c.send(out | {"from": name})
+
+
+async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
+    """The terminal game's hint for the seat to act, to it only: the expert's move (a short
+    search, in the bots' workers) and the live outs with their chance to fill in time, both
+    from the seat's own view."""
+    from conquian.hints import live_out_msgs
+    from conquian.web.bots import bot_job
+
+    t = hub.table
+    if conn.seat is None or t.session is None or t.status != PLAYING:
+        raise TableError("not_your_seat", Msg("only a seat in play may ask for a hint"))
+    session = t.session
+    if session.deal.over or session.deal.to_act != conn.seat:
+        raise TableError("not_your_turn", Msg("a hint is for the seat to act"))
+    assert server.bots is not None
+    state = t.state
+    act = await server.bots.choose(bot_job(t, conn.seat, "expert", iterations=HINT_ITERATIONS))
+    if t.state != state or t.session is not session:
+        raise TableError("stale", Msg("the table moved on while the hint was worked out; ask again"))
+    outs = await run_in_threadpool(live_out_msgs, session.deal, conn.seat)
+    from conquian.engine.actions import parse_action
+
+    action = parse_action(act)
+    await conn.send({"type": "hint", "act": session.action_words(action), "move": session.move_label(action, conn.tr),
+                     "outs": [conn.tr.render(m) for m in outs]})
+
+
 def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[tuple[str, str]]:
     """The moves the selection makes: listed moves holding every selected card, and forms built from
     the selection and checked by the engine; each as its notation and its words for the reader."""
@@ -220,8 +304,9 @@ def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[tuple[str, st
     if any(c >= 0 and c not in held for c in chosen):
         raise ProtocolError("bad_message", Msg("select only cards in your hand"))
     names = {c.replace("10", "T") for c in cards}
-    listed = [a for a in view.legal_actions() if names <= set(str(a).replace("|", " ").split()[2:])]
-    built = session.actions_from_selection(chosen) if chosen else []
+    listed = [a for a in order_moves(view.legal_actions(), view.phase)
+              if names <= set(str(a).replace("|", " ").split()[2:])]
+    built = order_moves(session.actions_from_selection(chosen), view.phase) if chosen else []
     out: list[tuple[str, str]] = []
     for a in [*listed, *built]:
         words = session.action_words(a)

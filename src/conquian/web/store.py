@@ -85,6 +85,9 @@ tables = SqlTable(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("deck", Text, nullable=True),
+    Column("first_dealer", Integer, nullable=True),
+    Column("carried", Text, nullable=True),
+    Column("pace", Float, nullable=True),
     Index("ix_tables_status_updated", "status", "updated_at"),
 )
 
@@ -189,7 +192,8 @@ class Store:
                 deck=None if table.deck is None else deck_text(table.deck),
                 host_hash=table.host_hash, show_buried=table.show_buried, away_after=table.away_after,
                 deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
-                state=table.state, created_at=table.created, updated_at=now))
+                state=table.state, created_at=table.created, updated_at=now, first_dealer=table.first_dealer,
+                carried=json.dumps(table.carried) if table.carried else None, pace=table.pace))
             conn.execute(insert(seats), [
                 {"table_id": table.id, "seat": s.number, "kind": s.kind, "name": s.name, "token_hash": s.token_hash}
                 for s in table.seats])
@@ -213,7 +217,7 @@ class Store:
         someone away)."""
         with self.engine.begin() as conn:
             conn.execute(update(tables).where(tables.c.id == table.id).values(
-                away_after=table.away_after, updated_at=time.time()))
+                away_after=table.away_after, pace=table.pace, updated_at=time.time()))
             self._notify(conn, {"k": "settings", "t": table.id, "w": worker})
 
     def save_seat(self, table: Table, number: int, first: int, worker: str = "") -> None:
@@ -320,6 +324,8 @@ class Store:
             show_buried=bool(row["show_buried"]), away_after=row["away_after"],
             deals_in_match=row["deals_in_match"], rematch_id=row["rematch_id"], created=row["created_at"],
             seats=[Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows],
+            first_dealer=row["first_dealer"], carried=json.loads(row["carried"]) if row["carried"] else [],
+            pace=row["pace"],
         )
         table.rebuild(list(stored))
         return table
@@ -328,8 +334,8 @@ class Store:
         """What another process stored for a table: its seats, settings and the commands after
         state ``after`` (how a process catches up on a notification); None if it is gone."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables.c.away_after, tables.c.rematch_id).where(tables.c.id == table_id)
-                               ).mappings().first()
+            row = conn.execute(select(tables.c.away_after, tables.c.rematch_id, tables.c.pace)
+                               .where(tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
             seat_rows = conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)

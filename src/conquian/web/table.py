@@ -144,6 +144,13 @@ class Table:
     created: float = field(default_factory=time.time)
     deck: tuple[int, ...] | None = None
     """A set deal's first deck, as the host gave it."""
+    first_dealer: int | None = None
+    """The first deal's dealer (None: the last seat); a rematch's is the seat after the previous
+    match's first dealer (the deal passes to the left, R3.8, R4)."""
+    carried: list[int] = field(default_factory=list)
+    """The running totals of this table's earlier matches (rematches add up), one per seat."""
+    pace: float | None = None
+    """Seconds between the bots' moves set at the table (None: the server's default)."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -173,6 +180,19 @@ class Table:
     def names(self) -> list[str]:
         """The seats' names (an open seat: ``Seat N``)."""
         return [s.name or f"Seat {s.number}" for s in self.seats]
+
+    @property
+    def dealer_of_first_deal(self) -> int:
+        """The first deal's dealer (the last seat unless a rematch rotated it, R3.8)."""
+        return self.first_dealer or len(self.seats)
+
+    def standings(self) -> list[dict[str, object]]:
+        """Running totals across this table's matches: the earlier matches' (``carried``) plus this
+        one's, one entry per seat."""
+        totals = self.session.match.totals if self.session is not None else [0] * len(self.seats)
+        carried = self.carried or [0] * len(self.seats)
+        return [{"seat": s.number, "name": self.names[i], "total": int(carried[i]) + int(totals[i])}
+                for i, s in enumerate(self.seats)]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token holds, or None (compared in constant time)."""
@@ -289,7 +309,8 @@ class Table:
             if self.session is not None:
                 raise TableError("not_playing", Msg("the match has already started"))
             self.session = GameSession(self.rules, seats=[HUMAN] * len(self.seats), names=self.names,
-                                       seed=self.seed or 0, deals_in_match=self.deals_in_match, first_deck=deck)
+                                       seed=self.seed or 0, deals_in_match=self.deals_in_match, first_deck=deck,
+                                       first_dealer=self.first_dealer)
         elif word == "next":
             session = self._playing()
             if not session.deal.over:
