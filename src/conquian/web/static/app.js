@@ -607,7 +607,7 @@ class Game {
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite" }, this.table.log.map(l => el("div", {}, logWords(l))));
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, logWords(l))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
     return el("div", { class: "panel" }, el("h2", {}, _("Log")), box);
   }
