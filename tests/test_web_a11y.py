@@ -14,11 +14,12 @@ import pytest
 
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
-axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+pytest.importorskip("axe_playwright_python")
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
-from test_web_browser import browser, server  # noqa: F401
 
+from test_web_browser import browser, server  # noqa: F401
 from web_server import Client, Server
 
 LOCALES = {"en": "en-US", "es": "es-MX"}
@@ -34,7 +35,7 @@ def page_in(browser: Any, lang: str, width: int = 1200, height: int = 850) -> An
 
 def serious(page: Any) -> list[str]:
     """The serious and critical violations axe-core finds on the page, with where."""
-    found = axe_sync.Axe().run(page).response["violations"]
+    found = Axe().run(page).response["violations"]
     return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
             for v in found if v["impact"] in ("serious", "critical")]
 

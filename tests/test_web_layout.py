@@ -17,7 +17,6 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
 from test_web_browser import SHOTS, browser, new_page, server  # noqa: F401
-
 from web_server import Server
 
 SIZES = [(390, 844), (768, 1024), (1280, 800)]
@@ -31,7 +30,10 @@ OUTSIDE = """(sel) => {
   const W = window.innerWidth, out = [];
   for (const e of document.querySelectorAll(sel)) {
     const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.left < -0.5 || r.right > W + 0.5) { out.push(sel + ': ' + e.textContent.slice(0, 40) + ' ' + r.left + '..' + r.right); continue; }
+    if (r.width === 0 || r.left < -0.5 || r.right > W + 0.5) {
+      out.push(sel + ': ' + e.textContent.slice(0, 40) + ' ' + r.left + '..' + r.right);
+      continue;
+    }
     for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
       const cs = getComputedStyle(a);
       if (cs.overflowX !== 'visible') {
