@@ -128,28 +128,11 @@ function suitSwitch(rerender) {
 }
 
 function cardEl(code, opts = {}) {
-  // "7h", "Th", "X", "X(4d)", "X(7d)*" (a joker named as the card it stands for; * once moved)
-  const small = opts.small ? " small" : "";
-  if (code.startsWith("X")) {
-    const m = code.match(/^X\(([^)]+)\)/);
-    const named = m ? cardWords(m[1]) : "";
-    const node = el(opts.button ? "button" : "span", { class: "card joker" + small, title: named ? format(_("joker as {card}"), { card: named }) : _("joker"), type: opts.button ? "button" : null },
-      "★", el("span", { class: "named" }, named || _("joker")));
-    return node;
-  }
-  const r = code.slice(0, -1), s = code.slice(-1);
-  if (spanishSuits()) {
-    return el(opts.button ? "button" : "span",
-      { class: `card spanish es-${SPANISH_SUITS[s] || s}` + small, title: cardWords(code), type: opts.button ? "button" : null, "aria-label": cardWords(code) },
-      el("span", {}, SPANISH_FACE[r] || r), el("span", { class: "suit badge" }, (SPANISH_SUITS[s] || s).slice(0, 3)));
-  }
-  const red = s === "h" || s === "d";
-  return el(opts.button ? "button" : "span",
-    { class: "card" + (red ? " red" : "") + small, title: cardWords(code), type: opts.button ? "button" : null, "aria-label": cardWords(code) },
-    el("span", {}, RANKS[r] || r), el("span", { class: "suit" }, SUITS[s] || s));
+  // "7h", "Th", "X", "X(4d)", "X(7d)*" (a joker named as the card it stands for; * once moved): cards.js draws it
+  return cardFace(code, opts);
 }
 
-function backs(n) { return el("span", { class: "dim" }, format(ngettext("{n} card", "{n} cards", n), { n })); }
+function backs(n) { return cardBacks(n); }
 
 async function api(path, body) {
   // the server answers a refusal in the page's language
@@ -624,7 +607,7 @@ class Game {
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite" }, this.table.log.map(l => el("div", {}, logWords(l))));
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, logWords(l))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
     return el("div", { class: "panel" }, el("h2", {}, _("Log")), box);
   }
@@ -659,11 +642,11 @@ async function replayPage(id) {
     const f = data.frames[i], d = f.deal;
     const box = el("div", { class: "panel", id: "replay" },
       el("div", { class: "row" },
-        // « and » are in every font: the ⏮/⏭ glyphs are empty boxes in Debian's Chromium
-        el("button", { type: "button", id: "first", onclick: () => go(0) }, "« " + _("start")),
-        el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, "◀ " + _("back")),
-        el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, _("forward") + " ▶"),
-        el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, _("end") + " »"),
+        // drawn icons: the ⏮/⏭ glyphs were empty boxes in Debian's Chromium
+        el("button", { type: "button", id: "first", onclick: () => go(0) }, cardsIcon("first"), " " + _("start")),
+        el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, cardsIcon("back"), " " + _("back")),
+        el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, _("forward") + " ", cardsIcon("forward")),
+        el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, _("end") + " ", cardsIcon("last")),
         el("span", { id: "step" }, format(_("deal {deal}, step {step} ({index}/{total})"), { deal: f.deal_number, step: f.step, index: i + 1, total: data.frames.length }))),
       el("p", { id: "replay-action" }, f.action ? `${f.action.replace(/^p(\d+)/, (m, s) => name(Number(s)))}` : _("the deal starts")),
       Object.entries(f.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${name(Number(s))}: `), cards.map(c => cardEl(c, { small: true })))));
