@@ -133,7 +133,7 @@ def test_a_set_deal_is_shown_to_whoever_joins(server: Server) -> None:
     assert listed[0]["set_deal"] is True
     watcher = Client(server, t["id"])
     assert watcher.table["set_deal"] is True and watcher.table["status"] == "waiting"
-    assert SET_DEAL_TEXT in server.get("/static/app.js").text
+    assert SET_DEAL_TEXT in server.get("/static/table.js").text
     ann = server.post(f"/api/tables/{t['id']}/sit", {"seat": 1, "name": "Ann"}).json()
     server.post(f"/api/tables/{t['id']}/sit", {"seat": 2, "name": "Bea"})
     a = Client(server, t["id"], ann["token"])

@@ -25,7 +25,7 @@ from conquian.engine import rulebook
 from conquian.i18n import translator
 from web_server import Client, Server
 
-APP_JS = Path(__file__).resolve().parent.parent / "src" / "conquian" / "web" / "static" / "app.js"
+STATIC = Path(__file__).resolve().parent.parent / "src" / "conquian" / "web" / "static"
 #: What a snapshot says in words (in the reader's language); everything else is the same in every language.
 WORDS = ("log", "legal_words")
 SCORE_WORDS = ("pool_text", "result")
@@ -34,12 +34,13 @@ SCORE_WORDS = ("pool_text", "result")
 def page_messages() -> list[str | tuple[str, str]]:
     """The page's own texts, as Babel's JavaScript extractor reads them (scripts/catalogues.py)."""
     out: list[str | tuple[str, str]] = []
-    with APP_JS.open("rb") as f:
-        for _line, _func, message, _comments in extract_javascript(f, ["_", "ngettext"], [], {}):
-            if isinstance(message, tuple):
-                out.append((str(message[0]), str(message[1])))
-            else:
-                out.append(str(message))
+    for script in sorted(STATIC.glob("*.js")):
+        with script.open("rb") as f:
+            for _line, _func, message, _comments in extract_javascript(f, ["_", "ngettext"], [], {}):
+                if isinstance(message, tuple):
+                    out.append((str(message[0]), str(message[1])))
+                else:
+                    out.append(str(message))
     return out
 
 

@@ -1,0 +1,148 @@
+// The lobby: a new table's form, the open tables, the finished matches.
+// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
+// (cards.js, page.js, lobby.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+"use strict";
+
+// ----------------------------------------------------------------------------- lobby
+let presets = null;
+
+async function lobby() {
+  setTitle("");
+  presets = presets || await api("/api/presets");
+  const form = el("form", { class: "panel", id: "create" });
+  const variant = el("select", { id: "variant", name: "variant" }, presets.variants.map(v => el("option", { value: v.name }, v.name)));
+  const players = el("select", { id: "players", name: "players" });
+  const optionsBox = el("div", { id: "options" });
+  const about = el("p", { class: "dim", id: "variant-about" });
+  const seatsBox = el("div", { id: "seat-kinds" });
+  const name = el("input", { type: "text", id: "host-name", maxlength: 40, required: true, placeholder: _("your name"), value: store.get("name", "me") || "" });
+  const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: _("Friday night") });
+  const showBuried = el("input", { type: "checkbox", id: "show-buried" });
+  const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
+    [30, 60, 120, 300].map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
+
+  function preset() { return presets.variants.find(v => v.name === variant.value); }
+  function refreshPlayers() {
+    const p = preset();
+    players.replaceChildren(...Array.from({ length: p.max_players - p.min_players + 1 }, (_, i) => p.min_players + i)
+      .map(n => el("option", { value: n, selected: n === p.players }, n)));
+    refreshOptions(); refreshSeats();
+  }
+  function hand() { const h = optionsBox.querySelector("[data-opt=hand]"); return h ? Number(h.value) : null; }
+  function refreshAbout() {
+    const p = preset(), n = Number(players.value);
+    if (p.family === "mexicano") {
+      // R8.1: four play only with eight cards each
+      const h = hand();
+      for (const o of players.options) o.disabled = h === 9 && Number(o.value) > 3;
+      if (h === 9 && n > 3) { players.value = "3"; refreshSeats(); }
+    }
+    about.textContent = variantAbout(p, Number(players.value), hand());
+  }
+  function refreshOptions() {
+    const p = preset();
+    const o = p.options;
+    const rows = [];
+    if (p.family === "mexicano") {
+      const h = el("select", { "data-opt": "hand", "data-int": 1 }, [8, 9].map(v => el("option", { value: v, selected: v === o.hand }, format(_("{cards} cards, {down} down to win"), { cards: v, down: v + 1 }))));
+      h.addEventListener("change", refreshAbout);
+      rows.push(el("label", {}, _("Hand"), " ", h));
+      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "exchange", "data-bool": 1, "data-checked": 1, checked: o.exchange }), " ", _("the exchange: each player gives a card to the next before play (R8.2)")));
+      rows.push(el("label", {}, _("When the pack runs out"), " ", el("select", { "data-opt": "exhausted" },
+        [["tablas", _("tablas: a draw")], ["fewest", _("the fewest cards in hand win")]].map(([v, t]) => el("option", { value: v, selected: v === o.exhausted }, t)))));
+    } else if (p.family === "conquian") {
+      const scoring = { games: _("games"), pips: _("pips") };
+      rows.push(el("label", {}, _("Scoring"), " ", el("select", { "data-opt": "scoring" }, ["games", "pips"].map(v => el("option", { value: v, selected: v === o.scoring }, scoring[v])))));
+      rows.push(el("label", {}, _("Deals in the match"), " ", el("select", { id: "deals" }, [1, 2, 4, 6, 8, 10, 12].map(v => el("option", { value: v, selected: v === 6 }, v)))));
+    } else {
+      if (p.name === "cooncan") {
+        const stock = { closed: _("closed"), open: _("open") };
+        rows.push(el("label", {}, _("Stock"), " ", el("select", { "data-opt": "stock" }, ["closed", "open"].map(v => el("option", { value: v, selected: v === o.stock }, stock[v])))));
+        rows.push(el("label", {}, _("Jokers"), " ", el("select", { "data-opt": "jokers", "data-int": 1 }, [0, 1].map(v => el("option", { value: v, selected: v === o.jokers }, v)))));
+      }
+      rows.push(el("label", {}, _("Turns of the pack before a deal is void"), " ", el("select", { "data-opt": "max_pack_turns", "data-int": 1 }, [0, 1, 2, 3, 5, 10].map(v => el("option", { value: v, selected: v === o.max_pack_turns }, v)))));
+      rows.push(el("label", {}, _("Splash bonus"), " ", el("select", { "data-opt": "splash_bonus", "data-int": 1 }, [0, 25, 50].map(v => el("option", { value: v, selected: v === o.splash_bonus }, v)))));
+      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " ", _("the card taken from the stock may not be discarded in the same turn")));
+    }
+    optionsBox.replaceChildren(...rows);
+    refreshAbout();
+  }
+  function refreshSeats() {
+    const n = Number(players.value);
+    const rows = [el("div", { class: "dim" }, _("Seat 1: you"))];
+    for (let i = 2; i <= n; i++) {
+      rows.push(el("label", {}, format(_("Seat {n}"), { n: i }), " ", el("select", { "data-seat": i, "aria-label": format(_("seat {n}"), { n: i }) },
+        el("option", { value: "open" }, _("a friend (invite)")),
+        presets.bots.map(b => el("option", { value: b, selected: b === (presets.default_bot || "expert") }, format(_("bot: {name}"), { name: b }))))));
+    }
+    seatsBox.replaceChildren(...rows);
+  }
+  variant.addEventListener("change", refreshPlayers);
+  players.addEventListener("change", () => { refreshSeats(); refreshAbout(); });
+  form.append(el("h2", {}, _("New table")),
+    el("label", {}, _("Your name"), " ", name),
+    el("label", {}, _("Table name"), " ", tableName),
+    el("div", { class: "row" }, el("label", {}, _("Game"), " ", variant), el("label", {}, _("Players"), " ", players)),
+    about, optionsBox, seatsBox,
+    el("label", {}, showBuried, " ", _("memory aid: show buried and covered cards to every seat (R3.3)")),
+    el("label", {}, _("A bot plays for someone away:"), " ", away),
+    el("button", { type: "submit", id: "create-table" }, _("Create the table")));
+  form.addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const options = {};
+    for (const s of optionsBox.querySelectorAll("[data-opt]")) {
+      if (s.dataset.bool) options[s.dataset.opt] = s.dataset.checked ? s.checked : !s.checked;
+      else options[s.dataset.opt] = s.dataset.int ? Number(s.value) : s.value;
+    }
+    const seats = [{ kind: "open" }];
+    for (const s of seatsBox.querySelectorAll("[data-seat]")) seats.push({ kind: s.value });
+    try {
+      store.set("name", "me", name.value.trim());
+      const r = await api("/api/tables", {
+        variant: variant.value, players: Number(players.value), options, seats, host_name: name.value.trim(),
+        name: tableName.value.trim(), show_buried: showBuried.checked, away_after: away.value ? Number(away.value) : null,
+        deals: optionsBox.querySelector("#deals") ? Number(optionsBox.querySelector("#deals").value) : null,
+      });
+      store.set("host", r.id, r.host);
+      if (r.token) store.set("seat", r.id, r.token);
+      history.pushState(null, "", r.url); route();
+    } catch (e) { showError(e.message); }
+  });
+  refreshPlayers();
+
+  const listBox = el("div", { class: "panel", id: "tables" }, el("h2", {}, _("Tables")), el("p", { class: "dim" }, "…"));
+  main.replaceChildren(el("div", { class: "grid" }, form, listBox));
+  async function refreshList() {
+    if (!document.body.contains(listBox)) return;
+    try {
+      const data = await api("/api/tables");
+      const rows = data.open.map(t => el("tr", {},
+        el("td", {}, t.name, t.set_deal ? el("span", { class: "set-deal" }, ` (${setDealText()})`) : ""), el("td", {}, `${t.variant} (${t.players})`),
+        el("td", {}, t.seats.map(s => s.kind === "open" ? `·${_("open")}·` : s.name).join(", ")),
+        el("td", {}, el("a", { href: `/t/${t.id}`, "data-link": 1 }, t.status === "waiting" ? _("join") : _("watch")))));
+      const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " ", _("replay")));
+      listBox.replaceChildren(el("h2", {}, _("Tables")),
+        rows.length ? el("table", { class: "list" }, el("tbody", {}, rows)) : el("p", { class: "dim" }, _("No table is open: create one.")),
+        done.length ? el("div", {}, el("h2", {}, _("Finished matches")), el("ul", {}, done)) : "");
+    } catch (e) { /* the server may be restarting */ }
+    setTimeout(refreshList, 5000);
+  }
+  refreshList();
+}
+
+// what each game is, in the lobby
+function variantAbout(p, players, hand) {
+  if (p.family === "mexicano") {
+    const h = hand || p.options.hand;
+    const who = { 3: _("3 players: the tercerilla"), 4: _("4 players (8 cards only)") }[players] ||
+      format(ngettext("{n} player", "{n} players", players), { n: players });
+    return format(_("conquián mexicano: {cards} cards, {down} down to win; {players}. The Spanish pack of 40; each player first gives a card to the next (R8)."),
+      { cards: h, down: h + 1, players: who });
+  }
+  return {
+    "conquian": _("conquian as Foster gives it (1897): 10 cards, 11 down to win; 40 cards, A to 10 (R3)."),
+    "conquian-spanish": _("conquian with the Spanish pack: 10 cards, 11 down to win; A to 7, sota, caballo, rey (R3)."),
+    "cooncan": _("Cooncan for three: 7 cards each, the first out wins (R4)."),
+    "cooncan-double": _("Cooncan with the double pack and two jokers: 10 cards each, the first out wins (R4)."),
+  }[p.name] || p.name;
+}

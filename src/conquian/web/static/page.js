@@ -1,0 +1,152 @@
+// The web page's common parts: words (the catalogue), cards in words, elements, the server's API, the browser's store.
+// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
+// (cards.js, page.js, lobby.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+// Every text from the server is put in the page as text (textContent), never as HTML.
+// Every text of the page goes through _() or ngettext() (extracted into the catalogues by
+// scripts/catalogues.py, translated with the catalogue the server serves at /i18n/{lang}.json);
+// a text with {fields} is filled by format(), never pieced together from translated fragments.
+"use strict";
+
+const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const RANKS = { T: "10", A: "A", J: "J", Q: "Q", K: "K" };
+const main = document.getElementById("main");
+const alertBox = document.getElementById("alert");
+const connBox = document.getElementById("conn");
+
+// ----------------------------------------------------------------------------- words
+let LANG = "en";            // the page's language: the stored choice, else the server's negotiation
+let CATALOG = {};           // msgid -> text (a plural's forms as a list), from /i18n/{lang}.json
+let NPLURALS = 2;
+let LANGUAGES = [{ code: "en", name: "English" }];
+let pluralRules = null;
+const CLDR_CATEGORIES = ["zero", "one", "two", "few", "many", "other"];
+
+function _(msgid) { const t = CATALOG[msgid]; return typeof t === "string" && t ? t : msgid; }
+function pluralIndex(n) {
+  // the language's plural categories in CLDR order are the catalogue's forms in order
+  if (!pluralRules) return n === 1 ? 0 : 1;
+  const cats = CLDR_CATEGORIES.filter(c => pluralRules.resolvedOptions().pluralCategories.includes(c));
+  return Math.max(0, Math.min(cats.indexOf(pluralRules.select(n)), NPLURALS - 1));
+}
+function ngettext(singular, plural, n) {
+  const forms = CATALOG[singular];
+  if (Array.isArray(forms)) { const f = forms[pluralIndex(n)]; if (f) return f; }
+  return n === 1 ? singular : plural;
+}
+function format(text, fields) { return text.replace(/\{(\w+)\}/g, (m, k) => (fields && k in fields ? String(fields[k]) : m)); }
+
+async function loadLanguage() {
+  const chosen = store.get("pref", "lang");
+  const asked = chosen && /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/.test(chosen) ? chosen : "auto";
+  try {
+    const res = await fetch(`/i18n/${asked}.json`);
+    const data = await res.json();
+    LANG = data.lang || "en"; CATALOG = data.messages || {}; NPLURALS = data.nplurals || 2;
+    if (Array.isArray(data.languages) && data.languages.length) LANGUAGES = data.languages;
+  } catch (e) { /* English */ }
+  try { pluralRules = new Intl.PluralRules(LANG); } catch (e) { pluralRules = null; }
+  document.documentElement.lang = LANG;
+  pageTexts();
+}
+
+function rulesHref(rule) { return `/rules?lang=${encodeURIComponent(LANG)}` + (rule ? `#${rule}` : ""); }
+
+function pageTexts() {
+  // the page's own texts outside the main part, and the language switch (kept in localStorage)
+  const rules = document.getElementById("rules-link");
+  if (rules) { rules.textContent = _("Rules"); rules.href = rulesHref(); }
+  const loading = document.getElementById("loading");
+  if (loading) loading.textContent = _("Loading…");
+  const box = document.getElementById("lang-switch");
+  if (!box) return;
+  const pick = el("select", { id: "lang", "aria-label": _("Language") },
+    LANGUAGES.map(l => el("option", { value: l.code, lang: l.code, selected: l.code === LANG }, l.name)));
+  pick.addEventListener("change", () => { store.set("pref", "lang", pick.value); location.reload(); });
+  box.replaceChildren(pick);
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "class") e.className = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function showError(text, rule) {
+  alertBox.textContent = text;
+  if (text && rule && /^R[0-9.]+$/.test(rule)) {
+    // the refusal names a rule: a link to it in the rule book (a new tab: the table stays)
+    alertBox.append(" ", el("a", { href: rulesHref(rule), target: "_blank", rel: "noopener", class: "rule-link" }, format(_("read {rule}"), { rule })));
+  }
+  alertBox.hidden = !text;
+  if (text) { clearTimeout(showError.t); showError.t = setTimeout(() => { alertBox.hidden = true; }, 8000); }
+}
+
+function setTitle(text) { document.getElementById("title").textContent = text; document.title = text ? `${text} - conquian` : "conquian"; }
+
+// ----------------------------------------------------------------------------- cards
+// The Spanish pack (conquian-spanish, conquián mexicano) may be shown with its own suits, as the
+// player chooses (kept in localStorage): oros = diamonds, copas = hearts, espadas = spades,
+// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's.
+const SPANISH_SUITS = { d: "oros", h: "copas", s: "espadas", c: "bastos" };
+const SPANISH_RANKS = { A: "as", J: "sota", Q: "caballo", K: "rey" };
+const SPANISH_FACE = { J: "S", Q: "C", K: "R" };
+const SPANISH_PACKS = new Set(["conquian-spanish", "conquian-mexicano"]);
+let spanishPack = false;  // whether the table or replay shown is played with the Spanish pack
+function spanishPackOf(variant) {
+  const p = presets && presets.variants.find(v => v.name === variant);
+  return p ? p.pack === "spanish" : SPANISH_PACKS.has(variant);
+}
+function spanishSuits() { return spanishPack && store.get("pref", "spanish-suits") === "1"; }
+
+function cardWords(code) {
+  if (code.startsWith("X")) return _("joker");
+  const r = code.slice(0, -1), s = code.slice(-1);
+  if (spanishSuits()) return `${SPANISH_RANKS[r] || r} de ${SPANISH_SUITS[s] || s}`;
+  return `${RANKS[r] || r}${SUITS[s] || s}`;
+}
+
+// "the 7 of hearts" in a line of the log, with the Spanish suits when they are shown
+const LOG_CARD = /\b(ace|[2-7]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b/g;
+const LOG_RANK = { ace: "as", jack: "sota", queen: "caballo", king: "rey" };
+const LOG_SUIT = { clubs: "bastos", diamonds: "oros", hearts: "copas", spades: "espadas" };
+function logWords(line) {
+  return spanishSuits() ? line.replace(LOG_CARD, (m, r, s) => `${LOG_RANK[r] || r} de ${LOG_SUIT[s]}`) : line;
+}
+
+function suitSwitch(rerender) {
+  // the switch: shown only where the Spanish pack is played
+  const box = el("input", { type: "checkbox", id: "spanish-suits", "data-key": "spanish-suits", checked: store.get("pref", "spanish-suits") === "1" });
+  box.addEventListener("change", () => { store.set("pref", "spanish-suits", box.checked ? "1" : "0"); rerender(); });
+  return el("label", { class: "suit-switch" }, box, " ", _("Spanish suits (oros, copas, espadas, bastos)"));
+}
+
+function cardEl(code, opts = {}) {
+  // "7h", "Th", "X", "X(4d)", "X(7d)*" (a joker named as the card it stands for; * once moved): cards.js draws it
+  return cardFace(code, opts);
+}
+
+function backs(n) { return cardBacks(n); }
+
+async function api(path, body) {
+  // the server answers a refusal in the page's language
+  path += (path.includes("?") ? "&" : "?") + `lang=${encodeURIComponent(LANG)}`;
+  const res = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) throw new Error((data && data.error && data.error.message) || format(_("request failed ({status})"), { status: res.status }));
+  return data;
+}
+
+const store = {
+  get(kind, id) { try { return localStorage.getItem(`conquian:${kind}:${id}`); } catch (e) { return null; } },
+  set(kind, id, v) { try { localStorage.setItem(`conquian:${kind}:${id}`, v); } catch (e) { /* private mode */ } },
+};
