@@ -134,8 +134,9 @@ def test_the_same_move_sent_to_both_processes_at_once_applies_once(pair: tuple[S
             break
         state, seat = table["state"], table["deal"]["to_act"]
         here, there = clients[(seat, one.port)], clients[(seat, two.port)]
-        there.wait_table(lambda x, s=state: x["state"] >= s)
-        move = rng.choice(here.wait_table(lambda x, s=state: x["state"] >= s)["legal"])
+        # each process must have heard of the state the move answers (a process may lag behind)
+        there.wait_table(lambda x, s=state: x["state"] == s and bool(x["legal"]))
+        move = rng.choice(here.wait_table(lambda x, s=state: x["state"] == s and bool(x["legal"]))["legal"])
         errors_before = len(here.errors) + len(there.errors)
         message = json.dumps({"type": "act", "state": state, "action": move})
         here.send(message)
