@@ -46,7 +46,7 @@ def game_words(variant: str, players: int, tr: Translator) -> str:
         if name == variant and options.get("players", preset.players if preset else -1) == players:
             return tr.gettext(title)
     name = tr.gettext(GAME_NAMES[variant]) if variant in GAME_NAMES else variant
-    return tr.render(NMsg("{game} ({n} player)", "{game} ({n} players)", players, game=name, n=players))
+    return tr.render(NMsg("{game} ({n} player)", "{game} ({n} players)", players, game=name))
 
 
 def lobby_entry(row: dict[str, Any], tr: Translator, spectators: int = 0) -> dict[str, Any]:
