@@ -34,13 +34,30 @@ def say(page: Any, text: str) -> None:
     page.click("#chat-send")
 
 
+def take_seat(page: Any, seat: int, name: str) -> None:
+    """Take a seat by the waiting table's form.  The page draws the table again at each message (who
+    is connected comes a second after anyone arrives), and a name typed just before that was lost
+    with the form's old box: so the name is typed again until the seat is taken."""
+    for _ in range(5):
+        page.fill(f"input[aria-label='name for seat {seat}']", name)
+        if page.input_value(f"input[aria-label='name for seat {seat}']") != name:
+            continue
+        page.click(f".seat-row[data-seat='{seat}'] button.take")
+        try:
+            page.wait_for_selector("#hand", timeout=5000)
+            return
+        except Exception:
+            if page.query_selector(f"input[aria-label='name for seat {seat}']") is None:
+                raise
+    raise AssertionError(f"seat {seat} was never taken")
+
+
 def test_chat_between_two_seats_and_a_spectator(server: Server, browser: Any) -> None:  # noqa: F811
     ann = new_page(browser)
     table_id = create(ann, server, "Ann", seats=["open"])
     bea = new_page(browser, 390, 844)
     bea.goto(f"{server.url}/t/{table_id}")
-    bea.fill("input[aria-label='name for seat 2']", "Bea")
-    bea.click(".seat-row[data-seat='2'] button.take")
+    take_seat(bea, 2, "Bea")
     for p in (ann, bea):
         p.wait_for_selector("#hand")
     watcher = new_page(browser)

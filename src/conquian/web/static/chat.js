@@ -62,7 +62,9 @@ function chatLine(game, line) {
   row.append(": ");
   if (line.reaction) {
     const named = REACTIONS.find(([r]) => r === line.reaction);
-    row.append(el("span", { class: "chat-reaction", role: "img", "aria-label": named ? named[1]() : line.reaction }, line.reaction));
+    // the emoji and its name in words (a screen without an emoji font shows the words)
+    row.append(el("span", { class: "chat-reaction", role: "img", "aria-label": named ? named[1]() : line.reaction }, line.reaction),
+      named ? el("span", { class: "chat-reaction-name", "aria-hidden": "true" }, " " + named[1]()) : "");
   } else row.append(el("span", { class: "chat-text" }, line.text || ""));
   // the host may mute a spectator (not himself): his lines and reactions are refused from then on
   if (game.host && spectators && line.seat === null && line.id && line.id !== game.connId) {
@@ -97,7 +99,7 @@ function chatPanel(game) {
   }
   box.append(el("div", { class: "row chat-reactions", role: "group", "aria-label": _("Quick reactions") },
     REACTIONS.map(([r, name]) => el("button", { type: "button", class: "secondary chat-react", "data-key": `react-${r}`, "data-reaction": r,
-      "aria-label": name(), title: name(), onclick: () => chatSend(game, { type: "react", reaction: r }) }, r))));
+      onclick: () => chatSend(game, { type: "react", reaction: r }) }, el("span", { "aria-hidden": "true", class: "chat-emoji" }, r), " ", name()))));
   const text = el("input", { type: "text", id: "chat-text", "data-key": "chat-text", maxlength: CHAT_MAX, value: c.draft, autocomplete: "off",
     placeholder: _("Say something…"), "aria-label": _("a line of chat") });
   text.addEventListener("input", () => { c.draft = text.value; });
