@@ -4,8 +4,8 @@ refused in words; a reaction; the host mutes a spectator), the rematch's standin
 dealer (R3.8, R4), the lobby's tables, the name and the matches this browser keeps.
 
 Chromium through Playwright, as tests/test_web_browser.py; ``CONQUIAN_SCREENSHOTS=1`` writes
-``docs/screenshots/web-chat-desktop.png``, ``web-chat-phone.png``, ``web-lobby.png`` and
-``web-match-end-standings.png``.
+``docs/screenshots/web-chat-desktop.png``, ``web-chat-phone.png``, ``web-lobby.png``,
+``web-lobby-history.png`` and ``web-match-end-standings.png``.
 """
 
 from __future__ import annotations
@@ -160,6 +160,8 @@ def test_the_rematch_carries_the_standings_and_passes_the_deal(server: Server, b
     assert items.count() >= 2
     assert items.first.get_attribute("data-table") == second_id
     assert "Ann" in items.first.inner_text() and "Foster" in items.first.inner_text()
+    shot(page, "web-lobby-history.png")
+    assert serious(page) == [], "lobby with this browser's matches"
     items.nth(1).locator("a.history-replay").click()
     page.wait_for_selector("#replay")
     assert page.url.endswith(f"/r/{first_id}")
