@@ -3,6 +3,7 @@ loopback: who hears what, and nothing of a seat's cards in what another seat rec
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -107,25 +108,76 @@ def test_last_moves_hint_and_pace_come_from_the_seats_view(server: Server) -> No
     bob.close()
 
 
+def paced(c: Client) -> None:
+    """No faster than a person: the server takes 10 messages a second from one connection, in
+    bursts of 30 (protocol.RATE_PER_SECOND).  A whole deal played at socket speed spends the
+    burst, and the rematch asked for right after the last move was then refused as too_fast:
+    the test waited for a rematch that never came (one run in two, on a loaded machine)."""
+    wait = getattr(c, "next_send", 0.0) - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    c.next_send = time.monotonic() + 0.12  # type: ignore[attr-defined]
+
+
+def finish_match(c: Client, timeout: float = 120) -> dict[str, Any]:
+    """Play the client's seat (its first listed move) until the match is over; the other seats are bots."""
+    end = time.time() + timeout
+    while time.time() < end:
+        x = c.wait_table(lambda x: x["status"] == "over" or bool(x["legal"]), 60)
+        if x["status"] == "over":
+            assert not c.errors, c.errors
+            return x
+        paced(c)
+        c.act(x["legal"][0])
+        c.wait_table(lambda y, s=x["state"]: y["state"] > s or bool(c.errors), 60)
+        assert not c.errors, c.errors
+    raise AssertionError("the match did not end")
+
+
+def ask_rematch(c: Client) -> str:
+    """Ask for the rematch and wait for it: a refusal fails at once, with its words."""
+    paced(c)
+    c.send({"type": "rematch"})
+    got = c.wait(lambda m: m["type"] == "error" or (m["type"] == "table" and m["table"]["rematch"] is not None), 30)
+    assert got["type"] == "table", got
+    return str(got["table"]["rematch"])
+
+
 def test_a_rematch_keeps_the_standings_and_passes_the_deal(server: Server) -> None:
     t = server.create(variant="conquian", host_name="Ann", deals=1,
                       seats=[{"kind": "open"}, {"kind": "foster"}])
     ann = Client(server, t["id"], t["token"], host=t["host"])
     table = ann.wait_table(lambda x: x["status"] == "playing")
     first_dealer = table["deal"]["dealer"]
-    while ann.table["status"] != "over":
-        x = ann.wait_table(lambda x: x["status"] == "over" or bool(x["legal"]), 60)
-        if x["status"] == "over":
-            break
-        ann.act(x["legal"][0])
-        ann.wait_table(lambda y, s=x["state"]: y["state"] > s, 60)
-    totals = {s["seat"]: s["total"] for s in ann.table["standings"]}
-    assert totals == dict(enumerate(ann.table["scores"]["totals"], 1))
-    ann.send({"type": "rematch"})
-    rid = ann.wait_table(lambda x: x["rematch"] is not None)["rematch"]
+    over = finish_match(ann)
+    totals = {s["seat"]: s["total"] for s in over["standings"]}
+    assert totals == dict(enumerate(over["scores"]["totals"], 1))
+    rid = ask_rematch(ann)
     again = Client(server, rid, t["token"], host=t["host"])
     new = again.wait_table(lambda x: x["status"] == "playing")
     assert new["deal"]["dealer"] == first_dealer % 2 + 1  # the deal passes to the left (R3.8)
     assert {s["seat"]: s["total"] for s in new["standings"]} == totals
     ann.close()
     again.close()
+
+
+def test_a_rematch_asked_at_once_after_a_burst_is_refused_in_words_not_lost(server: Server) -> None:
+    """Why the rematch's wait once timed out: the message came after the connection's burst of
+    moves and was refused (too_fast), which the test never looked at.  The refusal is sent, in
+    words, and the same request a moment later makes the rematch."""
+    t = server.create(variant="conquian", host_name="Ann", deals=1, seats=[{"kind": "open"}, {"kind": "foster"}])
+    ann = Client(server, t["id"], t["token"], host=t["host"])
+    finish_match(ann)
+    for _ in range(40):  # a burst of moves' worth of messages
+        ann.send({"type": "ping"})
+    ann.send({"type": "rematch"})
+    time.sleep(3.5)  # the bucket fills again
+    with contextlib.suppress(TimeoutError):
+        while True:
+            ann.recv(0.5)  # every answer to the burst
+    assert ann.errors and all(e["code"] == "too_fast" and "messages a second" in e["message"] for e in ann.errors)
+    assert ann.table["rematch"] is None
+    ann.errors.clear()
+    rid = ask_rematch(ann)
+    assert rid and ann.table["rematch"] == rid
+    ann.close()

@@ -143,7 +143,8 @@ def _play_and_snapshot(t: Table, rng: random.Random, steps: int) -> None:
 
 def _twin(t: Table, deck: tuple[int, ...], commands: list[str] | None = None) -> Table:
     """The same table and commands (or ``commands``), with the first deal dealt from ``deck``."""
-    twin = Table(t.id, t.name, t.rules, seed=t.seed)
+    twin = Table(t.id, t.name, t.rules, seed=t.seed, show_buried=t.show_buried, away_after=t.away_after,
+                 deals_in_match=t.deals_in_match, first_dealer=t.first_dealer, carried=list(t.carried), pace=t.pace)
     for s, o in zip(twin.seats, t.seats, strict=True):
         s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
     twin.start_if_full()
@@ -167,7 +168,10 @@ def _twin(t: Table, deck: tuple[int, ...], commands: list[str] | None = None) ->
 def test_every_message_to_a_seat_is_the_same_when_its_unknown_cards_are_redealt(variant: str, players: int) -> None:
     for seed in range(12):
         rng = random.Random(seed)
-        t = full_table(variant, players, seed=seed)
+        # a rematch's table (its first dealer rotated, totals carried), the bots' pace, the host's timer
+        t = full_table(variant, players, seed=seed, first_dealer=seed % players + 1,
+                       carried=[seed * k - 3 for k in range(players)] if seed % 2 else [],
+                       pace=[None, 0.5, 2.0][seed % 3], away_after=[None, 30.0][seed % 2])
         # the conquián mexicano: a third of the positions inside the exchange (R8.2)
         steps = rng.randint(0, players) if variant == "conquian-mexicano" and seed % 3 == 0 else rng.randint(0, 60)
         _play_and_snapshot(t, rng, steps)
@@ -186,8 +190,47 @@ def test_every_message_to_a_seat_is_the_same_when_its_unknown_cards_are_redealt(
             twin = _twin(t, tuple(other.deck), [f"act {a}" for a in other.actions()]
                          if isinstance(other, MexicanoDeal) else None)
             assert json.dumps(table_snapshot(twin, seat)) == json.dumps(table_snapshot(t, seat))
+            assert_same_messages(t, twin, seat, hint=seed % 4 == 0)
             if tuple(other.deck) != tuple(deal.deck):
                 assert json.dumps(table_snapshot(twin, None)) == json.dumps(table_snapshot(t, None))
+                assert_same_messages(t, twin, None)
+
+
+#: What every snapshot carries besides the deal, the log and the scores (docs/protocol.md).
+NEW_FIELDS = {"last_moves", "last_event", "standings", "pace", "timer", "chat_muted", "spectators"}
+
+
+def assert_same_messages(t: Table, twin: Table, seat: int | None, hint: bool = False) -> None:
+    """Everything the server sends ``seat`` (None: a spectator, muted or not) is the same at the
+    table and at its twin, whose cards unknown to that seat were dealt again: the whole snapshot
+    as the server sends it (the last moves, the standings, the pace, the timer, the chat's mute),
+    in English and in Spanish, and the answer to a hint (the expert's move, searched with the same
+    randomness, and the live outs) when the seat is to act."""
+    import dataclasses
+
+    from conquian.i18n import translator
+    from conquian.web.bots import bot_job, choose
+    from conquian.web.server import Hub, snapshot
+    from conquian.web.sockets import hint_message
+
+    for lang in ("en", "es"):
+        tr = translator(lang)
+        for muted in ((False, True) if seat is None else (False,)):
+            mine = snapshot(Hub(t, t.state), seat, tr, muted)
+            assert mine.keys() >= NEW_FIELDS and mine["chat_muted"] is muted
+            assert mine["standings"] == [{"seat": s["seat"], "name": s["name"], "total": s["total"]}
+                                         for s in t.standings()] and mine["timer"] == t.away_after
+            assert json.dumps(snapshot(Hub(twin, twin.state), seat, tr, muted)) == json.dumps(mine)
+    session, twin_session = t.session, twin.session
+    assert session is not None and twin_session is not None
+    if not hint or seat is None or session.deal.over or session.deal.to_act != seat:
+        return
+    job = dataclasses.replace(bot_job(t, seat, "expert", iterations=12), seed=1234)
+    act = choose(job)
+    assert choose(dataclasses.replace(bot_job(twin, seat, "expert", iterations=12), seed=1234)) == act
+    for lang in ("en", "es"):
+        tr = translator(lang)
+        assert hint_message(twin_session, seat, act, tr) == hint_message(session, seat, act, tr)
 
 
 @pytest.mark.parametrize("variant,players", [("conquian", 2), ("cooncan", 3), ("cooncan-double", 5),

@@ -58,6 +58,13 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--unjoined-after", type=bounded(1, 10**7), default=600,
                    help=_("seconds after which the lobby stops listing a waiting table nobody has sat at (default "
                           "600)"))
+    w.add_argument("--chat-chars", type=bounded(1, 1000), default=200,
+                   help=_("characters a line of chat at a table may hold (default 200)"))
+    w.add_argument("--chat-per-minute", type=bounded(1, 6000), default=60,
+                   help=_("lines of chat and reactions each connection may send a minute on average (default 60)"))
+    w.add_argument("--chat-burst", type=bounded(1, 100), default=3,
+                   help=_("lines of chat and reactions a connection may send at once before that rate holds "
+                          "(default 3)"))
     w.add_argument("--request-timeout", type=bounded(1, 3600), default=10,
                    help=_("seconds a client has to send a whole HTTP request (default 10)"))
     w.add_argument("--max-connections", type=bounded(1, 10**6), default=2000,
@@ -119,7 +126,8 @@ def serve_command(args: argparse.Namespace) -> int:
                         health_token=args.health_token, max_spectators=args.max_spectators,
                         connections_per_address=args.connections_per_address,
                         messages_per_address=args.messages_per_address, tables_per_minute=args.tables_per_minute,
-                        unjoined_after=args.unjoined_after)
+                        unjoined_after=args.unjoined_after, chat_chars=args.chat_chars,
+                        chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
     print("conquian serve: " + _("the lobby is at {url} (database {database}); ctrl+c stops it").format(
@@ -146,6 +154,8 @@ def serve_command(args: argparse.Namespace) -> int:
                 "connections_per_address": settings.connections_per_address,
                 "messages_per_address": settings.messages_per_address,
                 "tables_per_minute": settings.tables_per_minute, "unjoined_after": settings.unjoined_after,
+                "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
+                "chat_burst": settings.chat_burst,
                 "request_timeout": args.request_timeout,
                 "log_level": args.log_level,
                 "log_format": args.log_format})

@@ -30,6 +30,7 @@ from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.lang import catalogue, language_list, reader
 from conquian.web.limits import client_address
+from conquian.web.lobby import lobby_entry
 from conquian.web.protocol import ProtocolError
 from conquian.web.replay import replay_frames
 from conquian.web.server import Hub, Server, snapshot
@@ -134,8 +135,14 @@ def http_routes(server: Server) -> list[BaseRoute]:
         })
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"open": await run_in_threadpool(server.store.listing, 100, settings.unjoined_after),
-                             "finished": await run_in_threadpool(server.store.finished)})
+        # the game in the reader's words, the seats free, who sits there, how many watch (here)
+        tr = _reader(request)
+        rows = await run_in_threadpool(server.store.listing, 100, settings.unjoined_after)
+        done = await run_in_threadpool(server.store.finished)
+        watching = {i: h.spectators for i, h in server.hubs.items()}
+        return JSONResponse({"open": [lobby_entry(r, tr, watching.get(r["id"], 0)) for r in rows],
+                             "finished": [lobby_entry(r, tr) for r in done]},
+                            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def create_table(request: Request) -> Response:
         tr = _reader(request)

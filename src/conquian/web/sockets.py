@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import WebSocketRoute
@@ -18,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg, Translator
 from conquian.present import order_moves
-from conquian.session import HUMAN
+from conquian.session import HUMAN, GameSession
 from conquian.web import protocol
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
@@ -260,7 +261,6 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
     """The terminal game's hint for the seat to act, to it only: the expert's move (a short
     search, in the bots' workers) and the live outs with their chance to fill in time, both
     from the seat's own view."""
-    from conquian.hints import live_out_msgs
     from conquian.web.bots import bot_job
 
     t = hub.table
@@ -274,12 +274,19 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
     act = await server.bots.choose(bot_job(t, conn.seat, "expert", iterations=HINT_ITERATIONS))
     if t.state != state or t.session is not session:
         raise TableError("stale", Msg("the table moved on while the hint was worked out; ask again"))
-    outs = await run_in_threadpool(live_out_msgs, session.deal, conn.seat)
+    await conn.send(await run_in_threadpool(hint_message, session, conn.seat, act, conn.tr))
+
+
+def hint_message(session: GameSession, seat: int, act: str, tr: Translator) -> dict[str, Any]:
+    """The ``hint`` answer to ``seat``: the expert's move ``act`` (chosen from the seat's view) in
+    the notation and in words, and the live outs of its partial combinations, from its view."""
     from conquian.engine.actions import parse_action
+    from conquian.hints import live_out_msgs
 
     action = parse_action(act)
-    await conn.send({"type": "hint", "act": session.action_words(action), "move": session.move_label(action, conn.tr),
-                     "outs": [conn.tr.render(m) for m in outs]})
+    outs = live_out_msgs(session.deal, seat)
+    return {"type": "hint", "act": session.action_words(action), "move": session.move_label(action, tr),
+            "outs": [tr.render(m) for m in outs]}
 
 
 def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[tuple[str, str]]:

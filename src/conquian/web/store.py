@@ -412,13 +412,22 @@ class Store:
                            "seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
 
     def finished(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Finished matches, newest first (they can be replayed)."""
+        """Finished matches, newest first (they can be replayed), with who sat where."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(tables.c.id, tables.c.name, tables.c.variant, tables.c.players, tables.c.updated_at)
+                select(tables.c.id, tables.c.name, tables.c.variant, tables.c.players, tables.c.updated_at,
+                       tables.c.rematch_id)
                 .where(tables.c.status == "over").order_by(tables.c.updated_at.desc()).limit(limit)
             ).mappings().all()
-        return [dict(r) for r in rows]
+            ids = [r["id"] for r in rows]
+            seat_rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name)
+                                     .where(seats.c.table_id.in_(ids))).mappings().all() if ids else []
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for s in seat_rows:
+            by_table.setdefault(s["table_id"], []).append({"seat": s["seat"], "kind": s["kind"], "name": s["name"]})
+        return [{k: v for k, v in r.items() if k != "rematch_id"} | {
+            "rematch": r["rematch_id"] or "",
+            "seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -15,7 +15,8 @@ async function lobby() {
   const optionsBox = el("div", { id: "options" });
   const about = el("p", { class: "dim", id: "variant-about" });
   const seatsBox = el("div", { id: "seat-kinds" });
-  const name = el("input", { type: "text", id: "host-name", maxlength: 40, required: true, placeholder: _("your name"), value: store.get("name", "me") || "" });
+  const name = el("input", { type: "text", id: "host-name", maxlength: 40, required: true, placeholder: _("your name"), value: myName(), autocomplete: "nickname" });
+  name.addEventListener("change", () => rememberName(name.value));
   const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: _("Friday night") });
   const showBuried = el("input", { type: "checkbox", id: "show-buried" });
   const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
@@ -97,7 +98,7 @@ async function lobby() {
     const seats = [{ kind: "open" }];
     for (const s of seatsBox.querySelectorAll("[data-seat]")) seats.push({ kind: s.value });
     try {
-      store.set("name", "me", name.value.trim());
+      rememberName(name.value);
       const r = await api("/api/tables", {
         variant: variant.value, players: Number(players.value), options, seats, host_name: name.value.trim(),
         name: tableName.value.trim(), show_buried: showBuried.checked, away_after: away.value ? Number(away.value) : null,
@@ -111,23 +112,50 @@ async function lobby() {
   refreshPlayers();
 
   const listBox = el("div", { class: "panel", id: "tables" }, el("h2", {}, _("Tables")), el("p", { class: "dim" }, "…"));
-  main.replaceChildren(el("div", { class: "grid" }, form, listBox));
+  const historyBox = el("div", { id: "history-box" });
+  function refreshHistory() { historyBox.replaceChildren(historyPanel(refreshHistory)); }
+  refreshHistory();
+  main.replaceChildren(el("div", { class: "grid" }, form, el("div", {}, listBox, historyBox)));
   async function refreshList() {
     if (!document.body.contains(listBox)) return;
     try {
       const data = await api("/api/tables");
-      const rows = data.open.map(t => el("tr", {},
-        el("td", {}, t.name, t.set_deal ? el("span", { class: "set-deal" }, ` (${setDealText()})`) : ""), el("td", {}, `${t.variant} (${t.players})`),
-        el("td", {}, t.seats.map(s => s.kind === "open" ? `·${_("open")}·` : s.name).join(", ")),
-        el("td", {}, el("a", { href: `/t/${t.id}`, "data-link": 1 }, t.status === "waiting" ? _("join") : _("watch")))));
-      const done = data.finished.map(t => el("li", {}, el("a", { href: `/r/${t.id}`, "data-link": 1 }, `${t.name} (${t.variant})`), " ", _("replay")));
+      const open = (data.open || []).map(tableRow);
+      const done = (data.finished || []).map(finishedRow);
       listBox.replaceChildren(el("h2", {}, _("Tables")),
-        rows.length ? el("table", { class: "list" }, el("tbody", {}, rows)) : el("p", { class: "dim" }, _("No table is open: create one.")),
-        done.length ? el("div", {}, el("h2", {}, _("Finished matches")), el("ul", {}, done)) : "");
+        open.length ? el("ul", { class: "tables", id: "open-tables" }, open) : el("p", { class: "dim" }, _("No table is open: create one.")),
+        done.length ? el("div", {}, el("h2", {}, _("Finished matches")), el("ul", { class: "tables", id: "finished" }, done)) : "");
     } catch (e) { /* the server may be restarting */ }
     setTimeout(refreshList, 5000);
   }
   refreshList();
+}
+
+// who sits at a table, in the lobby: the names, a bot marked as one
+function seatedWords(t) {
+  return (t.seated || []).map(s => (s.bot ? format(_("{name} (bot)"), { name: s.name }) : s.name)).join(", ");
+}
+
+function tableRow(t) {
+  const free = Number(t.seats_free) || 0;
+  const join = t.status === "waiting" && free > 0;
+  const who = seatedWords(t);
+  return el("li", { class: "table-row", "data-table": t.id },
+    el("div", {}, el("strong", {}, t.name || ""), t.set_deal ? el("span", { class: "set-deal" }, ` (${setDealText()})`) : ""),
+    el("div", { class: "dim" }, t.game || t.variant || ""),
+    el("div", {}, who ? format(_("Seated: {names}"), { names: who }) : _("Nobody is seated yet.")),
+    el("div", { class: "row" },
+      el("span", { class: "seats-free" }, free ? format(ngettext("{n} seat free", "{n} seats free", free), { n: free }) : _("every seat is taken")),
+      t.spectators ? el("span", { class: "dim" }, format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })) : "",
+      el("a", { href: `/t/${t.id}`, "data-link": 1, class: join ? "join" : "watch" }, join ? _("join") : _("watch"))));
+}
+
+function finishedRow(t) {
+  const who = seatedWords(t);
+  return el("li", { class: "table-row", "data-table": t.id },
+    el("a", { href: `/r/${t.id}`, "data-link": 1 }, t.name || ""), " ", el("span", { class: "dim" }, t.game || t.variant || ""),
+    who ? el("div", { class: "dim" }, who) : "", " ",
+    el("a", { href: `/r/${t.id}`, "data-link": 1, class: "replay-link", "aria-label": format(_("replay {name}"), { name: t.name || "" }) }, _("replay")));
 }
 
 // what each game is, in the lobby

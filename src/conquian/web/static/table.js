@@ -51,7 +51,8 @@ class Game {
       m.connected.forEach((c, i) => { if (this.table.seats[i]) this.table.seats[i].connected = c; });
       this.table.spectators = m.spectators;
       this.render();
-    } else if (m.type === "options") { this.options = m.actions; this.optionWords = m.words || []; this.render(); }
+    } else if (m.type === "chat") chatReceive(this, m);
+    else if (m.type === "options") { this.options = m.actions; this.optionWords = m.words || []; this.render(); }
     else if (m.type === "error") {
       showError(m.message, m.rule);
       if (m.code === "bad_token") { /* watching */ }
@@ -85,7 +86,7 @@ class Game {
     else {
       parts.push(el("div", { class: "layout" },
         el("div", {}, this.board(), this.handPanel()),
-        el("div", {}, this.scores(), this.logPanel(), this.links())));
+        el("div", {}, this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.links())));
     }
     const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     main.replaceChildren(...parts);
@@ -297,23 +298,45 @@ class Game {
     return box;
   }
   summary() {
-    const t = this.table;
+    // the match's end: who won, the standings across rematches, who deals first in the rematch,
+    // the rematch and the replay
+    const t = this.table, d = t.deal, n = t.seats.length;
     const totals = t.scores.totals;
     const best = Math.max(...totals);
     const winners = t.seats.filter((s, i) => totals[i] === best).map(s => s.name);
     const names = winners.reduce((a, b) => format(_("{first} and {second}"), { first: a, second: b }));
-    return el("div", { id: "summary" }, el("h2", {}, _("The match is over")),
-      el("p", {}, winners.length > 1 ? format(_("{names} share the match."), { names }) : format(_("{name} wins the match."), { name: names })),
-      el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, _("Rematch")),
-      t.rematch ? el("a", { href: `/t/${t.rematch}`, "data-link": 1, id: "rematch-link" }, " " + _("Go to the rematch")) : null,
-      " ", el("a", { href: `/r/${t.id}`, "data-link": 1 }, _("Replay the match")));
+    if (typeof historyRecord === "function") historyRecord(this);
+    const box = el("div", { id: "summary" }, el("h2", {}, _("The match is over")),
+      el("p", {}, winners.length > 1 ? format(_("{names} share the match."), { names }) : format(_("{name} wins the match."), { name: names })));
+    const standings = t.standings || [];
+    if (standings.length) {
+      box.append(el("p", { id: "standings" }, format(_("Standings over every match at this table: {standings}"),
+        { standings: standings.map(s => `${s.name} ${s.total > 0 ? "+" : ""}${s.total}`).join(", ") })));
+    }
+    if (d && d.dealer && d.number) {
+      // this match's first dealer, from the last deal's (the deal passes to the left, one seat a deal)
+      const first = (((d.dealer - d.number) % n) + n) % n + 1;
+      const rule = { conquian: "R3.8", cooncan: "R4.1", mexicano: "R8.7" }[d.family] || "R3.8";
+      box.append(el("p", { id: "next-dealer" }, format(_("In the rematch {name} deals first: the deal passes to the left ({rule})."),
+        { name: this.name(first % n + 1), rule })));
+    }
+    box.append(el("div", { class: "row" },
+      t.rematch ? el("a", { href: `/t/${t.rematch}`, "data-link": 1, id: "rematch-link", class: "button-link" }, _("Go to the rematch"))
+        : el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, _("Rematch")),
+      el("a", { href: `/r/${t.id}`, "data-link": 1, id: "replay-link" }, _("Replay the match"))));
+    return box;
   }
   scores() {
     const t = this.table, s = t.scores;
+    const signed = v => (v > 0 ? `+${v}` : v);
     const head = el("tr", {}, el("th", {}, _("deal")), t.seats.map(x => el("th", {}, x.name)));
-    const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, v > 0 ? `+${v}` : v))));
-    const total = el("tr", {}, el("th", {}, _("total")), s.totals.map(v => el("th", {}, v > 0 ? `+${v}` : v)));
-    return el("div", { class: "panel scroll", id: "scores" }, el("h2", {}, _("Scores")), el("table", { class: "scores" }, el("tbody", {}, head, rows, total)),
+    const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, signed(v)))));
+    const total = el("tr", {}, el("th", {}, _("total")), s.totals.map(v => el("th", {}, signed(v))));
+    // the running standings of this table's matches, when a rematch carried earlier totals
+    const st = t.standings || [];
+    const carried = st.length === s.totals.length && st.some((x, i) => x.total !== s.totals[i]);
+    const all = carried ? el("tr", { class: "standings", id: "standings-row" }, el("th", {}, _("all matches")), st.map(x => el("th", {}, signed(x.total)))) : null;
+    return el("div", { class: "panel scroll", id: "scores" }, el("h2", {}, _("Scores")), el("table", { class: "scores" }, el("tbody", {}, head, rows, total, all)),
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
