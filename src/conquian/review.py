@@ -28,7 +28,7 @@ import os
 import random
 import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -299,13 +299,14 @@ def check_target(rec: Record, deal: int, seat: int) -> None:
 
 
 def review_text(text: str, seat: int, deal: int = 1, playouts: int | None = None, workers: int = 1,
-                progress: Callable[[int, int], None] | None = None) -> Review:
+                progress: Callable[[int, int], None] | None = None, executor: Executor | None = None) -> Review:
     """Review ``seat`` in deal number ``deal`` (1-based) of the record ``text``.
 
     Raises :class:`~conquian.engine.record.ReplayError` for a bad record and :class:`ReviewError`
     for a deal or seat it does not have.  ``workers`` processes share the decisions;
     ``progress(done, total)`` is called as they finish.  ``playouts``: per candidate (default
-    :func:`default_playouts`).
+    :func:`default_playouts`).  ``executor``: a pool of the caller's that runs the decisions
+    instead (the web server's, whose processes are spawned, not forked), whatever ``workers`` says.
     """
     rec = read_record(text)
     replay(rec)  # the whole record must be valid
@@ -314,7 +315,12 @@ def review_text(text: str, seat: int, deal: int = 1, playouts: int | None = None
     indices, forced = seat_decisions(rec, deal, seat)
     tasks = [(text, deal, seat, j, k, playouts) for k, j in enumerate(indices, 1)]
     results: list[Decision] = []
-    if workers > 1 and len(tasks) > 1:
+    if executor is not None:
+        for i, d in enumerate(executor.map(_task, tasks), 1):
+            results.append(d)
+            if progress:
+                progress(i, len(tasks))
+    elif workers > 1 and len(tasks) > 1:
         with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
             for i, d in enumerate(pool.map(_task, tasks), 1):
                 results.append(d)

@@ -33,6 +33,7 @@ from conquian.web.limits import client_address
 from conquian.web.lobby import lobby_entry
 from conquian.web.protocol import ProtocolError
 from conquian.web.replay import replay_frames
+from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, Reviews, ask_of_query
 from conquian.web.server import Hub, Server, snapshot
 from conquian.web.store import ConflictError
 from conquian.web.table import OPEN, OVER, Table, TableError, hash_token, new_token
@@ -80,6 +81,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
     settings = server.settings
     # fixed for the process: its bot modules are imported once, compiled or not
     default_bot = strongest_quick_bot()
+    reviews = Reviews.from_environment()
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -247,6 +249,30 @@ def http_routes(server: Server) -> list[BaseRoute]:
         return JSONResponse({"id": t.id, "name": t.name, "variant": t.rules.name, "names": t.names,
                              "frames": replay_frames(t.session.match)})
 
+    async def review(request: Request) -> Response:
+        """``POST``: review a seat in a deal of a finished match (a job, or the review made before);
+        ``GET ?seat=&deal=&playouts=``: its progress or the review (docs/review.md)."""
+        tr = _reader(request)
+        hub = await server.hub(request.path_params["id"])
+        if hub is None:
+            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
+        t = hub.table
+        if t.status != OVER or t.session is None:
+            return _error(409, "not_over", Msg("a match can be reviewed once it is over"), tr=tr)
+        try:
+            if request.method == "POST":
+                ask = await _body(request, ReviewAsk)
+            else:
+                ask = ask_of_query(request.query_params)
+            text = write_record(record_from_match(t.session.match))
+            status, answer = reviews.ask(text, ask.seat, ask.deal, ask.playouts, tr, start=request.method == "POST")
+        except ReviewBusy as e:
+            return JSONResponse({"error": {"code": e.code, "rule": None, "message": e.render(tr)}}, status_code=503,
+                                headers={"Retry-After": str(RETRY_AFTER)})
+        except ConquianError as e:
+            return _conquian_error(e, tr)
+        return JSONResponse(answer, status_code=status)
+
     return [
         Route("/", page),
         Route("/t/{id}", page),
@@ -263,6 +289,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         Route("/api/tables/{id}/bot", seat_bot, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
         Route("/api/tables/{id}/replay", replay),
+        Route("/api/tables/{id}/review", review, methods=["GET", "POST"]),
     ]
 
 
