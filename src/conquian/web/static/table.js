@@ -55,8 +55,17 @@ class Game {
         const t = this.token(); if (t) store.set("seat", m.table.rematch, t);
         const h = store.get("host", this.id); if (h) store.set("host", m.table.rematch, h);
       }
-      if (m.table.state !== before) { this.selected = []; this.options = null; this.target = null; this.autoPlay = false; this.hint = null; this.hintAsked = false; }
+      let ask = false;
+      if (m.table.state !== before) {
+        // the cards chosen stay chosen while the hand is the same (chosen while the others play)
+        const hand = d => (d && d.hand ? d.hand.join(" ") : "");
+        const keep = old && old.deal && m.table.deal && hand(old.deal) === hand(m.table.deal) && old.deal.phase !== "exchange";
+        if (!keep) this.selected = [];
+        this.options = null; this.target = null; this.autoPlay = false; this.hint = null; this.hintAsked = false;
+        ask = this.selected.length > 0;
+      }
       this.seen(m.table.seats.map(s => s.connected));
+      if (ask) this.ask();
       this.render();
       this.moved(old, places);
     } else if (m.type === "presence") {
@@ -181,7 +190,10 @@ class Game {
       const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
       if (!s.open) row.append(el("span", {}, s.name), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: s.kind })) : "", s.seat === this.you ? el("span", { class: "dim" }, " " + _("(you)")) : "");
       else if (this.you === null) {
-        const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: store.get("name", "me") || "", "aria-label": format(_("name for seat {n}"), { n: s.seat }) });
+        // what is typed stays when the page is drawn again (someone arrives, a presence message)
+        const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: this.typedName !== undefined ? this.typedName : (store.get("name", "me") || ""),
+          "aria-label": format(_("name for seat {n}"), { n: s.seat }), "data-key": `name-${s.seat}` });
+        nm.addEventListener("input", () => { this.typedName = nm.value; });
         row.append(nm, el("button", { type: "button", class: "take", onclick: async () => {
           try {
             const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
@@ -329,7 +341,7 @@ class Game {
     });
     const attrs = { class: "meld" + (opts.target && JSON.stringify(this.target) === JSON.stringify(opts.target) ? " targeted" : "") };
     if (opts.combo) attrs["data-combo"] = opts.combo;
-    const inner = [opts.num ? el("span", { class: "num" }, `${opts.num}.`) : "", pics, opts.owner ? el("span", { class: "owner" }, opts.owner) : ""];
+    const inner = [opts.num ? el("span", { class: "num" }, `${opts.num}.`) : "", ...pics, opts.owner ? el("span", { class: "owner" }, opts.owner) : ""];
     if (opts.target && this.mine()) {
       return el("button", { type: "button", ...attrs, class: attrs.class + " tappable", "data-drop": JSON.stringify(opts.target),
         "data-key": `target-${JSON.stringify(opts.target)}`, "aria-label": opts.label, "aria-pressed": attrs.class.includes("targeted") ? "true" : "false",
@@ -373,7 +385,7 @@ class Game {
           label: format(_("{who}: {cards}"), { who, cards: m.map(cardWords).join(" ") }) }));
         box.append(el("div", { class: "side", "data-side": side.seat }, el("strong", {}, `${this.name(side.seat)}: `),
           melds.length ? melds : el("span", { class: "dim" }, _("nothing down")),
-          el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down }))));
+          side.down ? el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down })) : ""));
       }
       box.append(el("div", { class: "row center", id: "in-play" }, _("In play:"), " ", this.playCard(d), el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : "",
         el("span", { class: "dim" }, format(_("pack {n}"), { n: d.pack })))));
@@ -505,12 +517,12 @@ class Game {
     if (mine) dragCards(hand, (i, target) => this.drop(i, target));
     box.append(el("h2", {}, _("Your hand")), hand);
     if (!mine) {
-      box.append(el("p", { class: "dim", id: "prompt" }, _("Wait for your turn: you may choose cards meanwhile.")));
+      box.append(el("p", { class: "dim", id: "prompt" }, this.selected.length ? _("Wait for your turn: the cards you chose stay chosen.") : _("Wait for your turn.")));
       if (this.selected.length) box.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
       return box;
     }
     const moves = this.offered();
-    box.append(el("p", { id: "prompt", class: "prompt" }, this.prompt(d, moves)));
+    box.append(el("p", { id: "prompt", class: "prompt", "data-waiting": moves === null ? "1" : "" }, this.prompt(d, moves)));
     const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(w => el("button", { type: "button", class: "move", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, moveWords(this, w))));
     if (this.selected.length || this.target) list.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
     box.append(list);
