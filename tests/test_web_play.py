@@ -222,6 +222,17 @@ def test_a_selection_offers_its_moves_in_words_and_one_tap_plays(server: Server,
     tap(page, "#stock-button")
     page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.state) > {before}")
     expect(page.locator(".seat[data-seat='1'] .last")).to_contain_text("discarded")
+    # a card dragged onto the stock is discarded (pointer events: a mouse here, a finger on a phone)
+    page.wait_for_selector("#board[data-mine='1'] button#pack")
+    play(page, offered(page), next(i for i, (a, _) in enumerate(offered(page)) if a == "draw"))
+    before = state(page)
+    card = page.locator("#hand button.card").last
+    code = str(card.get_attribute("data-card"))
+    pace(page)
+    card.drag_to(page.locator("#stock-button"))
+    page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.state) > {before}")
+    expect(page.locator(".seat[data-seat='1'] .last")).to_contain_text("discarded")
+    assert code in page.evaluate("game.table.last_moves[0].cards"), alert(page)
     assert page.errors == []
     page.context.close()
 

@@ -206,42 +206,48 @@ function soundSwitch() {
 // makes there, or shows the moves when several fit.  Pointer events: a mouse, a pen, a finger.
 function dragCards(hand, onDrop) {
   let drag = null;
-  hand.addEventListener("pointerdown", ev => {
-    const card = ev.target.closest("button.card");
-    if (!card || card.disabled || ev.button) return;
-    drag = { card, x: ev.clientX, y: ev.clientY, on: false, id: ev.pointerId, ghost: null };
-  });
-  hand.addEventListener("pointermove", ev => {
+  const move = ev => {
     if (!drag || ev.pointerId !== drag.id) return;
     const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
     if (!drag.on) {
       if (Math.hypot(dx, dy) < 12) return;
       drag.on = true;
-      try { drag.card.setPointerCapture(ev.pointerId); } catch (e) { /* capture may fail */ }
       drag.ghost = el("div", { class: "ghost dragging", "aria-hidden": "true" }, drag.card.querySelector("svg").cloneNode(true));
       document.body.append(drag.ghost);
       drag.card.classList.add("lifted");
     }
-    const r = drag.card.getBoundingClientRect();
-    drag.ghost.style.transform = `translate(${r.left + dx}px, ${r.top + dy}px)`;
+    drag.ghost.style.transform = `translate(${drag.left + dx}px, ${drag.top + dy}px)`;
     for (const z of document.querySelectorAll("[data-drop].drop-over")) z.classList.remove("drop-over");
     const zone = dropZoneAt(ev.clientX, ev.clientY);
     if (zone) zone.classList.add("drop-over");
-  });
+  };
   const end = ev => {
     if (!drag || ev.pointerId !== drag.id) return;
     const d = drag; drag = null;
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", end);
+    window.removeEventListener("pointercancel", end);
     if (!d.on) return;
     const zone = ev.type === "pointerup" ? dropZoneAt(ev.clientX, ev.clientY) : null;
     d.ghost.remove();
     d.card.classList.remove("lifted");
     for (const z of document.querySelectorAll("[data-drop].drop-over")) z.classList.remove("drop-over");
-    // the click that ends a drag is not a tap
-    d.card.addEventListener("click", e => { e.stopImmediatePropagation(); e.preventDefault(); }, { capture: true, once: true });
+    // the click that ends a drag (a mouse's) is not a tap
+    const swallow = e => { e.stopImmediatePropagation(); e.preventDefault(); };
+    window.addEventListener("click", swallow, { capture: true, once: true });
+    setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 300);
     if (zone) onDrop(Number(d.card.dataset.index), JSON.parse(zone.dataset.drop));
   };
-  hand.addEventListener("pointerup", end);
-  hand.addEventListener("pointercancel", end);
+  hand.addEventListener("pointerdown", ev => {
+    const card = ev.target.closest("button.card");
+    if (!card || card.disabled || ev.button) return;
+    const r = card.getBoundingClientRect();
+    drag = { card, x: ev.clientX, y: ev.clientY, left: r.left, top: r.top, on: false, id: ev.pointerId, ghost: null };
+    // the pointer is followed wherever it goes until it is lifted
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", end);
+    window.addEventListener("pointercancel", end);
+  });
 }
 function dropZoneAt(x, y) {
   // the ghost lets the pointer through (pointer-events: none): what lies under it

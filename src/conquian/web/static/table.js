@@ -379,7 +379,8 @@ class Game {
     if (d.family === "conquian" || d.family === "mexicano") {
       for (const side of d.sides) {
         const target = { kind: "side", seat: side.seat };
-        const tappable = mine && d.card_in_play;
+        // the card in play laid with one's own, or forced on another (R3.4, R3.6); a discard forced (R3.5)
+        const tappable = mine && (d.card_in_play || d.phase === "discard");
         const who = side.seat === this.you ? _("your combinations") : format(_("{name}'s combinations"), { name: this.name(side.seat) });
         const melds = side.melds.map(m => this.meld(m, { seat: side.seat, target: tappable && side.melds.length ? target : null,
           label: format(_("{who}: {cards}"), { who, cards: m.map(cardWords).join(" ") }) }));
@@ -387,7 +388,8 @@ class Game {
           melds.length ? melds : el("span", { class: "dim" }, _("nothing down")),
           side.down ? el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down })) : ""));
       }
-      box.append(el("div", { class: "row center", id: "in-play" }, _("In play:"), " ", this.playCard(d), el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : "",
+      // a card of the hand dragged here in the discard is the discard (R3.5)
+      box.append(el("div", { class: "row center", id: "in-play", "data-drop": mine && d.phase === "discard" ? JSON.stringify({ kind: "play" }) : null }, _("In play:"), " ", this.playCard(d), el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : "",
         el("span", { class: "dim" }, format(_("pack {n}"), { n: d.pack })))));
       if (d.buried) box.append(el("div", { class: "dim" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
     } else {
