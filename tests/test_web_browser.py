@@ -63,6 +63,7 @@ def new_page(browser: Any, width: int = 1200, height: int = 850) -> Any:
 def shot(page: Any, name: str) -> None:
     if os.environ.get("CONQUIAN_SCREENSHOTS"):
         SHOTS.mkdir(parents=True, exist_ok=True)
+        page.wait_for_function("() => document.getAnimations().length === 0")  # the cards have landed
         page.screenshot(path=str(SHOTS / name), full_page=True)
 
 

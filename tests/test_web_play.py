@@ -40,6 +40,12 @@ def sit(page: Any, server: Server, **spec: Any) -> dict[str, Any]:  # noqa: F811
     return r
 
 
+def snap(page: Any, name: str) -> None:
+    """A screenshot (once the cards have stopped moving), the page at its top."""
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, name)
+
+
 def mine(page: Any) -> bool:
     return page.locator("#board[data-mine='1']").count() > 0
 
@@ -140,7 +146,7 @@ def test_two_people_play_a_whole_deal_by_tapping_cards(server: Server, browser: 
         for p in pages:
             if mine(p):
                 if len(played) == 3:
-                    shot(p, f"play-conquian-{size[0]}x{size[1]}.png")
+                    snap(p, f"play-conquian-{size[0]}x{size[1]}.png")
                 played.append(tap_a_move(p, rng))
                 # the last move is marked: who moved and the card (R3.3: every move is public)
                 event, seat, text = last_move(p)
@@ -183,7 +189,7 @@ def test_one_person_and_four_bots_at_five_hands_on_a_phone(server: Server, brows
                     inside(chip.querySelector('.who strong'))]; })""")
         assert len(seen) == 5 and all(all(x) for x in seen), seen
         if turns == 2:
-            shot(page, "play-cooncan-double-5-390x844.png")
+            snap(page, "play-cooncan-double-5-390x844.png")
         before = last_move(page)[0] if page.locator("#last-move").count() else -1
         tap_a_move(page, rng)
         # the bots play at once: the newest move is Ann's or a later one, and Ann's chip shows hers
@@ -216,7 +222,7 @@ def test_a_selection_offers_its_moves_in_words_and_one_tap_plays(server: Server,
     card = str(page.locator("#hand button.card.selected").get_attribute("data-card"))
     discard = next(w for a, w in moves if a.startswith("discard"))
     assert discard == f"Discard the {card[:-1].replace('T', '10')}{dict(c='♣', d='♦', h='♥', s='♠')[card[-1]]}", discard
-    shot(page, "play-selection-390x844.png")
+    snap(page, "play-selection-390x844.png")
     # the stock tapped with that card chosen: the one move it makes there is played at once
     before = state(page)
     tap(page, "#stock-button")
@@ -261,7 +267,7 @@ def test_the_last_move_is_marked_on_the_table(server: Server, browser: Any) -> N
             assert page.locator("#board .side .card.last-card").count() >= 3
         seen.add(kind)
         if kind == "use" and "screenshot" not in seen:
-            shot(page, "play-last-move-1280x800.png")
+            snap(page, "play-last-move-1280x800.png")
             seen.add("screenshot")
         if mine(page):
             tap_a_move(page, rng)
@@ -310,7 +316,7 @@ def test_the_hint_shows_a_move_in_words_and_plays_it(server: Server, browser: An
     words = page.inner_text("#hint-move")
     assert words and not NOTATION.search(words), words
     assert page.get_attribute("#hint-play", "data-action") in page.evaluate("game.table.legal")
-    shot(page, "play-hint-390x844.png")
+    snap(page, "play-hint-390x844.png")
     before = state(page)
     tap(page, "#hint-play")
     page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.state) > {before}")
@@ -390,6 +396,6 @@ def test_the_moves_read_in_spanish(server: Server, browser: Any) -> None:  # noq
     assert words and all(re.match(r"^(Pasar|Bajar|Forzar|Pagar) ", w) for w in words), words
     assert not any(w.startswith(("Pass", "Lay", "Force")) for w in words), words
     expect(page.locator("#hint-button")).to_have_text("Pista")
-    shot(page, "play-es-390x844.png")
+    snap(page, "play-es-390x844.png")
     assert page.errors == []
     page.context.close()

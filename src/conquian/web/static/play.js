@@ -36,6 +36,12 @@ function tokenWords(token) {
   if (token.startsWith("X")) return _("joker");
   return cardWords(token.replace(/^10/, "T"));
 }
+// the cards a line of the server writes in the notation ("2c 2h: 2 live (2d 2s)", "4c 4h 4s"),
+// in the page's words: 2♣ 2♥, 10♥ (never a word of the sentence: "As de oros" stays)
+const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! de )/g;
+function notationWords(line) {
+  return String(line).replace(NOTATION_CARD, (m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
+}
 function cardsWords(tokens) { return tokens.map(tokenWords).join(" "); }
 
 // a combination on the table in a few words: every card, or the first and the last of a long one

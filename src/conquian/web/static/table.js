@@ -285,7 +285,7 @@ class Game {
     if (player && this.botToAct()) {
       box.append(el("button", { type: "button", id: "hurry", class: "secondary small", "data-key": "hurry", onclick: () => this.send({ type: "hurry" }) }, _("Hurry")));
     }
-    if (this.mine()) {
+    if (this.mine() && d.phase !== "exchange") {
       box.append(el("button", { type: "button", id: "hint-button", class: "secondary small", "data-key": "hint", disabled: this.hintAsked,
         onclick: () => { this.hintAsked = true; this.send({ type: "hint" }); this.render(); } }, this.hintAsked ? _("Thinking…") : _("Hint")));
     }
@@ -317,7 +317,7 @@ class Game {
         d.family === "mexicano" ? this.seatMark(d, s) : ""),
       el("div", { class: "meta" }, backs(d.hand_counts[i]),
         el("span", { class: "score", title: _("score") }, format(_("score {points}"), { points: total > 0 ? `+${total}` : total }))),
-      last && last.kind ? el("div", { class: "last", title: logWords(last.words || "") }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
+      last && last.kind ? el("div", { class: "last", title: notationWords(logWords(last.words || "")) }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
   }
   marked(code, where) {
     // whether a card drawn at `where` is the one the newest move put there
@@ -363,7 +363,7 @@ class Game {
     box.append(el("div", { class: "seats" }, d.seats.map((s, i) => this.seatChip(d, s, i))));
     if (newest) {
       box.append(el("div", { id: "last-move", class: "last-move", "data-seat": newest.seat, "data-kind": newest.kind, "data-event": newest.event },
-        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, logWords(newest.words || ""))));
+        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, notationWords(logWords(newest.words || "")))));
     }
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
       box.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
@@ -553,7 +553,7 @@ class Game {
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, logWords(l))));
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, notationWords(logWords(l)))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
     return el("div", { class: "panel" }, el("h2", {}, _("Log")), box);
   }
@@ -563,7 +563,7 @@ class Game {
     return el("div", { id: "hint", class: "hint", role: "status" },
       el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, moveWords(this, h.act)), " ",
       el("button", { type: "button", id: "hint-play", class: "move", "data-key": "hint-play", "data-action": h.act, onclick: () => this.act(h.act) }, _("Play it")),
-      h.outs.length ? el("ul", { class: "outs" }, h.outs.map(o => el("li", {}, logWords(o)))) : "");
+      h.outs.length ? el("ul", { class: "outs" }, h.outs.map(o => el("li", {}, notationWords(logWords(o))))) : "");
   }
   allMoves() {
     // every move in words, for the keyboard and screen readers (the table is the main way to play)
