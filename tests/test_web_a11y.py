@@ -115,7 +115,7 @@ def test_a_move_by_keyboard(server: Server, browser: Any) -> None:  # noqa: F811
     page = page_in(browser, "en")
     r = sit(page, server, variant="cooncan", players=2, seats=[{"kind": "open"}, {"kind": "random"}])
     page.goto(server.url + r["url"])
-    page.wait_for_selector("#actions button")
+    page.wait_for_selector("#actions button.move")
 
     def tab_to(selector: str) -> None:
         for _ in range(80):
@@ -131,7 +131,7 @@ def test_a_move_by_keyboard(server: Server, browser: Any) -> None:  # noqa: F811
     page.keyboard.press("Enter")  # the same card again: no card selected
     expect(page.locator("#hand button.card[aria-pressed='true']")).to_have_count(0)
     before = int(page.get_attribute("#board", "data-state"))
-    tab_to("#actions button")
+    tab_to("#actions button.move")
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.state) > {before}")
     assert page.errors == []

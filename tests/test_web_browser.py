@@ -63,6 +63,7 @@ def new_page(browser: Any, width: int = 1200, height: int = 850) -> Any:
 def shot(page: Any, name: str) -> None:
     if os.environ.get("CONQUIAN_SCREENSHOTS"):
         SHOTS.mkdir(parents=True, exist_ok=True)
+        page.wait_for_function("() => document.getAnimations().length === 0")  # the cards have landed
         page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
@@ -85,7 +86,25 @@ def state(page: Any) -> int:
 
 
 def my_turn(page: Any) -> bool:
-    return bool(page.query_selector("#actions button"))
+    return bool(page.query_selector("#board[data-mine='1']"))
+
+
+def all_moves(page: Any) -> Any:
+    """The list of every move in words (a collapsed part under the hand, for the keyboard and
+    screen readers): opened, its buttons; each carries its notation in ``data-action``."""
+    if not page.locator("#all-moves[open]").count():
+        page.locator("#all-moves summary").click()
+    return page.locator("#all-moves button[data-action]")
+
+
+def offered(page: Any) -> list[str]:
+    """The moves the table offers now, as buttons under the hand (their notation)."""
+    return [str(a) for a in page.locator("#actions button.move").evaluate_all("bs => bs.map(b => b.dataset.action)")]
+
+
+def wait_offered(page: Any) -> None:
+    """Wait for the moves of a selection: the server has answered the cards chosen."""
+    page.wait_for_function("() => document.querySelector('#prompt')?.dataset.waiting === ''")
 
 
 def alert(page: Any) -> str:
@@ -104,27 +123,30 @@ def pace(page: Any) -> None:
 
 
 def click_a_move(page: Any, rng: random.Random, prefer: tuple[str, ...] = ()) -> None:
-    """Play a move by clicks: sometimes by selecting a card first, then a move offered for it.
+    """Play a move by clicks: sometimes by selecting a card first, then a move offered for it, else
+    from the list of every move (``prefer``: the notation's verbs to choose first).
 
     The page re-renders on every message (a bot's move, who is connected), so cards and moves are
     found through locators, queried again at each use, never kept as element handles."""
     before = state(page)
     cards = page.locator("#hand button.card")
     n = cards.count()
+    buttons = None
     if n and rng.random() < 0.4:
         pace(page)
         cards.nth(rng.randrange(n)).click()
         try:
-            page.wait_for_function("() => document.querySelector('#actions') && "
-                                   "(document.querySelectorAll('#actions button').length > 0 || "
-                                   "document.body.innerText.includes('No legal move'))")
+            wait_offered(page)
         except sync_api.TimeoutError:
             raise AssertionError(f"no moves offered for the selection; the page says {alert(page)!r}") from None
-        if not page.locator("#actions button").count():
+        if page.locator("#actions button.move").count():
+            buttons = page.locator("#actions button.move")
+        else:
             page.locator("text=clear selection").click()
-    buttons = page.locator("#actions button")
-    texts = buttons.all_inner_texts()
-    pick = next((i for i, t in enumerate(texts) for p in prefer if t.startswith(p)), rng.randrange(len(texts)))
+    if buttons is None:
+        buttons = all_moves(page)
+    actions = [str(a) for a in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
+    pick = next((i for i, t in enumerate(actions) for p in prefer if t.startswith(p)), rng.randrange(len(actions)))
     pace(page)
     buttons.nth(pick).click()
     page.wait_for_function(f"() => Number(document.querySelector('#board')?.dataset.state) > {before}")
@@ -226,13 +248,17 @@ def test_keyboard_selects_cards_and_plays(server: Server, browser: Any) -> None:
     page = new_page(browser)
     create(page, server, "Ann", seats=["foster"])
     page.wait_for_selector("#hand")
+    page.wait_for_selector("#board[data-mine='1']")
     page.focus("#hand button.card")
     page.keyboard.press("Enter")
     page.wait_for_selector("#hand button.card[aria-pressed='true']")
-    page.wait_for_selector("text=Moves with the selected cards")
+    wait_offered(page)
     page.click("text=clear selection")
     before = state(page)
-    page.focus("#actions button")
+    page.focus("#actions button.move, #all-moves summary")
+    if page.evaluate("() => document.activeElement.matches('summary')"):
+        page.keyboard.press("Enter")  # the list of every move, opened by the keyboard
+        page.focus("#all-moves button[data-action]")
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => Number(document.querySelector('#board')?.dataset.state) > {before}")
 
@@ -240,6 +266,8 @@ def test_keyboard_selects_cards_and_plays(server: Server, browser: Any) -> None:
 def test_a_refused_move_shows_its_rule_and_changes_nothing(server: Server, browser: Any) -> None:
     page = new_page(browser)
     create(page, server, "Ann", seats=["foster"])
+    page.wait_for_selector("#board[data-mine='1']")
+    page.click("#type-move summary")  # typing the notation: tucked away for those who know it
     page.wait_for_selector("#typed")
     before = state(page)
     page.fill("#typed", "discard 7h")

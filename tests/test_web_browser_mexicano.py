@@ -20,7 +20,7 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect
 
-from test_web_browser import browser, create, new_page, pace, shot, state  # noqa: F401 (browser: a fixture)
+from test_web_browser import all_moves, browser, create, new_page, pace, shot, state  # noqa: F401 (browser: a fixture)
 from web_server import Server
 
 
@@ -56,8 +56,8 @@ def give_a_card(page: Any, rng: random.Random, screenshot: str = "") -> str:
 
 
 def click_a_move(page: Any, rng: random.Random) -> str:
-    """One of the moves offered, by a click; returns its notation."""
-    buttons = page.locator("#actions button")
+    """One of the moves, by a click in the list of every move; returns its notation."""
+    buttons = all_moves(page)
     actions = [str(buttons.nth(i).get_attribute("data-action")) for i in range(buttons.count())]
     forces = [i for i, a in enumerate(actions) if a.startswith("force ")]
     pick = rng.choice(forces) if forces and rng.random() < 0.5 else rng.randrange(len(actions))
@@ -91,7 +91,7 @@ def test_a_person_plays_a_whole_tercerilla_deal_by_clicks(server: Server, browse
     for _ in range(1500):
         if over(page):
             break
-        if page.locator("#actions button").count():
+        if page.locator("#board[data-mine='1']").count():
             turn = page.inner_text("#turn")
             if "the say to" in turn:
                 seen.add("say")
@@ -142,7 +142,7 @@ def test_the_spanish_suits_switch_names_the_suits_and_is_kept(server: Server, br
     label = str(page.locator("#hand button.card").first.get_attribute("aria-label"))
     assert " de " in label, label
     # the notation stays R2.1's: the moves are still written 7h, not 7 de copas
-    assert all(" de " not in str(a) for a in page.locator("#actions button").evaluate_all(
+    assert all(" de " not in str(a) for a in page.locator("button[data-action]").evaluate_all(
         "bs => bs.map(b => b.dataset.action)"))
     # conquian-spanish has the switch too; a pack of A to 10 has none
     create(page, server, "Ann", "conquian-spanish", 2, ["random"])

@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 
 from conquian.engine import rulebook
 from conquian.i18n import translator
-from test_web_browser import ARGS, CHROMIUM, browser, create, pace, shot, state  # noqa: F401 (browser: a fixture)
+from test_web_browser import ARGS, CHROMIUM, all_moves, browser, create, pace, shot, state, wait_offered  # noqa: F401
 from web_server import Server
 
 _ = ARGS, CHROMIUM  # the same browser as the other browser tests
@@ -100,11 +100,12 @@ def click_a_move(page: Any, rng: random.Random, prefer: tuple[str, ...] = ()) ->
     if cards.count() and page.locator("#exchange-prompt").count() == 0 and rng.random() < 0.3:
         pace(page)
         cards.nth(rng.randrange(cards.count())).click()
-        page.wait_for_function("() => document.querySelectorAll('#actions button').length > 0 || "
-                               "document.body.innerText.includes('Ninguna jugada válida')")
-        if not page.locator("#actions button").count():
+        wait_offered(page)
+        if not page.locator("#actions button.move").count():
             page.get_by_text("quitar la selección").click()
-    buttons = page.locator("#actions button")
+    buttons = page.locator("#actions button.move")
+    if not buttons.count():
+        buttons = all_moves(page)
     actions = [str(a) for a in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
     pick = next((i for p in prefer for i, a in enumerate(actions) if a.startswith(p)), rng.randrange(len(actions)))
     pace(page)
@@ -161,7 +162,7 @@ def test_a_whole_deal_of_conquian_mexicano_in_spanish(server: Server, browser: A
     for _ in range(1500):
         if over(page):
             break
-        if page.locator("#actions button").count() and page.locator("#exchange-prompt").count() == 0:
+        if page.locator("#board[data-mine='1']").count() and page.locator("#exchange-prompt").count() == 0:
             if not shot_taken:
                 assert english_left(page, server, table_id) == []
                 expect(page.locator("#turn")).to_contain_text(re.compile("Te toca|Tienes que"))
@@ -190,7 +191,7 @@ def test_a_whole_deal_of_five_hand_cooncan_in_spanish(server: Server, browser: A
     for _ in range(3000):
         if over(page):
             break
-        if page.locator("#actions button").count():
+        if page.locator("#board[data-mine='1']").count():
             if not shot_taken and page.locator("#combos .meld").count():
                 assert english_left(page, server, table_id) == []
                 shot(page, "es-cooncan5-table.png")
@@ -210,6 +211,8 @@ def test_a_whole_deal_of_five_hand_cooncan_in_spanish(server: Server, browser: A
 def test_a_refused_move_reads_in_spanish_and_links_to_the_spanish_rule(server: Server, browser: Any) -> None:  # noqa: F811
     page = spanish_page(browser)
     create(page, server, "Ana", seats=["foster"])
+    page.wait_for_selector("#board[data-mine='1']")
+    page.click("#type-move summary")
     page.wait_for_selector("#typed")
     assert page.get_attribute("#typed", "placeholder") == "o escribe una jugada: use 7c 8c 9c"
     before = state(page)

@@ -2,7 +2,7 @@
 // (docs/review.md, "In the browser"): its marks along the deal, each a button to the position
 // where the decision was taken, with the choices the seat had and what the search made of them.
 // Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, lobby.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+// (cards.js, page.js, history.js, lobby.js, play.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
 "use strict";
 
 // the marks, best first, and their signs as chess annotators write them (so that they are not

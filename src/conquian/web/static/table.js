@@ -1,6 +1,8 @@
 // A table: the WebSocket session of one seat (or a spectator) and the table drawn from its snapshot.
 // Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, lobby.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+// (cards.js, page.js, lobby.js, play.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+// A player plays with the cards themselves: he taps cards of his hand, the card in play, a pile or
+// a combination, and the moves that selection makes are offered in words (play.js).
 "use strict";
 
 // ----------------------------------------------------------------------------- table
@@ -8,11 +10,19 @@ let game = null;
 // shown wherever a table whose cards the host chose appears (docs/protocol.md)
 function setDealText() { return _("set deal: the host knows every card"); }
 function setDealNotice(t) { return t.set_deal ? el("p", { class: "set-deal", role: "note" }, setDealText()) : ""; }
+const PACES = [0, 0.5, 1, 2, 3, 5];
 
 class Game {
   constructor(id) {
     this.id = id; this.table = null; this.you = null; this.host = false; this.selected = [];
     this.options = null; this.ws = null; this.closed = false; this.retry = 500;
+    this.target = null;       // the place of the table tapped: {kind: play|pack|stock|combo|side, ...}
+    this.autoPlay = false;    // a card dropped on a place: play the move when exactly one fits
+    this.hint = null; this.hintAsked = false;
+    this.shown = null;        // the deal and the newest event the page has shown (what moves next)
+    this.awaySince = {};      // seat -> when this page saw it leave (the countdown of the away rule)
+    this.opened = { moves: false, typed: false, settings: false };
+    this.clock = setInterval(() => this.tick(), 1000);
     const frag = new URLSearchParams(location.hash.slice(1));
     if (frag.get("seat")) { store.set("seat", id, frag.get("seat")); history.replaceState(null, "", location.pathname); }
     this.connect();
@@ -32,34 +42,73 @@ class Game {
       this.retry = Math.min(this.retry * 2, 8000);
     };
   }
-  close() { this.closed = true; if (this.ws) this.ws.close(); }
+  close() { this.closed = true; clearInterval(this.clock); if (this.ws) this.ws.close(); }
   send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); else showError(_("not connected: retrying")); }
   receive(m) {
     if (m.type === "welcome") { this.you = m.seat; this.host = m.host; }
     else if (m.type === "table") {
-      const before = this.table ? this.table.state : -1;
+      const old = this.table;
+      const before = old ? old.state : -1;
+      const places = old && old.deal && main.querySelector("#board") ? placesOnPage() : null;
       this.table = m.table;
       if (m.table.rematch) {
         const t = this.token(); if (t) store.set("seat", m.table.rematch, t);
         const h = store.get("host", this.id); if (h) store.set("host", m.table.rematch, h);
       }
-      if (m.table.state !== before) { this.selected = []; this.options = null; }
+      let ask = false;
+      if (m.table.state !== before) {
+        // the cards chosen stay chosen while the hand is the same (chosen while the others play)
+        const hand = d => (d && d.hand ? d.hand.join(" ") : "");
+        const keep = old && old.deal && m.table.deal && hand(old.deal) === hand(m.table.deal) && old.deal.phase !== "exchange";
+        if (!keep) this.selected = [];
+        this.options = null; this.target = null; this.autoPlay = false; this.hint = null; this.hintAsked = false;
+        ask = this.selected.length > 0;
+      }
+      this.seen(m.table.seats.map(s => s.connected));
+      if (ask) this.ask();
       this.render();
+      this.moved(old, places);
     } else if (m.type === "presence") {
       // who is connected, gathered over a second: the seats' flags and how many watch
       if (!this.table) return;
       m.connected.forEach((c, i) => { if (this.table.seats[i]) this.table.seats[i].connected = c; });
       this.table.spectators = m.spectators;
+      this.seen(m.connected);
       this.render();
     } else if (m.type === "chat") chatReceive(this, m);
-    else if (m.type === "options") { this.options = m.actions; this.optionWords = m.words || []; this.render(); }
-    else if (m.type === "error") {
+    else if (m.type === "options") {
+      // the answer for the selection shown now only (a tap may have changed it meanwhile)
+      if (!this.table || !this.table.deal || !this.table.deal.hand) return;
+      const now = this.selected.map(k => this.table.deal.hand[k]).join(" ");
+      if ((m.cards || []).join(" ") !== now) return;
+      this.options = m.actions;
+      if (this.autoPlay) {
+        this.autoPlay = false;
+        const fit = this.offered();
+        if (fit && fit.length === 1) { this.act(fit[0]); return; }
+      }
+      this.render();
+    } else if (m.type === "hint") {
+      if (!this.table) return;
+      this.hint = { act: m.act, move: m.move, outs: m.outs || [], state: this.table.state };
+      this.hintAsked = false;
+      this.render();
+    } else if (m.type === "error") {
+      this.hintAsked = false; this.autoPlay = false;
       showError(m.message, m.rule);
       if (m.code === "bad_token") { /* watching */ }
     }
   }
+  seen(connected) {
+    // when each seat was first seen away: the away rule's countdown starts there (approximately)
+    connected.forEach((c, i) => {
+      const s = i + 1;
+      if (c) delete this.awaySince[s]; else if (!(s in this.awaySince)) this.awaySince[s] = Date.now();
+    });
+  }
   name(seat) { const s = this.table.seats[seat - 1]; return s ? (s.name || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
+  mine() { const d = this.table.deal; return !!(d && !d.over && this.you !== null && d.to_act === this.you && this.table.legal.length); }
   toggle(index) {
     const d = this.table.deal;
     if (d.phase === "exchange") {
@@ -71,11 +120,49 @@ class Game {
     // by position in the hand: a double pack can hold two of a card
     const i = this.selected.indexOf(index);
     if (i >= 0) this.selected.splice(i, 1); else this.selected.push(index);
-    this.options = null;
+    this.options = null; this.autoPlay = false;
+    this.ask();
+    this.render();
+  }
+  ask() {
+    // the moves the selected cards make: the server's `options` (the listed moves and the forms built from them)
     const hand = this.table.deal.hand || [];
     const cards = this.selected.map(k => hand[k]).filter(c => c);
-    if (cards.length) this.send({ type: "options", cards });
+    if (cards.length && this.mine()) this.send({ type: "options", cards });
+  }
+  tap(target) {
+    // a place of the table tapped: the card in play, the pack, the stock, a combination, a side
+    if (!this.mine()) return;
+    const same = this.target && JSON.stringify(this.target) === JSON.stringify(target);
+    this.target = same ? null : target;
+    if (!same && this.selected.length) {
+      // cards chosen, then where they go: one move fits, it is played
+      const fit = this.offered();
+      if (fit === null) this.autoPlay = true;
+      else if (fit.length === 1) { this.act(fit[0]); return; }
+    }
     this.render();
+  }
+  drop(index, target) {
+    // a hand card dropped on a place of the table: with the cards already chosen, the move it makes there
+    if (!this.mine()) return;
+    if (!this.selected.includes(index)) { this.selected.push(index); this.options = null; this.ask(); }
+    this.target = target;
+    const fit = this.offered();
+    if (fit === null) this.autoPlay = true;
+    else if (fit.length === 1) { this.act(fit[0]); return; }
+    this.render();
+  }
+  clear() { this.selected = []; this.options = null; this.target = null; this.autoPlay = false; this.render(); }
+  offered() {
+    // the moves shown as buttons: those of the selection (null while the server answers), else
+    // those of the place tapped, else the say's or the draw's choices
+    const t = this.table, d = t.deal;
+    if (!this.mine()) return [];
+    const fits = w => fitsTarget(parseMove(w), this.target, d, this.you);
+    if (this.selected.length) return this.options === null ? null : this.options.filter(fits);
+    if (this.target) return t.legal.filter(fits);
+    return t.legal.filter(w => isChoice(parseMove(w), d));
   }
   render() {
     const t = this.table;
@@ -84,13 +171,15 @@ class Game {
     const parts = [];
     if (t.status === "waiting") parts.push(this.waiting());
     else {
+      parts.push(this.status());
       parts.push(el("div", { class: "layout" },
         el("div", {}, this.board(), this.handPanel()),
-        el("div", {}, this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.links())));
+        el("div", { class: "side-column" }, this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.settings(), this.links())));
     }
     const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     main.replaceChildren(...parts);
     if (focus) { const again = main.querySelector(`[data-key="${CSS.escape(focus)}"]`); if (again) again.focus(); }
+    this.tick();
   }
   waiting() {
     const t = this.table;
@@ -102,7 +191,10 @@ class Game {
       const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
       if (!s.open) row.append(el("span", {}, s.name), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: s.kind })) : "", s.seat === this.you ? el("span", { class: "dim" }, " " + _("(you)")) : "");
       else if (this.you === null) {
-        const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: store.get("name", "me") || "", "aria-label": format(_("name for seat {n}"), { n: s.seat }) });
+        // what is typed stays when the page is drawn again (someone arrives, a presence message)
+        const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: this.typedName !== undefined ? this.typedName : (store.get("name", "me") || ""),
+          "aria-label": format(_("name for seat {n}"), { n: s.seat }), "data-key": `name-${s.seat}` });
+        nm.addEventListener("input", () => { this.typedName = nm.value; });
         row.append(nm, el("button", { type: "button", class: "take", onclick: async () => {
           try {
             const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
@@ -121,23 +213,6 @@ class Game {
     }
     box.append(this.links());
     return box;
-  }
-  // the words of a move's button: the conquián mexicano's force names its target (R8.4)
-  moveLabel(w) {
-    const d = this.table.deal;
-    if (d.family !== "mexicano") return w;
-    const m = w.match(/^force (\S+)(?: p(\d+))?$/);
-    if (m) {
-      const target = m[2] ? Number(m[2]) : d.seats.find(s => s !== this.you);
-      return format(_("Force {card} on {name}"), { card: cardWords(m[1]), name: this.name(target) });
-    }
-    if (w === "pass") return d.card_in_play ? format(_("Pass {card}"), { card: cardWords(d.card_in_play) }) : _("Pass");
-    return w;
-  }
-  // a move's words: the page's own for the conquián mexicano's say, else the server's (session.move_label)
-  words(w, i, list) {
-    const own = this.moveLabel(w);
-    return own !== w ? own : (list && list[i]) || w;
   }
   names(seats) { return seats.map(s => (s === this.you ? _("you") : this.name(s))).join(", "); }
   mexicanoWords(d) {
@@ -174,29 +249,123 @@ class Game {
     if (d.over) return this.table.scores && this.table.scores.result ? logWords(this.table.scores.result) : _("The deal is over");
     if (d.family === "mexicano") return this.mexicanoWords(d);
     const name = this.name(d.to_act);
+    const card = d.card_in_play ? cardWords(d.card_in_play) : "";
     if (d.to_act === this.you) {
+      if (d.phase === "say" && card) return format(_("You have the say to the {card}"), { card });
+      if (d.phase === "forced" && card) return format(_("You must use the {card}: it was forced on you (R3.6)"), { card });
+      if (d.phase === "draw" && d.stock && d.stock.length) return format(_("Your turn: draw from the pack or take the {card}"), { card: cardWords(d.stock[d.stock.length - 1]) });
       const mine = { say: _("You have the say"), forced: _("You must use the forced card"), discard: _("You must discard"),
         draw: _("You draw or take"), play: _("You play, then discard") }[d.phase];
       return mine || `${_("You")} ${d.phase}`;
     }
+    if (d.phase === "say" && card) return format(_("{name} has the say to the {card}"), { name, card });
     const theirs = { say: _("{name} has the say"), forced: _("{name} must use the forced card"), discard: _("{name} must discard"),
       draw: _("{name} draws or takes"), play: _("{name} plays") }[d.phase];
     return theirs ? format(theirs, { name }) : `${name} ${d.phase}`;
   }
+  // ------------------------------------------------------------------ the status line
+  botToAct() {
+    // whether a bot plays the next move: a bot's seat, or a person away the expert plays for
+    const t = this.table, d = t.deal;
+    if (!d || d.over || !d.to_act || t.status !== "playing") return false;
+    const s = t.seats[d.to_act - 1];
+    return !!s && (s.kind !== "human" || (!s.connected && t.timer !== null && t.timer !== undefined && this.awayLeft(d.to_act) <= 0));
+  }
+  awayLeft(seat) {
+    const t = this.table;
+    if (t.timer === null || t.timer === undefined || !(seat in this.awaySince)) return null;
+    return Math.max(0, Math.round(t.timer - (Date.now() - this.awaySince[seat]) / 1000));
+  }
+  status() {
+    // one line at the top: whose turn and what to do, the away rule's countdown, hurry, the hint
+    const t = this.table, d = t.deal;
+    const box = el("div", { id: "turn", class: "status" + (this.mine() ? " yours" : "") });
+    box.append(el("span", { class: "turn-words", "aria-live": "polite" }, this.turnWords(d)));
+    box.append(el("span", { id: "countdown", class: "countdown" }));
+    const player = this.you !== null || this.host;
+    if (player && this.botToAct()) {
+      box.append(el("button", { type: "button", id: "hurry", class: "secondary small", "data-key": "hurry", onclick: () => this.send({ type: "hurry" }) }, _("Hurry")));
+    }
+    if (this.mine() && d.phase !== "exchange") {
+      box.append(el("button", { type: "button", id: "hint-button", class: "secondary small", "data-key": "hint", disabled: this.hintAsked,
+        onclick: () => { this.hintAsked = true; this.send({ type: "hint" }); this.render(); } }, this.hintAsked ? _("Thinking…") : _("Hint")));
+    }
+    return box;
+  }
+  tick() {
+    // the countdown of the away rule: a person to act who has left, a bot plays for him when it ends
+    const box = main.querySelector("#countdown");
+    if (!box || !this.table || !this.table.deal) return;
+    const d = this.table.deal, s = this.table.seats[(d.to_act || 0) - 1];
+    const left = s && s.kind === "human" && !s.connected && !d.over ? this.awayLeft(d.to_act) : null;
+    box.textContent = left === null ? "" : format(_("{name} is away: a bot plays in {seconds} s"), { name: this.name(d.to_act), seconds: left });
+  }
+  // ------------------------------------------------------------------ the table
+  newest() {
+    // the deal's newest move (the seat's last move with the highest event)
+    const moves = (this.table.last_moves || []).filter(m => m.kind && m.event !== null);
+    return moves.reduce((a, b) => (a && a.event > b.event ? a : b), null);
+  }
+  seatChip(d, s, i) {
+    const t = this.table;
+    const last = (t.last_moves || []).find(m => m.seat === s);
+    const newest = this.newest();
+    const total = t.scores && t.scores.totals ? t.scores.totals[s - 1] : 0;
+    const cls = "seat" + (d.to_act === s && !d.over ? " to-act" : "") + (newest && last && newest.seat === s && newest.event === last.event ? " newest" : "");
+    return el("div", { class: cls, "data-seat": s },
+      el("div", { class: "who" }, el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "",
+        t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away")),
+        d.family === "mexicano" ? this.seatMark(d, s) : ""),
+      el("div", { class: "meta" }, backs(d.hand_counts[i]),
+        el("span", { class: "score", title: _("score") }, format(_("score {points}"), { points: total > 0 ? `+${total}` : total }))),
+      last && last.kind ? el("div", { class: "last", title: notationWords(logWords(last.words || "")) }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
+  }
+  marked(code, where) {
+    // whether a card drawn at `where` is the one the newest move put there
+    const n = this.newest();
+    if (!n || !n.cards.length) return false;
+    const base = c => (c.startsWith("X") ? "X" : c);
+    if (where === "play") return ["turn", "pass", "discard", "force"].includes(n.kind) && n.cards.includes(code);
+    if (where === "stock") return n.kind === "discard" && n.cards.includes(code);
+    return ["use", "meld", "add", "shift", "force"].includes(n.kind) && n.cards.map(base).includes(base(code));
+  }
+  meld(cards, opts) {
+    // a combination: a button where the player may tap it (to add to it, to force on its owner), else a picture
+    const n = this.newest();
+    // Cooncan's cards may be added to anyone's combination (R4.4); conquian's are laid on one's own side (R3.4)
+    const moved = n && ["use", "meld", "add", "shift"].includes(n.kind) && (opts.combo !== undefined || opts.seat === n.seat);
+    const pics = cards.map(c => {
+      const e = cardEl(c, { small: true });
+      e.dataset.card = c;
+      if (moved && this.marked(c, "meld")) e.classList.add("last-card");
+      return e;
+    });
+    const attrs = { class: "meld" + (opts.target && JSON.stringify(this.target) === JSON.stringify(opts.target) ? " targeted" : "") };
+    if (opts.combo) attrs["data-combo"] = opts.combo;
+    const inner = [opts.num ? el("span", { class: "num" }, `${opts.num}.`) : "", ...pics, opts.owner ? el("span", { class: "owner" }, opts.owner) : ""];
+    if (opts.target && this.mine()) {
+      return el("button", { type: "button", ...attrs, class: attrs.class + " tappable", "data-drop": JSON.stringify(opts.target),
+        "data-key": `target-${JSON.stringify(opts.target)}`, "aria-label": opts.label, "aria-pressed": attrs.class.includes("targeted") ? "true" : "false",
+        onclick: () => this.tap(opts.target) }, inner);
+    }
+    return el("span", attrs, inner);
+  }
   board() {
     const t = this.table, d = t.deal;
-    const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "" });
-    box.append(el("div", { class: "dim" }, format(_("Deal {number} of {total} - {name} dealt"), { number: d.number, total: t.deals_in_match, name: this.name(d.dealer) }),
+    const newest = this.newest();
+    const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "",
+      "data-mine": this.mine() ? "1" : "", "data-last-event": t.last_event === null ? "" : t.last_event });
+    box.append(el("div", { class: "dim deal-info" }, format(_("Deal {number} of {total} - {name} dealt"), { number: d.number, total: t.deals_in_match, name: this.name(d.dealer) }),
       d.sitting_out ? " - " + format(_("{name} sits out"), { name: this.name(d.sitting_out) }) : "",
       d.goal ? " - " + format(_("{n} down to win"), { n: d.goal }) : ""));
     box.append(setDealNotice(t));
     if (spanishPack) box.append(suitSwitch(() => this.render()));
     if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })));
-    box.append(el("div", { class: "turn", id: "turn", "aria-live": "polite" }, this.turnWords(d)));
-    box.append(el("div", { class: "seats" }, d.seats.map((s, i) => el("div", { class: "seat" + (d.to_act === s ? " to-act" : ""), "data-seat": s },
-      el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "", " - " + format(ngettext("{n} in hand", "{n} in hand", d.hand_counts[i]), { n: d.hand_counts[i] }),
-      d.family === "mexicano" ? this.seatMark(d, s) : "",
-      t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away"))))));
+    box.append(el("div", { class: "seats" }, d.seats.map((s, i) => this.seatChip(d, s, i))));
+    if (newest) {
+      box.append(el("div", { id: "last-move", class: "last-move", "data-seat": newest.seat, "data-kind": newest.kind, "data-event": newest.event },
+        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, notationWords(logWords(newest.words || "")))));
+    }
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
       box.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
         { gave: cardWords(d.exchange.gave), to: this.name(d.exchange.to), got: cardWords(d.exchange.got), from: this.name(d.exchange.from) })));
@@ -207,26 +376,71 @@ class Game {
       const scores = last.map((v, i) => `${this.name(i + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ");
       box.append(el("div", { id: "deal-end" }, d.winner ? format(_("Scores: {scores} (every other player pays the winner one counter, R8.7)"), { scores }) : _("Nobody scores (R8.7).")));
     }
+    const mine = this.mine();
     if (d.family === "conquian" || d.family === "mexicano") {
       for (const side of d.sides) {
+        const target = { kind: "side", seat: side.seat };
+        // the card in play laid with one's own, or forced on another (R3.4, R3.6); a discard forced (R3.5)
+        const tappable = mine && (d.card_in_play || d.phase === "discard");
+        const who = side.seat === this.you ? _("your combinations") : format(_("{name}'s combinations"), { name: this.name(side.seat) });
+        const melds = side.melds.map(m => this.meld(m, { seat: side.seat, target: tappable && side.melds.length ? target : null,
+          label: format(_("{who}: {cards}"), { who, cards: m.map(cardWords).join(" ") }) }));
         box.append(el("div", { class: "side", "data-side": side.seat }, el("strong", {}, `${this.name(side.seat)}: `),
-          side.melds.length ? side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true })))) : el("span", { class: "dim" }, _("nothing down")),
-          el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down }))));
+          melds.length ? melds : el("span", { class: "dim" }, _("nothing down")),
+          side.down ? el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down })) : ""));
       }
-      box.append(el("div", { class: "row", id: "in-play" }, _("In play:"), " ", d.card_in_play ? cardEl(d.card_in_play) : el("span", { class: "dim" }, _("nothing")), el("span", { class: "dim" }, " " + format(_("pack {n}"), { n: d.pack }))));
+      // a card of the hand dragged here in the discard is the discard (R3.5)
+      box.append(el("div", { class: "row center", id: "in-play", "data-drop": mine && d.phase === "discard" ? JSON.stringify({ kind: "play" }) : null }, _("In play:"), " ", this.playCard(d), el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : "",
+        el("span", { class: "dim" }, format(_("pack {n}"), { n: d.pack })))));
       if (d.buried) box.append(el("div", { class: "dim" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
     } else {
-      box.append(el("div", { id: "combos" }, d.combos.length ? d.combos.map(c => el("span", { class: "meld", "data-combo": c.number },
-        el("span", { class: "num" }, `${c.number}.`), c.cards.map(x => cardEl(x, { small: true })), el("span", { class: "owner" }, this.name(c.owner))))
+      box.append(el("div", { id: "combos" }, d.combos.length ? d.combos.map(c => this.meld(c.cards, { combo: c.number, num: c.number, owner: this.name(c.owner), seat: c.owner,
+        target: mine && d.phase === "play" ? { kind: "combo", number: c.number } : null,
+        label: format(_("combination {n} of {name}: {cards}"), { n: c.number, name: this.name(c.owner), cards: c.cards.map(x => tokenWords(x)).join(" ") }) }))
         : el("span", { class: "dim" }, _("No combinations on the table yet."))));
       const count = { count: d.stock_count, pack: d.pack, turns: d.pack_turns };
-      box.append(el("div", { class: "row", id: "stock" }, _("Stock:"), " ", d.stock.length ? d.stock.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, _("empty")),
-        el("span", { class: "dim" }, " " + (d.pack_turns ? format(_("({count}) - pack {pack}, turned {turns}×"), count) : format(_("({count}) - pack {pack}"), count)))));
+      box.append(el("div", { class: "row center", id: "stock" }, _("Stock:"), " ", this.stockCards(d),
+        el("span", { class: "dim" }, " " + (d.pack_turns ? format(_("({count}) - pack {pack}, turned {turns}×"), count) : format(_("({count}) - pack {pack}"), count))),
+        this.packPile(d)));
     }
     if (d.hands) {
       box.append(el("h2", {}, _("Every hand")), el("div", { id: "hands" }, Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, _("no cards"))))));
     }
     return box;
+  }
+  playCard(d) {
+    // the card in play: tapped, it shows every move with it (lay it, pass it, force it)
+    if (!d.card_in_play) return el("span", { class: "dim", id: "play-card" }, _("nothing"));
+    const card = cardEl(d.card_in_play);
+    card.dataset.card = d.card_in_play;
+    if (this.marked(d.card_in_play, "play")) card.classList.add("last-card");
+    if (!this.mine()) { card.id = "play-card"; return card; }
+    const target = { kind: "play" };
+    const on = this.target && this.target.kind === "play";
+    return el("button", { type: "button", id: "play-card", class: "tappable pile-button" + (on ? " targeted" : ""), "data-drop": JSON.stringify(target), "data-key": "target-play",
+      "aria-pressed": on ? "true" : "false", "aria-label": format(_("the card in play, {card}: its moves"), { card: cardName(d.card_in_play, spanishSuits()) }),
+      onclick: () => this.tap(target) }, card);
+  }
+  stockCards(d) {
+    // Cooncan's stock: its top card may be taken (R4.2), and a discard goes onto it
+    if (!d.stock.length) return el("span", { class: "dim", id: "stock-card" }, _("empty"));
+    const cards = d.stock.map((c, k) => {
+      const e = cardEl(c, { small: k < d.stock.length - 1 });
+      e.dataset.card = c;
+      if (k === d.stock.length - 1) { e.id = "stock-card"; if (this.marked(c, "stock")) e.classList.add("last-card"); }
+      return e;
+    });
+    if (!this.mine()) return el("span", { class: "stock-cards" }, cards);
+    const target = { kind: "stock" };
+    const on = this.target && this.target.kind === "stock";
+    return el("button", { type: "button", id: "stock-button", class: "tappable pile-button stock-cards" + (on ? " targeted" : ""), "data-drop": JSON.stringify(target), "data-key": "target-stock",
+      "aria-pressed": on ? "true" : "false", "aria-label": _("the stock: take its card, or discard onto it"), onclick: () => this.tap(target) }, cards);
+  }
+  packPile(d) {
+    const pile = el("span", { class: "pack-pile" }, d.pack ? backCard() : "");
+    if (!(this.mine() && d.phase === "draw")) { pile.id = "pack"; return pile; }
+    const target = { kind: "pack" };
+    return el("button", { type: "button", id: "pack", class: "tappable pile-button", "data-key": "target-pack", "aria-label": _("the pack: draw its top card"), onclick: () => this.tap(target) }, pile);
   }
   seatMark(d, s) {
     // the exchange and the say going round, seat by seat (R8.2, R8.3)
@@ -256,14 +470,32 @@ class Game {
     if (d.exchange.gave) box.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: cardWords(d.exchange.gave), name: to })));
     const pick = mine && this.selected.length ? d.hand[this.selected[0]] : null;
     if (pick && t.legal.includes(`give ${pick}`)) {
-      box.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
+      box.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
         format(_("Give {card} to {name}"), { card: cardWords(pick), name: to }))));
     }
     return box;
   }
+  prompt(d, moves) {
+    // what to do now, in words, under the hand
+    if (this.selected.length) {
+      if (moves === null) return _("Looking for the moves of these cards…");
+      if (!moves.length) return this.target ? _("None of these cards' moves goes there.") : _("No legal move uses exactly these cards.");
+      return moves.length === 1 ? _("Tap the move to play it.") : _("Choose a move:");
+    }
+    if (this.target && moves.length) return _("Choose a move:");
+    const card = d.card_in_play ? cardWords(d.card_in_play) : "";
+    if (d.family === "cooncan") {
+      if (d.phase === "draw") return _("Draw from the pack or take the card on the stock.");
+      return _("Tap cards of your hand to lay them or add them to a combination; end with a card to discard.");
+    }
+    if (d.phase === "say") return format(_("Tap cards of your hand to lay them with the {card}, or tap the {card} to see every move with it."), { card });
+    if (d.phase === "forced") return format(_("Tap the {card}, or cards of your hand to lay it with them."), { card });
+    if (d.phase === "discard") return _("Tap the card to pay with.");
+    return "";
+  }
   handPanel() {
     const t = this.table, d = t.deal;
-    const box = el("div", { class: "panel", id: "hand-panel" });
+    const box = el("div", { class: "panel", id: "hand-panel", "data-turn": this.mine() ? "mine" : "wait" });
     if (this.you === null) { box.append(el("p", { class: "dim" }, _("You are watching."))); return box; }
     if (d.over) {
       if (t.status === "playing") box.append(el("button", { type: "button", id: "next-deal", "data-key": "next", onclick: () => this.send({ type: "next", state: t.state }) }, _("Next deal")));
@@ -272,29 +504,33 @@ class Game {
     }
     if (!d.hand) { box.append(el("p", { class: "dim" }, _("You sit out this deal (R6.3)."))); return box; }
     if (d.family === "mexicano" && d.phase === "exchange") return this.exchangePanel(box);
+    const mine = this.mine();
     const hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": _("your hand") });
+    const newest = this.newest();
     d.hand.forEach((c, i) => {
       const b = cardEl(c, { button: true });
       const key = `card-${i}-${c}`;
-      b.dataset.key = key; b.dataset.card = c;
+      b.dataset.key = key; b.dataset.card = c; b.dataset.index = i;
       if (this.selected.includes(i)) { b.classList.add("selected"); b.setAttribute("aria-pressed", "true"); } else b.setAttribute("aria-pressed", "false");
+      if (d.taken === c) b.classList.add("taken");
+      if (newest && newest.seat === this.you && newest.kind === "take" && newest.cards.includes(c)) b.classList.add("last-card");
       b.addEventListener("click", () => this.toggle(i));
       hand.append(b);
     });
+    if (mine) dragCards(hand, (i, target) => this.drop(i, target));
     box.append(el("h2", {}, _("Your hand")), hand);
-    const mine = d.to_act === this.you;
-    let moves = mine ? t.legal : [], labels = t.legal_words;
-    if (mine && this.selected.length) { moves = this.options || []; labels = this.optionWords; }
-    const list = el("div", { class: "actions row", id: "actions" }, moves.map((w, i) => el("button", { type: "button", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, this.words(w, i, labels))));
-    box.append(el("h2", {}, mine ? (this.selected.length ? _("Moves with the selected cards") : _("Your moves")) : _("Wait for your turn")), list);
-    if (mine && this.selected.length && this.options && !this.options.length) box.append(el("p", { class: "dim" }, _("No legal move uses exactly these cards.")));
-    if (mine) {
-      const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: _("or type a move: use 7c 8c 9c"), "aria-label": _("type a move") });
-      const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, _("play")));
-      f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
-      box.append(f);
-      if (this.selected.length) box.append(el("button", { type: "button", class: "secondary", onclick: () => { this.selected = []; this.options = null; this.render(); } }, _("clear selection")));
+    if (!mine) {
+      box.append(el("p", { class: "dim", id: "prompt" }, this.selected.length ? _("Wait for your turn: the cards you chose stay chosen.") : _("Wait for your turn.")));
+      if (this.selected.length) box.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
+      return box;
     }
+    const moves = this.offered();
+    box.append(el("p", { id: "prompt", class: "prompt", "data-waiting": moves === null ? "1" : "" }, this.prompt(d, moves)));
+    const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(w => el("button", { type: "button", class: "move", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, moveWords(this, w))));
+    if (this.selected.length || this.target) list.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
+    box.append(list);
+    if (this.hint && this.hint.state === t.state) box.append(this.hintBox());
+    box.append(this.allMoves(), this.typeMove());
     return box;
   }
   summary() {
@@ -340,9 +576,56 @@ class Game {
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, logWords(l))));
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, notationWords(logWords(l)))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
     return el("div", { class: "panel" }, el("h2", {}, _("Log")), box);
+  }
+  hintBox() {
+    // the terminal game's hint: the expert's move, and the live outs with their chance to fill in time
+    const h = this.hint;
+    return el("div", { id: "hint", class: "hint", role: "status" },
+      el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, moveWords(this, h.act)), " ",
+      el("button", { type: "button", id: "hint-play", class: "move", "data-key": "hint-play", "data-action": h.act, onclick: () => this.act(h.act) }, _("Play it")),
+      h.outs.length ? el("ul", { class: "outs" }, h.outs.map(o => el("li", {}, notationWords(logWords(o))))) : "");
+  }
+  allMoves() {
+    // every move in words, for the keyboard and screen readers (the table is the main way to play)
+    const t = this.table;
+    const box = el("details", { id: "all-moves", class: "more", open: this.opened.moves },
+      el("summary", { "data-key": "all-moves" }, format(ngettext("All moves ({n})", "All moves ({n})", t.legal.length), { n: t.legal.length })),
+      el("div", { class: "actions row" }, t.legal.map(w => el("button", { type: "button", class: "move secondary", "data-key": `all-${w}`, "data-action": w, onclick: () => this.act(w) }, moveWords(this, w)))));
+    box.addEventListener("toggle", () => { this.opened.moves = box.open; });
+    return box;
+  }
+  typeMove() {
+    // typing the notation stays, for those who know it (docs/records.md)
+    const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: _("or type a move: use 7c 8c 9c"), "aria-label": _("type a move") });
+    const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, _("play")));
+    f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
+    const box = el("details", { id: "type-move", class: "more", open: this.opened.typed }, el("summary", { "data-key": "type-move" }, _("Type a move")), f);
+    box.addEventListener("toggle", () => { this.opened.typed = box.open; });
+    return box;
+  }
+  settings() {
+    // the table's settings: sounds, the bots' pace, the away rule (a bot plays for someone away)
+    const t = this.table;
+    const box = el("details", { class: "panel more", id: "settings", open: this.opened.settings },
+      el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch());
+    box.addEventListener("toggle", () => { this.opened.settings = box.open; });
+    const people = t.seats.filter(s => s.kind === "human").length;
+    if (t.status === "playing" && (this.host || (this.you !== null && people === 1)) && t.seats.some(s => s.kind !== "human")) {
+      const pick = el("select", { id: "pace", "data-key": "pace" }, el("option", { value: "", selected: t.pace === null }, _("the server's")),
+        PACES.map(p => el("option", { value: p, selected: t.pace === p }, format(_("{seconds} s"), { seconds: p }))));
+      pick.addEventListener("change", () => { if (pick.value !== "") this.send({ type: "pace", seconds: Number(pick.value) }); });
+      box.append(el("label", {}, _("The bots wait between moves:"), " ", pick));
+    }
+    if (this.host && t.status === "playing") {
+      const sel = el("select", { id: "away-after", "data-key": "away-after", "aria-label": _("a bot plays for someone away") }, el("option", { value: "" }, _("never")),
+        [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
+      sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
+      box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
+    }
+    return box;
   }
   links() {
     const t = this.table;
@@ -351,13 +634,56 @@ class Game {
     if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
     if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
     if (t.deal && t.deal.over) box.append(el("p", {}, el("a", { href: `/api/tables/${t.id}/record`, id: "download" }, _("Download the record"))));
-    if (this.host && t.status === "playing") {
-      const sel = el("select", { id: "away-after", "aria-label": _("a bot plays for someone away") }, el("option", { value: "" }, _("never")),
-        [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
-      sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
-      box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
-    }
     return box;
+  }
+  // ------------------------------------------------------------------ what moved
+  moved(old, places) {
+    // the moves newer than what the page showed: their cards fly to where they now lie, a sound plays
+    const t = this.table, d = t.deal;
+    if (!d) return;
+    const shown = this.shown;
+    this.shown = { deal: d.number, event: t.last_event };
+    if (!shown || shown.deal !== d.number || !old || !old.deal || t.last_event === null) return;
+    const fresh = (t.last_moves || []).filter(m => m.kind && m.event !== null && (shown.event === null || m.event > shown.event))
+      .sort((a, b) => a.event - b.event);
+    if (!fresh.length) return;
+    const newest = fresh[fresh.length - 1];
+    if (d.to_act === this.you && old.deal.to_act !== this.you && !d.over) tone("yours");
+    else tone({ use: "lay", meld: "lay", add: "lay", shift: "lay", discard: "discard", force: "discard", turn: "turn" }[newest.kind] || "move");
+    if (reducedMotion() || !places) return;
+    const board = main.querySelector("#board");
+    if (board) board.classList.add("fresh");
+    const from = seat => (seat === this.you ? null : places.seats[seat]) || places.seats[seat];
+    const fromHand = (seat, code) => (seat === this.you && places.hand[code]) || from(seat);
+    fresh.forEach((m, k) => {
+      const delay = k * 120;
+      if (m.kind === "turn") moveFrom(main.querySelector("#play-card .card, .card#play-card"), places.pack, { flip: true, delay });
+      else if (m.kind === "discard" && d.family === "cooncan") moveFrom(main.querySelector("#stock-card"), fromHand(m.seat, m.cards[0]), { delay });
+      else if (m.kind === "discard" || (m.kind === "force" && d.phase === "forced" && !(old.deal.card_in_play === m.cards[0]))) {
+        moveFrom(main.querySelector("#play-card .card, .card#play-card"), fromHand(m.seat, m.cards[0]), { delay });
+      } else if (m.kind === "force") {
+        const card = main.querySelector("#play-card .card, .card#play-card");
+        if (card && card.animate) { card.animate([{ transform: "none" }, { transform: "translateY(-.6rem) rotate(-4deg)" }, { transform: "none" }], { duration: 420, delay }); animations++; }
+      } else if (["use", "meld", "add", "shift"].includes(m.kind)) {
+        for (const c of main.querySelectorAll("#board .meld .last-card")) {
+          const code = c.dataset.card;
+          const src = code === (old.deal.card_in_play || "") ? places.play : fromHand(m.seat, code);
+          moveFrom(c, src, { delay });
+        }
+      } else if (m.kind === "bury" && places.playCard) ghostTo(places.playCard, places.play, places.pack, { flip: true, delay });
+      else if (m.kind === "draw" || m.kind === "take") {
+        const src = m.kind === "draw" ? places.pack : places.play;
+        if (m.seat === this.you) {
+          const before = old.deal.hand || [];
+          const fresher = [...main.querySelectorAll("#hand .card")].find(c => !before.includes(c.dataset.card));
+          moveFrom(fresher, src, { flip: m.kind === "draw", delay });
+        } else {
+          const seat = main.querySelector(`#board .seats [data-seat="${m.seat}"]`);
+          if (seat && src) ghostTo(m.kind === "draw" ? backCard() : (places.playCard || backCard()), src, seat.getBoundingClientRect(), { delay });
+        }
+      }
+    });
+    main.dataset.animations = animations;
   }
 }
 
