@@ -70,10 +70,19 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--max-connections", type=bounded(1, 10**6), default=2000,
                    help=_("connections and requests each server process holds at once; more are answered 503 "
                           "(default 2000)"))
+    w.add_argument("--turn-timers", type=seconds_list, default=None, metavar="SECONDS",
+                   help=_("the turn timers a table may have, in seconds, separated by commas (default "
+                          "30,60,120,300)"))
     w.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
     w.add_argument("--log-format", choices=("text", "json"), default="text",
                    help=_("log lines as text or as JSON objects (a line per request and per move; never a seat token)"))
 
+
+
+def seconds_list(text: str) -> tuple[int, ...]:
+    """Whole numbers of seconds from 1 to 86,400 separated by commas, or an argparse error."""
+    parse = bounded(1, 86400)
+    return tuple(sorted({parse(part.strip()) for part in text.split(",") if part.strip()}))
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -127,7 +136,8 @@ def serve_command(args: argparse.Namespace) -> int:
                         connections_per_address=args.connections_per_address,
                         messages_per_address=args.messages_per_address, tables_per_minute=args.tables_per_minute,
                         unjoined_after=args.unjoined_after, chat_chars=args.chat_chars,
-                        chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst)
+                        chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
+                        **({"turn_timers": args.turn_timers} if args.turn_timers else {}))
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
     print("conquian serve: " + _("the lobby is at {url} (database {database}); ctrl+c stops it").format(
@@ -155,7 +165,7 @@ def serve_command(args: argparse.Namespace) -> int:
                 "messages_per_address": settings.messages_per_address,
                 "tables_per_minute": settings.tables_per_minute, "unjoined_after": settings.unjoined_after,
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
-                "chat_burst": settings.chat_burst,
+                "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),
                 "request_timeout": args.request_timeout,
                 "log_level": args.log_level,
                 "log_format": args.log_format})

@@ -68,4 +68,6 @@ def app_from_environment() -> Starlette:
     deadline_protocol(data.pop("request_timeout", REQUEST_TIMEOUT))  # this process's slow-client deadline
     data["allowed_origins"] = tuple(data.get("allowed_origins", ()))
     data["allowed_hosts"] = tuple(data.get("allowed_hosts", security.LOOPBACK))
+    if "turn_timers" in data:
+        data["turn_timers"] = tuple(data["turn_timers"])
     return build_app(Settings(**data))

@@ -92,6 +92,13 @@ class Away(msgspec.Struct, tag="away", forbid_unknown_fields=True):
     seconds: Annotated[int, msgspec.Meta(ge=5, le=86400)] | None
 
 
+class TurnTimer(msgspec.Struct, tag="turn_timer", forbid_unknown_fields=True):
+    """The host: the seconds a person has to move before the expert plays that move for him (one of
+    the server's turn timers; None: no timer)."""
+
+    seconds: int | None
+
+
 class Rematch(msgspec.Struct, tag="rematch", forbid_unknown_fields=True):
     """A new match at a new table with the same seats (the match must be over)."""
 
@@ -136,7 +143,8 @@ class Mute(msgspec.Struct, tag="mute", forbid_unknown_fields=True):
     spectator: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 
 
-ClientMessage = Hello | Act | Options | Next | Away | Rematch | Ping | Chat | React | Hint | Pace | Hurry | Mute
+ClientMessage = (Hello | Act | Options | Next | Away | TurnTimer | Rematch | Ping | Chat | React | Hint | Pace | Hurry
+                 | Mute)
 _client = msgspec.json.Decoder(ClientMessage)
 
 
@@ -176,6 +184,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     show_buried: bool = False
     away_after: Annotated[int, msgspec.Meta(ge=5, le=86400)] | None = None
     deals: Annotated[int, msgspec.Meta(ge=1, le=50)] | None = None
+    turn_timer: int | None = None
+    """Seconds a person has to move (one of the server's turn timers; None: no timer)."""
     set_deal: bool = False
     """The host chooses the cards (``seed`` and/or ``deck``): every seat is shown it."""
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None

@@ -36,7 +36,7 @@ from conquian.web.replay import replay_frames
 from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, Reviews, ask_of_query
 from conquian.web.server import Hub, Server, snapshot
 from conquian.web.store import ConflictError
-from conquian.web.table import OPEN, OVER, Table, TableError, hash_token, new_token
+from conquian.web.table import OPEN, OVER, Table, TableError, check_turn_timer, hash_token, new_token
 
 log = logging.getLogger("conquian.web")
 STATIC = Path(__file__).with_name("static")
@@ -155,6 +155,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         try:
             spec = await _body(request, protocol.CreateTable)
             table, host_token, token = _new_table(spec, tr)
+            table.turn_timer = check_turn_timer(spec.turn_timer, settings.turn_timers)
         except ConquianError as e:
             return _conquian_error(e, tr)
         try:

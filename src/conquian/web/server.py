@@ -34,7 +34,7 @@ from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, Address
 from conquian.web.protocol import RateLimit
 from conquian.web.snapshot import table_snapshot
 from conquian.web.store import ConflictError, Store
-from conquian.web.table import OPEN, OVER, PLAYING, Table, TableError
+from conquian.web.table import OPEN, OVER, PLAYING, TURN_TIMERS, Table, TableError
 
 log = logging.getLogger("conquian.web")
 #: Seconds between two tries of a process to take the bots of a table another process holds.
@@ -83,6 +83,8 @@ class Settings:
     """Chat lines and reactions a connection may send a second on average..."""
     chat_burst: int = CHAT_BURST
     """...and in a burst."""
+    turn_timers: tuple[int, ...] = TURN_TIMERS
+    """The turn timers a table may have (seconds)."""
 
 
 @dataclass(eq=False)
@@ -242,7 +244,7 @@ class Server:
             return
         async with hub.lock:
             before = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
-                      hub.table.rematch_id, hub.table.pace)
+                      hub.table.rematch_id, hub.table.pace, hub.table.turn_timer)
             changes = await run_in_threadpool(self.store.changes, hub.table.id, hub.table.state)
             if changes is None:
                 return
@@ -251,6 +253,8 @@ class Server:
                 hub.table.update_seats(seats)
                 hub.table.away_after, hub.table.rematch_id = settings["away_after"], settings["rematch_id"]
                 hub.table.pace = settings["pace"]
+                if hub.table.turn_timer != settings["turn_timer"]:
+                    hub.table.turn_timer, hub.table.turn_since = settings["turn_timer"], time.time()
                 hub.table.rebuild(stored)
                 hub.stored = hub.table.state
             except ConquianError:
@@ -258,7 +262,7 @@ class Server:
                               extra={"event": "catch_up_failed", "table": hub.table.id})
                 await self.reload(hub)
             after = (hub.table.state, [(s.kind, s.token_hash) for s in hub.table.seats], hub.table.away_after,
-                     hub.table.rematch_id, hub.table.pace)
+                     hub.table.rematch_id, hub.table.pace, hub.table.turn_timer)
         if after != before:
             await self.broadcast(hub)
             self.schedule(hub)
@@ -439,6 +443,8 @@ class Server:
         if t.bot_to_act() is not None:
             return "move"
         seat_no = t.session.deal.to_act
+        if t.turn_ends() is not None:
+            return "wait"  # a person to act with a turn timer: the expert plays for him once it runs out
         if seat_no is not None and t.away_after is not None:
             seat = t.seats[seat_no - 1]
             if seat.kind == HUMAN and not seat.present:
@@ -471,8 +477,12 @@ class Server:
             t = hub.table
             if work == "wait":
                 seat = t.seats[(t.session.deal.to_act or 1) - 1] if t.session else None
-                since = seat.away_since if seat and seat.away_since else time.time()
-                await asyncio.sleep(min(LEASE_RETRY, max(0.05, since + (t.away_after or 0) - time.time())))
+                since = seat.away_since if seat and seat.away_since else None
+                due = [since + (t.away_after or 0)] if since is not None and t.away_after is not None else []
+                ends = t.turn_ends()
+                due += [ends] if ends is not None else []
+                await asyncio.sleep(min(LEASE_RETRY, max(0.05, min(due, default=time.time() + LEASE_RETRY)
+                                                         - time.time())))
                 continue
             delay = self.settings.bot_delay if t.pace is None else t.pace
             await self._pause(hub, self.settings.next_delay if work == "next" else delay)
@@ -488,6 +498,7 @@ class Server:
             who = hub.table.bot_to_act()
             if who is None:
                 continue
+            timed = hub.table.seats[who[0] - 1].kind == HUMAN and hub.table.out_of_time()
             try:
                 text = await self.bots.choose(bot_job(hub.table, *who))
             except Exception:
@@ -498,7 +509,7 @@ class Server:
                 if hub.table.state != state:
                     continue  # someone moved meanwhile (a person came back, another process): think again
                 try:
-                    hub.table.act(who[0], text, state)
+                    hub.table.act(who[0], text, state, timed=timed)
                     await self.persist(hub)
                 except TableError as e:
                     if e.code in ("stale", "storage"):
@@ -545,7 +556,7 @@ async def rematch(server: Server, hub: Hub) -> None:
             # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal
             table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=old.seed, deck=old.deck,
                           host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
-                          deals_in_match=old.deals_in_match, pace=old.pace,
+                          deals_in_match=old.deals_in_match, pace=old.pace, turn_timer=old.turn_timer,
                           first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
                           carried=[int(r["total"]) for r in old.standings()])  # type: ignore[call-overload]
             for s, o in zip(table.seats, old.seats, strict=True):

@@ -80,6 +80,8 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "standings": table.standings(),
         "pace": table.pace,
         "timer": table.away_after,
+        "turn_timer": table.turn_timer,
+        "turn_ends": table.turn_ends(),
     }
     session = table.session
     if session is None:

@@ -1,7 +1,7 @@
 """The WebSocket endpoint of ``conquian serve`` (``/ws/{id}``): the origin check, the hello, the
 loop that reads a connection's messages (rate-limited), and what each message does: a move or
-the next deal, the options a selection of cards makes, the host's delay for someone away, a
-rematch.  The protocol is ``docs/protocol.md``.
+the next deal, the options a selection of cards makes, the host's delay for someone away and
+turn timer, a rematch.  The protocol is ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
 from conquian.web.server import Connection, Hub, Server, log_move, rematch, snapshot
-from conquian.web.table import PLAYING, TableError
+from conquian.web.table import PLAYING, TableError, check_turn_timer
 
 log = logging.getLogger("conquian.web")
 #: Seconds a connection has to say hello.
@@ -209,6 +209,14 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
             raise TableError("not_host", Msg("only the host may let a bot play for someone away"))
         async with hub.lock:
             hub.table.away_after = msg.seconds
+            await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
+    elif isinstance(msg, protocol.TurnTimer):
+        if not conn.host:
+            raise TableError("not_host", Msg("only the host may set the turn timer"))
+        seconds = check_turn_timer(msg.seconds, server.settings.turn_timers)
+        async with hub.lock:
+            # the person to act gets the whole time from now
+            hub.table.turn_timer, hub.table.turn_since = seconds, time.time()
             await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
     elif isinstance(msg, protocol.Rematch):
         if conn.seat is None and not conn.host:

@@ -88,6 +88,7 @@ tables = SqlTable(
     Column("first_dealer", Integer, nullable=True),
     Column("carried", Text, nullable=True),
     Column("pace", Float, nullable=True),
+    Column("turn_timer", Integer, nullable=True),
     Index("ix_tables_status_updated", "status", "updated_at"),
 )
 
@@ -193,7 +194,8 @@ class Store:
                 host_hash=table.host_hash, show_buried=table.show_buried, away_after=table.away_after,
                 deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
                 state=table.state, created_at=table.created, updated_at=now, first_dealer=table.first_dealer,
-                carried=json.dumps(table.carried) if table.carried else None, pace=table.pace))
+                carried=json.dumps(table.carried) if table.carried else None, pace=table.pace,
+                turn_timer=table.turn_timer))
             conn.execute(insert(seats), [
                 {"table_id": table.id, "seat": s.number, "kind": s.kind, "name": s.name, "token_hash": s.token_hash}
                 for s in table.seats])
@@ -214,10 +216,10 @@ class Store:
 
     def save_settings(self, table: Table, worker: str = "") -> None:
         """Store what a host may change during the match (the delay before a bot plays for
-        someone away)."""
+        someone away, the bots' pace, the turn timer)."""
         with self.engine.begin() as conn:
             conn.execute(update(tables).where(tables.c.id == table.id).values(
-                away_after=table.away_after, pace=table.pace, updated_at=time.time()))
+                away_after=table.away_after, pace=table.pace, turn_timer=table.turn_timer, updated_at=time.time()))
             self._notify(conn, {"k": "settings", "t": table.id, "w": worker})
 
     def save_seat(self, table: Table, number: int, first: int, worker: str = "") -> None:
@@ -325,7 +327,7 @@ class Store:
             deals_in_match=row["deals_in_match"], rematch_id=row["rematch_id"], created=row["created_at"],
             seats=[Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows],
             first_dealer=row["first_dealer"], carried=json.loads(row["carried"]) if row["carried"] else [],
-            pace=row["pace"],
+            pace=row["pace"], turn_timer=row["turn_timer"],
         )
         table.rebuild(list(stored))
         return table
@@ -334,7 +336,7 @@ class Store:
         """What another process stored for a table: its seats, settings and the commands after
         state ``after`` (how a process catches up on a notification); None if it is gone."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables.c.away_after, tables.c.rematch_id, tables.c.pace)
+            row = conn.execute(select(tables.c.away_after, tables.c.rematch_id, tables.c.pace, tables.c.turn_timer)
                                .where(tables.c.id == table_id)).mappings().first()
             if row is None:
                 return None
@@ -346,13 +348,15 @@ class Store:
         return ([Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows], dict(row), list(stored))
 
     def stale_playing(self, older_than: float, limit: int = 1000) -> list[str]:
-        """Tables being played, with a bot or a bot allowed to play for someone away, that nobody
-        has moved at for ``older_than`` seconds (a process that held their bots may have died)."""
+        """Tables being played, with a bot or a bot allowed to play for someone away or out of time,
+        that nobody has moved at for ``older_than`` seconds (a process that held their bots may have
+        died)."""
         with_bots = select(seats.c.table_id).where(seats.c.kind.not_in(("human", "open")))
         with self.engine.connect() as conn:
             return list(conn.execute(
                 select(tables.c.id).where(tables.c.status == "playing", tables.c.updated_at < time.time() - older_than,
-                                          tables.c.id.in_(with_bots) | tables.c.away_after.is_not(None))
+                                          tables.c.id.in_(with_bots) | tables.c.away_after.is_not(None)
+                                          | tables.c.turn_timer.is_not(None))
                 .order_by(tables.c.updated_at).limit(limit)).scalars().all())
 
     def ping(self) -> bool:

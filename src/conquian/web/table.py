@@ -53,6 +53,10 @@ OPEN = "open"
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 #: What every seat is shown of a set-deal table (one whose cards the host chose).
 SET_DEAL_TEXT = "set deal: the host knows every card"
+#: The turn timers a table may have (seconds a person has to move before the expert moves for him).
+TURN_TIMERS = (30, 60, 120, 300)
+#: The word before a stored ``act`` command the expert played for a person whose time ran out.
+TIMED = "timed "
 
 _system_random = secrets.SystemRandom()
 
@@ -80,6 +84,15 @@ class TableError(ConquianError):
         self.code = code
         self.rule: str | None = None
         super().__init__(Msg("{code}: {message}", code=code, message=message))
+
+
+def check_turn_timer(seconds: object, allowed: Sequence[int] = TURN_TIMERS) -> int | None:
+    """``seconds`` if it is one of the ``allowed`` turn timers (None: no timer), else
+    :class:`TableError` ``bad_turn_timer`` in words."""
+    if seconds is None or (type(seconds) is int and seconds in allowed):
+        return seconds
+    raise TableError("bad_turn_timer", Msg("a turn timer is one of {choices} seconds, or none, not {seconds}",
+                                           choices=", ".join(str(a) for a in allowed), seconds=str(seconds)[:20]))
 
 
 def new_token() -> str:
@@ -151,6 +164,11 @@ class Table:
     """The running totals of this table's earlier matches (rematches add up), one per seat."""
     pace: float | None = None
     """Seconds between the bots' moves set at the table (None: the server's default)."""
+    turn_timer: int | None = None
+    """Seconds a person has to move; then the expert plays that one move for him (None: no timer)."""
+    turn_since: float = field(default_factory=time.time)
+    """When the table's state last changed (not stored: each process counts from when it learnt of
+    the change, and a restart gives the person to act a whole turn again)."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -254,10 +272,10 @@ class Table:
         self._maybe_start()
 
     # ------------------------------------------------------------------ moves
-    def act(self, seat: int, action: Action | str, state: object) -> str:
-        """A seat's move, chosen on ``state``; returns the command stored.  Refusals: a
-        :class:`TableError`, or the engine's :class:`IllegalActionError` naming the rule; either
-        way the table is unchanged."""
+    def act(self, seat: int, action: Action | str, state: object, timed: bool = False) -> str:
+        """A seat's move, chosen on ``state``; returns the command stored (``timed``: the expert's
+        for a person whose time ran out, which the log says).  Refusals: a :class:`TableError`, or
+        the engine's :class:`IllegalActionError` naming the rule; either way the table is unchanged."""
         self._check_state(state)
         session = self._playing()
         deal = session.deal
@@ -270,7 +288,8 @@ class Table:
             if not deal.to_act:
                 raise TableError("not_your_turn", Msg("it is nobody's turn, not yours"))
             raise TableError("not_your_turn", Msg("it is {name}'s turn, not yours", name=self.names[deal.to_act - 1]))
-        return self._apply(f"act {action}")  # the engine refuses (naming the rule) or plays it
+        # the engine refuses (naming the rule) or plays it
+        return self._apply(f"{TIMED if timed else ''}act {action}")
 
     def next_deal(self, state: object) -> str:
         """Deal the next hand once the current one is over (any seated player may ask)."""
@@ -295,12 +314,19 @@ class Table:
     def _apply(self, command: str) -> str:
         self.replay_command(command)
         self.commands.append(command)
+        self.turn_since = time.time()
         return command
 
     def replay_command(self, command: str) -> None:
-        """Apply a stored command (``start``, ``act ...``, ``next``; ``start`` and ``next`` with the
-        deal's deck, or without it at a set deal with a seed) without checks of turn or state: how a
-        table is rebuilt from storage.  An illegal stored action still raises."""
+        """Apply a stored command (``start``, ``act ...``, ``timed act ...``, ``next``; ``start`` and
+        ``next`` with the deal's deck, or without it at a set deal with a seed) without checks of turn
+        or state: how a table is rebuilt from storage.  An illegal stored action still raises."""
+        if command.startswith(TIMED + "act "):
+            action = parse_action(command[len(TIMED) + 4:])
+            session = self._playing()
+            session.play_human(action)
+            session.say(Msg("the expert played for {name}: time ran out", name=self.names[action.seat - 1]))
+            return
         word, _, rest = command.partition(" ")
         deck = parse_cards(rest) if word in ("start", "next") and rest else None
         if word in ("start", "next") and deck is None and self.seed is None:
@@ -333,9 +359,26 @@ class Table:
             mine.kind, mine.name, mine.token_hash = stored.kind, stored.name, stored.token_hash
 
     # ------------------------------------------------------------------ bots
+    def turn_ends(self) -> float | None:
+        """When the time of the person to act runs out (Unix seconds), or None: no timer, or no
+        person to act."""
+        if self.turn_timer is None or self.status != PLAYING:
+            return None
+        assert self.session is not None
+        seat_no = self.session.deal.to_act
+        if self.session.deal.over or not seat_no or self.seats[seat_no - 1].kind != HUMAN:
+            return None
+        return self.turn_since + self.turn_timer
+
+    def out_of_time(self, now: float | None = None) -> bool:
+        """Whether the person to act has run out of time (the expert then plays his move)."""
+        ends = self.turn_ends()
+        return ends is not None and (now if now is not None else time.time()) >= ends
+
     def bot_to_act(self, now: float | None = None) -> tuple[int, str] | None:
         """The seat a bot must play now and the bot's name: a bot's seat, or a person away longer
-        than ``away_after`` (the expert plays for him).  None when a person is to act."""
+        than ``away_after`` or out of time (:meth:`out_of_time`; the expert plays for him).  None
+        when a person is to act."""
         if self.status != PLAYING:
             return None
         assert self.session is not None
@@ -349,7 +392,7 @@ class Table:
         away = not seat.present and seat.away_since is not None and self.away_after is not None
         if away and now - (seat.away_since or now) >= (self.away_after or 0):
             return seat_no, "expert"
-        return None
+        return (seat_no, "expert") if self.out_of_time(now) else None
 
     @property
     def all_bots(self) -> bool:
