@@ -342,3 +342,36 @@ def test_the_pages_break_no_rule_of_their_security_policy(server: Server, browse
     page.wait_for_selector(".rulebook")
     assert page.evaluate("getComputedStyle(document.querySelector('header.top')).display") != "inline"
     assert violations == [] and page.errors == []
+
+
+def test_the_turn_timer_counts_down_in_the_status_line(server: Server, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("#host-name", "Ann")
+    page.select_option("select[data-seat='2']", "random")
+    page.select_option("#turn-timer-new", "60")  # the lobby's form: a minute a turn
+    page.click("#create-table")
+    page.wait_for_url("**/t/*")
+    table_id = str(page.url.rsplit("/", 1)[-1])
+    page.wait_for_selector("#board[data-mine='1']")
+    page.wait_for_function("() => /you have \\d+ s to move/.test(document.querySelector('#countdown').textContent)")
+    left = int(page.inner_text("#countdown").split()[2])
+    assert 0 < left <= 60
+    page.locator("#settings summary").click()  # the host's select shows the table's timer
+    assert page.input_value("#turn-timer") == "60"
+    page.select_option("#turn-timer", "")  # off: no countdown
+    page.wait_for_function("() => document.querySelector('#countdown').textContent === ''")
+    assert server.get(f"/api/tables/{table_id}").json()["turn_timer"] is None
+    assert not page.errors
+
+
+def test_a_hand_card_in_the_draw_keeps_the_draw_offered(server: Server, browser: Any) -> None:
+    page = new_page(browser)
+    create(page, server, "Ann", variant="cooncan", seats=["random"])
+    page.wait_for_selector("#board[data-mine='1']")
+    page.wait_for_function("() => [...document.querySelectorAll('#actions button.move')].some(b => b.dataset.action.startsWith('draw'))")
+    page.locator("#hand button.card").first.click()  # a card of the hand makes no move in the draw
+    wait_offered(page)
+    assert any(a.startswith("draw") for a in offered(page)), offered(page)
+    assert "you may still choose" in page.inner_text("#prompt")
+    assert not page.errors

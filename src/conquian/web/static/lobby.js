@@ -22,6 +22,8 @@ async function lobby() {
   const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
     [30, 60, 120, 300].map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
 
+  const turnTimer = turnTimerSelect("turn-timer-new", null, null);
+
   function preset() { return presets.variants.find(v => v.name === variant.value); }
   function refreshPlayers() {
     const p = preset();
@@ -87,6 +89,7 @@ async function lobby() {
     about, optionsBox, seatsBox,
     el("label", {}, showBuried, " ", _("memory aid: show buried and covered cards to every seat (R3.3)")),
     el("label", {}, _("A bot plays for someone away:"), " ", away),
+    el("label", {}, _("Turn timer:"), " ", turnTimer),
     el("button", { type: "submit", id: "create-table" }, _("Create the table")));
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
@@ -102,6 +105,7 @@ async function lobby() {
       const r = await api("/api/tables", {
         variant: variant.value, players: Number(players.value), options, seats, host_name: name.value.trim(),
         name: tableName.value.trim(), show_buried: showBuried.checked, away_after: away.value ? Number(away.value) : null,
+        turn_timer: turnTimer.value ? Number(turnTimer.value) : null,
         deals: optionsBox.querySelector("#deals") ? Number(optionsBox.querySelector("#deals").value) : null,
       });
       store.set("host", r.id, r.host);

@@ -160,10 +160,17 @@ class Game {
     const t = this.table, d = t.deal;
     if (!this.mine()) return [];
     const fits = w => fitsTarget(parseMove(w), this.target, d, this.you);
-    if (this.selected.length) return this.options === null ? null : this.options.filter(fits);
+    if (this.selected.length) {
+      if (this.options === null) return null;
+      // a selection that makes no move (the draw of Cooncan, say): the phase's own choices stay offered
+      const own = this.options.filter(fits);
+      return own.length || this.target ? own : this.choices();
+    }
     if (this.target) return t.legal.filter(fits);
-    return t.legal.filter(w => isChoice(parseMove(w), d));
+    return this.choices();
   }
+  choices() { return this.table.legal.filter(w => isChoice(parseMove(w), this.table.deal)); }
+  selectionMoves() { return !this.selected.length || !!(this.options || []).filter(w => fitsTarget(parseMove(w), this.target, this.table.deal, this.you)).length; }
   render() {
     const t = this.table;
     spanishPack = spanishPackOf(t.variant);
@@ -298,6 +305,15 @@ class Game {
     if (!box || !this.table || !this.table.deal) return;
     const d = this.table.deal, s = this.table.seats[(d.to_act || 0) - 1];
     const left = s && s.kind === "human" && !s.connected && !d.over ? this.awayLeft(d.to_act) : null;
+    // the turn timer: when the server says the time of the person to act runs out
+    const ends = this.table.turn_ends;
+    const turn = ends !== null && ends !== undefined && !d.over ? Math.max(0, Math.round(ends - Date.now() / 1000)) : null;
+    if (turn !== null && (left === null || turn < left)) {
+      box.textContent = d.to_act === this.you ? format(_("you have {seconds} s to move, then the expert moves for you"), { seconds: turn })
+        : format(_("{name} has {seconds} s to move"), { name: this.name(d.to_act), seconds: turn });
+      box.classList.toggle("urgent", turn <= 10);
+      return;
+    }
     box.textContent = left === null ? "" : format(_("{name} is away: a bot plays in {seconds} s"), { name: this.name(d.to_act), seconds: left });
   }
   // ------------------------------------------------------------------ the table
@@ -480,6 +496,7 @@ class Game {
     if (this.selected.length) {
       if (moves === null) return _("Looking for the moves of these cards…");
       if (!moves.length) return this.target ? _("None of these cards' moves goes there.") : _("No legal move uses exactly these cards.");
+      if (!this.selectionMoves()) return _("No legal move uses exactly these cards; you may still choose:");
       return moves.length === 1 ? _("Tap the move to play it.") : _("Choose a move:");
     }
     if (this.target && moves.length) return _("Choose a move:");
@@ -607,7 +624,8 @@ class Game {
     return box;
   }
   settings() {
-    // the table's settings: sounds, the bots' pace, the away rule (a bot plays for someone away)
+    // the table's settings: sounds, the bots' pace, the away rule (a bot plays for someone away),
+    // the turn timer (the expert plays one move for a person out of time)
     const t = this.table;
     const box = el("details", { class: "panel more", id: "settings", open: this.opened.settings },
       el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch());
@@ -624,6 +642,7 @@ class Game {
         [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
       sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
       box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
+      box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
     }
     return box;
   }
