@@ -369,7 +369,8 @@ def test_a_hand_card_in_the_draw_keeps_the_draw_offered(server: Server, browser:
     page = new_page(browser)
     create(page, server, "Ann", variant="cooncan", seats=["random"])
     page.wait_for_selector("#board[data-mine='1']")
-    page.wait_for_function("() => [...document.querySelectorAll('#actions button.move')].some(b => b.dataset.action.startsWith('draw'))")
+    page.wait_for_function("() => [...document.querySelectorAll('#actions button.move')]"
+                           ".some(b => b.dataset.action.startsWith('draw'))")
     page.locator("#hand button.card").first.click()  # a card of the hand makes no move in the draw
     wait_offered(page)
     assert any(a.startswith("draw") for a in offered(page)), offered(page)
