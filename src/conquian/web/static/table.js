@@ -169,6 +169,11 @@ class Game {
     if (this.target) return t.legal.filter(fits);
     return this.choices();
   }
+  pick(words) {
+    // a move offered under the hand; one of the phase's choices shown for a selection that makes no move lets go of it
+    if (!this.selectionMoves()) { this.selected = []; this.options = null; }
+    this.act(words);
+  }
   choices() { return this.table.legal.filter(w => isChoice(parseMove(w), this.table.deal)); }
   selectionMoves() { return !this.selected.length || !!(this.options || []).filter(w => fitsTarget(parseMove(w), this.target, this.table.deal, this.you)).length; }
   render() {
@@ -543,7 +548,7 @@ class Game {
     }
     const moves = this.offered();
     box.append(el("p", { id: "prompt", class: "prompt", "data-waiting": moves === null ? "1" : "" }, this.prompt(d, moves)));
-    const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(w => el("button", { type: "button", class: "move", "data-key": `act-${w}`, "data-action": w, onclick: () => this.act(w) }, moveWords(this, w))));
+    const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(w => el("button", { type: "button", class: "move", "data-key": `act-${w}`, "data-action": w, onclick: () => this.pick(w) }, moveWords(this, w))));
     if (this.selected.length || this.target) list.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
     box.append(list);
     if (this.hint && this.hint.state === t.state) box.append(this.hintBox());
