@@ -318,6 +318,9 @@ class ConquianDeal(ConquianFamilyDeal):
         """The :class:`~conquian.engine.actions.Action` of a raw action of the player to act."""
         return raw_to_action(self.seats[self.actor], raw)
 
+    def _acting(self) -> int:
+        return self.seats[self.actor]  # the contexts of the three deal classes never meet: int, int + 100, tuple
+
     # ------------------------------------------------------------ public play
     def verify(self, action: Action | str) -> RawAction:
         """Check one action without playing it: return its raw form or raise (R7).

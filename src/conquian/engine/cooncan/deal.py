@@ -456,6 +456,9 @@ class CooncanDeal(DealMixin):
         """
         return raw_to_action(self.turn + 1, raw, self.rules.stock == "open")
 
+    def _acting(self) -> int:
+        return 100 + 2 * self.turn + (self.rules.stock == "open")
+
     # --------------------------------------------------------------- checking
     def verify(self, action: Action | str) -> RawAction:
         """Check one action without playing it: its raw form, or IllegalActionError (R7)."""

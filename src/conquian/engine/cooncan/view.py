@@ -28,6 +28,7 @@ from conquian.engine.cards import JOKER
 from conquian.engine.cooncan.events import CooncanEvent, cooncan_events, raw_to_action
 from conquian.engine.cooncan.listing import DRAW, OVER, STAGE_NAMES, RawAction, draw_options, play_options
 from conquian.engine.cooncan.melds import Combo
+from conquian.engine.deal import entry, listing
 from conquian.engine.rules import Rules
 
 
@@ -116,11 +117,10 @@ class CooncanView:
 
     def legal_actions(self) -> list[Action]:
         """The listed legal actions when this seat is to act."""
-        seen: dict[str, Action] = {}
-        for raw in self.legal_raw():
-            a = raw_to_action(self.seat, raw, self.rules.stock == "open")
-            seen.setdefault(str(a), a)
-        return [seen[k] for k in sorted(seen)]
+        open_stock = self.rules.stock == "open"
+        # the actions are shared with every other view of this seat's (a context of the views' own)
+        made = lambda raw: entry(raw, raw_to_action(self.seat, raw, open_stock))  # noqa: E731
+        return [e[1] for e in listing(-100 - 2 * (self.seat - 1) - open_stock, self.legal_raw(), made)]
 
     def count(self, card: int) -> int:
         """How many of a card this seat holds."""
