@@ -25,10 +25,11 @@ from typing import Any
 
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
-from conquian.engine.cooncan.events import CooncanEvent, cooncan_events, raw_to_action
+from conquian.engine.cooncan.events import CooncanEvent, raw_to_action, seat_events
 from conquian.engine.cooncan.listing import DRAW, OVER, STAGE_NAMES, RawAction, draw_options, play_options
 from conquian.engine.cooncan.melds import Combo
 from conquian.engine.deal import entry, listing
+from conquian.engine.history import Events
 from conquian.engine.rules import Rules
 
 
@@ -73,9 +74,10 @@ class CooncanView:
     """This seat's own draws from the pack (newest first, linked)."""
 
     @cached_property
-    def events(self) -> tuple[CooncanEvent, ...]:
-        """Every event so far, oldest first; another seat's draw from the pack shows no card."""
-        return cooncan_events(self.event_node, {self.seat - 1: self.drawn_node})
+    def events(self) -> Events[CooncanEvent]:
+        """Every event so far, oldest first; another seat's draw from the pack shows no card (an
+        immutable sequence, shared with the later views of the deal)."""
+        return seat_events(self.event_node, self.seat - 1, self.drawn_node)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
