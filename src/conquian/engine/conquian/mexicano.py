@@ -518,6 +518,7 @@ class MexicanoDeal(ConquianFamilyDeal):
             n_events=self.n_events,
             winner_seat=self.winner_seat,
             event_node=self.events,
+            table=self.tbl,  # not a field: the cached meld table of the pack, found already
         )
         return v
 

@@ -601,29 +601,35 @@ class CooncanDeal(DealMixin):
     def view(self, seat: int) -> CooncanView:
         """What ``seat`` may know.  Bots get only this."""
         p = self._player(seat)
-        return CooncanView(
+        n = self.n
+        h1, h2, hj, laid, stage = self.h1, self.h2, self.hj, self.laid, self.stage
+        v = object.__new__(CooncanView)
+        # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
+        # instance's dict at once is the same object, several times cheaper (views are made at every
+        # decision of every bot and environment); the sorted hand is made when first read
+        v.__dict__.update(
             rules=self.rules,
             seat=seat,
             dealer=self.dealer,
-            hand=tuple(self.hand(seat)),
-            h1=self.h1[p],
-            h2=self.h2[p],
-            jokers=self.hj[p],
+            h1=h1[p],
+            h2=h2[p],
+            jokers=hj[p],
             combos=self.combos,
             stock=self.stock,
-            pack_count=self.pack_count,
+            pack_count=len(self.pack) - self.pos,
             pack_turns=self.pack_turns,
-            hand_counts=tuple(self.hand_size(s) for s in range(1, self.n + 1)),
-            stage=self.stage,
-            actor_seat=self.to_act,
+            hand_counts=tuple([h1[q].bit_count() + h2[q].bit_count() + hj[q] for q in range(n)]),
+            stage=stage,
+            actor_seat=None if stage == OVER else self.turn + 1,
             n_events=self.n_events,
-            winner_seat=self.winner_seat,
+            winner_seat=None if self.winner < 0 else self.winner + 1,
             void=self.void,
-            laid=tuple(bool(self.laid >> q & 1) for q in range(self.n)),
+            laid=tuple([laid >> q & 1 == 1 for q in range(n)]),
             taken=self.taken,
             event_node=self.events,
             drawn_node=self.drawn[p],
         )
+        return v
 
     def __str__(self) -> str:
         lines = []

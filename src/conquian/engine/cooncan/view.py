@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from conquian.engine.actions import Action
-from conquian.engine.cards import JOKER
+from conquian.engine.cards import JOKER, cards_of, sort_key
 from conquian.engine.cooncan.events import CooncanEvent, raw_to_action, seat_events
 from conquian.engine.cooncan.listing import DRAW, OVER, STAGE_NAMES, RawAction, draw_options, play_options
 from conquian.engine.cooncan.melds import Combo
@@ -45,8 +45,6 @@ class CooncanView:
     rules: Rules
     seat: int
     dealer: int
-    hand: tuple[int, ...]
-    """This seat's cards, sorted, duplicates repeated, jokers (``JOKER``) last."""
     h1: int
     h2: int
     jokers: int
@@ -72,6 +70,11 @@ class CooncanView:
     """The public history as the deal keeps it (newest first, linked); read ``events`` instead."""
     drawn_node: Any = field(default=None, repr=False)
     """This seat's own draws from the pack (newest first, linked)."""
+
+    @cached_property
+    def hand(self) -> tuple[int, ...]:
+        """This seat's cards, sorted, duplicates repeated, jokers (``JOKER``) last (made when first read)."""
+        return tuple(sorted(cards_of(self.h1) + cards_of(self.h2), key=sort_key)) + (JOKER,) * self.jokers
 
     @cached_property
     def events(self) -> Events[CooncanEvent]:
