@@ -62,6 +62,9 @@ from conquian.engine.scoring import pip_value
 from conquian.i18n import Msg
 
 _DRAW_EVENTS: Final = tuple(("draw", p, None, None, (), "", None) for p in range(16))
+#: The take and discard events, made once (a stored deal holds only its links): player -> card -> event.
+_TAKE_EVENTS: Final = tuple(tuple(("take", p, c, None, (), "", None) for c in range(64)) for p in range(16))
+_DISCARD_EVENTS: Final = tuple(tuple(("discard", p, c, None, (), "", None) for c in range(64)) for p in range(16))
 
 
 class CooncanDeal(DealMixin):
@@ -373,7 +376,8 @@ class CooncanDeal(DealMixin):
             self.stage = PLAY
             if not self.rules.discard_taken:
                 self.taken = c
-            self._log("take", p, c)
+            self.events = (self.events, _TAKE_EVENTS[p][c])
+            self.n_events += 1
         elif kind == K_DISCARD:
             c = arg
             if c == JOKER:
@@ -383,7 +387,7 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] &= ~(1 << c)
             self.stock = (*self.stock, c)
-            self.events = (self.events, ("discard", p, c, None, (), "", None))
+            self.events = (self.events, _DISCARD_EVENTS[p][c])
             self.n_events += 1
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
