@@ -134,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
             report["peers"][name] = median_of(lambda f=fn: f(seconds), repeat)
         except Missing as e:
             report["skipped"][name] = str(e)
+    from benchmarks.bench_api import run as run_api
+
+    report["api"] = run_api(seconds / 2, repeat)
     try:
         from benchmarks.bench_envs import run as run_envs
 
@@ -167,15 +170,17 @@ def ratios(report: dict[str, Any]) -> dict[str, float]:
     c_mem = _m(report, "ours", "conquian (2)", "rss_bytes_per_state")
     d_dec = _m(report, "ours", "cooncan-double (5)", "decisions_per_second")
     if os_dec and c_dec:
-        out["conquian decisions/s vs OpenSpiel decisions/s (target >= 2)"] = c_dec / os_dec
+        out["conquian fast-path decisions/s vs OpenSpiel decisions/s (target >= 2)"] = c_dec / os_dec
     if os_clone and c_copy:
         out["conquian copies/s vs OpenSpiel clones/s (target >= 5)"] = c_copy / os_clone
     if os_mem and c_mem:
         out["OpenSpiel bytes/state vs conquian bytes/state (target >= 20)"] = os_mem / max(1.0, c_mem)
     if os_dec and d_dec:
-        out["cooncan-double (5) decisions/s vs OpenSpiel decisions/s (target >= 1)"] = d_dec / os_dec
+        out["cooncan-double (5) fast-path decisions/s vs OpenSpiel decisions/s (target >= 1)"] = d_dec / os_dec
     for name, r in report.get("envs", {}).get("ratios", {}).items():
         out[name] = r  # each names its own target
+    for name, r in report.get("api", {}).get("ratios", {}).items():
+        out[name] = r
     if rl_env:
         for name in report["ours"]:
             for key in ("decisions_per_second", "copies_per_second"):
@@ -191,13 +196,13 @@ def text(report: dict[str, Any]) -> str:
 
     def row(label: str, cell: dict[str, float] | None, fmt: str = ",.0f") -> str:
         if not cell:
-            return f"  {label:34} -"
-        return (f"  {label:34} {cell['median']:>14{fmt}}   ({cell['min']:{fmt}} - {cell['max']:{fmt}})")
+            return f"  {label:42} -"
+        return (f"  {label:42} {cell['median']:>14{fmt}}   ({cell['min']:{fmt}} - {cell['max']:{fmt}})")
 
     for name, table in report["ours"].items():
         lines.append(f"conquian engine, {name}")
-        for key, label in [("deals_per_second", "random playouts, deals/s"),
-                           ("decisions_per_second", "random playouts, decisions/s"),
+        for key, label in [("deals_per_second", "fast path, random playouts, deals/s"),
+                           ("decisions_per_second", "fast path, random playouts, decisions/s"),
                            ("copies_per_second", "state copies/s"),
                            ("microseconds_per_listing", "legal listing, microseconds"),
                            ("microseconds_per_check", "check of one action, microseconds"),
@@ -219,6 +224,12 @@ def text(report: dict[str, Any]) -> str:
         for side in ("ours", "peers"):
             for name, fig in report["envs"][side].items():
                 lines.append(f"  {name:48} {fig['steps_per_second']:>10,.0f}")
+    if report.get("api"):
+        from benchmarks.bench_api import text as api_text
+
+        lines.append("the public API (legal_actions() and play()) beside the fast path (random_raw() and "
+                     "apply_raw()), interleaved")
+        lines.extend(api_text(report["api"]).splitlines()[1:])
     for name, why in report["skipped"].items():
         lines.append(f"{name}: skipped ({why})")
     if report["ratios"]:

@@ -4,6 +4,7 @@
     python -m benchmarks.bench_foster --compiled            # and compiled (needs the speed extra)
     python -m benchmarks.bench_foster --baseline-rev HEAD~3 # beside an older revision of the code
     python -m benchmarks.bench_foster --baseline 13500,...  # beside figures of an earlier run
+    python -m benchmarks.bench_foster --deals --compiled    # whole deals a second, pure and compiled
 
 Forty seeded deals per preset are played with ``foster`` in every seat, every position where
 it decides kept; then the policy is timed on these positions over and over, as the search's
@@ -63,6 +64,32 @@ for variant, n in configs:
 print(json.dumps(out))
 """.replace("DEALS", "40")
 
+#: The same, whole deals per CPU-second: foster in every seat, as ``conquian stats`` plays them (new
+#: seeded decks, the policy read from the state, the deal passing round the table).
+CHILD_DEALS = """
+import json, random, sys, time
+from conquian import get_rules
+from conquian.bots.foster import state_policy
+from conquian.engine.match import new_deal
+
+configs, seconds = json.loads(sys.argv[1]), float(sys.argv[2])
+clock = time.process_time
+out = []
+for variant, n in configs:
+    rules = get_rules(variant, players=n)
+    rng = random.Random(0)
+    deals = 0
+    start = clock()
+    while clock() - start < seconds:
+        deal = new_deal(rules, seed=deals, dealer=1 + deals % n)
+        over = deal.OVER_STAGE
+        while deal.stage != over:
+            deal.apply_raw(*state_policy(deal, rng))
+        deals += 1
+    out.append(deals / (clock() - start))
+print(json.dumps(out))
+"""
+
 
 def export(rev: str, dest: Path) -> Path:
     """The package of git revision ``rev`` written under ``dest``; the directory to put on the path."""
@@ -83,10 +110,11 @@ def compiled_copy(src: Path, dest: Path) -> Path:
     return dest
 
 
-def run_child(path: Path, seconds: float) -> list[float]:
+def run_child(path: Path, seconds: float, deals: bool = False) -> list[float]:
     """One round of every preset with the package at ``path``."""
     env = dict(os.environ, PYTHONPATH=str(path))
-    p = subprocess.run([sys.executable, "-c", CHILD, json.dumps(CONFIGS), str(seconds)], capture_output=True,
+    p = subprocess.run([sys.executable, "-c", CHILD_DEALS if deals else CHILD, json.dumps(CONFIGS), str(seconds)],
+                       capture_output=True,
                        text=True, env=env, cwd=path, check=False)
     if p.returncode != 0:
         raise SystemExit(f"bench_foster: the run at {path} failed:\n{p.stderr}")
@@ -101,6 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--baseline-rev", help="a git revision to compare with (exported to a temporary directory)")
     ap.add_argument("--baseline", help="decisions per CPU-second of an earlier run, comma separated, "
                     "one per preset in the order printed (pure Python)")
+    ap.add_argument("--deals", action="store_true", help="whole deals per CPU-second instead of decisions")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
@@ -116,14 +145,15 @@ def main(argv: list[str] | None = None) -> None:
         runs: dict[str, list[list[float]]] = {k: [] for k in sides}
         for _ in range(args.rounds):
             for name, path in sides.items():
-                runs[name].append(run_child(path, args.seconds))
+                runs[name].append(run_child(path, args.seconds, args.deals))
     med = {name: [statistics.median(r[i] for r in rs) for i in range(len(CONFIGS))] for name, rs in runs.items()}
     if args.baseline:
         med["baseline pure (given)"] = [float(x) for x in args.baseline.split(",")]
     if args.json:
         print(json.dumps({"configs": CONFIGS, "median": med}))
         return
-    print(f"foster decisions per CPU-second of policy, median of {args.rounds} interleaved rounds of "
+    what = "whole deals per CPU-second" if args.deals else "decisions per CPU-second of policy"
+    print(f"foster {what}, median of {args.rounds} interleaved rounds of "
           f"{args.seconds:g} s per preset ({sys.version.split()[0]})")
     names = list(med)
     print(f"{'preset':24}" + "".join(f"{n:>22}" for n in names))

@@ -91,6 +91,10 @@ class GameSession(Words):
     """The first deal's dealer (None: the last seat, so that seat 1 plays first; R3.8)."""
     record: InitVar[Record | None] = None
     """A saved match to continue: its deals are played again, action by action (see :func:`resume`)."""
+    _rendered: dict[tuple[int | None, int], tuple[Translator, list[str], int, LogLine | None]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """Each seat's log rendered so far, per language: (translator, lines, lines of ``lines`` read,
+    the last of them), for :meth:`log_tail`."""
 
     def __post_init__(self, record: Record | None) -> None:
         n = self.rules.players
@@ -163,7 +167,27 @@ class GameSession(Words):
     def log_for(self, seat: int | None, tr: Translator | None = None) -> list[str]:
         """The log as ``seat`` reads it: his own draws from the pack and his hints, nobody else's;
         in ``tr``'s language (the program's by default)."""
-        return [t for t in (line.render(seat, tr) for line in self.lines) if t]
+        return self.log_tail(seat, tr, None)
+
+    def log_tail(self, seat: int | None, tr: Translator | None = None, count: int | None = None) -> list[str]:
+        """The last ``count`` lines of :meth:`log_for` (every line for ``None``).  Each seat's log is
+        rendered once per language and kept: a call renders only the lines added since the last,
+        so that it costs the same at the first move of a match and the thousandth."""
+        tr = tr or active()
+        lines = self.lines
+        key = (seat, id(tr))
+        kept = self._rendered.get(key)
+        done = 0
+        out: list[str] = []
+        if kept is not None and kept[0] is tr and kept[2] <= len(lines) and (
+                kept[2] == 0 or lines[kept[2] - 1] is kept[3]):
+            _tr, out, done, _last = kept
+        for line in lines[done:]:
+            text = line.render(seat, tr)
+            if text:
+                out.append(text)
+        self._rendered[key] = (tr, out, len(lines), lines[-1] if lines else None)
+        return out[-count:] if count else out[:]
 
     def say(self, text: str | Msg, seat: int | None = None, private: str | Msg = "") -> LogLine:
         """Add a line to the log (``seat`` and ``private``: see :class:`LogLine`)."""

@@ -13,7 +13,7 @@ view alone: no hidden card of the real deal is read.
 from __future__ import annotations
 
 import random
-from typing import Union, overload
+from typing import Any, Union, overload
 
 from conquian.engine.cards import JOKER, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
@@ -24,6 +24,7 @@ from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import DRAW, CooncanDeal
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
+from conquian.engine.history import folded
 
 Redealt = Union[ConquianDeal, CooncanDeal]  # noqa: UP007
 
@@ -116,14 +117,9 @@ def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
     unseen = cards_of(v.unseen_mask())
     k = v.adversary_hand_count
     adv_seat = v.adversary
-    refused: list[int] = []
-    discarded: list[int] = []
-    for e in v.events:
-        if e.seat == adv_seat and e.card is not None:
-            if e.kind == "pass":
-                refused.append(e.card)
-            elif e.kind == "discard":
-                discarded.append(e.card)
+    seen = folded("determinize conquian", v.event_node, _ChoicesSeen, _ChoicesSeen.step, _ChoicesSeen.copy)
+    adv = v.seats.index(adv_seat)
+    refused, discarded = seen.refused[adv], seen.discarded[adv]
     # Rejection sampling on the adversary's past choices: his hand only shrinks in conquian (a
     # card taken is laid at once), so a three his hand makes now with a card he passed was in
     # his hand when he passed it.  A hand is kept with probability its weight; if none is kept,
@@ -170,6 +166,31 @@ def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
     return d
 
 
+class _ChoicesSeen:
+    """The cards each player passed and discarded so far (the public history folded, once per line of
+    play: :func:`~conquian.engine.history.folded`)."""
+
+    __slots__ = ("discarded", "refused")
+
+    def __init__(self) -> None:
+        self.refused: tuple[list[int], list[int]] = ([], [])
+        self.discarded: tuple[list[int], list[int]] = ([], [])
+
+    def copy(self) -> _ChoicesSeen:
+        new = _ChoicesSeen()
+        new.refused = (self.refused[0][:], self.refused[1][:])
+        new.discarded = (self.discarded[0][:], self.discarded[1][:])
+        return new
+
+    def step(self, ev: tuple[Any, ...]) -> None:
+        kind, p, card = ev[0], ev[1], ev[2]
+        if card is not None:
+            if kind == "pass":
+                self.refused[p].append(card)
+            elif kind == "discard":
+                self.discarded[p].append(card)
+
+
 def _weight(tbl: MeldTable, hand: int, refused: list[int], discarded: list[int]) -> float:
     """How likely the adversary's passes and discards are with ``hand`` (1.0: nothing speaks
     against it)."""
@@ -189,43 +210,69 @@ def _makes_three(tbl: MeldTable, hand: int, c: int) -> bool:
     return any(t & ~cb & ~hand == 0 for t in tbl.threes_by_card.get(c, ()))
 
 
-def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
-    n = len(v.hand_counts)
-    me = v.seat
-    known: dict[int, list[int]] = {s: [] for s in range(1, n + 1)}
-    stock: list[int] = []
-    turned_pack: list[int] | None = None
-    laid_before = False
-    turns = 0
-    for e in v.events:
-        q = e.seat
-        if e.kind == "start":
-            stock = [e.card or 0]
-        elif e.kind == "take":
-            c = e.card if e.card is not None else stock[-1]
+class _CooncanSeen:
+    """What the public history of a Cooncan deal tells of its cards (folded once per line of play:
+    :func:`~conquian.engine.history.folded`): the cards each seat is known to hold (taken from the
+    stock, drawn from a turned-over pack whose order is public, not yet shown), the stock as the
+    events build it, the turned-over pack still to draw, who has laid anything, and the turns."""
+
+    __slots__ = ("known", "laid", "stock", "turned", "turns")
+
+    def __init__(self, n: int) -> None:
+        self.known: dict[int, list[int]] = {s: [] for s in range(1, n + 1)}
+        self.stock: list[int] = []
+        self.turned: list[int] | None = None
+        self.laid: set[int] = set()
+        self.turns = 0
+
+    def copy(self) -> _CooncanSeen:
+        new = object.__new__(_CooncanSeen)
+        new.known = {s: k[:] for s, k in self.known.items()}
+        new.stock = self.stock[:]
+        new.turned = None if self.turned is None else self.turned[:]
+        new.laid = set(self.laid)
+        new.turns = self.turns
+        return new
+
+    def step(self, ev: tuple[Any, ...]) -> None:
+        kind, p, card = ev[0], ev[1], ev[2]
+        q = p + 1
+        known, stock = self.known, self.stock
+        if kind == "start":
+            self.stock = [card or 0]
+        elif kind == "take":
+            c = card if card is not None else stock[-1]
             idx = len(stock) - 1 - stock[::-1].index(c)
             del stock[idx]
             known[q].append(c)
-            turns += 1
-        elif e.kind == "draw":
-            turns += 1
-            if turned_pack is not None:
-                c = turned_pack.pop(0)  # the turned-over pack's order is public
-                known[q].append(c)
-        elif e.kind == "turnover":
-            turned_pack = list(stock)
-            stock = []
-        elif e.kind in ("meld", "add", "shift", "discard"):
-            shown = [e.card or 0] if e.kind == "discard" else [
-                JOKER if t.startswith("X") else parse_card(t) for t in e.cards
-            ]
+            self.turns += 1
+        elif kind == "draw":
+            self.turns += 1
+            if self.turned is not None:
+                known[q].append(self.turned.pop(0))  # the turned-over pack's order is public
+        elif kind == "turnover":
+            self.turned = list(stock)
+            self.stock = []
+        elif kind in ("meld", "add", "shift", "discard"):
+            shown = [card or 0] if kind == "discard" else [JOKER if t.startswith("X") else parse_card(t) for t in ev[4]]
             for c in shown:
                 if c in known[q]:
                     known[q].remove(c)
-            if e.kind == "discard":
-                stock.append(e.card or 0)
-            elif q == me:
-                laid_before = True
+            if kind == "discard":
+                stock.append(card or 0)
+            else:
+                self.laid.add(p)
+
+
+def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
+    n = len(v.hand_counts)
+    me = v.seat
+    seen = folded(("determinize cooncan", n), v.event_node, lambda: _CooncanSeen(n), _CooncanSeen.step,
+                  _CooncanSeen.copy)
+    known = seen.known
+    turned_pack = seen.turned
+    laid_before = me - 1 in seen.laid
+    turns = seen.turns
     # the pool of unseen cards
     pool: dict[int, int] = {}
     for c in pack_order(v.rules):

@@ -100,6 +100,8 @@ class ExpertBot:
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none).
+    ``playouts`` counts the playouts of every decision so far and ``last_playouts`` those of the
+    last (fewer than the budget when a deadline or the cap stopped it).
     """
 
     name = "expert"
@@ -116,6 +118,8 @@ class ExpertBot:
         self.horizon = horizon
         self.decisions = 0
         self.cap_ms = cap_ms
+        self.playouts = 0
+        self.last_playouts = 0
 
     def _rng(self, view: View) -> random.Random:
         # deterministic for a seed: the stream depends on the seed and on the position only
@@ -127,6 +131,7 @@ class ExpertBot:
         """The candidate with the best mean playout value."""
         view = check_view(view)
         legal: list[Any] = view.legal_raw()
+        self.last_playouts = 0
         if len(legal) == 1:
             return self._action(view, legal[0])
         rng = self._rng(view)
@@ -171,6 +176,8 @@ class ExpertBot:
                 d = base.copy()
                 d.apply_raw(*legal[i])
                 values[i].append(playout_value(d, view.seat, random.Random(sub_seed), self.horizon))
+            self.playouts += len(alive)
+            self.last_playouts += len(alive)
             if deadline is not None and time.perf_counter() > deadline:
                 return
 

@@ -31,10 +31,13 @@ from conquian.engine.cooncan.view import CooncanView
 def conquian_obs_from_view(v: ConquianView) -> fc.Obs:
     """The observation of a conquian view."""
     p = v.player
-    return fc.Obs(
-        tbl=v.table, stage=v.stage, card=v.card, hand=v.hand_mask, side=v.side_masks[p], down=v.down_mask(p),
-        other_side=v.side_masks[1 - p], other_down=v.down_mask(1 - p), other_hand_count=v.adversary_hand_count,
-        pack_count=v.pack_count, unseen=v.unseen_mask(),
+    tbl = v.table
+    down, other_down = v.down_mask(p), v.down_mask(1 - p)
+    seen = v.hand_mask | down | other_down | v.buried_mask | ((1 << v.card) if v.card >= 0 else 0)
+    return fc.Obs(  # unseen: v.unseen_mask(), without finding the table and the sides' cards again
+        tbl=tbl, stage=v.stage, card=v.card, hand=v.hand_mask, side=v.side_masks[p], down=down,
+        other_side=v.side_masks[1 - p], other_down=other_down, other_hand_count=v.adversary_hand_count,
+        pack_count=v.pack_count, unseen=tbl.pack_mask & ~seen,
     )
 
 

@@ -9,7 +9,7 @@ hooks the class provides: ``legal_raw()`` (the listed actions, raw), ``to_action
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Union
 
 from conquian.engine.actions import Action, parse_action
@@ -59,6 +59,51 @@ def as_action(action: object) -> Action:
     return action
 
 
+#: A listed action: its notation, the action and its raw form.
+Entry = tuple[str, Action, RawAction]
+#: Listed actions, shared by every deal and view: per acting context (what a deal's ``to_action``
+#: reads besides the raw action: the seat, the stock's openness), raw action -> :data:`Entry`.
+#: Actions are immutable values, so one object serves every deal; a context's table is started
+#: afresh past :data:`INTERNED_MAX` entries.
+_INTERNED: dict[Hashable, dict[Any, Entry]] = {}
+INTERNED_MAX = 20_000
+
+
+def _text(entry: Entry) -> str:
+    return entry[0]
+
+
+def entry(raw: RawAction, action: Action) -> Entry:
+    """The listing entry of a raw action and its action."""
+    return (str(action), action, raw)
+
+
+def listing(context: Hashable, raws: list[RawAction], make: Callable[[RawAction], Entry]) -> list[Entry]:
+    """The listed actions of ``raws``, sorted by notation (docs/records.md), each notation once with
+    the first raw action that gives it (as the listing has always deduplicated them, though no
+    listing is known to hold a notation twice).  The entries are shared (:data:`_INTERNED`),
+    ``make`` building the ones not made yet; each kind of caller (a deal class, a view class) has
+    contexts of its own."""
+    table = _INTERNED.get(context)
+    if table is None or len(table) > INTERNED_MAX:
+        table = _INTERNED[context] = {}
+    get = table.get
+    entries = [get(raw) or table.setdefault(raw, make(raw)) for raw in raws]
+    n = len(entries)
+    if n > 1:
+        try:  # noqa: SIM105 (a context manager costs more than the sort, on every program's path)
+            entries.sort()  # by notation: the first field
+        except TypeError:  # equal notations, and raw forms that do not compare (checked below)
+            pass
+        if len({e[0] for e in entries}) < n:
+            first: dict[str, Entry] = {}
+            for raw in raws:
+                e = get(raw)
+                assert e is not None
+                first.setdefault(e[0], e)
+            return sorted(first.values(), key=_text)
+    return entries
+
 def flatten(node: Node) -> tuple[Any, ...]:
     """The events of a linked history as a flat tuple (iteratively: histories are long)."""
     out = []
@@ -71,9 +116,23 @@ def flatten(node: Node) -> tuple[Any, ...]:
 class DealMixin:
     """``legal_actions``, ``is_legal``, ``play`` and ``random_raw`` from a deal's hooks."""
 
-    __slots__ = ()
+    __slots__ = ("_listed",)
+
+    n_actions: int
+    _listed: tuple[int, list[Entry]]
+    """This state's listing (see :meth:`legal_actions`) and its stamp (``n_actions``)."""
 
     def legal_raw(self) -> list[RawAction]:
+        raise NotImplementedError
+
+    def _entry(self, raw: RawAction) -> Entry:
+        """The listing entry of a raw action of the player to act: the raw form kept is the one
+        :meth:`verify` gives for the action, so that playing it from the listing is the same."""
+        return entry(raw, self.to_action(raw))
+
+    def _acting(self) -> Hashable:
+        """What :meth:`to_action` reads besides the raw action (the seat to act, ...): the context
+        under which actions are shared (:func:`listed`)."""
         raise NotImplementedError
 
     def copy(self) -> Any:
@@ -106,12 +165,43 @@ class DealMixin:
     __hash__ = None  # type: ignore[assignment]  # deals are mutable
 
     def legal_actions(self) -> list[Action]:
-        """The listed legal actions of the seat to act, sorted by notation (docs/records.md); empty when over."""
-        seen: dict[str, Action] = {}
-        for raw in self.legal_raw():
-            a = self.to_action(raw)
-            seen.setdefault(str(a), a)
-        return [seen[k] for k in sorted(seen)]
+        """The listed legal actions of the seat to act, sorted by notation (docs/records.md); empty when over.
+
+        The listing is kept until the next action is played, so that playing one of its actions
+        (or its notation) needs no second check (:meth:`play`)."""
+        return [e[1] for e in self._listing()]
+
+    def _listing(self) -> list[Entry]:
+        stamp = self.n_actions
+        try:
+            kept = self._listed
+        except AttributeError:
+            pass
+        else:
+            if kept[0] == stamp:
+                return kept[1]
+        entries = listing(self._acting(), self.legal_raw(), self._entry)
+        self._listed = (stamp, entries)
+        return entries
+
+    def _listed_entry(self, action: object) -> Entry | None:
+        """The entry of ``action`` if :meth:`legal_actions` listed it for this state (the very object,
+        or its notation exactly), else None; never lists."""
+        try:
+            kept = self._listed
+        except AttributeError:
+            return None
+        if kept[0] != self.n_actions:
+            return None
+        if type(action) is str:
+            for e in kept[1]:
+                if e[0] == action:
+                    return e
+        else:
+            for e in kept[1]:
+                if e[1] is action:
+                    return e
+        return None
 
     def random_raw(self, rnd: Callable[[], float]) -> RawAction:
         """A listed legal action drawn uniformly (``rnd`` gives floats in [0, 1)), for simulations."""
@@ -120,6 +210,8 @@ class DealMixin:
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether an action is legal now (never raises: malformed input is not legal either)."""
+        if self._listed_entry(action) is not None:
+            return True
         try:
             self.verify(action)
         except ConquianError:
@@ -130,8 +222,28 @@ class DealMixin:
         """Check and play one action (an :class:`Action` or its notation); return it.
 
         Raises :class:`~conquian.engine.errors.IllegalActionError` (state unchanged) if illegal,
-        :class:`~conquian.engine.errors.NotationError` if the text cannot be parsed.
+        :class:`~conquian.engine.errors.NotationError` if the text cannot be parsed.  An action
+        :meth:`legal_actions` listed for this state, or its exact notation, is known legal: it is
+        played at once, as its listed raw form.
         """
+        try:
+            kept = self._listed
+        except AttributeError:
+            pass
+        else:
+            if kept[0] == self.n_actions:  # _listed_entry, inline: this is every program's path
+                if type(action) is str:
+                    for e in kept[1]:
+                        if e[0] == action:
+                            kind, arg = e[2]
+                            self.apply_raw(kind, arg)
+                            return e[1]
+                else:
+                    for e in kept[1]:
+                        if e[1] is action:
+                            kind, arg = e[2]
+                            self.apply_raw(kind, arg)
+                            return action
         action = as_action(action)
         kind, arg = self.verify(action)
         self.apply_raw(kind, arg)

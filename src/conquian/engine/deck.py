@@ -57,8 +57,21 @@ class SplitMix64:
 def pack_order(rules: Rules) -> list[int]:
     """The pack in canonical order: suits ``c d h s``, each in the pack's rank order (each
     card twice in a double pack), then the jokers."""
+    return list(_pack(rules))
+
+
+@cache
+def _pack(rules: Rules) -> tuple[int, ...]:
     cards = [make_card(rank, suit) for suit in range(4) for rank in rules.ranks for _ in range(rules.copies)]
-    return cards + [JOKER] * rules.jokers
+    return tuple(cards + [JOKER] * rules.jokers)
+
+
+@cache
+def _limits(size: int) -> tuple[int, ...]:
+    """For each ``i`` below ``size``, the bound under which a 64-bit draw is kept for ``range(i + 1)``
+    (:meth:`SplitMix64.below`'s rejection, computed once per pack size)."""
+    two64 = 1 << 64
+    return tuple(two64 - two64 % (i + 1) for i in range(size))
 
 
 def seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
@@ -69,10 +82,10 @@ def seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
     """
     cards = pack_order(rules)
     state = seed & _MASK64
-    two64 = 1 << 64
+    limits = _limits(len(cards))
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
-        limit = two64 - two64 % n
+        limit = limits[i]
         while True:
             state = z = (state + 0x9E3779B97F4A7C15) & _MASK64
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64

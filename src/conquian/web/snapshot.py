@@ -22,6 +22,7 @@ every snapshot unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from conquian.engine.cards import JOKER, card_str, cards_of
@@ -103,7 +104,7 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         out["legal_words"] = [session.move_label(a, tr) for a in legal]
     if deal.over:
         out["deal"]["hands"] = revealed_hands(deal)
-    out["log"] = session.log_for(seat, tr)[-LOG_LINES:]
+    out["log"] = session.log_tail(seat, tr, LOG_LINES)
     match = session.match
     out["scores"] = {
         "totals": match.totals,
@@ -126,13 +127,18 @@ def last_moves(session: GameSession, view: ConquianView | CooncanView | Mexicano
     """Each seat's last move in the current deal, in seat order, and the index of the deal's newest
     public event.  Built from the public events only: a card drawn from the pack or given in the
     exchange is never named (``cards`` empty, the words everyone reads)."""
-    events: tuple[Event | CooncanEvent, ...] = view.events
+    events: Sequence[Event | CooncanEvent] = view.events
     n = len(session.seats)
     out: list[dict[str, Any]] = [{"seat": s, "kind": "", "cards": [], "words": "", "event": None}
                                  for s in range(1, n + 1)]
-    for i, e in enumerate(events):
-        if e.kind not in MOVE_KINDS or not 1 <= e.seat <= n:
+    left = set(range(1, n + 1))
+    for i in range(len(events) - 1, -1, -1):  # newest first, until every seat's last move is found
+        if not left:
+            break
+        e = events[i]
+        if e.kind not in MOVE_KINDS or e.seat not in left:
             continue
+        left.discard(e.seat)
         cards: list[str] = []
         if e.kind in ("draw", "give"):
             cards = []  # the card is the drawer's (the giver's) only

@@ -5,6 +5,8 @@ and :class:`~conquian.engine.conquian.mexicano.MexicanoDeal` (R8), and
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from conquian.engine.actions import meld_text
 from conquian.engine.cards import CardSet
 from conquian.engine.conquian.melds import MeldTable, meld_table
@@ -83,9 +85,9 @@ class ConquianFamilyView:
         """The seat to act."""
         return self.actor_seat
 
-    @property
+    @cached_property
     def table(self) -> MeldTable:
-        """The meld table of the pack."""
+        """The meld table of the pack (the deal gives it to the views it makes)."""
         return meld_table(self.rules)
 
     def down_mask(self, player: int) -> int:

@@ -62,6 +62,10 @@ from conquian.engine.rules import CONQUIAN, Rules
 from conquian.engine.scoring import conquian_pip_value
 from conquian.i18n import N_, Msg
 
+#: Every event without combinations, made once: kind -> player -> card (64: none) -> event.
+_EVENTS: Final = {kind: [[(kind, p, None if c == 64 else c, ()) for c in range(65)] for p in (0, 1)]
+                  for kind in ("turn", "pass", "bury", "force", "discard", "win", "tableau")}
+
 
 class ConquianDeal(ConquianFamilyDeal):
     """One deal of conquian (R3) between two hands.
@@ -238,7 +242,11 @@ class ConquianDeal(ConquianFamilyDeal):
 
     # ------------------------------------------------------------- internals
     def _log(self, kind: str, player: int, card: int | None = None, melds: tuple[int, ...] = ()) -> None:
-        self.events = (self.events, (kind, player, card, melds))
+        if melds:
+            ev: tuple[Any, ...] = (kind, player, card, melds)
+        else:  # one shared tuple for each event without combinations: a stored deal holds only its links
+            ev = _EVENTS[kind][player][64 if card is None else card]
+        self.events = (self.events, ev)
         self.n_events += 1
 
     def _turn(self, player: int) -> None:
@@ -317,6 +325,9 @@ class ConquianDeal(ConquianFamilyDeal):
     def to_action(self, raw: RawAction) -> Action:
         """The :class:`~conquian.engine.actions.Action` of a raw action of the player to act."""
         return raw_to_action(self.seats[self.actor], raw)
+
+    def _acting(self) -> int:
+        return self.seats[self.actor]  # the contexts of the three deal classes never meet: int, int + 100, tuple
 
     # ------------------------------------------------------------ public play
     def verify(self, action: Action | str) -> RawAction:
@@ -459,6 +470,7 @@ class ConquianDeal(ConquianFamilyDeal):
             n_events=self.n_events,
             winner_seat=self.winner_seat,
             event_node=self.events,
+            table=self.tbl,  # not a field: the cached meld table of the pack, found already
         )
         return v
 

@@ -13,6 +13,7 @@ from typing import Any, Union
 from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_text
 from conquian.engine.cards import card_name
 from conquian.engine.conquian.listing import K_FORCE, K_PASS, K_USE, RawAction
+from conquian.engine.history import Events, shared_events
 
 # A persistent singly linked list of public events: (previous node, event).
 _Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
@@ -67,6 +68,17 @@ def conquian_events(node: _Node, seats: tuple[int, int], count: int | None = Non
     return tuple(out)
 
 
+def seat_events(node: _Node, seats: tuple[int, int]) -> Events[Event]:
+    """:func:`conquian_events` of the whole history, for a view: made once per line of play and shared
+    (:func:`~conquian.engine.history.shared_events`), so that a view's events cost the same at any
+    point of a deal."""
+
+    def make(ev: tuple[Any, ...], _private: Any) -> Event:
+        return Event(ev[0], seats[ev[1]], ev[2], ev[3], seats[1 - ev[1]] if ev[0] == "force" else None)
+
+    return shared_events(("conquian", seats), node, None, None, make)
+
+
 def raw_to_action(seat: int, raw: RawAction) -> Action:
     """The :class:`Action` of a raw action for ``seat``."""
     kind, arg = raw
@@ -90,4 +102,4 @@ def _event_action(e: Event) -> Action:
     return Discard(e.seat, e.card)
 
 
-__all__ = ["Event", "conquian_events", "raw_to_action"]
+__all__ = ["Event", "conquian_events", "raw_to_action", "seat_events"]

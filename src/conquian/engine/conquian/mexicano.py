@@ -69,7 +69,7 @@ from conquian.engine.conquian.mexicano_listing import (
 )
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.uses import check_use
-from conquian.engine.deal import as_action, flatten, setup_deck
+from conquian.engine.deal import Entry, as_action, entry, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import MEXICANO, Rules
 from conquian.i18n import N_, Msg
@@ -345,6 +345,15 @@ class MexicanoDeal(ConquianFamilyDeal):
         """The :class:`~conquian.engine.actions.Action` of a raw action of the player to act."""
         return raw_to_action(self.seats, self.actor, raw)
 
+    def _acting(self) -> tuple[tuple[int, ...], int]:
+        return (self.seats, self.actor)
+
+    def _entry(self, raw: RawAction) -> Entry:
+        a = self.to_action(raw)
+        if isinstance(a, Use):  # played as checked: the combinations in the notation's order
+            return entry((K_USE, a.melds), a)
+        return entry(raw, a)
+
     # ------------------------------------------------------------ public play
     def verify(self, action: Action | str) -> RawAction:
         """Check one action without playing it: return its raw form or raise (R7, R8)."""
@@ -509,6 +518,7 @@ class MexicanoDeal(ConquianFamilyDeal):
             n_events=self.n_events,
             winner_seat=self.winner_seat,
             event_node=self.events,
+            table=self.tbl,  # not a field: the cached meld table of the pack, found already
         )
         return v
 

@@ -23,6 +23,7 @@ from conquian.engine.conquian.mexicano_listing import (
     K_USE,
     RawAction,
 )
+from conquian.engine.history import Events, shared_events
 
 # (previous node, (kind, player, card, melds, target player or -1))
 _Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
@@ -62,6 +63,17 @@ def mexicano_events(node: _Node, seats: tuple[int, ...], count: int | None = Non
         out.append(MexicanoEvent(kind, seats[p], card, melds, seats[target] if target >= 0 else None))
     out.reverse()
     return tuple(out)
+
+
+def mexicano_seat_events(node: _Node, seats: tuple[int, ...]) -> Events[MexicanoEvent]:
+    """:func:`mexicano_events` of the whole history for a view, made once per line of play and
+    shared (:func:`~conquian.engine.history.shared_events`)."""
+
+    def make(ev: tuple[Any, ...], _private: Any) -> MexicanoEvent:
+        kind, p, card, melds, target = ev
+        return MexicanoEvent(kind, seats[p], card, melds, seats[target] if target >= 0 else None)
+
+    return shared_events(("mexicano", seats), node, None, None, make)
 
 
 def raw_to_action(seats: tuple[int, ...], actor: int, raw: RawAction) -> Action:

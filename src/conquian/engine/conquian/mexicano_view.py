@@ -29,8 +29,10 @@ from typing import Any
 from conquian.engine.actions import Action
 from conquian.engine.cards import CardSet
 from conquian.engine.conquian.base import ConquianFamilyView
-from conquian.engine.conquian.mexicano_events import MexicanoEvent, mexicano_events, raw_to_action
+from conquian.engine.conquian.mexicano_events import MexicanoEvent, mexicano_seat_events, raw_to_action
 from conquian.engine.conquian.mexicano_listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
+from conquian.engine.deal import entry, listing
+from conquian.engine.history import Events
 from conquian.engine.rules import Rules
 
 
@@ -74,9 +76,10 @@ class MexicanoView(ConquianFamilyView):
     """The public history as the deal keeps it (newest first, linked); read ``events`` instead."""
 
     @cached_property
-    def events(self) -> tuple[MexicanoEvent, ...]:
-        """The public history: cards given (not which), turned, passed, buried, used, forced, discarded."""
-        return mexicano_events(self.event_node, self.seats)
+    def events(self) -> Events[MexicanoEvent]:
+        """The public history: cards given (not which), turned, passed, buried, used, forced, discarded
+        (an immutable sequence, oldest first, shared with the later views of the deal)."""
+        return mexicano_seat_events(self.event_node, self.seats)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -146,11 +149,9 @@ class MexicanoView(ConquianFamilyView):
 
     def legal_actions(self) -> list[Action]:
         """The listed legal actions when this seat is to act (as the deal lists them)."""
-        seen: dict[str, Action] = {}
-        for raw in self.legal_raw():
-            a = raw_to_action(self.seats, self.player, raw)
-            seen.setdefault(str(a), a)
-        return [seen[k] for k in sorted(seen)]
+        # the actions are shared with every other view of this seat's (a context of the views' own)
+        made = lambda raw: entry(raw, raw_to_action(self.seats, self.player, raw))  # noqa: E731
+        return [e[1] for e in listing(("view", self.seats, self.player), self.legal_raw(), made)]
 
     @property
     def must_discard(self) -> bool:

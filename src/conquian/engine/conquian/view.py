@@ -30,9 +30,11 @@ from typing import Any
 from conquian.engine.actions import Action
 from conquian.engine.cards import CardSet
 from conquian.engine.conquian.base import ConquianFamilyView
-from conquian.engine.conquian.events import Event, conquian_events, raw_to_action
+from conquian.engine.conquian.events import Event, raw_to_action, seat_events
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
+from conquian.engine.deal import entry, listing
 from conquian.engine.errors import IllegalActionError
+from conquian.engine.history import Events
 from conquian.engine.rules import Rules
 from conquian.i18n import Msg
 
@@ -80,9 +82,10 @@ class ConquianView(ConquianFamilyView):
     """The public history as the deal keeps it (newest first, linked); read ``events`` instead."""
 
     @cached_property
-    def events(self) -> tuple[Event, ...]:
-        """The public history: every card turned, passed, buried, used, forced, discarded."""
-        return conquian_events(self.event_node, self.seats)
+    def events(self) -> Events[Event]:
+        """The public history: every card turned, passed, buried, used, forced, discarded (an
+        immutable sequence, oldest first, shared with the later views of the deal)."""
+        return seat_events(self.event_node, self.seats)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -157,11 +160,9 @@ class ConquianView(ConquianFamilyView):
 
     def legal_actions(self) -> list[Action]:
         """The listed legal actions when this seat is to act (as the deal lists them)."""
-        seen: dict[str, Action] = {}
-        for raw in self.legal_raw():
-            a = raw_to_action(self.seat, raw)
-            seen.setdefault(str(a), a)
-        return [seen[k] for k in sorted(seen)]
+        # the actions are shared with every other view of this seat's (a context of the views' own)
+        made = lambda raw: entry(raw, raw_to_action(self.seat, raw))  # noqa: E731
+        return [e[1] for e in listing(-self.seat, self.legal_raw(), made)]
 
     @property
     def must_discard(self) -> bool:

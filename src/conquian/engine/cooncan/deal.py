@@ -62,6 +62,9 @@ from conquian.engine.scoring import pip_value
 from conquian.i18n import Msg
 
 _DRAW_EVENTS: Final = tuple(("draw", p, None, None, (), "", None) for p in range(16))
+#: The take and discard events, made once (a stored deal holds only its links): player -> card -> event.
+_TAKE_EVENTS: Final = tuple(tuple(("take", p, c, None, (), "", None) for c in range(64)) for p in range(16))
+_DISCARD_EVENTS: Final = tuple(tuple(("discard", p, c, None, (), "", None) for c in range(64)) for p in range(16))
 
 
 class CooncanDeal(DealMixin):
@@ -373,7 +376,8 @@ class CooncanDeal(DealMixin):
             self.stage = PLAY
             if not self.rules.discard_taken:
                 self.taken = c
-            self._log("take", p, c)
+            self.events = (self.events, _TAKE_EVENTS[p][c])
+            self.n_events += 1
         elif kind == K_DISCARD:
             c = arg
             if c == JOKER:
@@ -383,7 +387,7 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] &= ~(1 << c)
             self.stock = (*self.stock, c)
-            self.events = (self.events, ("discard", p, c, None, (), "", None))
+            self.events = (self.events, _DISCARD_EVENTS[p][c])
             self.n_events += 1
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
@@ -455,6 +459,9 @@ class CooncanDeal(DealMixin):
         accepted too.
         """
         return raw_to_action(self.turn + 1, raw, self.rules.stock == "open")
+
+    def _acting(self) -> int:
+        return 100 + 2 * self.turn + (self.rules.stock == "open")
 
     # --------------------------------------------------------------- checking
     def verify(self, action: Action | str) -> RawAction:
@@ -598,29 +605,35 @@ class CooncanDeal(DealMixin):
     def view(self, seat: int) -> CooncanView:
         """What ``seat`` may know.  Bots get only this."""
         p = self._player(seat)
-        return CooncanView(
+        n = self.n
+        h1, h2, hj, laid, stage = self.h1, self.h2, self.hj, self.laid, self.stage
+        v = object.__new__(CooncanView)
+        # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
+        # instance's dict at once is the same object, several times cheaper (views are made at every
+        # decision of every bot and environment); the sorted hand is made when first read
+        v.__dict__.update(
             rules=self.rules,
             seat=seat,
             dealer=self.dealer,
-            hand=tuple(self.hand(seat)),
-            h1=self.h1[p],
-            h2=self.h2[p],
-            jokers=self.hj[p],
+            h1=h1[p],
+            h2=h2[p],
+            jokers=hj[p],
             combos=self.combos,
             stock=self.stock,
-            pack_count=self.pack_count,
+            pack_count=len(self.pack) - self.pos,
             pack_turns=self.pack_turns,
-            hand_counts=tuple(self.hand_size(s) for s in range(1, self.n + 1)),
-            stage=self.stage,
-            actor_seat=self.to_act,
+            hand_counts=tuple([h1[q].bit_count() + h2[q].bit_count() + hj[q] for q in range(n)]),
+            stage=stage,
+            actor_seat=None if stage == OVER else self.turn + 1,
             n_events=self.n_events,
-            winner_seat=self.winner_seat,
+            winner_seat=None if self.winner < 0 else self.winner + 1,
             void=self.void,
-            laid=tuple(bool(self.laid >> q & 1) for q in range(self.n)),
+            laid=tuple([laid >> q & 1 == 1 for q in range(n)]),
             taken=self.taken,
             event_node=self.events,
             drawn_node=self.drawn[p],
         )
+        return v
 
     def __str__(self) -> str:
         lines = []

@@ -26,6 +26,7 @@ from conquian.engine.cooncan.listing import (
     new_combo,
 )
 from conquian.engine.deal import flatten
+from conquian.engine.history import Events, shared_events
 
 _Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
 _Cards = Union[tuple["_Cards", int], None]  # noqa: UP007 (a player's draws, newest first)
@@ -90,6 +91,23 @@ def cooncan_events(node: _Node, drawn: dict[int, _Cards]) -> tuple[CooncanEvent,
     return tuple(out)
 
 
+def seat_events(node: _Node, player: int, drawn: _Cards) -> Events[CooncanEvent]:
+    """:func:`cooncan_events` of the whole history as ``player`` reads it (his draws from the pack,
+    ``drawn``, show their card), for his view: made once per line of play and shared
+    (:func:`~conquian.engine.history.shared_events`)."""
+
+    def back(ev: tuple[Any, ...], own: Any) -> tuple[Any, Any]:
+        if ev[0] == "draw" and ev[1] == player:
+            return own[0], own[1]
+        return own, None
+
+    def make(ev: tuple[Any, ...], private: Any) -> CooncanEvent:
+        card = private if private is not None else ev[2]
+        return CooncanEvent(ev[0], ev[1] + 1, card, ev[3], ev[4], ev[5], ev[6])
+
+    return shared_events(("cooncan", player), node, drawn, back, make)
+
+
 def _token(card: int, pos: int, named: int) -> str:
     """A card as written in add/shift: a joker in a sequence names its card (``X=9h``)."""
     if card != JOKER:
@@ -122,4 +140,4 @@ def raw_to_action(seat: int, raw: RawAction, open_stock: bool) -> Action:
     return Shift(seat, index + 1, which, tokens)
 
 
-__all__ = ["CooncanEvent", "cooncan_events", "raw_to_action"]
+__all__ = ["CooncanEvent", "cooncan_events", "raw_to_action", "seat_events"]

@@ -24,10 +24,12 @@ from functools import cached_property
 from typing import Any
 
 from conquian.engine.actions import Action
-from conquian.engine.cards import JOKER
-from conquian.engine.cooncan.events import CooncanEvent, cooncan_events, raw_to_action
+from conquian.engine.cards import JOKER, cards_of, sort_key
+from conquian.engine.cooncan.events import CooncanEvent, raw_to_action, seat_events
 from conquian.engine.cooncan.listing import DRAW, OVER, STAGE_NAMES, RawAction, draw_options, play_options
 from conquian.engine.cooncan.melds import Combo
+from conquian.engine.deal import entry, listing
+from conquian.engine.history import Events
 from conquian.engine.rules import Rules
 
 
@@ -43,8 +45,6 @@ class CooncanView:
     rules: Rules
     seat: int
     dealer: int
-    hand: tuple[int, ...]
-    """This seat's cards, sorted, duplicates repeated, jokers (``JOKER``) last."""
     h1: int
     h2: int
     jokers: int
@@ -72,9 +72,15 @@ class CooncanView:
     """This seat's own draws from the pack (newest first, linked)."""
 
     @cached_property
-    def events(self) -> tuple[CooncanEvent, ...]:
-        """Every event so far, oldest first; another seat's draw from the pack shows no card."""
-        return cooncan_events(self.event_node, {self.seat - 1: self.drawn_node})
+    def hand(self) -> tuple[int, ...]:
+        """This seat's cards, sorted, duplicates repeated, jokers (``JOKER``) last (made when first read)."""
+        return tuple(sorted(cards_of(self.h1) + cards_of(self.h2), key=sort_key)) + (JOKER,) * self.jokers
+
+    @cached_property
+    def events(self) -> Events[CooncanEvent]:
+        """Every event so far, oldest first; another seat's draw from the pack shows no card (an
+        immutable sequence, shared with the later views of the deal)."""
+        return seat_events(self.event_node, self.seat - 1, self.drawn_node)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -116,11 +122,10 @@ class CooncanView:
 
     def legal_actions(self) -> list[Action]:
         """The listed legal actions when this seat is to act."""
-        seen: dict[str, Action] = {}
-        for raw in self.legal_raw():
-            a = raw_to_action(self.seat, raw, self.rules.stock == "open")
-            seen.setdefault(str(a), a)
-        return [seen[k] for k in sorted(seen)]
+        open_stock = self.rules.stock == "open"
+        # the actions are shared with every other view of this seat's (a context of the views' own)
+        made = lambda raw: entry(raw, raw_to_action(self.seat, raw, open_stock))  # noqa: E731
+        return [e[1] for e in listing(-100 - 2 * (self.seat - 1) - open_stock, self.legal_raw(), made)]
 
     def count(self, card: int) -> int:
         """How many of a card this seat holds."""
