@@ -1,0 +1,148 @@
+"""The ``apprentice``: a policy fitted on the search's own decisions; and ``exit``, the search playing it out.
+
+Expert iteration (Anthony, Tian and Barber 2017): the search (``expert``, ``master``) is the
+expert, and a fast policy, the apprentice, is fitted to choose what the search chose over many
+simulated deals; the search then plays its candidates out with the apprentice instead of
+``foster``.  Here the apprentice is a linear scorer: each legal action gets the numbers of
+:mod:`conquian.bots.apprentice_features` (``foster``'s choice among them), and the action with the
+largest weighted sum is played.  The weights are a small data file shipped with the package
+(``apprentice_weights.json``), reproduced from a seed by ``python -m benchmarks.train_apprentice``
+(``docs/bots.md``); inference is pure Python.
+
+Conquian (two hands) only: in Cooncan and the conquián mexicano the ``apprentice`` plays ``foster``
+and ``exit`` is ``master``.
+
+```pycon
+>>> from conquian import ConquianDeal, get_rules
+>>> from conquian.bots import make_bot
+>>> deal = ConquianDeal(get_rules("conquian"), seed=1, dealer=2)
+>>> bots = {1: make_bot("apprentice"), 2: make_bot("foster")}
+>>> while not deal.over:
+...     _ = deal.play(bots[deal.to_act].choose(deal.view(deal.to_act)))
+>>> deal.over
+True
+
+```
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import conquian.bots.foster_conquian as fc
+from conquian.bots.apprentice_features import FEATURES, obs_features
+from conquian.bots.base import View, check_view, register
+from conquian.bots.determinize import determinize
+from conquian.bots.expert import MasterBot
+from conquian.bots.foster import FosterBot, conquian_obs_from_state, conquian_obs_from_view
+from conquian.engine.actions import Action
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.conquian.listing import OVER, RawAction, legal_raw
+from conquian.engine.conquian.view import ConquianView
+
+WEIGHTS_FILE = "apprentice_weights.json"
+
+
+@cache
+def shipped_weights() -> tuple[float, ...]:
+    """The weights shipped with the package, one per feature (checked against the features' names)."""
+    data = json.loads(resources.files("conquian.bots").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8"))
+    return check_weights(data)
+
+
+def check_weights(data: dict[str, Any]) -> tuple[float, ...]:
+    """The weights of a weights file's contents; ValueError if they are for other features."""
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError("the weights are for other features than conquian.bots.apprentice_features")
+    return tuple(float(w) for w in data["weights"])
+
+
+def choose_raw(o: fc.Obs, weights: tuple[float, ...]) -> RawAction:
+    """The apprentice's raw action for an observation: the best weighted sum of its features."""
+    legal = legal_raw(o.tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
+    if len(legal) == 1:
+        return legal[0]
+    rows = obs_features(o, legal)
+    best = 0
+    best_score = 0.0
+    for i, row in enumerate(rows):
+        s = 0.0
+        for w, x in zip(weights, row, strict=True):
+            if x:
+                s += w * x
+        if i == 0 or s > best_score:
+            best, best_score = i, s
+    return legal[best]
+
+
+def playout(deal: ConquianDeal, seat: int, weights: tuple[float, ...], rng: random.Random,
+            foster_adversary: bool = False) -> float:
+    """Finish a conquian deal with the apprentice for every seat (or only for ``seat``, the adversary
+    playing ``foster``): +1 if ``seat`` wins, -1 if it loses, 0 for a tableau."""
+    me = deal.player_of(seat)
+    while deal.stage != OVER:
+        o = conquian_obs_from_state(deal)
+        raw = fc.policy(o, rng) if foster_adversary and deal.actor != me else choose_raw(o, weights)
+        deal.apply_raw(*raw)
+    if deal.winner < 0:
+        return 0.0
+    return 1.0 if deal.winner == me else -1.0
+
+
+@register("apprentice")
+class ApprenticeBot:
+    """The fitted policy alone (about as fast as ``foster``); ``foster`` outside two-hand conquian."""
+
+    name = "apprentice"
+
+    def __init__(self, seed: int = 0, weights: tuple[float, ...] | None = None) -> None:
+        self.foster = FosterBot(seed)
+        self.weights = weights if weights is not None else shipped_weights()
+
+    def choose(self, view: View) -> Action:
+        """The apprentice's choice for the view's seat."""
+        view = check_view(view)
+        if not isinstance(view, ConquianView):
+            return self.foster.choose(view)
+        return conquian_action(view.seat, choose_raw(conquian_obs_from_view(view), self.weights))
+
+
+@register("exit")
+class ExitBot(MasterBot):
+    """``master``'s search (the same playouts a decision, sequential halving, the same cap) with the
+    apprentice finishing the re-dealt deals in conquian; ``foster_adversary``: the adversary plays
+    ``foster`` in the playouts (the searching seat still plays the apprentice)."""
+
+    name = "exit"
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
+                 horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
+                 weights: tuple[float, ...] | None = None, foster_adversary: bool = False) -> None:
+        super().__init__(seed, iterations, ms, horizon, margin, cap_ms)
+        self.weights = weights if weights is not None else shipped_weights()
+        self.foster_adversary = foster_adversary
+
+    def _sample(self, view: View, rng: random.Random, legal: list[Any], alive: list[int], n_samples: int,
+                values: list[list[float]], deadline: float | None) -> None:
+        if not isinstance(view, ConquianView):
+            super()._sample(view, rng, legal, alive, n_samples, values, deadline)
+            return
+        for _ in range(n_samples):
+            base = determinize(view, rng)
+            assert isinstance(base, ConquianDeal)
+            sub_seed = rng.getrandbits(32)
+            for i in alive:
+                d = base.copy()
+                d.apply_raw(*legal[i])
+                values[i].append(playout(d, view.seat, self.weights, random.Random(sub_seed), self.foster_adversary))
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+
+
+__all__ = ["ApprenticeBot", "ExitBot", "check_weights", "choose_raw", "playout", "shipped_weights"]
