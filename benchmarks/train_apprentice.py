@@ -4,12 +4,13 @@
     python -m benchmarks.train_apprentice --smoke              # seconds: a tiny run, nothing written
     options: --deals N (simulated deals a round) --iterations N (the search's playouts a decision)
              --rounds R --seed S --out PATH (default: the package's apprentice_weights.json)
-             --data PATH (keep every round's decisions, .npz) --eval-deals N (apprentice vs foster)
+             --data PATH (keep every round's decisions, .npz, written every ten deals)
+             --fit-only FILE (fit on decisions kept by --data) --eval-deals N (apprentice vs foster)
 
 A round plays ``--deals`` conquian deals with the search in both seats (``expert``'s determinized
 search with sequential halving, ``--iterations`` playouts a decision; from the second round on, its
 playouts finished by the apprentice of the round before, as ``exit`` does).  Each decision with a
-choice is kept: the features of every legal action (:mod:`conquian.bots.apprentice_features`) and
+choice is kept: the features of every legal action (:mod:`conquian.bots.apprentice_policy`) and
 the action the search chose.  The weights are then fitted with numpy: softmax cross-entropy over
 each decision's legal actions, an L2 pull towards ``foster`` (the weight 1 on "foster's choice",
 0 on the rest), full-batch Adam, the step count chosen on a held-out fifth of the deals.  The
@@ -33,7 +34,7 @@ import numpy.typing as npt
 
 from conquian import ConquianDeal, get_rules
 from conquian.bots.apprentice import WEIGHTS_FILE, ExitBot, check_weights
-from conquian.bots.apprentice_features import FEATURES, N_FEATURES, view_features
+from conquian.bots.apprentice_policy import FEATURES, N_FEATURES, view_features
 from conquian.bots.expert import ExpertBot
 from conquian.tournament import run_tournament
 
@@ -52,10 +53,11 @@ def search_choice(bot: ExpertBot, view: Any, budget: int) -> int:
 
 
 def generate(deals: int, seed: int, iterations: int, weights: tuple[float, ...] | None,
-             log: Any = None) -> dict[str, FloatArray]:
+             log: Any = None, save: str | None = None) -> dict[str, FloatArray]:
     """Play ``deals`` deals with the search in both seats; every decision with a choice as rows of
     features (``x``), the decision each row belongs to (``group``), the chosen row of each decision
-    (``label``, an index into ``x``) and the deal each decision comes from (``deal``)."""
+    (``label``, an index into ``x``) and the deal each decision comes from (``deal``); ``save``: a
+    file (.npz) the decisions so far are written to every ten deals."""
     rules = get_rules("conquian")
     bot: ExpertBot = ExpertBot(seed=seed) if weights is None else ExitBot(seed=seed, weights=weights, cap_ms=None)
     xs: list[list[float]] = []
@@ -81,9 +83,19 @@ def generate(deals: int, seed: int, iterations: int, weights: tuple[float, ...] 
                     groups.append(len(deal_of))
                 deal_of.append(k)
             deal.apply_raw(*legal[i])
-        if log is not None and (k + 1) % 10 == 0:
-            print(f"  {k + 1} deals, {len(deal_of)} decisions, {time.perf_counter() - start:.0f} s", file=log,
-                  flush=True)
+        if (k + 1) % 10 == 0:
+            if log is not None:
+                print(f"  {k + 1} deals, {len(deal_of)} decisions, {time.perf_counter() - start:.0f} s", file=log,
+                      flush=True)
+            if save is not None:
+                np.savez_compressed(save, **_arrays(xs, groups, labels, deal_of))
+    data = _arrays(xs, groups, labels, deal_of)
+    if save is not None:
+        np.savez_compressed(save, **data)
+    return data
+
+
+def _arrays(xs: list[list[float]], groups: list[int], labels: list[int], deal_of: list[int]) -> dict[str, FloatArray]:
     return {"x": np.array(xs, dtype=np.float64).reshape(-1, N_FEATURES), "group": np.array(groups, dtype=np.int64),
             "label": np.array(labels, dtype=np.int64), "deal": np.array(deal_of, dtype=np.int64)}
 
@@ -171,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="the weights file written (default: the package's)")
     ap.add_argument("--data", default=None, help="also keep the decisions (.npz, one file a round)")
     ap.add_argument("--eval-deals", type=int, default=500, help="apprentice vs foster after each round")
+    ap.add_argument("--fit-only", default=None, help="fit on decisions kept by --data (one round), no play")
     ap.add_argument("--smoke", action="store_true", help="a tiny run in seconds, nothing written")
     args = ap.parse_args(argv)
     if args.smoke:
@@ -184,9 +197,12 @@ def main(argv: list[str] | None = None) -> int:
                               "rounds": args.rounds, "l2": args.l2}
     for r in range(args.rounds):
         print(f"round {r + 1}: {args.deals} deals, {args.iterations} playouts a decision", file=log, flush=True)
-        data = generate(args.deals, args.seed + 1000 * r, args.iterations, weights, log)
-        if args.data:
-            np.savez_compressed(f"{args.data}.round{r + 1}.npz", **data)
+        if args.fit_only:
+            with np.load(args.fit_only) as f:
+                data = {k: f[k] for k in ("x", "group", "label", "deal")}
+        else:
+            data = generate(args.deals, args.seed + 1000 * r, args.iterations, weights, log,
+                            save=f"{args.data}.round{r + 1}.npz" if args.data else None)
         w = fit(data, args.seed + r, l2=args.l2, log=log)
         weights = check_weights(weights_json(w, {}))
         res = run_tournament(get_rules("conquian"), ["apprentice", "foster"], args.eval_deals, args.seed + 77, 1,

@@ -11,7 +11,7 @@ import pytest
 from conquian import ConquianDeal, get_rules
 from conquian.bots import make_bot
 from conquian.bots.apprentice import WEIGHTS_FILE, check_weights, shipped_weights
-from conquian.bots.apprentice_features import FEATURES, N_FEATURES, view_features
+from conquian.bots.apprentice_policy import FEATURES, N_FEATURES, view_features
 from conquian.bots.determinize import determinize
 from conquian.engine.match import new_deal
 

@@ -4,7 +4,7 @@ Expert iteration (Anthony, Tian and Barber 2017): the search (``expert``, ``mast
 expert, and a fast policy, the apprentice, is fitted to choose what the search chose over many
 simulated deals; the search then plays its candidates out with the apprentice instead of
 ``foster``.  Here the apprentice is a linear scorer: each legal action gets the numbers of
-:mod:`conquian.bots.apprentice_features` (``foster``'s choice among them), and the action with the
+:mod:`conquian.bots.apprentice_policy` (``foster``'s choice among them), and the action with the
 largest weighted sum is played.  The weights are a small data file shipped with the package
 (``apprentice_weights.json``), reproduced from a seed by ``python -m benchmarks.train_apprentice``
 (``docs/bots.md``); inference is pure Python.
@@ -34,16 +34,14 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import conquian.bots.foster_conquian as fc
-from conquian.bots.apprentice_features import FEATURES, obs_features
+from conquian.bots.apprentice_policy import FEATURES, choose_raw, playout
 from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.expert import MasterBot
-from conquian.bots.foster import FosterBot, conquian_obs_from_state, conquian_obs_from_view
+from conquian.bots.foster import FosterBot, conquian_obs_from_view
 from conquian.engine.actions import Action
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.deal import raw_to_action as conquian_action
-from conquian.engine.conquian.listing import OVER, RawAction, legal_raw
 from conquian.engine.conquian.view import ConquianView
 
 WEIGHTS_FILE = "apprentice_weights.json"
@@ -61,38 +59,6 @@ def check_weights(data: dict[str, Any]) -> tuple[float, ...]:
     if tuple(data["features"]) != FEATURES:
         raise ValueError("the weights are for other features than conquian.bots.apprentice_features")
     return tuple(float(w) for w in data["weights"])
-
-
-def choose_raw(o: fc.Obs, weights: tuple[float, ...]) -> RawAction:
-    """The apprentice's raw action for an observation: the best weighted sum of its features."""
-    legal = legal_raw(o.tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
-    if len(legal) == 1:
-        return legal[0]
-    rows = obs_features(o, legal)
-    best = 0
-    best_score = 0.0
-    for i, row in enumerate(rows):
-        s = 0.0
-        for w, x in zip(weights, row, strict=True):
-            if x:
-                s += w * x
-        if i == 0 or s > best_score:
-            best, best_score = i, s
-    return legal[best]
-
-
-def playout(deal: ConquianDeal, seat: int, weights: tuple[float, ...], rng: random.Random,
-            foster_adversary: bool = False) -> float:
-    """Finish a conquian deal with the apprentice for every seat (or only for ``seat``, the adversary
-    playing ``foster``): +1 if ``seat`` wins, -1 if it loses, 0 for a tableau."""
-    me = deal.player_of(seat)
-    while deal.stage != OVER:
-        o = conquian_obs_from_state(deal)
-        raw = fc.policy(o, rng) if foster_adversary and deal.actor != me else choose_raw(o, weights)
-        deal.apply_raw(*raw)
-    if deal.winner < 0:
-        return 0.0
-    return 1.0 if deal.winner == me else -1.0
 
 
 @register("apprentice")

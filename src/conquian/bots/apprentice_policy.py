@@ -1,4 +1,5 @@
-"""What the ``apprentice`` policy reads of a conquian position: a short vector per legal action.
+"""The ``apprentice`` policy: what it reads of a conquian position, a short vector per legal action,
+and how it plays (:func:`choose_raw`, :func:`playout`: the search's playouts, compiled with the hot path).
 
 The features are computed from :class:`~conquian.bots.foster_conquian.Obs`, the observation
 ``foster`` plays from, which is built from a seat's :class:`~conquian.engine.conquian.view.ConquianView`
@@ -9,7 +10,7 @@ construction: re-dealing the unseen cards leaves every feature as it was
 (``tests/test_apprentice.py``).
 
 Each legal action gets :data:`N_FEATURES` numbers; the policy scores an action by a weighted sum
-of them and plays the best (:mod:`conquian.bots.apprentice`).  Only the differences between a
+of them and plays the best (the weights: :mod:`conquian.bots.apprentice`).  Only the differences between a
 decision's actions matter, so a fact of the position enters only multiplied by the kind of
 action it bears on.  The first feature is ``foster``'s own choice: the fitted weights say where
 to leave it.
@@ -29,16 +30,19 @@ from __future__ import annotations
 import random
 
 import conquian.bots.foster_conquian as fc
-from conquian.bots.foster import conquian_obs_from_view
+from conquian.bots.foster import conquian_obs_from_state, conquian_obs_from_view
+from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.listing import (
     DISCARD,
     K_FORCE,
     K_PASS,
     K_USE,
+    OVER,
     SAY_DISCARD,
     SAY_PASSED,
     SAY_TURNED,
     RawAction,
+    legal_raw,
 )
 from conquian.engine.conquian.view import ConquianView
 
@@ -192,4 +196,37 @@ def view_features(view: ConquianView) -> list[list[float]]:
     return obs_features(conquian_obs_from_view(view), view.legal_raw())
 
 
-__all__ = ["FEATURES", "N_FEATURES", "obs_features", "view_features"]
+def choose_raw(o: fc.Obs, weights: tuple[float, ...]) -> RawAction:
+    """The apprentice's raw action for an observation: the best weighted sum of its features (the
+    first listed of equal ones)."""
+    legal = legal_raw(o.tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
+    if len(legal) == 1:
+        return legal[0]
+    rows = obs_features(o, legal)
+    best = 0
+    best_score = 0.0
+    for i, row in enumerate(rows):
+        s = 0.0
+        for j, x in enumerate(row):
+            if x != 0.0:
+                s += weights[j] * x
+        if i == 0 or s > best_score:
+            best, best_score = i, s
+    return legal[best]
+
+
+def playout(deal: ConquianDeal, seat: int, weights: tuple[float, ...], rng: random.Random,
+            foster_adversary: bool = False) -> float:
+    """Finish a conquian deal with the apprentice for every seat (or only for ``seat``, the adversary
+    playing ``foster``): +1 if ``seat`` wins, -1 if it loses, 0 for a tableau."""
+    me = deal.player_of(seat)
+    while deal.stage != OVER:
+        o = conquian_obs_from_state(deal)
+        raw = fc.policy(o, rng) if foster_adversary and deal.actor != me else choose_raw(o, weights)
+        deal.apply_raw(*raw)
+    if deal.winner < 0:
+        return 0.0
+    return 1.0 if deal.winner == me else -1.0
+
+
+__all__ = ["FEATURES", "N_FEATURES", "choose_raw", "obs_features", "playout", "view_features"]
