@@ -107,3 +107,25 @@ def test_training_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--smoke"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["round 1"]["decisions"] > 0
+
+
+#: deals the shipped apprentice plays against itself (conquian, dealer p2): seed, actions, winner,
+#: and the CRC-32 of the actions' notation joined by spaces (retrained weights change these)
+PINNED = [(1, 54, 1, 4272674977), (2, 43, 1, 3168210817), (3, 31, 1, 2166203078)]
+
+
+@pytest.mark.parametrize(("seed", "n_actions", "winner", "crc"), PINNED)
+def test_the_shipped_weights_reproduce_fixed_deals(seed: int, n_actions: int, winner: int, crc: int) -> None:
+    """The shipped weights play these deals action for action (compiled or not)."""
+    import zlib
+
+    deal = ConquianDeal(get_rules("conquian"), seed=seed, dealer=2)
+    bots = {1: make_bot("apprentice"), 2: make_bot("apprentice")}
+    moves = []
+    while not deal.over:
+        seat = deal.to_act
+        assert seat is not None
+        action = bots[seat].choose(deal.view(seat))
+        moves.append(str(action))
+        deal.play(action)
+    assert (len(moves), deal.winner_seat, zlib.crc32(" ".join(moves).encode())) == (n_actions, winner, crc)
