@@ -82,14 +82,14 @@ class ApprenticeBot:
 @register("exit")
 class ExitBot(MasterBot):
     """``master``'s search (the same playouts a decision, sequential halving, the same cap) with the
-    apprentice finishing the re-dealt deals in conquian; ``foster_adversary``: the adversary plays
-    ``foster`` in the playouts (the searching seat still plays the apprentice)."""
+    apprentice playing the searching seat's moves in the playouts of conquian; the adversary plays
+    ``foster`` there, as in ``master``'s (``foster_adversary=False``: the apprentice plays him too)."""
 
     name = "exit"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
-                 weights: tuple[float, ...] | None = None, foster_adversary: bool = False) -> None:
+                 weights: tuple[float, ...] | None = None, foster_adversary: bool = True) -> None:
         super().__init__(seed, iterations, ms, horizon, margin, cap_ms)
         self.weights = weights if weights is not None else shipped_weights()
         self.foster_adversary = foster_adversary
