@@ -1,4 +1,4 @@
-"""Optional compiled hot path: the listing, the meld tables, the ``foster`` and ``apprentice`` policies built with mypyc.
+"""Optional compiled hot path: the listing, meld tables, ``foster`` and ``apprentice`` policies built with mypyc.
 
 The package is pure Python and stays so: every module here works uncompiled, and the tests
 run on that path.  ``conquian speedups build`` compiles :data:`HOT_MODULES` with mypyc (from
