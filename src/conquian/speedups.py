@@ -1,4 +1,4 @@
-"""Optional compiled hot path: the listing, the meld tables and the ``foster`` policies built with mypyc.
+"""Optional compiled hot path: the listing, meld tables, ``foster`` and ``apprentice`` policies built with mypyc.
 
 The package is pure Python and stays so: every module here works uncompiled, and the tests
 run on that path.  ``conquian speedups build`` compiles :data:`HOT_MODULES` with mypyc (from
@@ -39,6 +39,7 @@ HOT_MODULES: tuple[str, ...] = (
     "conquian.bots.foster_cooncan",
     "conquian.bots.foster_mexicano",
     "conquian.bots.foster",
+    "conquian.bots.apprentice_policy",
 )
 #: The shared library mypyc builds for the group, inside the package.
 GROUP = "conquian._speedups"

@@ -1,0 +1,114 @@
+"""The ``apprentice``: a policy fitted on the search's own decisions; and ``exit``, the search playing it out.
+
+Expert iteration (Anthony, Tian and Barber 2017): the search (``expert``, ``master``) is the
+expert, and a fast policy, the apprentice, is fitted to choose what the search chose over many
+simulated deals; the search then plays its candidates out with the apprentice instead of
+``foster``.  Here the apprentice is a linear scorer: each legal action gets the numbers of
+:mod:`conquian.bots.apprentice_policy` (``foster``'s choice among them), and the action with the
+largest weighted sum is played.  The weights are a small data file shipped with the package
+(``apprentice_weights.json``), reproduced from a seed by ``python -m benchmarks.train_apprentice``
+(``docs/bots.md``); inference is pure Python.
+
+Conquian (two hands) only: in Cooncan and the conquián mexicano the ``apprentice`` plays ``foster``
+and ``exit`` is ``master``.
+
+```pycon
+>>> from conquian import ConquianDeal, get_rules
+>>> from conquian.bots import make_bot
+>>> deal = ConquianDeal(get_rules("conquian"), seed=1, dealer=2)
+>>> bots = {1: make_bot("apprentice"), 2: make_bot("foster")}
+>>> while not deal.over:
+...     _ = deal.play(bots[deal.to_act].choose(deal.view(deal.to_act)))
+>>> deal.over
+True
+
+```
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from conquian.bots.apprentice_policy import FEATURES, choose_raw, playout
+from conquian.bots.base import View, check_view, register
+from conquian.bots.determinize import determinize
+from conquian.bots.expert import MasterBot
+from conquian.bots.foster import FosterBot, conquian_obs_from_view
+from conquian.engine.actions import Action
+from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.conquian.view import ConquianView
+
+WEIGHTS_FILE = "apprentice_weights.json"
+
+
+@cache
+def shipped_weights() -> tuple[float, ...]:
+    """The weights shipped with the package, one per feature (checked against the features' names)."""
+    data = json.loads(resources.files("conquian.bots").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8"))
+    return check_weights(data)
+
+
+def check_weights(data: dict[str, Any]) -> tuple[float, ...]:
+    """The weights of a weights file's contents; ValueError if they are for other features."""
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError("the weights are for other features than conquian.bots.apprentice_features")
+    return tuple(float(w) for w in data["weights"])
+
+
+@register("apprentice")
+class ApprenticeBot:
+    """The fitted policy alone (about as fast as ``foster``); ``foster`` outside two-hand conquian."""
+
+    name = "apprentice"
+
+    def __init__(self, seed: int = 0, weights: tuple[float, ...] | None = None) -> None:
+        self.foster = FosterBot(seed)
+        self.weights = weights if weights is not None else shipped_weights()
+
+    def choose(self, view: View) -> Action:
+        """The apprentice's choice for the view's seat."""
+        view = check_view(view)
+        if not isinstance(view, ConquianView):
+            return self.foster.choose(view)
+        return conquian_action(view.seat, choose_raw(conquian_obs_from_view(view), self.weights))
+
+
+@register("exit")
+class ExitBot(MasterBot):
+    """``master``'s search (the same playouts a decision, sequential halving, the same cap) with the
+    apprentice playing the searching seat's moves in the playouts of conquian; the adversary plays
+    ``foster`` there, as in ``master``'s (``foster_adversary=False``: the apprentice plays him too)."""
+
+    name = "exit"
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
+                 horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
+                 weights: tuple[float, ...] | None = None, foster_adversary: bool = True) -> None:
+        super().__init__(seed, iterations, ms, horizon, margin, cap_ms)
+        self.weights = weights if weights is not None else shipped_weights()
+        self.foster_adversary = foster_adversary
+
+    def _sample(self, view: View, rng: random.Random, legal: list[Any], alive: list[int], n_samples: int,
+                values: list[list[float]], deadline: float | None) -> None:
+        if not isinstance(view, ConquianView):
+            super()._sample(view, rng, legal, alive, n_samples, values, deadline)
+            return
+        for _ in range(n_samples):
+            base = determinize(view, rng)
+            assert isinstance(base, ConquianDeal)
+            sub_seed = rng.getrandbits(32)
+            for i in alive:
+                d = base.copy()
+                d.apply_raw(*legal[i])
+                values[i].append(playout(d, view.seat, self.weights, random.Random(sub_seed), self.foster_adversary))
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+
+
+__all__ = ["ApprenticeBot", "ExitBot", "check_weights", "choose_raw", "playout", "shipped_weights"]
