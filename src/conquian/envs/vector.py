@@ -250,7 +250,8 @@ class ConquianVectorEnv(BatchEncoding):
         self._near: list[int] = [0] * 64
         self._makes: list[frozenset[int]] = [frozenset()] * 64
         self._sidefits: dict[tuple[int, ...], int] = {}  # conquian: the cards that fit a side, by side
-        self._phase_of_stage = np.array(_PHASE_OF_STAGE, dtype=np.uint64)
+        self._phase_of_stage = np.array(_PHASE_OF_STAGE, dtype=np.int64)
+        self._pack_size = self.rules.pack_size
         if self.fast:
             for c in self.enc.cards:
                 rests = [t & ~(1 << c) for t in self._tbl.threes_by_card.get(c, ())]
@@ -466,6 +467,7 @@ class ConquianVectorEnv(BatchEncoding):
                 if self.illegal_reward is None:
                     raise ValueError(f"action {acts[i]!r} is not legal now in environment {i} (see the action mask)")
                 illegal.add(i)
+                self._last[i] = self._seat_player(i)  # the offender, whose observation ends the episode
                 continue
             self._apply(i, self._decode(acts[i], self._uses[i]))
 
@@ -502,6 +504,7 @@ class ConquianVectorEnv(BatchEncoding):
                         raise ValueError(f"action {acts[i]!r} is not legal now in environment {i} "
                                          "(see the action mask)")
                     illegal.add(i)
+                    self._last[i] = self._seat_player(i)
                     continue
                 apply(i, raw)
         if not self.self_play:
@@ -524,7 +527,7 @@ class ConquianVectorEnv(BatchEncoding):
                 pending[i] = None
             if i in illegal:
                 if sp:
-                    rew[i, self._last[i]] += self.illegal_reward
+                    rew[i, self._to_act[i] - 1] += self.illegal_reward  # the seat that was to act
                 else:
                     rew[i] += self.illegal_reward
                 term[i] = True

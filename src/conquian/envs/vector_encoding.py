@@ -65,7 +65,8 @@ class BatchEncoding:
     _near: list[int]
     _makes: list[frozenset[int]]
     _sidefits: dict[tuple[int, ...], int]
-    _phase_of_stage: npt.NDArray[np.uint64]
+    _phase_of_stage: npt.NDArray[np.int64]
+    _pack_size: int
     _obs: npt.NDArray[np.float32]
     _mask: npt.NDArray[np.int8]
     _listed: list[dict[int, tuple[int, Any]]]
@@ -95,9 +96,8 @@ class BatchEncoding:
             players = None if self.self_play else self._learner
             if self.match_mode:
                 self._match_features(rows, players or [d.actor for d in deals], self._obs)  # type: ignore[union-attr]
-            to_act: list[int] = []
-            self._uses = self._encode_conquian(rows, players, self._obs, self._mask, to_act)
-            self._to_act[:] = to_act
+            self._to_act.fill(0)
+            self._uses = self._encode_conquian(rows, players, self._obs, self._mask, self._to_act)
             return
         listed = self._encode(rows, [self._seat_player(i) for i in rows], self._obs, self._mask)
         self._listed = listed
@@ -399,7 +399,7 @@ class BatchEncoding:
         return f
 
     def _encode_conquian(self, rows: Sequence[int], players: Sequence[int] | None, obs: Obs,
-                         mask: Mask, to_act: list[int] | None = None) -> list[dict[int, Any]]:
+                         mask: Mask, to_act: npt.NDArray[np.int64] | None = None) -> list[dict[int, Any]]:
         """Conquian's observation (``docs/encodings.md``) and mask read from the deals' own fields.
 
         Per row, only integers are made in Python: the card masks of the 15 planes of the
@@ -432,22 +432,17 @@ class BatchEncoding:
         pad = _PAD
         empty: dict[int, Any] = {}
         over = OVER
-        seat_of = [] if to_act is None else to_act
-        base = 0
         for deal, p, pa, di in zip(deals, players, passed, discarded, strict=True):
             q = 1 - p
             hands, sides = deal.hands, deal.sides
             hand = hands[p]
             card = deal.card
             stage = deal.stage
+            actor = deal.actor
             sp, sq = sides[p], sides[q]
             uses = empty
-            if stage == over:
-                forced = discards = acting = 0
-                seat_of.append(0)
-            elif deal.actor == p:
-                acting = 1
-                seat_of.append(deal.seats[p])
+            forced = discards = 0
+            if stage != over and actor == p:
                 if sq:
                     fq = sidefits.get(sq)
                     if fq is None:
@@ -458,14 +453,15 @@ class BatchEncoding:
                     discards = hand
                     forced = hand & fq
                 else:
-                    discards = 0
-                    forced = 0 if stage == FORCED else fq & 1 << card
+                    if stage != FORCED:
+                        forced = fq & 1 << card
                     down = deal.downs[p]
                     # use_forms' own first test: can any three-card combination hold the card?
                     if (down | hand) & near[card] in makes[card]:
                         forms = use_forms(tbl, sp, down, hand, card)
                         if forms:
                             uses = {}
+                            at = len(out) * a
                             for form in forms:
                                 m = form[0]
                                 if not m >> card & 1:
@@ -473,33 +469,37 @@ class BatchEncoding:
                                 j = a_use + meld_index[m]
                                 if j not in uses:
                                     uses[j] = form
-                                    flat.append(base + j)
-            else:
-                forced = discards = acting = 0
-                seat_of.append(deal.seats[deal.actor])
+                                    flat.append(at + j)
             ints += (hand, *(sp + pad[len(sp)] if len(sp) < 4 else sp[:4]),
                      *(sq + pad[len(sq)] if len(sq) < 4 else sq[:4]), 1 << card if card >= 0 else 0, deal.buried,
                      pa[p], pa[q], di[p], di[q], forced, discards,
-                     stage, len(deal.deck) - deal.pos, hands[q], acting, deal.dealer == deal.seats[p])
+                     stage, deal.pos, hands[q], p, actor, deal.dealer)
             out.append(uses)
-            base += a
         b = len(rows)
         c = enc.n_cards
-        row = np.fromiter(ints, dtype=np.uint64, count=len(ints)).reshape(b, 22)
+        row = np.fromiter(ints, dtype=np.uint64, count=len(ints)).reshape(b, 23)
         planes = enc._row_table.take(row[:, :17].view("<u2"), axis=0).reshape(b, 17 * c)
         obs[:b, :15 * c] = planes[:, :15 * c]
         # the tail, as Encoding._observe_conquian writes it: the phase's place set (say, forced, discard, over),
         # then pack count / 40, the hand counts / 11, to act, dealt
-        t = row[:, 17:]
-        phase = self._phase_of_stage.take(t[:, 0])
+        t = row[:, 17:].astype(np.int64)
+        stage_, player, actor_, dealer = t[:, 0], t[:, 3], t[:, 4], t[:, 5]
+        phase = self._phase_of_stage.take(stage_)
+        live = phase != 3
+        acting = live & (actor_ == player)
         tail = obs[:b, 15 * c:15 * c + 9]
         tail[:, :4] = phase[:, None] == self._four
-        tail[:, 4] = t[:, 1] / 40.0
-        tail[:, 5] = np.bitwise_count(t[:, 2]) / 11.0
+        tail[:, 4] = (self._pack_size - t[:, 1]) / 40.0
+        tail[:, 5] = np.bitwise_count(row[:, 19]) / 11.0
         tail[:, 6] = np.bitwise_count(row[:, 0]) / 11.0
-        tail[:, 7:] = t[:, 3:]
+        tail[:, 7] = acting
+        # the seats play from the dealer's left (R3.1, R6.3): player p sits at (dealer + p) % n + 1
+        n = self.players
+        tail[:, 8] = (dealer + player) % n + 1 == dealer
+        if to_act is not None:
+            to_act += ((dealer + actor_) % n + 1) * live
         mask[:b].fill(0)
-        mask[:b, enc.A_PASS] = (phase == 0) & (t[:, 3] == 1)  # a say: the pass is always listed
+        mask[:b, enc.A_PASS] = (phase == 0) & acting  # a say: the pass is always listed
         mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
         mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
         mask.reshape(-1)[flat] = 1
