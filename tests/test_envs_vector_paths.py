@@ -13,7 +13,8 @@ from conquian.envs.vector import ConquianVectorEnv, random_legal
 
 PRESETS = [("conquian", 2, {}), ("conquian-spanish", 2, {}), ("conquian", 3, {}), ("conquian", 2, {"scoring": "pips"}),
            ("conquian-mexicano", 2, {}), ("conquian-mexicano", 3, {"exhausted": "fewest"}),
-           ("conquian-mexicano", 4, {}), ("conquian-mexicano", 2, {"hand": 9}), ("cooncan", 3, {}), ("cooncan", 2, {}), ("cooncan-double", 5, {})]
+           ("conquian-mexicano", 4, {}), ("conquian-mexicano", 2, {"hand": 9}), ("cooncan", 3, {}), ("cooncan", 2, {}),
+           ("cooncan-double", 5, {})]
 
 
 def _reference(env: ConquianVectorEnv, i: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
