@@ -226,8 +226,10 @@ class ConquianVectorEnv(BatchEncoding):
         self.state_size = state_size(self.enc)
 
         # everything allocated once
-        self._obs = np.zeros((num_envs, d), dtype=np.float32)
-        self._mask = np.zeros((num_envs, a), dtype=np.int8)
+        # twice the rows: the deals' observations, then those of the deals that just ended
+        self._obs_ext = np.zeros((2 * num_envs, d), dtype=np.float32)
+        self._mask_ext = np.zeros((2 * num_envs, a), dtype=np.int8)
+        self._obs, self._mask = self._obs_ext[:num_envs], self._mask_ext[:num_envs]
         self._to_act = np.zeros(num_envs, dtype=np.int64)
         self._term = np.zeros(num_envs, dtype=np.bool_)
         self._trunc = np.zeros(num_envs, dtype=np.bool_)
@@ -549,16 +551,24 @@ class ConquianVectorEnv(BatchEncoding):
                 continue
             done.append(i)
         info: dict[str, Any] = {}
+        joint: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None
         if done:
             final_obs = np.full(self.num_envs, None, dtype=object)
             illegal_arr = np.zeros(self.num_envs, dtype=np.bool_)
             scores_arr = np.zeros((self.num_envs, self.players), dtype=np.int64)
             flags = np.zeros(self.num_envs, dtype=np.bool_)
-            obs = np.zeros((len(done), self.obs_size), dtype=np.float32)
-            mask = np.zeros((len(done), self.n_actions), dtype=np.int8)
-            self._encode(done, [self._last[i] if sp else self._learner[i] for i in done], obs, mask)
-            for k, i in enumerate(done):
-                final_obs[i] = obs[k]
+            players = [self._last[i] if sp else self._learner[i] for i in done]
+            if self.fast and not match_mode:
+                # the finished deals' last observations are made with the next ones, in one call
+                joint = ([deals[i] for i in done], players, [self._passed[i] for i in done],
+                         [self._discarded[i] for i in done])
+            else:
+                obs = np.zeros((len(done), self.obs_size), dtype=np.float32)
+                mask = np.zeros((len(done), self.n_actions), dtype=np.int8)
+                self._encode(done, players, obs, mask)
+                for k, i in enumerate(done):
+                    final_obs[i] = obs[k]
+            for i in done:
                 flags[i] = True
                 match = self.matches[i]
                 scores_arr[i] = match.totals if match is not None else deals[i].scores() or [0] * self.players
@@ -570,7 +580,13 @@ class ConquianVectorEnv(BatchEncoding):
             info["_final_info"] = flags.copy()
         if done or nexts:
             self._start(done + nexts)
-        self._encode_out()
+        if joint is not None:
+            self._encode_out(joint)
+            last = self._obs_ext[self.num_envs:self.num_envs + len(done)].copy()
+            for k, i in enumerate(done):
+                info["final_obs"][i] = last[k]
+        else:
+            self._encode_out()
         info.update(self._info())
         return self._obs, rew, term, trunc, info
 

@@ -32,7 +32,8 @@ from conquian.engine.rules import MEXICANO
 from conquian.envs.encoding import CONQUIAN_PHASES, CONQUIAN_SLOTS, Encoding, Mask, Obs, Public
 from conquian.envs.state import match_features
 
-_PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS)]  # a side's empty places
+#: a side's empty places, by the number of its combinations (at most three: a hand holds eleven cards)
+_PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS + 1)]
 _PHASE_OF_STAGE = tuple(CONQUIAN_PHASES.index(name) for name in PHASE_NAMES)  # a stage's phase place
 
 
@@ -88,8 +89,10 @@ class BatchEncoding:
             return int(deal.actor)
         return self._player(deal, deal.to_act) if deal.to_act is not None else self._last[i]
 
-    def _encode_out(self) -> None:
-        """The observation and mask of every environment into the preallocated arrays."""
+    def _encode_out(self, ended: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None) -> None:
+        """The observation and mask of every environment into the preallocated arrays (conquian:
+        with ``ended``, the deals that just ended, their players and records, whose observations
+        follow in the same arrays)."""
         rows = self._rows_all
         deals = self.deals
         if self.fast:
@@ -97,7 +100,7 @@ class BatchEncoding:
             if self.match_mode:
                 self._match_features(rows, players or [d.actor for d in deals], self._obs)  # type: ignore[union-attr]
             self._to_act.fill(0)
-            self._uses = self._encode_conquian(rows, players, self._obs, self._mask, self._to_act)
+            self._uses = self._encode_conquian(rows, players, self._obs_ext, self._mask_ext, self._to_act, ended)
             return
         listed = self._encode(rows, [self._seat_player(i) for i in rows], self._obs, self._mask)
         self._listed = listed
@@ -399,7 +402,9 @@ class BatchEncoding:
         return f
 
     def _encode_conquian(self, rows: Sequence[int], players: Sequence[int] | None, obs: Obs,
-                         mask: Mask, to_act: npt.NDArray[np.int64] | None = None) -> list[dict[int, Any]]:
+                         mask: Mask, to_act: npt.NDArray[np.int64] | None = None,
+                         ended: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None,
+                         ) -> list[dict[int, Any]]:
         """Conquian's observation (``docs/encodings.md``) and mask read from the deals' own fields.
 
         Per row, only integers are made in Python: the card masks of the 15 planes of the
@@ -420,7 +425,10 @@ class BatchEncoding:
             passed = [self._passed[i] for i in rows]
             discarded = [self._discarded[i] for i in rows]
         if players is None:
-            players = [d.actor for d in deals]  # type: ignore[union-attr]
+            players = [d.actor for d in deals]
+        if ended is not None:
+            deals, players = deals + ended[0], [*players, *ended[1]]
+            passed, discarded = passed + ended[2], discarded + ended[3]
         ints: list[int] = []
         flat: list[int] = []
         out: list[dict[int, Any]] = []
@@ -470,12 +478,11 @@ class BatchEncoding:
                                 if j not in uses:
                                     uses[j] = form
                                     flat.append(at + j)
-            ints += (hand, *(sp + pad[len(sp)] if len(sp) < 4 else sp[:4]),
-                     *(sq + pad[len(sq)] if len(sq) < 4 else sq[:4]), 1 << card if card >= 0 else 0, deal.buried,
+            ints += (hand, *(sp + pad[len(sp)]), *(sq + pad[len(sq)]), 1 << card if card >= 0 else 0, deal.buried,
                      pa[p], pa[q], di[p], di[q], forced, discards,
                      stage, deal.pos, hands[q], p, actor, deal.dealer)
             out.append(uses)
-        b = len(rows)
+        b = len(deals)
         c = enc.n_cards
         row = np.fromiter(ints, dtype=np.uint64, count=len(ints)).reshape(b, 23)
         planes = enc._row_table.take(row[:, :17].view("<u2"), axis=0).reshape(b, 17 * c)
@@ -497,10 +504,11 @@ class BatchEncoding:
         n = self.players
         tail[:, 8] = (dealer + player) % n + 1 == dealer
         if to_act is not None:
-            to_act += ((dealer + actor_) % n + 1) * live
+            k = len(to_act)
+            to_act += ((dealer[:k] + actor_[:k]) % n + 1) * live[:k]
         mask[:b].fill(0)
         mask[:b, enc.A_PASS] = (phase == 0) & acting  # a say: the pass is always listed
         mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
         mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
         mask.reshape(-1)[flat] = 1
-        return out
+        return out[:len(rows)]
