@@ -60,10 +60,10 @@ def evaluate(model: MaskablePPO, variant: str, players: int | None, opponent: st
 
 
 def train(variant: str, players: int | None, opponent: str, steps: int, eval_deals: int,
-          seed: int) -> dict[str, Any]:
+          seed: int, rollout: int = 2048) -> dict[str, Any]:
     """One seed's run: the untrained policy's results, the training, the trained policy's results."""
-    model = MaskablePPO("MlpPolicy", make_env(variant, players, opponent), seed=seed, verbose=0, n_steps=2048,
-                        batch_size=256, learning_rate=3e-4, gamma=1.0, ent_coef=0.01)
+    model = MaskablePPO("MlpPolicy", make_env(variant, players, opponent), seed=seed, verbose=0, n_steps=rollout,
+                        batch_size=min(256, rollout), learning_rate=3e-4, gamma=1.0, ent_coef=0.01)
     before = evaluate(model, variant, players, opponent, eval_deals, seed=10_000)
     start = time.perf_counter()
     model.learn(total_timesteps=steps)
@@ -82,13 +82,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--eval", type=int, default=1000, help="deals to evaluate on, before and after")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--threads", type=int, default=1, help="PyTorch's threads")
+    ap.add_argument("--rollout", type=int, default=2048, help="the learner's steps between two updates")
     ap.add_argument("--json", action="store_true", help="one JSON line per seed")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.distributions.Distribution.set_default_validate_args(False)  # the masks' checks, not needed here
     results = []
     for seed in args.seeds:
-        r = train(args.variant, args.players, args.opponent, args.steps, args.eval, seed)
+        r = train(args.variant, args.players, args.opponent, args.steps, args.eval, seed, args.rollout)
         results.append(r)
         if args.json:
             print(json.dumps(r), flush=True)
