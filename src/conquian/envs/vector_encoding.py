@@ -69,6 +69,8 @@ class BatchEncoding:
     _phase_of_stage: npt.NDArray[np.int64]
     _pack_size: int
     _obs: npt.NDArray[np.float32]
+    _obs_ext: npt.NDArray[np.float32]
+    _mask_ext: npt.NDArray[np.int8]
     _mask: npt.NDArray[np.int8]
     _listed: list[dict[int, tuple[int, Any]]]
     _learner: list[int]
@@ -425,7 +427,7 @@ class BatchEncoding:
             passed = [self._passed[i] for i in rows]
             discarded = [self._discarded[i] for i in rows]
         if players is None:
-            players = [d.actor for d in deals]
+            players = [d.actor for d in deals]  # type: ignore[union-attr]
         if ended is not None:
             deals, players = deals + ended[0], [*players, *ended[1]]
             passed, discarded = passed + ended[2], discarded + ended[3]
