@@ -79,7 +79,7 @@ from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
 from conquian.envs.encoding import Encoding, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, state_size
-from conquian.envs.vector_encoding import BatchEncoding
+from conquian.envs.vector_encoding import _PHASE_OF_STAGE, BatchEncoding
 
 #: A policy: stacked observations ``(B, obs_size)`` and masks ``(B, n_actions)`` in, one legal
 #: action index per row out (any integer sequence or array of length ``B``).
@@ -132,23 +132,14 @@ def first_legal(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
     return np.asarray(mask.argmax(axis=1), dtype=np.int64)
 
 
-def _nonzero(flat: Mask) -> npt.NDArray[np.int64]:
-    """``np.flatnonzero`` of a long, sparse 0/1 array, eight bytes at a time."""
-    n8 = len(flat) // 8 * 8
-    words = np.flatnonzero(flat[:n8].view(np.uint64))
-    idx = (words[:, None] * 8 + np.arange(8)).reshape(-1)
-    idx = idx[flat[idx] != 0]
-    tail = np.flatnonzero(flat[n8:]) + n8
-    return np.concatenate((idx, tail)) if len(tail) else idx
-
-
 def random_legal(rng: np.random.Generator | None = None) -> Policy:
     """A policy that plays a legal index of every row uniformly at random (every row must have one)."""
     gen = rng if rng is not None else np.random.default_rng()
 
     def policy(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
         b, a = mask.shape
-        legal = _nonzero(mask.reshape(-1))  # row by row, ascending
+        flat = np.ascontiguousarray(mask).reshape(-1)
+        legal = np.flatnonzero(flat.view(np.bool_) if flat.dtype.itemsize == 1 else flat)  # row by row, ascending
         counts = np.bincount(legal // a, minlength=b)
         starts = np.cumsum(counts) - counts
         pick = starts + (gen.random(b) * counts).astype(np.int64)
@@ -235,8 +226,10 @@ class ConquianVectorEnv(BatchEncoding):
         self.state_size = state_size(self.enc)
 
         # everything allocated once
-        self._obs = np.zeros((num_envs, d), dtype=np.float32)
-        self._mask = np.zeros((num_envs, a), dtype=np.int8)
+        # twice the rows: the deals' observations, then those of the deals that just ended
+        self._obs_ext = np.zeros((2 * num_envs, d), dtype=np.float32)
+        self._mask_ext = np.zeros((2 * num_envs, a), dtype=np.int8)
+        self._obs, self._mask = self._obs_ext[:num_envs], self._mask_ext[:num_envs]
         self._to_act = np.zeros(num_envs, dtype=np.int64)
         self._term = np.zeros(num_envs, dtype=np.bool_)
         self._trunc = np.zeros(num_envs, dtype=np.bool_)
@@ -249,15 +242,29 @@ class ConquianVectorEnv(BatchEncoding):
         self._discarded: list[list[int]] = []
         self._listed: list[dict[int, tuple[int, Any]]] = [{} for _ in range(num_envs)]
         self._uses: list[dict[int, Any]] = [{} for _ in range(num_envs)]  # conquian: the listed uses
-        self._arange = np.arange(num_envs)
+        self._flat_base = np.arange(num_envs) * a
         self._four = np.arange(4)
         self._fits: dict[int, int] = {}
         self._combos: dict[int, tuple[Any, tuple[tuple[int, float], ...]]] = {}  # Cooncan: cells by combination
         self._tbl = meld_table(self.rules)
-        # conquian: for each card, the other two cards of every three-card combination holding it
-        self._rests: dict[int, tuple[int, ...]] = {
-            c: tuple(t & ~(1 << c) for t in self._tbl.threes_by_card.get(c, ())) for c in self.enc.cards
-        } if self.fast else {}
+        # conquian: for each card, the cards of every three-card combination holding it (``near``), and
+        # which of their subsets hold two that make one with it (``makes``): use_forms' own first test
+        self._near: list[int] = [0] * 64
+        self._makes: list[frozenset[int]] = [frozenset()] * 64
+        self._sidefits: dict[tuple[int, ...], int] = {}  # conquian: the cards that fit a side, by side
+        self._phase_of_stage = np.array(_PHASE_OF_STAGE, dtype=np.int64)
+        self._pack_size = self.rules.pack_size
+        if self.fast:
+            for c in self.enc.cards:
+                rests = [t & ~(1 << c) for t in self._tbl.threes_by_card.get(c, ())]
+                self._near[c] = near = sum({1 << x for r in rests for x in range(64) if r >> x & 1})
+                subsets, sub = [], near
+                while True:  # every subset of near
+                    subsets.append(sub)
+                    if not sub:
+                        break
+                    sub = (sub - 1) & near
+                self._makes[c] = frozenset(x for x in subsets if any(r & ~x == 0 for r in rests))
         self._steps = [0] * num_envs
         self._learner = [0] * num_envs  # the learner's player index in each deal
         self._last = [0] * num_envs  # the player index that acted last in each deal
@@ -430,6 +437,42 @@ class ConquianVectorEnv(BatchEncoding):
             pending = [i for i in pending if not self.deals[i].over and self.deals[i].to_act != learner
                        and not (max_steps and self._steps[i] >= max_steps)]
 
+    def _play_conquian(self, acts: list[int]) -> list[int]:
+        """Conquian: play every environment's action, every one legal; returns the environments
+        whose deal ended."""
+        cards, a_discard, a_use = self.enc.cards, self.enc.A_DISCARD, self.enc.A_USE
+        steps, lasts, ends = self._steps, self._last, []
+        for i, a, deal, pa, di, uses in zip(self._rows_all, acts, self.deals, self._passed, self._discarded,
+                                            self._uses, strict=True):
+            p = lasts[i] = deal.actor
+            if a == 0:
+                pa[p] |= 1 << deal.card
+                deal.apply_raw(K_PASS, -1)
+            elif a < a_discard:
+                deal.apply_raw(K_FORCE, cards[a - 1])
+            elif a < a_use:
+                c = cards[a - a_discard]
+                di[p] |= 1 << c
+                deal.apply_raw(K_DISCARD, c)
+            else:
+                deal.apply_raw(K_USE, uses[a])
+            steps[i] += 1
+            if deal.stage == OVER:
+                ends.append(i)
+        return ends
+
+    def _play_conquian_checked(self, acts: list[int], legal: list[bool], illegal: set[int]) -> None:
+        """Conquian: play every environment's action, those masked left out (``illegal``) or, without
+        ``illegal_reward``, refused."""
+        for i in self._rows_all:
+            if not legal[i]:
+                if self.illegal_reward is None:
+                    raise ValueError(f"action {acts[i]!r} is not legal now in environment {i} (see the action mask)")
+                illegal.add(i)
+                self._last[i] = self._seat_player(i)  # the offender, whose observation ends the episode
+                continue
+            self._apply(i, self._decode(acts[i], self._uses[i]))
+
     def step(self, actions: Any) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_],
                                           npt.NDArray[np.bool_], dict[str, Any]]:
         """Play one action index in every environment; returns ``(obs, rewards, terminated,
@@ -445,31 +488,15 @@ class ConquianVectorEnv(BatchEncoding):
         trunc.fill(False)
         illegal: set[int] = set()
         deals = self.deals
+        ends: list[int] | None = None
         if self.fast:
-            legal = self._mask[self._arange, np.clip(np.asarray(acts), 0, self.n_actions - 1)].tolist()
-            cards, a_discard, a_use = self.enc.cards, self.enc.A_DISCARD, self.enc.A_USE
-            passed, discarded, uses, last, steps_ = self._passed, self._discarded, self._uses, self._last, self._steps
-            for i in self._rows_all:
-                a = acts[i]
-                if not legal[i] or not 0 <= a < self.n_actions:
-                    if self.illegal_reward is None:
-                        raise ValueError(f"action {a!r} is not legal now in environment {i} (see the action mask)")
-                    illegal.add(i)
-                    continue
-                deal: Any = deals[i]
-                p = last[i] = deal.actor
-                if a == 0:
-                    passed[i][p] |= 1 << deal.card
-                    deal.apply_raw(K_PASS, -1)
-                elif a < a_discard:
-                    deal.apply_raw(K_FORCE, cards[a - 1])
-                elif a < a_use:
-                    c = cards[a - a_discard]
-                    discarded[i][p] |= 1 << c
-                    deal.apply_raw(K_DISCARD, c)
-                else:
-                    deal.apply_raw(K_USE, uses[i][a])
-                steps_[i] += 1
+            arr = np.asarray(actions).reshape(-1)
+            clipped = np.minimum(np.maximum(arr, 0), self.n_actions - 1)
+            ok = self._mask.reshape(-1).take(self._flat_base + clipped).astype(np.bool_) & (arr == clipped)
+            if ok.all():
+                ends = self._play_conquian(acts)
+            else:
+                self._play_conquian_checked(acts, ok.tolist(), illegal)
         else:
             listed, apply = self._listed, self._apply
             for i in self._rows_all:
@@ -479,6 +506,7 @@ class ConquianVectorEnv(BatchEncoding):
                         raise ValueError(f"action {acts[i]!r} is not legal now in environment {i} "
                                          "(see the action mask)")
                     illegal.add(i)
+                    self._last[i] = self._seat_player(i)
                     continue
                 apply(i, raw)
         if not self.self_play:
@@ -488,10 +516,10 @@ class ConquianVectorEnv(BatchEncoding):
         limit = self.max_steps
         steps = self._steps
         sp, match_mode, pending = self.self_play, self.match_mode, self._pending
-        if self.fast and not (illegal or match_mode or limit):  # the common case, cheaply: who finished?
-            ends = [i for i, deal in zip(self._rows_all, deals, strict=True) if deal.stage == OVER]
-        else:
+        if not self.fast or illegal or match_mode or limit:
             ends = self._rows_all
+        elif ends is None or not sp:  # the common case, cheaply: who finished? (in self-play, found while playing)
+            ends = [i for i, deal in zip(self._rows_all, deals, strict=True) if deal.stage == OVER]
         for i in ends:
             deal = deals[i]
             if match_mode and pending[i] is not None:  # deals the learner sat out, paid now
@@ -501,7 +529,7 @@ class ConquianVectorEnv(BatchEncoding):
                 pending[i] = None
             if i in illegal:
                 if sp:
-                    rew[i, self._last[i]] += self.illegal_reward
+                    rew[i, self._to_act[i] - 1] += self.illegal_reward  # the seat that was to act
                 else:
                     rew[i] += self.illegal_reward
                 term[i] = True
@@ -523,16 +551,24 @@ class ConquianVectorEnv(BatchEncoding):
                 continue
             done.append(i)
         info: dict[str, Any] = {}
+        joint: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None
         if done:
             final_obs = np.full(self.num_envs, None, dtype=object)
             illegal_arr = np.zeros(self.num_envs, dtype=np.bool_)
             scores_arr = np.zeros((self.num_envs, self.players), dtype=np.int64)
             flags = np.zeros(self.num_envs, dtype=np.bool_)
-            obs = np.zeros((len(done), self.obs_size), dtype=np.float32)
-            mask = np.zeros((len(done), self.n_actions), dtype=np.int8)
-            self._encode(done, [self._last[i] if sp else self._learner[i] for i in done], obs, mask)
-            for k, i in enumerate(done):
-                final_obs[i] = obs[k]
+            players = [self._last[i] if sp else self._learner[i] for i in done]
+            if self.fast and not match_mode:
+                # the finished deals' last observations are made with the next ones, in one call
+                joint = ([deals[i] for i in done], players, [self._passed[i] for i in done],
+                         [self._discarded[i] for i in done])
+            else:
+                obs = np.zeros((len(done), self.obs_size), dtype=np.float32)
+                mask = np.zeros((len(done), self.n_actions), dtype=np.int8)
+                self._encode(done, players, obs, mask)
+                for k, i in enumerate(done):
+                    final_obs[i] = obs[k]
+            for i in done:
                 flags[i] = True
                 match = self.matches[i]
                 scores_arr[i] = match.totals if match is not None else deals[i].scores() or [0] * self.players
@@ -544,7 +580,13 @@ class ConquianVectorEnv(BatchEncoding):
             info["_final_info"] = flags.copy()
         if done or nexts:
             self._start(done + nexts)
-        self._encode_out()
+        if joint is not None:
+            self._encode_out(joint)
+            last = self._obs_ext[self.num_envs:self.num_envs + len(done)].copy()
+            for k, i in enumerate(done):
+                info["final_obs"][i] = last[k]
+        else:
+            self._encode_out()
         info.update(self._info())
         return self._obs, rew, term, trunc, info
 

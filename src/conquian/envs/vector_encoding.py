@@ -32,7 +32,8 @@ from conquian.engine.rules import MEXICANO
 from conquian.envs.encoding import CONQUIAN_PHASES, CONQUIAN_SLOTS, Encoding, Mask, Obs, Public
 from conquian.envs.state import match_features
 
-_PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS)]  # a side's empty places
+#: a side's empty places, by the number of its combinations (at most three: a hand holds eleven cards)
+_PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS + 1)]
 _PHASE_OF_STAGE = tuple(CONQUIAN_PHASES.index(name) for name in PHASE_NAMES)  # a stage's phase place
 
 
@@ -62,8 +63,14 @@ class BatchEncoding:
     _discarded: list[list[int]]
     _uses: list[dict[int, Any]]
     _rows_all: list[int]
-    _rests: dict[int, tuple[int, ...]]
+    _near: list[int]
+    _makes: list[frozenset[int]]
+    _sidefits: dict[tuple[int, ...], int]
+    _phase_of_stage: npt.NDArray[np.int64]
+    _pack_size: int
     _obs: npt.NDArray[np.float32]
+    _obs_ext: npt.NDArray[np.float32]
+    _mask_ext: npt.NDArray[np.int8]
     _mask: npt.NDArray[np.int8]
     _listed: list[dict[int, tuple[int, Any]]]
     _learner: list[int]
@@ -84,23 +91,22 @@ class BatchEncoding:
             return int(deal.actor)
         return self._player(deal, deal.to_act) if deal.to_act is not None else self._last[i]
 
-    def _encode_out(self) -> None:
-        """The observation and mask of every environment into the preallocated arrays."""
+    def _encode_out(self, ended: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None) -> None:
+        """The observation and mask of every environment into the preallocated arrays (conquian:
+        with ``ended``, the deals that just ended, their players and records, whose observations
+        follow in the same arrays)."""
         rows = self._rows_all
         deals = self.deals
-        if self.fast and self.self_play:
-            players = [d.actor for d in deals]  # type: ignore[union-attr]
-        elif self.fast:
-            players = self._learner
-        else:
-            players = [self._seat_player(i) for i in rows]
-        listed = self._encode(rows, players, self._obs, self._mask)
         if self.fast:
-            self._uses = listed
-            self._to_act[:] = [0 if d.stage == OVER else d.seats[d.actor] for d in deals]  # type: ignore[union-attr]
-        else:
-            self._listed = listed
-            self._to_act[:] = [d.to_act or 0 for d in deals]
+            players = None if self.self_play else self._learner
+            if self.match_mode:
+                self._match_features(rows, players or [d.actor for d in deals], self._obs)  # type: ignore[union-attr]
+            self._to_act.fill(0)
+            self._uses = self._encode_conquian(rows, players, self._obs_ext, self._mask_ext, self._to_act, ended)
+            return
+        listed = self._encode(rows, [self._seat_player(i) for i in rows], self._obs, self._mask)
+        self._listed = listed
+        self._to_act[:] = [d.to_act or 0 for d in deals]
 
     def _decode(self, a: int, listed: dict[int, Any]) -> tuple[int, Any]:
         """The raw action of a legal index (conquian: the listing holds the uses only)."""
@@ -385,17 +391,34 @@ class BatchEncoding:
             else:
                 obs[k, d0:] = match_features(match, deal.seats[p] if self._seated else p + 1)
 
-    def _encode_conquian(self, rows: Sequence[int], players: Sequence[int], obs: Obs,
-                         mask: Mask) -> list[dict[int, Any]]:
+    def _side_fits(self, side: tuple[int, ...]) -> int:
+        """The cards that fit any of a side's combinations as they lie (made once per side)."""
+        f = self._sidefits.get(side)
+        if f is None:
+            f = 0
+            for m in side:
+                f |= self._fit(m)
+            if len(self._sidefits) > 100_000:
+                self._sidefits.clear()
+            self._sidefits[side] = f
+        return f
+
+    def _encode_conquian(self, rows: Sequence[int], players: Sequence[int] | None, obs: Obs,
+                         mask: Mask, to_act: npt.NDArray[np.int64] | None = None,
+                         ended: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None,
+                         ) -> list[dict[int, Any]]:
         """Conquian's observation (``docs/encodings.md``) and mask read from the deals' own fields.
 
-        Per row, only card masks are made in Python: the 15 planes of the observation, and two
-        more for the mask (the cards the seat may force, the cards it may discard); one table
+        Per row, only integers are made in Python: the card masks of the 15 planes of the
+        observation and of two more for the mask (the cards the seat may force, the cards it may
+        discard), and the six numbers of the tail; they go to numpy in one call, and one table
         lookup turns every row's masks into 0/1 planes at once.  The listed uses come from the
-        engine's own listing (:func:`~conquian.engine.conquian.listing.use_forms`), numbered by
-        the combination that holds the card in play, as :meth:`Encoding.listed` numbers them.
-        Returns, per row, the listed uses by index (the pass, forces and discards are read back
-        from the index itself)."""
+        engine's own listing (:func:`~conquian.engine.conquian.listing.use_forms`), called only
+        where the hand and the cards down hold two cards of a three-card combination with the
+        card in play (one set lookup per card), and numbered by the combination that holds the
+        card in play, as :meth:`Encoding.listed` numbers them.  ``players`` ``None``: each deal's
+        player to act (self-play), whose seat goes to ``to_act``.  Returns, per row, the listed
+        uses by index (the pass, forces and discards are read back from the index itself)."""
         deals: list[Any]
         if len(rows) == self.num_envs:
             deals, passed, discarded = self.deals, self._passed, self._discarded
@@ -403,89 +426,91 @@ class BatchEncoding:
             deals = [self.deals[i] for i in rows]
             passed = [self._passed[i] for i in rows]
             discarded = [self._discarded[i] for i in rows]
-        masks: list[int] = []
+        if players is None:
+            players = [d.actor for d in deals]  # type: ignore[union-attr]
+        if ended is not None:
+            deals, players = deals + ended[0], [*players, *ended[1]]
+            passed, discarded = passed + ended[2], discarded + ended[3]
         ints: list[int] = []
         flat: list[int] = []
         out: list[dict[int, Any]] = []
         a = self.n_actions
         enc = self.enc
         a_use, meld_index = enc.A_USE, enc.meld_index
-        fits, fit, tbl = self._fits, self._fit, self._tbl
-        rests = self._rests
+        sidefits, side_fits, tbl = self._sidefits, self._side_fits, self._tbl
+        near, makes = self._near, self._makes
         pad = _PAD
         empty: dict[int, Any] = {}
-        base = 0
+        over = OVER
         for deal, p, pa, di in zip(deals, players, passed, discarded, strict=True):
             q = 1 - p
             hands, sides = deal.hands, deal.sides
             hand = hands[p]
             card = deal.card
             stage = deal.stage
+            actor = deal.actor
             sp, sq = sides[p], sides[q]
-            forced = discards = 0
             uses = empty
-            if stage != OVER and deal.actor == p:
-                acting = 1
+            forced = discards = 0
+            if stage != over and actor == p:
+                if sq:
+                    fq = sidefits.get(sq)
+                    if fq is None:
+                        fq = side_fits(sq)
+                else:
+                    fq = 0
                 if stage == DISCARD:
                     discards = hand
-                    fq = 0
-                    for m in sq:
-                        f = fits.get(m)
-                        fq |= fit(m) if f is None else f
                     forced = hand & fq
                 else:
-                    avail = deal.downs[p] | hand
-                    for rest in rests[card]:  # use_forms' own first test: can any three hold the card?
-                        if rest & ~avail == 0:
-                            forms = use_forms(tbl, sp, deal.downs[p], hand, card)
-                            break
-                    else:
-                        forms = []
-                    if forms:
-                        uses = {}
-                        for form in forms:
-                            m = form[0]
-                            if not m >> card & 1:
-                                m = next(x for x in form if x >> card & 1)
-                            j = a_use + meld_index[m]
-                            if j not in uses:
-                                uses[j] = form
-                                flat.append(base + j)
                     if stage != FORCED:
-                        cb = 1 << card
-                        for m in sq:
-                            f = fits.get(m)
-                            if (fit(m) if f is None else f) & cb:
-                                forced = cb
-                                break
-            else:
-                acting = 0
-            sp = sp + pad[len(sp)] if len(sp) < 4 else sp[:4]
-            sq = sq + pad[len(sq)] if len(sq) < 4 else sq[:4]
-            masks += (hand, *sp, *sq, 1 << card if card >= 0 else 0, deal.buried,
-                      pa[p], pa[q], di[p], di[q], forced, discards)
-            ints += (_PHASE_OF_STAGE[stage], len(deal.deck) - deal.pos, hands[q].bit_count(), hand.bit_count(), acting,
-                     deal.dealer == deal.seats[p])
+                        forced = fq & 1 << card
+                    down = deal.downs[p]
+                    # use_forms' own first test: can any three-card combination hold the card?
+                    if (down | hand) & near[card] in makes[card]:
+                        forms = use_forms(tbl, sp, down, hand, card)
+                        if forms:
+                            uses = {}
+                            at = len(out) * a
+                            for form in forms:
+                                m = form[0]
+                                if not m >> card & 1:
+                                    m = next(x for x in form if x >> card & 1)
+                                j = a_use + meld_index[m]
+                                if j not in uses:
+                                    uses[j] = form
+                                    flat.append(at + j)
+            ints += (hand, *(sp + pad[len(sp)]), *(sq + pad[len(sq)]), 1 << card if card >= 0 else 0, deal.buried,
+                     pa[p], pa[q], di[p], di[q], forced, discards,
+                     stage, deal.pos, hands[q], p, actor, deal.dealer)
             out.append(uses)
-            base += a
-        b = len(rows)
+        b = len(deals)
         c = enc.n_cards
-        rows16 = np.array(masks, dtype=np.uint64).view("<u2")
-        planes = enc._row_table.take(rows16, axis=0).reshape(b, 17 * c)
+        row = np.fromiter(ints, dtype=np.uint64, count=len(ints)).reshape(b, 23)
+        planes = enc._row_table.take(row[:, :17].view("<u2"), axis=0).reshape(b, 17 * c)
         obs[:b, :15 * c] = planes[:, :15 * c]
         # the tail, as Encoding._observe_conquian writes it: the phase's place set (say, forced, discard, over),
         # then pack count / 40, the hand counts / 11, to act, dealt
-        t = np.array(ints, dtype=np.int64).reshape(b, 6)
+        t = row[:, 17:].astype(np.int64)
+        stage_, player, actor_, dealer = t[:, 0], t[:, 3], t[:, 4], t[:, 5]
+        phase = self._phase_of_stage.take(stage_)
+        live = phase != 3
+        acting = live & (actor_ == player)
         tail = obs[:b, 15 * c:15 * c + 9]
-        tail[:, :4] = t[:, :1] == self._four
-        tail[:, 4] = t[:, 1] / 40.0
-        tail[:, 5] = t[:, 2] / 11.0
-        tail[:, 6] = t[:, 3] / 11.0
-        tail[:, 7:] = t[:, 4:]
+        tail[:, :4] = phase[:, None] == self._four
+        tail[:, 4] = (self._pack_size - t[:, 1]) / 40.0
+        tail[:, 5] = np.bitwise_count(row[:, 19]) / 11.0
+        tail[:, 6] = np.bitwise_count(row[:, 0]) / 11.0
+        tail[:, 7] = acting
+        # the seats play from the dealer's left (R3.1, R6.3): player p sits at (dealer + p) % n + 1
+        n = self.players
+        tail[:, 8] = (dealer + player) % n + 1 == dealer
+        if to_act is not None:
+            k = len(to_act)
+            to_act += ((dealer[:k] + actor_[:k]) % n + 1) * live[:k]
         mask[:b].fill(0)
-        mask[:b, enc.A_PASS] = (t[:, 0] == 0) & (t[:, 4] == 1)  # a say: the pass is always listed
+        mask[:b, enc.A_PASS] = (phase == 0) & acting  # a say: the pass is always listed
         mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
         mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
         mask.reshape(-1)[flat] = 1
-        return out
-
+        return out[:len(rows)]
