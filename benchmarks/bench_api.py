@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from benchmarks.peers import openspiel_playout
 from conquian import get_rules
 from conquian.engine.match import new_deal
 
@@ -78,15 +79,7 @@ def openspiel(seconds: float) -> float:
     decisions = 0
     start = clock()
     while clock() - start < seconds:
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = s.legal_actions()
-                s.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
+        decisions += openspiel_playout(game.new_initial_state(), rng)
     return decisions / (clock() - start)
 
 

@@ -29,6 +29,24 @@ def rss_bytes() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
+def openspiel_playout(state: Any, rng: random.Random, keep: list[Any] | None = None) -> int:
+    """Play an OpenSpiel state to its end at random (chance outcomes sampled uniformly, a uniform
+    choice among the legal actions); the player decisions made.  ``keep`` gets a clone of the state
+    at its 20th decision (the stored states whose copies and memory are measured)."""
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+            if decisions == 20 and keep is not None:
+                keep.append(state.clone())
+    return decisions
+
+
 def openspiel(seconds: float) -> dict[str, float]:
     """Random playouts from a new initial state, clones per second, memory per stored state."""
     try:
@@ -41,19 +59,7 @@ def openspiel(seconds: float) -> dict[str, float]:
     start = time.perf_counter()
     states = []
     while time.perf_counter() - start < seconds:
-        s = game.new_initial_state()
-        k = 0
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = s.legal_actions()
-                s.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-                k += 1
-                if k == 20 and len(states) < 200:
-                    states.append(s.clone())
+        decisions += openspiel_playout(game.new_initial_state(), rng, states if len(states) < 200 else None)
         games += 1
     el = time.perf_counter() - start
     clones = 0

@@ -23,6 +23,7 @@ from starlette.routing import BaseRoute, Route
 from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
 from conquian.engine.errors import ConquianError
+from conquian.engine.match import Match
 from conquian.engine.record import record_from_match, write_record
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
@@ -239,33 +240,40 @@ def http_routes(server: Server) -> list[BaseRoute]:
         return Response(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="conquian-{t.rules.name}-{t.id}.toml"'})
 
-    async def replay(request: Request) -> Response:
-        tr = _reader(request)
+    async def finished_match(request: Request, tr: Translator, refusal: Msg) -> tuple[Table, Match] | Response:
+        """The request's table and its match when the match is over (nothing in its record is then
+        secret to anyone); else the refusal: 404 no such table, 409 ``refusal``."""
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return _error(404, "no_table", Msg("there is no such table"), tr=tr)
         t = hub.table
         if t.status != OVER or t.session is None:
-            return _error(409, "not_over", Msg("a match can be replayed once it is over"), tr=tr)
+            return _error(409, "not_over", refusal, tr=tr)
+        return t, t.session.match
+
+    async def replay(request: Request) -> Response:
+        tr = _reader(request)
+        found = await finished_match(request, tr, Msg("a match can be replayed once it is over"))
+        if isinstance(found, Response):
+            return found
+        t, match = found
         return JSONResponse({"id": t.id, "name": t.name, "variant": t.rules.name, "names": t.names,
-                             "frames": replay_frames(t.session.match)})
+                             "frames": replay_frames(match)})
 
     async def review(request: Request) -> Response:
         """``POST``: review a seat in a deal of a finished match (a job, or the review made before);
         ``GET ?seat=&deal=&playouts=``: its progress or the review (docs/review.md)."""
         tr = _reader(request)
-        hub = await server.hub(request.path_params["id"])
-        if hub is None:
-            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
-        t = hub.table
-        if t.status != OVER or t.session is None:
-            return _error(409, "not_over", Msg("a match can be reviewed once it is over"), tr=tr)
+        found = await finished_match(request, tr, Msg("a match can be reviewed once it is over"))
+        if isinstance(found, Response):
+            return found
+        _table, match = found
         try:
             if request.method == "POST":
                 ask = await _body(request, ReviewAsk)
             else:
                 ask = ask_of_query(request.query_params)
-            text = write_record(record_from_match(t.session.match))
+            text = write_record(record_from_match(match))
             status, answer = reviews.ask(text, ask.seat, ask.deal, ask.playouts, tr, start=request.method == "POST")
         except ReviewBusy as e:
             return JSONResponse({"error": {"code": e.code, "rule": None, "message": e.render(tr)}}, status_code=503,
