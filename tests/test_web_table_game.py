@@ -81,6 +81,7 @@ def test_chat_between_two_seats_and_a_spectator(server: Server, browser: Any) ->
     bea.wait_for_timeout(1500)
     assert "psst" not in chat_text(bea)
     # an oversized line (past the box's own limit, as another client could send it): refused in words
+    assert watcher.get_attribute("#chat-text", "maxlength") == "200"  # the server's limit, from its welcome
     watcher.evaluate("document.querySelector('#chat-text').removeAttribute('maxlength')")
     say(watcher, "x" * 201)
     watcher.wait_for_selector("#chat-error:has-text('at most 200 characters')")

@@ -85,6 +85,7 @@ def test_the_chat_limits_are_flags_of_serve(tmp_path: Path) -> None:
     try:
         t = s.create(variant="conquian", host_name="Ann", seats=[{"kind": "open"}, {"kind": "foster"}])
         ann = Client(s, t["id"], t["token"])
+        assert ann.welcome["chat_chars"] == 10  # the page's chat box holds what the server accepts
         ann.send({"type": "chat", "text": "x" * 11})
         refused = ann.error()
         assert refused["code"] == "too_long" and "10" in refused["message"]

@@ -172,11 +172,15 @@ def http_routes(server: Server) -> list[BaseRoute]:
         return JSONResponse({"id": table.id, "host": host_token, "seat": 1 if token else None, "token": token,
                              "url": f"/t/{table.id}"}, status_code=201)
 
+    def no_table(tr: Translator) -> Response:
+        """The answer to a request for a table the server does not have."""
+        return _error(404, "no_table", Msg("there is no such table"), tr=tr)
+
     async def get_table(request: Request) -> Response:
         tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
+            return no_table(tr)
         return JSONResponse(snapshot(hub, None, tr))
 
     async def seat_change(request: Request, kind: type[Any]) -> Response:
@@ -184,7 +188,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
+            return no_table(tr)
         try:
             spec = await _body(request, kind)
             answer = await _seat(server, hub, spec)
@@ -231,7 +235,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
+            return no_table(tr)
         t = hub.table
         if t.session is None or not t.session.deal.over:
             return _error(409, "deal_in_progress", Msg("the record can be downloaded between deals and at the end "
@@ -245,7 +249,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         secret to anyone); else the refusal: 404 no such table, 409 ``refusal``."""
         hub = await server.hub(request.path_params["id"])
         if hub is None:
-            return _error(404, "no_table", Msg("there is no such table"), tr=tr)
+            return no_table(tr)
         t = hub.table
         if t.status != OVER or t.session is None:
             return _error(409, "not_over", refusal, tr=tr)

@@ -125,7 +125,8 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     if seat is not None:
         server.spawn(server.tell_presence(hub))
     await conn.send({"type": "welcome", "v": protocol.VERSION, "seat": seat, "host": conn.host,
-                     "lang": conn.tr.lang, "id": conn.id})
+                     "lang": conn.tr.lang, "id": conn.id,
+                     "chat_chars": server.settings.chat_chars})
     # the newcomer gets the table; the others hear of him in the next presence message
     await conn.send({"type": "table", "table": snapshot(hub, seat, conn.tr, conn.id in hub.muted)})
     server.presence_soon(hub)

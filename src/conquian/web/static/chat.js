@@ -8,7 +8,7 @@
 "use strict";
 
 // ----------------------------------------------------------------------------- chat
-const CHAT_MAX = 200;        // characters a line holds (the server's default; it checks again)
+const CHAT_MAX = 200;        // characters a line holds unless the server says otherwise (it checks again)
 const CHAT_KEEP = 100;       // lines kept in the page
 // the quick reactions the server takes (protocol.REACTIONS), with their names for screen readers
 const REACTIONS = [["👍", () => _("thumbs up")], ["👏", () => _("applause")], ["😮", () => _("surprise")],
@@ -100,7 +100,7 @@ function chatPanel(game) {
   box.append(el("div", { class: "row chat-reactions", role: "group", "aria-label": _("Quick reactions") },
     REACTIONS.map(([r, name]) => el("button", { type: "button", class: "secondary chat-react", "data-key": `react-${r}`, "data-reaction": r,
       onclick: () => chatSend(game, { type: "react", reaction: r }) }, el("span", { "aria-hidden": "true", class: "chat-emoji" }, r), " ", name()))));
-  const text = el("input", { type: "text", id: "chat-text", "data-key": "chat-text", maxlength: CHAT_MAX, value: c.draft, autocomplete: "off",
+  const text = el("input", { type: "text", id: "chat-text", "data-key": "chat-text", maxlength: game.chatChars || CHAT_MAX, value: c.draft, autocomplete: "off",
     placeholder: _("Say something…"), "aria-label": _("a line of chat") });
   text.addEventListener("input", () => { c.draft = text.value; });
   const form = el("form", { class: "row chat-form", id: "chat-form" }, text, el("button", { type: "submit", id: "chat-send" }, _("Send")));
@@ -122,7 +122,7 @@ if (typeof Game === "function" && !Game.prototype.chatHooked) {
   const receive = Game.prototype.receive;
   Game.prototype.chatHooked = true;
   Game.prototype.receive = function (m) {
-    if (m && m.type === "welcome") { this.connId = m.id; chatState(this); }
+    if (m && m.type === "welcome") { this.connId = m.id; this.chatChars = m.chat_chars; chatState(this); }
     if (m && m.type === "error" && CHAT_ERRORS.has(m.code)) chatRefused(this, m);
     return receive.call(this, m);
   };
