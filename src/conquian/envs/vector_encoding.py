@@ -480,18 +480,18 @@ class BatchEncoding:
                                 if j not in uses:
                                     uses[j] = form
                                     flat.append(at + j)
-            ints += (hand, *(sp + pad[len(sp)]), *(sq + pad[len(sq)]), 1 << card if card >= 0 else 0, deal.buried,
+            ints += (hand, *sp, *pad[len(sp)], *sq, *pad[len(sq)], 1 << card if card >= 0 else 0, deal.buried,
                      pa[p], pa[q], di[p], di[q], forced, discards,
                      stage, deal.pos, hands[q], p, actor, deal.dealer)
             out.append(uses)
         b = len(deals)
         c = enc.n_cards
-        row = np.fromiter(ints, dtype=np.uint64, count=len(ints)).reshape(b, 23)
+        row = np.fromiter(ints, dtype=np.int64, count=len(ints)).reshape(b, 23)  # every card below bit 63
         planes = enc._row_table.take(row[:, :17].view("<u2"), axis=0).reshape(b, 17 * c)
         obs[:b, :15 * c] = planes[:, :15 * c]
         # the tail, as Encoding._observe_conquian writes it: the phase's place set (say, forced, discard, over),
         # then pack count / 40, the hand counts / 11, to act, dealt
-        t = row[:, 17:].astype(np.int64)
+        t = row[:, 17:]
         stage_, player, actor_, dealer = t[:, 0], t[:, 3], t[:, 4], t[:, 5]
         phase = self._phase_of_stage.take(stage_)
         live = phase != 3
