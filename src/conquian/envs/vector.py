@@ -79,7 +79,7 @@ from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
 from conquian.envs.encoding import Encoding, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, state_size
-from conquian.envs.vector_encoding import _PHASE_OF_STAGE, BatchEncoding
+from conquian.envs.vector_encoding import BatchEncoding
 
 #: A policy: stacked observations ``(B, obs_size)`` and masks ``(B, n_actions)`` in, one legal
 #: action index per row out (any integer sequence or array of length ``B``).
@@ -243,7 +243,6 @@ class ConquianVectorEnv(BatchEncoding):
         self._listed: list[dict[int, tuple[int, Any]]] = [{} for _ in range(num_envs)]
         self._uses: list[dict[int, Any]] = [{} for _ in range(num_envs)]  # conquian: the listed uses
         self._flat_base = np.arange(num_envs) * a
-        self._four = np.arange(4)
         self._fits: dict[int, int] = {}
         self._combos: dict[int, tuple[Any, tuple[tuple[int, float], ...]]] = {}  # Cooncan: cells by combination
         self._tbl = meld_table(self.rules)
@@ -252,9 +251,8 @@ class ConquianVectorEnv(BatchEncoding):
         self._near: list[int] = [0] * 64
         self._makes: list[frozenset[int]] = [frozenset()] * 64
         self._sidefits: dict[tuple[int, ...], int] = {}  # conquian: the cards that fit a side, by side
-        self._phase_of_stage = np.array(_PHASE_OF_STAGE, dtype=np.int64)
-        self._pack_size = self.rules.pack_size
         if self.fast:
+            self._conquian_tables()
             for c in self.enc.cards:
                 rests = [t & ~(1 << c) for t in self._tbl.threes_by_card.get(c, ())]
                 self._near[c] = near = sum({1 << x for r in rests for x in range(64) if r >> x & 1})
