@@ -87,6 +87,36 @@ def test_compiled_foster_decides_as_pinned(compiled: Path) -> None:
     assert json.loads(p.stdout) == list(PINNED.values())
 
 
+PICKLE_PROBE = """
+import copy, pickle, random
+from conquian import get_rules, speedups
+from conquian.engine.deck import seeded_deck
+from conquian.engine.match import new_deal
+assert all(speedups.status().values()), speedups.status()
+for variant in ("cooncan", "cooncan-double", "conquian"):
+    rules = get_rules(variant)
+    deal = new_deal(rules, seeded_deck(rules, 3), dealer=1)
+    rnd = random.Random(3).random
+    for _ in range(60):
+        if deal.over:
+            break
+        deal.apply_raw(*deal.random_raw(rnd))
+    assert getattr(deal, "combos", True), variant  # Cooncan: combinations on the table (compiled objects)
+    for other in (pickle.loads(pickle.dumps(deal)), copy.deepcopy(deal)):
+        assert other == deal, variant
+print("ok")
+"""
+
+
+def test_compiled_deals_pickle_and_copy(compiled: Path) -> None:
+    """Deals holding compiled objects (Cooncan's combinations, the meld tables) pickle and
+    deep-copy: a compiled class's constructor runs ``__init__``, so each says how it is made again."""
+    env = dict(os.environ, PYTHONPATH=str(compiled))
+    p = subprocess.run([sys.executable, "-c", PICKLE_PROBE], capture_output=True, text=True, env=env,
+                       cwd=compiled, timeout=600)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr
+
+
 def test_status_and_remove_on_the_copy(compiled: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(compiled))
     p = subprocess.run([sys.executable, "-m", "conquian", "speedups", "status"], capture_output=True, text=True,

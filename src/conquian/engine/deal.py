@@ -13,7 +13,6 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Union
 
 from conquian.engine.actions import Action, parse_action
-from conquian.engine.cards import is_card
 from conquian.engine.deck import seeded_deck, sorted_pack
 from conquian.engine.errors import ConquianError, NotationError, SetupError, quote
 from conquian.engine.rules import Rules
@@ -42,7 +41,8 @@ def setup_deck(rules: Rules, family: str, deck: Sequence[int] | None, seed: int 
     if isinstance(deck, str | bytes) or not isinstance(deck, Sequence):
         raise SetupError(rule, Msg("a deck is a sequence of card numbers, not {value}", value=quote(deck)))
     cards = tuple(deck)
-    if len(cards) != rules.pack_size or not all(is_card(c) for c in cards) or sorted(cards) != sorted_pack(rules):
+    # whole numbers only (never a bool), then the pack's cards: so every one is a card (is_card)
+    if len(cards) != rules.pack_size or set(map(type, cards)) != {int} or sorted(cards) != sorted_pack(rules):
         raise SetupError(rule, Msg("a {variant} deck is its pack of {n} cards, each as often as the pack has it",
                                    variant=rules.name, n=rules.pack_size))
     return cards

@@ -79,7 +79,7 @@ from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
 from conquian.envs.encoding import Encoding, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, state_size
-from conquian.envs.vector_encoding import _PHASE_OF_STAGE, BatchEncoding
+from conquian.envs.vector_encoding import BatchEncoding
 
 #: A policy: stacked observations ``(B, obs_size)`` and masks ``(B, n_actions)`` in, one legal
 #: action index per row out (any integer sequence or array of length ``B``).
@@ -243,7 +243,6 @@ class ConquianVectorEnv(BatchEncoding):
         self._listed: list[dict[int, tuple[int, Any]]] = [{} for _ in range(num_envs)]
         self._uses: list[dict[int, Any]] = [{} for _ in range(num_envs)]  # conquian: the listed uses
         self._flat_base = np.arange(num_envs) * a
-        self._four = np.arange(4)
         self._fits: dict[int, int] = {}
         self._combos: dict[int, tuple[Any, tuple[tuple[int, float], ...]]] = {}  # Cooncan: cells by combination
         self._tbl = meld_table(self.rules)
@@ -252,9 +251,8 @@ class ConquianVectorEnv(BatchEncoding):
         self._near: list[int] = [0] * 64
         self._makes: list[frozenset[int]] = [frozenset()] * 64
         self._sidefits: dict[tuple[int, ...], int] = {}  # conquian: the cards that fit a side, by side
-        self._phase_of_stage = np.array(_PHASE_OF_STAGE, dtype=np.int64)
-        self._pack_size = self.rules.pack_size
         if self.fast:
+            self._conquian_tables()
             for c in self.enc.cards:
                 rests = [t & ~(1 << c) for t in self._tbl.threes_by_card.get(c, ())]
                 self._near[c] = near = sum({1 << x for r in rests for x in range(64) if r >> x & 1})
@@ -479,7 +477,8 @@ class ConquianVectorEnv(BatchEncoding):
         truncated, info)`` with ``info["action_mask"]``, ``info["to_act"]`` and, for the deals
         that ended, ``info["final_obs"]`` and ``info["final_info"]`` (Gymnasium's same-step
         autoreset: ``obs`` already holds the next deal's first observation)."""
-        acts = np.asarray(actions).reshape(-1).tolist()
+        arr = np.asarray(actions).reshape(-1)
+        acts = arr.tolist()
         if len(acts) != self.num_envs:
             raise ValueError(f"give one action per environment: {self.num_envs}, not {len(acts)}")
         rew, term, trunc = self._rew, self._term, self._trunc
@@ -490,12 +489,13 @@ class ConquianVectorEnv(BatchEncoding):
         deals = self.deals
         ends: list[int] | None = None
         if self.fast:
-            arr = np.asarray(actions).reshape(-1)
-            clipped = np.minimum(np.maximum(arr, 0), self.n_actions - 1)
-            ok = self._mask.reshape(-1).take(self._flat_base + clipped).astype(np.bool_) & (arr == clipped)
-            if ok.all():
+            flat = self._mask.reshape(-1)
+            if arr.dtype.kind in "iu" and arr.min() >= 0 and arr.max() < self.n_actions \
+                    and flat.take(self._flat_base + arr).all():  # every action legal: the common case
                 ends = self._play_conquian(acts)
             else:
+                clipped = np.minimum(np.maximum(arr, 0), self.n_actions - 1)
+                ok = flat.take(self._flat_base + clipped).astype(np.bool_) & (arr == clipped)
                 self._play_conquian_checked(acts, ok.tolist(), illegal)
         else:
             listed, apply = self._listed, self._apply
@@ -516,10 +516,20 @@ class ConquianVectorEnv(BatchEncoding):
         limit = self.max_steps
         steps = self._steps
         sp, match_mode, pending = self.self_play, self.match_mode, self._pending
+        scored: list[Any] | None = None  # the scores of the deals done, when known
         if not self.fast or illegal or match_mode or limit:
             ends = self._rows_all
+        elif ends is not None and sp:  # self-play, every action legal: the deals that ended, scored at once
+            done, ends = ends, []
+            if done:
+                zeros = [0] * self.players
+                scored = [deals[i].scores() or zeros for i in done]
+                rew[done] = scored
+                term[done] = True
         elif ends is None or not sp:  # the common case, cheaply: who finished? (in self-play, found while playing)
             ends = [i for i, deal in zip(self._rows_all, deals, strict=True) if deal.stage == OVER]
+        paid: list[int] = []  # the deals that ended and their scores, paid at once
+        pays: list[Any] = []
         for i in ends:
             deal = deals[i]
             if match_mode and pending[i] is not None:  # deals the learner sat out, paid now
@@ -540,7 +550,8 @@ class ConquianVectorEnv(BatchEncoding):
                     scores = match.results[-1]  # the tableau pool applied (R5.1)
                 else:
                     scores = deal.scores() or [0] * self.players
-                rew[i] += scores if sp else scores[self.seat - 1]
+                paid.append(i)
+                pays.append(scores if sp else scores[self.seat - 1])
                 if match is not None and not match.complete:
                     nexts.append(i)
                     continue
@@ -550,6 +561,8 @@ class ConquianVectorEnv(BatchEncoding):
             else:
                 continue
             done.append(i)
+        if paid:
+            rew[paid] += pays
         info: dict[str, Any] = {}
         joint: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None
         if done:
@@ -568,12 +581,14 @@ class ConquianVectorEnv(BatchEncoding):
                 self._encode(done, players, obs, mask)
                 for k, i in enumerate(done):
                     final_obs[i] = obs[k]
+            flags[done] = True
+            matches, zeros = self.matches, [0] * self.players
+            scores_arr[done] = scored if scored is not None else \
+                [m.totals if (m := matches[i]) is not None else deals[i].scores() or zeros for i in done]
+            if illegal:
+                illegal_arr[[i for i in done if i in illegal]] = True
             for i in done:
-                flags[i] = True
-                match = self.matches[i]
-                scores_arr[i] = match.totals if match is not None else deals[i].scores() or [0] * self.players
-                illegal_arr[i] = i in illegal
-                self.matches[i] = None
+                matches[i] = None
             info["final_obs"], info["_final_obs"] = final_obs, flags
             info["final_info"] = {"scores": scores_arr, "_scores": flags.copy(), "illegal": illegal_arr,
                                   "_illegal": flags.copy()}

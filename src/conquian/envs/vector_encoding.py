@@ -66,15 +66,16 @@ class BatchEncoding:
     _near: list[int]
     _makes: list[frozenset[int]]
     _sidefits: dict[tuple[int, ...], int]
-    _phase_of_stage: npt.NDArray[np.int64]
-    _pack_size: int
+    _tail_of: npt.NDArray[np.float32]
+    _seat_of: npt.NDArray[np.int64]
+    _pass_of: npt.NDArray[np.int8]
+    _left_of: npt.NDArray[np.float32]
     _obs: npt.NDArray[np.float32]
     _obs_ext: npt.NDArray[np.float32]
     _mask_ext: npt.NDArray[np.int8]
     _mask: npt.NDArray[np.int8]
     _listed: list[dict[int, tuple[int, Any]]]
     _learner: list[int]
-    _four: npt.NDArray[np.int64]
     _last: list[int]
 
     @staticmethod
@@ -403,6 +404,32 @@ class BatchEncoding:
             self._sidefits[side] = f
         return f
 
+    def _conquian_tables(self) -> None:
+        """Conquian: what a row's stage, player, actor and dealer decide, by the key
+        ``((stage * 2 + player) * 2 + actor) * (players + 1) + dealer``, as
+        :meth:`Encoding._observe_conquian` writes it: the tail (the phase's place set among say,
+        forced, discard, over; to act; dealt), the seat to act (0 once over) and the pass (a
+        say's pass is always listed); and the pack's count by cards drawn (``pos``)."""
+        n = self.players
+        rows = [(stage, p, actor, dealer) for stage in range(len(_PHASE_OF_STAGE)) for p in range(2)
+                for actor in range(2) for dealer in range(n + 1)]
+        tail = np.zeros((len(rows), 9), dtype=np.float32)
+        seat = np.zeros(len(rows), dtype=np.int64)
+        passes = np.zeros(len(rows), dtype=np.int8)
+        for key, (stage, p, actor, dealer) in enumerate(rows):
+            phase = _PHASE_OF_STAGE[stage]
+            live = phase != 3
+            acting = live and actor == p
+            tail[key, phase] = 1.0
+            tail[key, 7] = float(acting)
+            # the seats play from the dealer's left (R3.1, R6.3): player p sits at (dealer + p) % n + 1
+            tail[key, 8] = float((dealer + p) % n + 1 == dealer)
+            seat[key] = (dealer + actor) % n + 1 if live else 0
+            passes[key] = phase == 0 and acting
+        self._tail_of, self._seat_of, self._pass_of = tail, seat, passes
+        size = self.rules.pack_size
+        self._left_of = ((size - np.arange(size + 1, dtype=np.int64)) / 40.0).astype(np.float32)
+
     def _encode_conquian(self, rows: Sequence[int], players: Sequence[int] | None, obs: Obs,
                          mask: Mask, to_act: npt.NDArray[np.int64] | None = None,
                          ended: tuple[list[Any], list[int], list[list[int]], list[list[int]]] | None = None,
@@ -480,36 +507,29 @@ class BatchEncoding:
                                 if j not in uses:
                                     uses[j] = form
                                     flat.append(at + j)
-            ints += (hand, *(sp + pad[len(sp)]), *(sq + pad[len(sq)]), 1 << card if card >= 0 else 0, deal.buried,
+            ints += (hand, *sp, *pad[len(sp)], *sq, *pad[len(sq)], 1 << card if card >= 0 else 0, deal.buried,
                      pa[p], pa[q], di[p], di[q], forced, discards,
                      stage, deal.pos, hands[q], p, actor, deal.dealer)
             out.append(uses)
         b = len(deals)
         c = enc.n_cards
-        row = np.fromiter(ints, dtype=np.uint64, count=len(ints)).reshape(b, 23)
+        row = np.fromiter(ints, dtype=np.int64, count=len(ints)).reshape(b, 23)  # every card below bit 63
         planes = enc._row_table.take(row[:, :17].view("<u2"), axis=0).reshape(b, 17 * c)
         obs[:b, :15 * c] = planes[:, :15 * c]
         # the tail, as Encoding._observe_conquian writes it: the phase's place set (say, forced, discard, over),
         # then pack count / 40, the hand counts / 11, to act, dealt
-        t = row[:, 17:].astype(np.int64)
-        stage_, player, actor_, dealer = t[:, 0], t[:, 3], t[:, 4], t[:, 5]
-        phase = self._phase_of_stage.take(stage_)
-        live = phase != 3
-        acting = live & (actor_ == player)
+        t = row[:, 17:]
+        # what the stage, the player, the actor and the dealer decide, looked up at once (_conquian_tables)
+        key = ((t[:, 0] * 2 + t[:, 3]) * 2 + t[:, 4]) * (self.players + 1) + t[:, 5]
         tail = obs[:b, 15 * c:15 * c + 9]
-        tail[:, :4] = phase[:, None] == self._four
-        tail[:, 4] = (self._pack_size - t[:, 1]) / 40.0
+        tail[:] = self._tail_of.take(key, axis=0)
+        tail[:, 4] = self._left_of.take(t[:, 1])
         tail[:, 5] = np.bitwise_count(row[:, 19]) / 11.0
         tail[:, 6] = np.bitwise_count(row[:, 0]) / 11.0
-        tail[:, 7] = acting
-        # the seats play from the dealer's left (R3.1, R6.3): player p sits at (dealer + p) % n + 1
-        n = self.players
-        tail[:, 8] = (dealer + player) % n + 1 == dealer
         if to_act is not None:
-            k = len(to_act)
-            to_act += ((dealer[:k] + actor_[:k]) % n + 1) * live[:k]
+            to_act += self._seat_of.take(key[:len(to_act)])
         mask[:b].fill(0)
-        mask[:b, enc.A_PASS] = (phase == 0) & acting  # a say: the pass is always listed
+        mask[:b, enc.A_PASS] = self._pass_of.take(key)
         mask[:b, enc.A_FORCE:enc.A_FORCE + c] = planes[:, 15 * c:16 * c]
         mask[:b, enc.A_DISCARD:enc.A_DISCARD + c] = planes[:, 16 * c:]
         mask.reshape(-1)[flat] = 1

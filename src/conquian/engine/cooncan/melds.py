@@ -24,7 +24,7 @@ a natural card or the joker; a set knows its rank and its cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from conquian.engine.cards import JOKER, card_str, make_card, parse_card
 from conquian.engine.errors import IllegalActionError, NotationError
@@ -91,6 +91,11 @@ class Combo:
             open_set = not limit or len(cells) < limit
             self.add_mask = sum(1 << (s * 16 + key) for s in range(4)) if open_set else 0
             self.joker_adds = ((0, 0),) if open_set else ()
+
+    def __reduce__(self) -> tuple[Any, tuple[int, int, int, tuple[int, ...], int, int, int]]:
+        # made again from its fields: compiled, the class's constructor runs ``__init__``, so the
+        # default way (an empty object, then its slots) would call it without arguments
+        return Combo, (self.kind, self.key, self.lo, self.cells, self.crossed, self.owner, self.limit)
 
     def _key(self) -> tuple[int, int, int, tuple[int, ...], int, int]:
         return (self.kind, self.key, self.lo, self.cells, self.crossed, self.owner)
