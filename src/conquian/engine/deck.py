@@ -80,20 +80,20 @@ def seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
     Fisher-Yates from the last card down, each swap index drawn with
     :meth:`SplitMix64.below` (written out inline here for speed: same numbers).
     """
-    cards = pack_order(rules)
+    cards = list(_pack(rules))
     state = seed & _MASK64
     limits = _limits(len(cards))
     for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        limit = limits[i]
-        while True:
-            state = z = (state + 0x9E3779B97F4A7C15) & _MASK64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        while z >= limits[i]:  # rejected (about one draw in 2**58): the next output
+            state = (state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
             z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
+        j = z % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
 
