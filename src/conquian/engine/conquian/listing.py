@@ -112,6 +112,19 @@ def use_forms(
     return forms
 
 
+#: the discards of one suit's holding, keyed by the holding (16 bits) and its shift
+_ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
+
+
+def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
+    out: list[RawAction] = []
+    while row:
+        low = row & -row
+        out.append(_DISCARDS[low.bit_length() - 1 + shift])
+        row ^= low
+    return tuple(out)
+
+
 def legal_raw(
     tbl: MeldTable,
     phase: int,
@@ -142,6 +155,15 @@ def legal_raw(
         fits = 0  # the cards that fit one of the adversary's combinations
         for m in other_side:
             fits |= tbl.fits_mask(m)
+        if not fits & hand:  # discards only: each suit's, made once per holding
+            for shift in (0, 16, 32, 48):
+                row = hand >> shift & 0xFFFF
+                if row:
+                    got = _ROW_DISCARDS.get(row | shift << 16)
+                    if got is None:
+                        got = _ROW_DISCARDS[row | shift << 16] = _row_discards(row, shift)
+                    out += got
+            return out
         h = hand
         while h:
             low = h & -h
