@@ -99,6 +99,12 @@ def listing(context: Hashable, raws: list[RawAction], make: Callable[[RawAction]
     found: list[Any] = list(map(get, raws))
     entries: list[Entry] = [get(raw) or table.setdefault(raw, make(raw)) for raw in raws] if None in found else found
     n = len(entries)
+    if n == 2:  # the next commonest (a draw or a take; a pass or a force): one comparison
+        a, b = entries
+        if a[0] < b[0]:
+            return entries
+        if b[0] < a[0]:
+            return [b, a]
     if n > 1:
         try:  # noqa: SIM105 (a context manager costs more than the sort, on every program's path)
             entries.sort()  # by notation: the first field

@@ -65,7 +65,8 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
     Raw forms are lazy (a combination is built only when the action is played):
     ``(K_MELD3, cells)``, ``(K_ADD1, (k, card, position))``, ``(K_SHIFT1, (k, which, card, position))``.
     """
-    out: list[RawAction] = [(K_MELD3, cells) for cells in hand_threes(h1, h2, hj)]
+    threes = hand_threes(h1, h2, hj)
+    out: list[RawAction] = [(K_MELD3, cells) for cells in threes] if threes else []
     app = out.append
     k = -1
     for cb in combos:
@@ -97,14 +98,29 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
             hj = 0
         else:
             m &= ~(1 << taken)
-    discard = _DISCARD_RAW
-    while m:
-        low = m & -m
-        app(discard[low.bit_length() - 1])
-        m ^= low
+    for shift in (0, 16, 32, 48):  # each suit's discards, made once per holding
+        row = m >> shift & 0xFFFF
+        if row:
+            got = _ROW_DISCARDS.get(row | shift << 16)
+            if got is None:
+                got = _ROW_DISCARDS[row | shift << 16] = _row_discards(row, shift)
+            out += got
     if hj:
-        app(discard[JOKER])
+        app(_DISCARD_RAW[JOKER])
     return out
+
+
+#: the discards of one suit's holding, keyed by the holding (16 bits) and its shift
+_ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
+
+
+def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
+    out: list[RawAction] = []
+    while row:
+        low = row & -row
+        out.append(_DISCARD_RAW[low.bit_length() - 1 + shift])
+        row ^= low
+    return tuple(out)
 
 
 def holds_other(h1: int, h2: int, hj: int, card: int) -> bool:
