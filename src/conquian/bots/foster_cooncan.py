@@ -50,6 +50,7 @@ from conquian.engine.cooncan.listing import (
     hand_threes,
     new_combo,
     play_options,
+    threes_at,
 )
 from conquian.engine.cooncan.melds import SET, Combo
 from conquian.engine.scoring import pip_value
@@ -263,18 +264,17 @@ def draw_choice(o: Obs) -> RawAction:
     """Rule 1: take a stock card that fits, else draw."""
     options = draw_options(o.stock, o.open_stock)
     best: tuple[float, RawAction] = (0.0, (K_DRAW, None))
-    before = -1  # the hand's three-card combinations, counted when a card is weighed
     for raw in options:
         if raw[0] != K_TAKE:
             continue
         c = raw[1]
         if c == JOKER:
             return raw
-        if before < 0:
-            before = len(hand_threes(o.h1, o.h2, o.hj))
         h1, h2, hj = _add(o.h1, o.h2, o.hj, c)
         gain = 0.0
-        if len(hand_threes(h1, h2, hj)) > before:
+        # whether the card adds to the hand's three-card combinations (only those of its rank and
+        # suit can change)
+        if threes_at(h1, h2, hj, c) > threes_at(o.h1, o.h2, o.hj, c):
             gain = 3.0
         elif _fits_table(o, c) and (o.laid or _danger(o)):
             gain = 1.5

@@ -195,6 +195,8 @@ class DealMixin:
                 return list(map(_action, kept[1]))
         entries = self._fresh_listing()
         self._listed = (stamp, entries)
+        if len(entries) == 1:  # most listings in conquian (a pass): no map to make
+            return [entries[0][1]]
         return list(map(_action, entries))
 
     def _fresh_listing(self) -> list[Entry]:

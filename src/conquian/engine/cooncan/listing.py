@@ -242,3 +242,22 @@ def hand_threes(h1: int, h2: int, hj: int) -> list[tuple[int, ...]]:
             rgot = _RUN_MEMO[rkey] = _run_threes(suit, row, bool(joker))
         out += rgot
     return out
+
+
+def threes_at(h1: int, h2: int, hj: int, c: int) -> int:
+    """How many of :func:`hand_threes`' combinations lie in the rank and the suit of the natural card
+    ``c``: the only ones that adding or taking a copy of ``c`` to or from the hand can change."""
+    rm = RANK_MASK[c & 15]
+    j2 = hj if hj < 2 else 2
+    key = (h1 & rm, h2 & rm, j2)
+    got = _SET_MEMO.get(key)
+    if got is None:
+        got = _SET_MEMO[key] = _set_threes(key[0], key[1], j2)
+    suit = c >> 4
+    row = (h1 >> (16 * suit)) & SUIT_ROW
+    joker = 1 if hj else 0
+    rkey = row << 3 | suit << 1 | joker
+    rgot = _RUN_MEMO.get(rkey)
+    if rgot is None:
+        rgot = _RUN_MEMO[rkey] = _run_threes(suit, row, bool(joker))
+    return len(got) + len(rgot)
