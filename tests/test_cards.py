@@ -92,3 +92,24 @@ def test_partition_finds_a_split_of_seven_into_two_threes_and_one() -> None:
 
 def test_parse_cards_keeps_order() -> None:
     assert [card_str(c) for c in parse_cards("9h 7h  8h")] == ["9h", "7h", "8h"]
+
+
+@given(st.integers(min_value=-(2**70), max_value=2**70))
+def test_r3_1_seeded_decks_drawn_at_once_equal_the_shuffle_card_by_card(seed: int) -> None:
+    from conquian.engine import deck
+
+    g = deck.SplitMix64(seed)
+    assert deck._draws(seed, 105) in (None, [g.next64() for _ in range(105)])
+    for variant, n in (("conquian", 2), ("conquian-spanish", 2), ("cooncan-double", 5)):
+        rules = get_rules(variant, players=n)
+        assert deck.seeded_deck(rules, seed) == deck._reference_seeded_deck(rules, seed)
+
+
+def test_r3_1_seeded_decks_card_by_card_where_a_draw_may_be_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
+    from conquian.engine import deck
+
+    rules = get_rules("cooncan-double", players=5)
+    at_once = [deck.seeded_deck(rules, s) for s in range(50)]
+    monkeypatch.setattr(deck, "_draws", lambda seed, m: None)
+    assert [deck.seeded_deck(rules, s) for s in range(50)] == at_once
+    assert at_once == [deck._reference_seeded_deck(rules, s) for s in range(50)]

@@ -79,43 +79,67 @@ def mexicano_obs_from_state(d: MexicanoDeal) -> fm.Obs:
     )
 
 
-#: the last table counted by :func:`_seen`, and its count (a table lies unchanged over many turns)
-_TABLE_SEEN: list[tuple[tuple[Any, ...], dict[int, int]]] = [((), {})]
+def _counted(cards: tuple[int, ...], s1: int, s2: int) -> tuple[int, int]:
+    """``s1``, ``s2`` (cards seen at least once, twice) with ``cards`` seen too."""
+    for c in cards:
+        b = 1 << c
+        if s1 & b:
+            s2 |= b
+        else:
+            s1 |= b
+    return s1, s2
 
 
-def _seen(combos: tuple[Any, ...], stock: tuple[int, ...]) -> dict[int, int]:
+#: the last table and stock read by :func:`_seen`, each with its cards seen once and twice (a table
+#: lies unchanged over many turns, and a stock grows by a card a turn)
+_TABLE_SEEN: list[tuple[tuple[Any, ...], int, int]] = [((), 0, 0)]
+_STOCK_SEEN: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
+
+
+def _seen(combos: tuple[Any, ...], stock: tuple[int, ...]) -> tuple[int, int]:
+    """The cards on the table or in the stock at least once, and at least twice, as masks."""
     last = _TABLE_SEEN[0]
     if last[0] is combos:
-        seen = dict(last[1])
+        t1, t2 = last[1], last[2]
     else:
-        on_table: dict[int, int] = {}
+        t1 = t2 = 0
         for cb in combos:
-            for c in cb.cells:
-                on_table[c] = on_table.get(c, 0) + 1
-        _TABLE_SEEN[0] = (combos, on_table)
-        seen = dict(on_table)
-    for c in stock:
-        seen[c] = seen.get(c, 0) + 1
-    return seen
+            t1, t2 = _counted(cb.cells, t1, t2)
+        _TABLE_SEEN[0] = (combos, t1, t2)
+    got = _STOCK_SEEN[0]
+    before = got[0]
+    if before is stock:
+        k1, k2 = got[1], got[2]
+    else:
+        if len(stock) == len(before) + 1 and stock[:-1] == before:  # a discard on the stock seen last
+            k1, k2 = _counted(stock[-1:], got[1], got[2])
+        else:
+            k1, k2 = _counted(stock, 0, 0)
+        _STOCK_SEEN[0] = (stock, k1, k2)
+    return t1 | k1, t2 | k2 | (t1 & k1)
 
 
 def cooncan_obs_from_view(v: CooncanView) -> fk.Obs:
     """The observation of a Cooncan view."""
+    s1, s2 = _seen(v.combos, v.stock)
     return fk.Obs(
         h1=v.h1, h2=v.h2, hj=v.jokers, combos=v.combos, stage=v.stage, stock=v.stock,
         open_stock=v.rules.stock == "open", double=v.rules.copies == 2, seat=v.seat, hand_counts=v.hand_counts,
-        laid=v.laid[v.seat - 1], pack_count=v.pack_count, seen=_seen(v.combos, v.stock), taken=v.taken,
+        laid=v.laid[v.seat - 1], pack_count=v.pack_count, seen1=s1, seen2=s2, taken=v.taken,
     )
 
 
 def cooncan_obs_from_state(d: CooncanDeal) -> fk.Obs:
     """The acting seat's observation of a Cooncan deal (for playouts)."""
     p = d.turn
+    h1, h2, hj = d.h1, d.h2, d.hj
+    combos, stock = d.combos, d.stock
+    s1, s2 = _seen(combos, stock)
     return fk.Obs(
-        h1=d.h1[p], h2=d.h2[p], hj=d.hj[p], combos=d.combos, stage=d.stage, stock=d.stock,
+        h1=h1[p], h2=h2[p], hj=hj[p], combos=combos, stage=d.stage, stock=stock,
         open_stock=d.rules.stock == "open", double=d.double, seat=p + 1,
-        hand_counts=tuple([d.h1[q].bit_count() + d.h2[q].bit_count() + d.hj[q] for q in range(d.n)]),
-        laid=bool(d.laid >> p & 1), pack_count=len(d.pack) - d.pos, seen=_seen(d.combos, d.stock), taken=d.taken,
+        hand_counts=tuple([h1[q].bit_count() + h2[q].bit_count() + hj[q] for q in range(d.n)]),
+        laid=bool(d.laid >> p & 1), pack_count=len(d.pack) - d.pos, seen1=s1, seen2=s2, taken=d.taken,
     )
 
 

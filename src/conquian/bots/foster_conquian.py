@@ -45,7 +45,7 @@ from conquian.engine.conquian.listing import (
 from conquian.engine.conquian.melds import MeldTable
 
 
-@dataclass
+@dataclass(init=False)
 class Obs:
     """What the seat to act sees, as masks (built from a view, or from a state in a rollout)."""
 
@@ -60,6 +60,21 @@ class Obs:
     other_hand_count: int
     pack_count: int
     unseen: int  # cards that may still come: the pack and the adversary's hand
+
+    def __init__(self, tbl: MeldTable, stage: int, card: int, hand: int, side: tuple[int, ...], down: int, other_side:
+            tuple[int, ...], other_down: int, other_hand_count: int, pack_count: int, unseen: int) -> None:
+        # written out (not made by dataclass): compiled, a native constructor
+        self.tbl = tbl
+        self.stage = stage
+        self.card = card
+        self.hand = hand
+        self.side = side
+        self.down = down
+        self.other_side = other_side
+        self.other_down = other_down
+        self.other_hand_count = other_hand_count
+        self.pack_count = pack_count
+        self.unseen = unseen
 
 
 class FosterTables:

@@ -50,12 +50,13 @@ from conquian.engine.cooncan.listing import (
     hand_threes,
     new_combo,
     play_options,
+    threes_at,
 )
 from conquian.engine.cooncan.melds import SET, Combo
 from conquian.engine.scoring import pip_value
 
 
-@dataclass
+@dataclass(init=False)
 class Obs:
     """What the seat to act sees."""
 
@@ -71,8 +72,29 @@ class Obs:
     hand_counts: tuple[int, ...]
     laid: bool  # this seat has laid something this deal
     pack_count: int
-    seen: dict[int, int]  # copies of each card visible (combinations, stock)
+    seen1: int  # the cards visible (combinations, stock) at least once, as a mask
+    seen2: int  # the cards visible at least twice (the double pack)
     taken: int = -1  # a card that may not be discarded unless it is the last (R1 discard_taken)
+
+    def __init__(self, h1: int, h2: int, hj: int, combos: tuple[Combo, ...], stage: int, stock: tuple[int, ...],
+            open_stock: bool, double: bool, seat: int, hand_counts: tuple[int, ...], laid: bool, pack_count: int,
+            seen1: int, seen2: int, taken: int = -1) -> None:
+        # written out (not made by dataclass): compiled, a native constructor
+        self.h1 = h1
+        self.h2 = h2
+        self.hj = hj
+        self.combos = combos
+        self.stage = stage
+        self.stock = stock
+        self.open_stock = open_stock
+        self.double = double
+        self.seat = seat
+        self.hand_counts = hand_counts
+        self.laid = laid
+        self.pack_count = pack_count
+        self.seen1 = seen1
+        self.seen2 = seen2
+        self.taken = taken
 
 
 def _hand_cards(h1: int, h2: int, hj: int) -> list[int]:
@@ -126,7 +148,8 @@ RANK_BITS: list[int] = [sum(1 << ((t << 4) | r) for t in range(4)) for r in rang
 
 
 def seen_masks(seen: dict[int, int]) -> tuple[int, int]:
-    """The cards seen at least once, and at least twice, as masks (from ``Obs.seen``)."""
+    """The cards seen at least once, and at least twice, as masks (from the copies seen of each card:
+    :attr:`Obs.seen1` and :attr:`Obs.seen2` of the cards on the table and in the stock)."""
     s1 = s2 = 0
     for x, n in seen.items():
         if n >= 1:
@@ -149,7 +172,7 @@ def live_masks(h1: int, h2: int, double: bool, s1: int, s2: int) -> tuple[int, i
 
 def card_keep(o: Obs, h1: int, h2: int, hj: int, c: int) -> float:
     """How much a natural hand card is worth keeping (rule 2): in a meld, in a live partial, or dead."""
-    s1, s2 = seen_masks(o.seen)
+    s1, s2 = o.seen1, o.seen2
     one, two = live_masks(h1, h2, o.double, s1, s2)
     return keep_value(h1, h2, c, one, two)
 
@@ -204,7 +227,7 @@ def discard_choice(o: Obs, h1: int, h2: int, hj: int) -> int:
     among equals.  A card scores at most its pips, so the cards are weighed dearest first and
     the search stops at pips below the best score (a card held twice scores the same twice:
     the first copy is enough)."""
-    s1, s2 = seen_masks(o.seen)
+    s1, s2 = o.seen1, o.seen2
     one, two = live_masks(h1, h2, o.double, s1, s2)
     best = -1
     best_score = 0.0
@@ -241,26 +264,22 @@ def draw_choice(o: Obs) -> RawAction:
     """Rule 1: take a stock card that fits, else draw."""
     options = draw_options(o.stock, o.open_stock)
     best: tuple[float, RawAction] = (0.0, (K_DRAW, None))
-    before = -1  # the hand's three-card combinations, counted when a card is weighed
-    s1 = s2 = -1
     for raw in options:
         if raw[0] != K_TAKE:
             continue
         c = raw[1]
         if c == JOKER:
             return raw
-        if before < 0:
-            before = len(hand_threes(o.h1, o.h2, o.hj))
         h1, h2, hj = _add(o.h1, o.h2, o.hj, c)
         gain = 0.0
-        if len(hand_threes(h1, h2, hj)) > before:
+        # whether the card adds to the hand's three-card combinations (only those of its rank and
+        # suit can change)
+        if threes_at(h1, h2, hj, c) > threes_at(o.h1, o.h2, o.hj, c):
             gain = 3.0
         elif _fits_table(o, c) and (o.laid or _danger(o)):
             gain = 1.5
         else:
-            if s1 < 0:
-                s1, s2 = seen_masks(o.seen)
-            one, two = live_masks(h1, h2, o.double, s1, s2)
+            one, two = live_masks(h1, h2, o.double, o.seen1, o.seen2)
             if keep_value(h1, h2, c, one, two) >= 1.8 and pip_value(c) <= 6:
                 gain = 0.8
         if gain > best[0]:

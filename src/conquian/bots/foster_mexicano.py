@@ -54,7 +54,7 @@ from conquian.engine.conquian.mexicano_listing import (
 SAFE_HAND = 3
 
 
-@dataclass
+@dataclass(init=False)
 class Obs:
     """What the seat to act sees, as masks (built from a view, or from a state in a playout).
 
@@ -77,6 +77,23 @@ class Obs:
     """Who turned or discarded the card in play."""
     first: int
     """Who had the first say to it (the players from ``first`` to ``me`` - 1 passed it)."""
+
+    def __init__(self, tbl: MeldTable, stage: int, me: int, card: int, hand: int, sides: tuple[tuple[int, ...], ...],
+            downs: tuple[int, ...], hand_counts: tuple[int, ...], pack_count: int, unseen: int, origin: int, first:
+            int) -> None:
+        # written out (not made by dataclass): compiled, a native constructor
+        self.tbl = tbl
+        self.stage = stage
+        self.me = me
+        self.card = card
+        self.hand = hand
+        self.sides = sides
+        self.downs = downs
+        self.hand_counts = hand_counts
+        self.pack_count = pack_count
+        self.unseen = unseen
+        self.origin = origin
+        self.first = first
 
 
 def isolation(tbl: MeldTable, c: int, live: int) -> int:

@@ -10,6 +10,7 @@ hooks the class provides: ``legal_raw()`` (the listed actions, raw), ``to_action
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from operator import itemgetter
 from typing import Any, Union
 
 from conquian.engine.actions import Action, parse_action
@@ -69,8 +70,9 @@ _INTERNED: dict[Hashable, dict[Any, Entry]] = {}
 INTERNED_MAX = 20_000
 
 
-def _text(entry: Entry) -> str:
-    return entry[0]
+#: An entry's notation, and its action (C-level getters: no Python frame per entry).
+_text: Callable[[Entry], str] = itemgetter(0)
+_action: Callable[[Entry], Action] = itemgetter(1)
 
 
 def entry(raw: RawAction, action: Action) -> Entry:
@@ -87,15 +89,28 @@ def listing(context: Hashable, raws: list[RawAction], make: Callable[[RawAction]
     table = _INTERNED.get(context)
     if table is None or len(table) > INTERNED_MAX:
         table = _INTERNED[context] = {}
+    if len(raws) == 1:  # the commonest listing (a pass, a draw): no list to map, nothing to sort
+        raw = raws[0]
+        e = table.get(raw)
+        if e is None:
+            e = table[raw] = make(raw)
+        return [e]
     get = table.get
-    entries = [get(raw) or table.setdefault(raw, make(raw)) for raw in raws]
+    found: list[Any] = list(map(get, raws))
+    entries: list[Entry] = [get(raw) or table.setdefault(raw, make(raw)) for raw in raws] if None in found else found
     n = len(entries)
+    if n == 2:  # the next commonest (a draw or a take; a pass or a force): one comparison
+        a, b = entries
+        if a[0] < b[0]:
+            return entries
+        if b[0] < a[0]:
+            return [b, a]
     if n > 1:
         try:  # noqa: SIM105 (a context manager costs more than the sort, on every program's path)
             entries.sort()  # by notation: the first field
         except TypeError:  # equal notations, and raw forms that do not compare (checked below)
             pass
-        if len({e[0] for e in entries}) < n:
+        if len(set(map(_text, entries))) < n:
             first: dict[str, Entry] = {}
             for raw in raws:
                 e = get(raw)
@@ -103,6 +118,7 @@ def listing(context: Hashable, raws: list[RawAction], make: Callable[[RawAction]
                 first.setdefault(e[0], e)
             return sorted(first.values(), key=_text)
     return entries
+
 
 def flatten(node: Node) -> tuple[Any, ...]:
     """The events of a linked history as a flat tuple (iteratively: histories are long)."""
@@ -169,7 +185,24 @@ class DealMixin:
 
         The listing is kept until the next action is played, so that playing one of its actions
         (or its notation) needs no second check (:meth:`play`)."""
-        return [e[1] for e in self._listing()]
+        stamp = self.n_actions
+        try:  # _listing, inline: this is every program's path
+            kept = self._listed
+        except AttributeError:
+            pass
+        else:
+            if kept[0] == stamp:
+                return list(map(_action, kept[1]))
+        entries = self._fresh_listing()
+        self._listed = (stamp, entries)
+        if len(entries) == 1:  # most listings in conquian (a pass): no map to make
+            return [entries[0][1]]
+        return list(map(_action, entries))
+
+    def _fresh_listing(self) -> list[Entry]:
+        """This state's listing, made now (not kept: :meth:`_listing` keeps it); a deal class may
+        make it more directly, with the same entries."""
+        return listing(self._acting(), self.legal_raw(), self._entry)
 
     def _listing(self) -> list[Entry]:
         stamp = self.n_actions
@@ -180,7 +213,7 @@ class DealMixin:
         else:
             if kept[0] == stamp:
                 return kept[1]
-        entries = listing(self._acting(), self.legal_raw(), self._entry)
+        entries = self._fresh_listing()
         self._listed = (stamp, entries)
         return entries
 

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -26,6 +27,8 @@ from conquian.engine.cards import JOKER, make_card
 from conquian.engine.rules import Rules
 
 _MASK64 = (1 << 64) - 1
+#: Whether the machine stores a 64-bit word's low byte first (what :func:`_draws` reads the lanes by).
+_LITTLE = sys.byteorder == "little"
 
 
 class SplitMix64:
@@ -74,26 +77,61 @@ def _limits(size: int) -> tuple[int, ...]:
     return tuple(two64 - two64 % (i + 1) for i in range(size))
 
 
+@cache
+def _lanes(m: int) -> tuple[int, int, int, int]:
+    """For :func:`_draws` of ``m`` outputs: ints of ``m`` lanes of 128 bits holding, lane by lane, 1,
+    the output's number (1, 2, ...), the 64-bit mask and the bit just above it."""
+    ones = sum(1 << (128 * k) for k in range(m))
+    counts = sum((k + 1) << (128 * k) for k in range(m))
+    return ones, counts, ones * _MASK64, ones << 64
+
+
+def _draws(seed: int, m: int) -> list[int] | None:
+    """SplitMix64's first ``m`` outputs from ``seed``, computed all at once: each in a 128-bit lane
+    of one int (a lane's product by a 64-bit constant stays in its lane), so the arithmetic runs
+    in C over the whole row rather than once a card.  ``None`` if one of them comes within 128 of
+    2**64, where :meth:`SplitMix64.below` might reject it (about one deck in 2**50): the caller
+    then draws one at a time."""
+    ones, counts, mask, above = _lanes(m)
+    z = ((seed & _MASK64) * ones + counts * 0x9E3779B97F4A7C15) & mask
+    z = (((z ^ (z >> 30)) & mask) * 0xBF58476D1CE4E5B9) & mask
+    z = (((z ^ (z >> 27)) & mask) * 0x94D049BB133111EB) & mask
+    z = (z ^ (z >> 31)) & mask
+    if (z + ones * 128) & above:
+        return None
+    return memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
+
+
 def seeded_deck(rules: Rules, seed: int) -> tuple[int, ...]:
     """The deck (top card first) that ``seed`` gives for this pack.
 
     Fisher-Yates from the last card down, each swap index drawn with
-    :meth:`SplitMix64.below` (written out inline here for speed: same numbers).
+    :meth:`SplitMix64.below` (the draws made all at once by :func:`_draws`, or written out inline
+    here: the same numbers).
     """
-    cards = pack_order(rules)
+    cards = list(_pack(rules))
+    size = len(cards)
+    draws = _draws(seed, size - 1) if _LITTLE and size > 1 else None
+    if draws is not None:
+        i = size
+        for z in draws:
+            j = z % i
+            i -= 1
+            cards[i], cards[j] = cards[j], cards[i]
+        return tuple(cards)
     state = seed & _MASK64
-    limits = _limits(len(cards))
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        limit = limits[i]
-        while True:
-            state = z = (state + 0x9E3779B97F4A7C15) & _MASK64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    limits = _limits(size)
+    for i in range(size - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        while z >= limits[i]:  # rejected (about one draw in 2**58): the next output
+            state = (state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
             z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
+        j = z % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return tuple(cards)
 

@@ -56,7 +56,7 @@ from conquian.engine.conquian.listing import (
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.uses import check_use
 from conquian.engine.conquian.view import ConquianView
-from conquian.engine.deal import as_action, flatten, setup_deck
+from conquian.engine.deal import _INTERNED, Entry, as_action, flatten, listing, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import CONQUIAN, Rules
 from conquian.engine.scoring import conquian_pip_value
@@ -328,6 +328,19 @@ class ConquianDeal(ConquianFamilyDeal):
 
     def _acting(self) -> int:
         return self.seats[self.actor]  # the contexts of the three deal classes never meet: int, int + 100, tuple
+
+    def _fresh_listing(self) -> list[Entry]:
+        p = self.actor  # legal_raw and _acting, inline (the public API's path)
+        raws = legal_raw(self.tbl, self.stage, self.card, self.hands[p], self.sides[p], self.downs[p],
+                         self.sides[1 - p])
+        seat = self.seats[p]
+        if len(raws) == 1:  # listing()'s answer for one action made already (most says are a pass)
+            made = _INTERNED.get(seat)
+            if made is not None:
+                e = made.get(raws[0])
+                if e is not None:
+                    return [e]
+        return listing(seat, raws, self._entry)
 
     # ------------------------------------------------------------ public play
     def verify(self, action: Action | str) -> RawAction:

@@ -40,6 +40,9 @@ K_FORCE: Final = 2
 K_DISCARD: Final = 3
 
 RawAction = tuple[int, Any]  # (kind, melds tuple | card | -1)
+_PASS: Final[RawAction] = (K_PASS, -1)  # one tuple for every pass listed, and each card's discard and force
+_DISCARDS: Final[tuple[RawAction, ...]] = tuple((K_DISCARD, c) for c in range(64))
+_FORCES: Final[tuple[RawAction, ...]] = tuple((K_FORCE, c) for c in range(64))
 
 
 def use_forms(
@@ -68,15 +71,20 @@ def use_forms(
     added with hand cards to a combination, the card added to a combination rearranged, any
     other re-laying.  Every legal form is accepted by :meth:`ConquianDeal.play` all the same.
     """
-    cb = 1 << card
     avail = down | hand
-    threes = tbl.threes_by_card.get(card, ())
-    for t in threes:
-        if t & ~cb & ~avail == 0:
+    # Every combination holding the card holds a three-card one: none can be made unless the
+    # player has both other cards of one (first the quick test: two of the card's partners).
+    near = tbl.partners.get(card, 0) & avail
+    if near & (near - 1) == 0:
+        return []
+    unavail = ~avail
+    for pair in tbl.pairs_by_card[card]:
+        if pair & unavail == 0:
             break
     else:
-        # Every combination holding the card holds a three-card one: none can be made.
         return []
+    cb = 1 << card
+    threes = tbl.threes_by_card[card]
     valid = tbl.valid
     forms: list[tuple[int, ...]] = []
     for m in side:
@@ -104,6 +112,19 @@ def use_forms(
     return forms
 
 
+#: the discards of one suit's holding, keyed by the holding (16 bits) and its shift
+_ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
+
+
+def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
+    out: list[RawAction] = []
+    while row:
+        low = row & -row
+        out.append(_DISCARDS[low.bit_length() - 1 + shift])
+        row ^= low
+    return tuple(out)
+
+
 def legal_raw(
     tbl: MeldTable,
     phase: int,
@@ -116,28 +137,39 @@ def legal_raw(
     """The listed legal actions of the player to act, from what he can see."""
     out: list[RawAction] = []
     if phase <= FORCED:
-        for f in use_forms(tbl, side, down, hand, card):
-            out.append((K_USE, f))
+        near = tbl.partners.get(card, 0) & (down | hand)
+        if near & (near - 1):  # use_forms' first test, inline: most cards in play cannot be used
+            for f in use_forms(tbl, side, down, hand, card):
+                out.append((K_USE, f))
         if phase == FORCED:
             return out
-        out.append((K_PASS, -1))
+        out.append(_PASS)
         valid = tbl.valid
         cb = 1 << card
         for m in other_side:
             if m | cb in valid:
-                out.append((K_FORCE, card))
+                out.append(_FORCES[card])
                 break
         return out
     if phase == DISCARD:
-        valid = tbl.valid
+        fits = 0  # the cards that fit one of the adversary's combinations
+        for m in other_side:
+            fits |= tbl.fits_mask(m)
+        if not fits & hand:  # discards only: each suit's, made once per holding
+            for shift in (0, 16, 32, 48):
+                row = hand >> shift & 0xFFFF
+                if row:
+                    got = _ROW_DISCARDS.get(row | shift << 16)
+                    if got is None:
+                        got = _ROW_DISCARDS[row | shift << 16] = _row_discards(row, shift)
+                    out += got
+            return out
         h = hand
         while h:
             low = h & -h
             c = low.bit_length() - 1
             h ^= low
-            out.append((K_DISCARD, c))
-            for m in other_side:
-                if m | low in valid:
-                    out.append((K_FORCE, c))
-                    break
+            out.append(_DISCARDS[c])
+            if fits & low:
+                out.append(_FORCES[c])
     return out

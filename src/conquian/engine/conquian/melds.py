@@ -74,10 +74,23 @@ class MeldTable:
         self.threes_by_card: dict[int, tuple[int, ...]] = {
             c: tuple(m for m in v if m.bit_count() == 3) for c, v in by_card.items()
         }
+        #: for each card, the cards that make a three-card meld with it and another card: a hand
+        #: holding fewer than two of them cannot use the card in a new combination
+        self.partners: dict[int, int] = {}
+        #: for each card, the pairs of cards that make a three-card meld with it (masks)
+        self.pairs_by_card: dict[int, tuple[int, ...]] = {}
+        for c, threes in self.threes_by_card.items():
+            pairs = tuple(t & ~(1 << c) for t in threes)
+            self.pairs_by_card[c] = pairs
+            both = 0
+            for pair in pairs:
+                both |= pair
+            self.partners[c] = both
         #: melds indexed by their lowest card, for partitioning
         self.by_low: dict[int, tuple[int, ...]] = {
             c: tuple(m for m in v if (m & -m).bit_length() - 1 == c) for c, v in by_card.items()
         }
+        self._fits_memo: dict[int, int] = {}
         self._partition_memo: dict[int, tuple[int, ...] | None] = {0: ()}
         self._cover_memo: dict[tuple[int, int], tuple[int, ...] | None] = {}
 
@@ -92,6 +105,20 @@ class MeldTable:
     def fits(self, meld: int, card: int) -> bool:
         """Whether ``card`` fits ``meld`` as it lies (R3.6): adding it keeps it valid."""
         return (meld | 1 << card) in self.valid
+
+    def fits_mask(self, meld: int) -> int:
+        """The cards that fit ``meld`` as it lies (its own cards included), as a mask (memoised)."""
+        f = self._fits_memo.get(meld)
+        if f is None:
+            f = 0
+            valid = self.valid
+            for x in range(64):
+                if meld | 1 << x in valid:
+                    f |= 1 << x
+            if len(self._fits_memo) > 100_000:
+                self._fits_memo.clear()
+            self._fits_memo[meld] = f
+        return f
 
     def partition(self, mask: int) -> tuple[int, ...] | None:
         """One partition of ``mask`` into valid combinations, or ``None``.

@@ -55,7 +55,7 @@ from conquian.engine.cooncan.listing import (
 )
 from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, parse_token
 from conquian.engine.cooncan.view import CooncanView
-from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
+from conquian.engine.deal import DealMixin, Entry, as_action, flatten, listing, setup_deck
 from conquian.engine.errors import IllegalActionError, quote
 from conquian.engine.rules import COONCAN, Rules
 from conquian.engine.scoring import pip_value
@@ -462,6 +462,14 @@ class CooncanDeal(DealMixin):
 
     def _acting(self) -> int:
         return 100 + 2 * self.turn + (self.rules.stock == "open")
+
+    def _fresh_listing(self) -> list[Entry]:
+        # _acting and legal_raw, inline for a draw from a closed stock (half of every deal's listings)
+        if self.stage == DRAW and self.rules.stock != "open":
+            stock = self.stock
+            return listing(100 + 2 * self.turn, [_DRAW_RAW, (K_TAKE, stock[-1])] if stock else [_DRAW_RAW],
+                           self._entry)
+        return listing(self._acting(), self.legal_raw(), self._entry)
 
     # --------------------------------------------------------------- checking
     def verify(self, action: Action | str) -> RawAction:

@@ -65,7 +65,8 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
     Raw forms are lazy (a combination is built only when the action is played):
     ``(K_MELD3, cells)``, ``(K_ADD1, (k, card, position))``, ``(K_SHIFT1, (k, which, card, position))``.
     """
-    out: list[RawAction] = [(K_MELD3, cells) for cells in hand_threes(h1, h2, hj)]
+    threes = hand_threes(h1, h2, hj)
+    out: list[RawAction] = [(K_MELD3, cells) for cells in threes] if threes else []
     app = out.append
     k = -1
     for cb in combos:
@@ -97,14 +98,29 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
             hj = 0
         else:
             m &= ~(1 << taken)
-    discard = _DISCARD_RAW
-    while m:
-        low = m & -m
-        app(discard[low.bit_length() - 1])
-        m ^= low
+    for shift in (0, 16, 32, 48):  # each suit's discards, made once per holding
+        row = m >> shift & 0xFFFF
+        if row:
+            got = _ROW_DISCARDS.get(row | shift << 16)
+            if got is None:
+                got = _ROW_DISCARDS[row | shift << 16] = _row_discards(row, shift)
+            out += got
     if hj:
-        app(discard[JOKER])
+        app(_DISCARD_RAW[JOKER])
     return out
+
+
+#: the discards of one suit's holding, keyed by the holding (16 bits) and its shift
+_ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
+
+
+def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
+    out: list[RawAction] = []
+    while row:
+        low = row & -row
+        out.append(_DISCARD_RAW[low.bit_length() - 1 + shift])
+        row ^= low
+    return tuple(out)
 
 
 def holds_other(h1: int, h2: int, hj: int, card: int) -> bool:
@@ -226,3 +242,22 @@ def hand_threes(h1: int, h2: int, hj: int) -> list[tuple[int, ...]]:
             rgot = _RUN_MEMO[rkey] = _run_threes(suit, row, bool(joker))
         out += rgot
     return out
+
+
+def threes_at(h1: int, h2: int, hj: int, c: int) -> int:
+    """How many of :func:`hand_threes`' combinations lie in the rank and the suit of the natural card
+    ``c``: the only ones that adding or taking a copy of ``c`` to or from the hand can change."""
+    rm = RANK_MASK[c & 15]
+    j2 = hj if hj < 2 else 2
+    key = (h1 & rm, h2 & rm, j2)
+    got = _SET_MEMO.get(key)
+    if got is None:
+        got = _SET_MEMO[key] = _set_threes(key[0], key[1], j2)
+    suit = c >> 4
+    row = (h1 >> (16 * suit)) & SUIT_ROW
+    joker = 1 if hj else 0
+    rkey = row << 3 | suit << 1 | joker
+    rgot = _RUN_MEMO.get(rkey)
+    if rgot is None:
+        rgot = _RUN_MEMO[rkey] = _run_threes(suit, row, bool(joker))
+    return len(got) + len(rgot)
