@@ -8,11 +8,13 @@ import random
 
 import pytest
 
+import conquian.bots.foster_conquian as fc
 from conquian import ConquianDeal, get_rules
 from conquian.bots import make_bot
 from conquian.bots.apprentice import WEIGHTS_FILE, check_weights, shipped_weights
-from conquian.bots.apprentice_policy import FEATURES, N_FEATURES, view_features
+from conquian.bots.apprentice_policy import FEATURES, N_FEATURES, obs_features, view_features
 from conquian.bots.determinize import determinize
+from conquian.bots.foster import conquian_obs_from_state
 from conquian.engine.match import new_deal
 
 #: the conquian presets the apprentice plays (two hands; three at the table, the dealer sitting out)
@@ -38,8 +40,8 @@ def positions(variant: str, n: int, seeds: range) -> list[ConquianDeal]:
 
 @pytest.mark.parametrize(("variant", "n"), CONQUIAN)
 def test_features_read_nothing_hidden(variant: str, n: int) -> None:
-    """Re-dealing the cards the seat has not seen (the adversary's hand, the pack) leaves every
-    feature of every legal action as it was."""
+    """Re-dealing the cards the seat has not seen (the adversary's hand, the pack) under the same
+    public history leaves every feature of every legal action as it was."""
     checked = 0
     for deal in positions(variant, n, range(40)):
         seat = deal.to_act
@@ -49,9 +51,24 @@ def test_features_read_nothing_hidden(variant: str, n: int) -> None:
         for k in range(3):
             other = determinize(deal.view(seat), random.Random(k))
             assert isinstance(other, ConquianDeal)
+            # the same public history (every conquian event is shown to both seats), other hidden cards
+            other.events, other.n_events = deal.events, deal.n_events
             assert view_features(other.view(seat)) == rows
             checked += 1
     assert checked > 60
+
+
+@pytest.mark.parametrize(("variant", "n"), CONQUIAN)
+def test_first_feature_is_fosters_choice(variant: str, n: int) -> None:
+    """The features work foster's choice out from the values they read: it is his policy's."""
+    checked = 0
+    for deal in positions(variant, n, range(120)):
+        o = conquian_obs_from_state(deal)
+        legal = deal.legal_raw()
+        rows = obs_features(o, legal)
+        assert [r[0] for r in rows] == [1.0 if raw == fc.policy(o, random.Random(0)) else 0.0 for raw in legal]
+        checked += 1
+    assert checked > 80
 
 
 def test_features_follow_what_the_seat_sees() -> None:
