@@ -126,6 +126,22 @@ def test_training_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["round 1"]["decisions"] > 0
 
 
+def test_soft_targets_are_a_distribution_per_decision() -> None:
+    """Each decision's targets sum to one; the hard ones mark the search's choice only, the soft
+    ones favour the actions with the better playout values."""
+    import numpy as np
+    from benchmarks.train_apprentice import targets
+
+    group = np.array([0, 0, 0, 1, 1])
+    label = np.array([1, 3])
+    value = np.array([-1.0, 0.5, 0.2, 0.0, -0.4])
+    hard = targets(group, label, 2, value, 0.0, 0.5)
+    assert hard.tolist() == [0.0, 1.0, 0.0, 1.0, 0.0]
+    soft = targets(group, label, 2, value, 0.1, 0.5)
+    assert np.allclose(np.bincount(group, weights=soft), 1.0)
+    assert soft[1] > soft[2] > soft[0] and soft[3] > soft[4] > 0.0
+
+
 #: deals the shipped apprentice plays against itself (conquian, dealer p2): seed, actions, winner,
 #: and the CRC-32 of the actions' notation joined by spaces (retrained weights change these)
 PINNED = [(1, 54, 1, 4272674977), (2, 43, 1, 3168210817), (3, 31, 1, 2166203078)]
