@@ -6,15 +6,18 @@
              --rounds R --seed S --out PATH (default: the package's apprentice_weights.json)
              --data PATH (keep every round's decisions, .npz, written every ten deals)
              --fit-only FILE (fit on decisions kept by --data) --eval-deals N (apprentice vs foster)
+             --soft T --mix M (soft targets: a share M of each target moved to a softmax of the
+             search's mean playout values at temperature T; default: the search's choice only)
 
 A round plays ``--deals`` conquian deals with the search in both seats (``expert``'s determinized
 search with sequential halving, ``--iterations`` playouts a decision; from the second round on, its
 playouts finished by the apprentice of the round before, as ``exit`` does).  Each decision with a
-choice is kept: the features of every legal action (:mod:`conquian.bots.apprentice_policy`) and
-the action the search chose.  The weights are then fitted with numpy: softmax cross-entropy over
-each decision's legal actions, an L2 pull towards ``foster`` (the weight 1 on "foster's choice",
-0 on the rest), full-batch Adam, the step count chosen on a held-out fifth of the deals.  The
-apprentice is finally played against ``foster`` on ``--eval-deals`` duplicate decks.
+choice is kept: the features of every legal action (:mod:`conquian.bots.apprentice_policy`), the
+action the search chose and each action's mean playout value.  The weights are then fitted with
+numpy: softmax cross-entropy over each decision's legal actions, an L2 pull towards ``foster``
+(the weight 1 on "foster's choice", 0 on the rest), full-batch Adam, the step count chosen on a
+held-out fifth of the deals.  The apprentice is finally played against ``foster`` on
+``--eval-deals`` duplicate decks.
 
 Needs numpy (the ``rl`` extra).  Reproducible for a seed (the search is deterministic for its
 seed and the fit starts from fixed weights); the time depends on the machine (docs/bots.md).
