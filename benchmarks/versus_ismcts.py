@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     options: dict[str, Any] = {}
-    if args.bot in ("expert", "master"):
+    if args.bot in ("expert", "master", "exit"):
         if args.iterations:
             options["iterations"] = args.iterations
         if args.ms:

@@ -8,11 +8,13 @@ import random
 
 import pytest
 
+import conquian.bots.foster_conquian as fc
 from conquian import ConquianDeal, get_rules
 from conquian.bots import make_bot
 from conquian.bots.apprentice import WEIGHTS_FILE, check_weights, shipped_weights
-from conquian.bots.apprentice_policy import FEATURES, N_FEATURES, view_features
+from conquian.bots.apprentice_policy import FEATURES, N_FEATURES, obs_features, view_features
 from conquian.bots.determinize import determinize
+from conquian.bots.foster import conquian_obs_from_state
 from conquian.engine.match import new_deal
 
 #: the conquian presets the apprentice plays (two hands; three at the table, the dealer sitting out)
@@ -38,8 +40,8 @@ def positions(variant: str, n: int, seeds: range) -> list[ConquianDeal]:
 
 @pytest.mark.parametrize(("variant", "n"), CONQUIAN)
 def test_features_read_nothing_hidden(variant: str, n: int) -> None:
-    """Re-dealing the cards the seat has not seen (the adversary's hand, the pack) leaves every
-    feature of every legal action as it was."""
+    """Re-dealing the cards the seat has not seen (the adversary's hand, the pack) under the same
+    public history leaves every feature of every legal action as it was."""
     checked = 0
     for deal in positions(variant, n, range(40)):
         seat = deal.to_act
@@ -49,9 +51,24 @@ def test_features_read_nothing_hidden(variant: str, n: int) -> None:
         for k in range(3):
             other = determinize(deal.view(seat), random.Random(k))
             assert isinstance(other, ConquianDeal)
+            # the same public history (every conquian event is shown to both seats), other hidden cards
+            other.events, other.n_events = deal.events, deal.n_events
             assert view_features(other.view(seat)) == rows
             checked += 1
     assert checked > 60
+
+
+@pytest.mark.parametrize(("variant", "n"), CONQUIAN)
+def test_first_feature_is_fosters_choice(variant: str, n: int) -> None:
+    """The features work foster's choice out from the values they read: it is his policy's."""
+    checked = 0
+    for deal in positions(variant, n, range(120)):
+        o = conquian_obs_from_state(deal)
+        legal = deal.legal_raw()
+        rows = obs_features(o, legal)
+        assert [r[0] for r in rows] == [1.0 if raw == fc.policy(o, random.Random(0)) else 0.0 for raw in legal]
+        checked += 1
+    assert checked > 80
 
 
 def test_features_follow_what_the_seat_sees() -> None:
@@ -107,6 +124,22 @@ def test_training_smoke_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--smoke"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["round 1"]["decisions"] > 0
+
+
+def test_soft_targets_are_a_distribution_per_decision() -> None:
+    """Each decision's targets sum to one; the hard ones mark the search's choice only, the soft
+    ones favour the actions with the better playout values."""
+    import numpy as np
+    from benchmarks.train_apprentice import targets
+
+    group = np.array([0, 0, 0, 1, 1])
+    label = np.array([1, 3])
+    value = np.array([-1.0, 0.5, 0.2, 0.0, -0.4])
+    hard = targets(group, label, 2, value, 0.0, 0.5)
+    assert hard.tolist() == [0.0, 1.0, 0.0, 1.0, 0.0]
+    soft = targets(group, label, 2, value, 0.1, 0.5)
+    assert np.allclose(np.bincount(group, weights=soft), 1.0)
+    assert soft[1] > soft[2] > soft[0] and soft[3] > soft[4] > 0.0
 
 
 #: deals the shipped apprentice plays against itself (conquian, dealer p2): seed, actions, winner,

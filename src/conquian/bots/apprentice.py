@@ -107,6 +107,8 @@ class ExitBot(MasterBot):
                 d = base.copy()
                 d.apply_raw(*legal[i])
                 values[i].append(playout(d, view.seat, self.weights, random.Random(sub_seed), self.foster_adversary))
+            self.playouts += len(alive)
+            self.last_playouts += len(alive)
             if deadline is not None and time.perf_counter() > deadline:
                 return
 

@@ -34,6 +34,8 @@ from conquian.bots.foster import conquian_obs_from_state, conquian_obs_from_view
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.listing import (
     DISCARD,
+    FORCED,
+    K_DISCARD,
     K_FORCE,
     K_PASS,
     K_USE,
@@ -92,14 +94,13 @@ _USE = FEATURES.index("use")
 _FORCE = FEATURES.index("force the card in play")
 _PASS = FEATURES.index("pass x the card fits the adversary, turned by me")
 _DISCARD = FEATURES.index("discard: keep value / 4")
-_RNG = random.Random(0)  # foster's policy takes a stream, and draws nothing from it in conquian
+_RANKS = tuple(sum(1 << (s * 16 + r) for s in range(4)) for r in range(16))  # each rank's cards, as a mask
 
 
 def obs_features(o: fc.Obs, legal: list[RawAction], foster_choice: RawAction | None = None) -> list[list[float]]:
     """One row of :data:`N_FEATURES` numbers per action of ``legal`` (the listing of ``o``'s seat);
-    ``foster_choice``: foster's action if already known (else it is worked out here)."""
-    if foster_choice is None:
-        foster_choice = fc.policy(o, _RNG)
+    ``foster_choice``: foster's action if already known (else it is worked out here, from the values
+    the features read: :func:`conquian.bots.foster_conquian.policy`'s choice)."""
     tb = fc.foster_tables(o.tbl)
     fits = tb.side_fits(o.side)
     other_fits = tb.side_fits(o.other_side)
@@ -109,50 +110,61 @@ def obs_features(o: fc.Obs, legal: list[RawAction], foster_choice: RawAction | N
     rows: list[list[float]] = []
     if o.stage == DISCARD:
         hand = o.hand
-        keep: dict[int, float] = {}
+        base: dict[int, list[float]] = {}
+        # foster's discard (rules 4 and 5, as foster_conquian.discard_and_total): the least worth
+        # keeping, a card he can use counted 2.5 more and forced on him unless he is nearly out
+        adversary_safe = o.other_hand_count >= 3
+        best_score = 0.0
+        best_raw: RawAction = (K_DISCARD, -1)
+        h = hand
+        while h:
+            low = h & -h
+            c = low.bit_length() - 1
+            h ^= low
+            row = _discard_row(tb, c, hand, fits, other_fits, live, pack, adv)
+            base[c] = row
+            k = row[_DISCARD] * 4.0
+            if other_fits >> c & 1:
+                score = k + 2.5
+                if best_raw[1] == -1 or score < best_score:
+                    best_score, best_raw = score, ((K_FORCE, c) if adversary_safe else (K_DISCARD, c))
+            elif best_raw[1] == -1 or k < best_score:
+                best_score, best_raw = k, (K_DISCARD, c)
+        if foster_choice is None:
+            foster_choice = best_raw
         for kind, c in legal:
-            row = [0.0] * N_FEATURES
+            row = base[c][:]
             if (kind, c) == foster_choice:
                 row[0] = 1.0
-            k = keep.get(c)
-            if k is None:
-                k = keep[c] = fc.value_of(tb, c, hand, fits, live)
-            unseen2 = unseen1 = 0
-            for others, _run in tb.threes[c]:
-                if others & ~live == 0:
-                    unseen2 += 1
-                elif others & live and others & hand:
-                    unseen1 += 1
-            rank = c & 15
-            same_rank = 0
-            for s in range(4):
-                if live >> (s * 16 + rank) & 1:
-                    same_rank += 1
-            i = _DISCARD
-            row[i] = k / 4.0
-            row[i + 1] = float(other_fits >> c & 1)
             if kind == K_FORCE:
-                row[i + 2] = 1.0
-                row[i + 3] = adv
-            row[i + 4] = unseen2 / 4.0
-            row[i + 5] = unseen1 / 4.0
-            row[i + 6] = 1.0 if k == 0.0 else 0.0
-            row[i + 7] = 1.0 if rank in (1, 13) else 0.0
-            row[i + 8] = same_rank / 3.0
-            row[i + 9] = k / 4.0 * pack
-            row[i + 10] = unseen2 / 4.0 * pack
-            row[i + 11] = unseen2 / 4.0 * adv
-            row[i + 12] = float(fits >> c & 1)
+                row[_DISCARD + 2] = 1.0
+                row[_DISCARD + 3] = adv
             rows.append(row)
         return rows
     card = o.card
     hand_value = dead = 0.0
-    if any(kind == K_USE for kind, _ in legal):
+    down = o.down.bit_count()
+    scores: list[float] = []
+    first_win = -1
+    for j, raw in enumerate(legal):
+        if raw[0] == K_USE:
+            scores.append(fc.use_score(o, raw)[0])
+            laid = 0
+            for m in raw[1]:
+                laid |= m
+            if first_win < 0 and o.hand & ~laid == 0:
+                first_win = j
+        else:
+            scores.append(0.0)
+    has_use = bool(legal) and legal[0][0] == K_USE
+    if has_use:
         hv, nd = fc.hand_values(tb, o.hand, fits, live)
         hand_value, dead = hv, float(nd)
+    hopeless = dead >= 5 and down < 4
     card_fits_him = float(other_fits >> card & 1)
-    down = o.down.bit_count()
-    for raw in legal:
+    if foster_choice is None:
+        foster_choice = _foster_say(o, legal, scores, first_win, has_use, hand_value, hopeless, other_fits)
+    for j, raw in enumerate(legal):
         kind = raw[0]
         row = [0.0] * N_FEATURES
         if raw == foster_choice:
@@ -164,7 +176,7 @@ def obs_features(o: fc.Obs, legal: list[RawAction], foster_choice: RawAction | N
                 u |= m
             i = _USE
             row[i] = 1.0
-            row[i + 1] = fc.use_score(o, raw)[0] / 10.0
+            row[i + 1] = scores[j] / 10.0
             row[i + 2] = (u & o.hand).bit_count() / 3.0
             row[i + 3] = 1.0 if o.hand & ~u == 0 else 0.0
             row[i + 4] = 1.0 if u & o.down else 0.0
@@ -177,7 +189,7 @@ def obs_features(o: fc.Obs, legal: list[RawAction], foster_choice: RawAction | N
             row[i + 11] = 1.0 if o.stage == SAY_DISCARD else 0.0
             row[i + 12] = 1.0 if o.stage == SAY_PASSED else 0.0
             row[i + 13] = card_fits_him
-            row[i + 14] = 1.0 if dead >= 5 and down < 4 else 0.0
+            row[i + 14] = 1.0 if hopeless else 0.0
         elif kind == K_FORCE:
             i = _FORCE
             row[i] = 1.0
@@ -189,6 +201,53 @@ def obs_features(o: fc.Obs, legal: list[RawAction], foster_choice: RawAction | N
             row[_PASS] = card_fits_him
         rows.append(row)
     return rows
+
+
+def _discard_row(tb: fc.FosterTables, c: int, hand: int, fits: int, other_fits: int, live: int, pack: float,
+                 adv: float) -> list[float]:
+    """The row of discarding hand card ``c`` (without foster's choice and the force's numbers)."""
+    row = [0.0] * N_FEATURES
+    k = fc.value_of(tb, c, hand, fits, live)
+    unseen2 = unseen1 = 0
+    for others, _run in tb.threes[c]:
+        if others & ~live == 0:
+            unseen2 += 1
+        elif others & live and others & hand:
+            unseen1 += 1
+    rank = c & 15
+    same_rank = (live & _RANKS[rank]).bit_count()
+    i = _DISCARD
+    row[i] = k / 4.0
+    row[i + 1] = float(other_fits >> c & 1)
+    row[i + 4] = unseen2 / 4.0
+    row[i + 5] = unseen1 / 4.0
+    row[i + 6] = 1.0 if k == 0.0 else 0.0
+    row[i + 7] = 1.0 if rank in (1, 13) else 0.0
+    row[i + 8] = same_rank / 3.0
+    row[i + 9] = k / 4.0 * pack
+    row[i + 10] = unseen2 / 4.0 * pack
+    row[i + 11] = unseen2 / 4.0 * adv
+    row[i + 12] = float(fits >> c & 1)
+    return row
+
+
+def _foster_say(o: fc.Obs, legal: list[RawAction], scores: list[float], first_win: int, has_use: bool,
+                hand_value: float, hopeless: bool, other_fits: int) -> RawAction:
+    """Foster's choice of taking, passing or forcing the card in play (as
+    :func:`conquian.bots.foster_conquian.policy`), from the use scores and hand value already worked out."""
+    if first_win >= 0:
+        return legal[first_win]  # a use that wins is always taken
+    best = -1
+    for j, raw in enumerate(legal):
+        if raw[0] == K_USE and (best < 0 or scores[j] > scores[best]):
+            best = j
+    if o.stage == FORCED:
+        return legal[best] if best >= 0 else (K_PASS, -1)
+    if has_use and not hopeless and scores[best] > hand_value:
+        return legal[best]
+    if other_fits >> o.card & 1 and o.stage in (SAY_PASSED, SAY_DISCARD) and o.other_hand_count != 0:
+        return (K_FORCE, o.card)
+    return (K_PASS, -1)
 
 
 def view_features(view: ConquianView) -> list[list[float]]:
