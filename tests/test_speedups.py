@@ -117,6 +117,42 @@ def test_compiled_deals_pickle_and_copy(compiled: Path) -> None:
     assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr
 
 
+REBUILD_PROBE = """
+import shutil, sys
+from pathlib import Path
+from conquian import get_rules, speedups
+from conquian.analysis.collect import play_chunk
+assert all(speedups.status().values()), speedups.status()
+rules = get_rules("cooncan")
+before = play_chunk(rules, ["foster"] * 3, 3, 0, 20).to_json()
+speedups.install(Path(sys.argv[1]), speedups.package_dir())  # a new build placed under a running game
+assert play_chunk(rules, ["foster"] * 3, 3, 0, 20).to_json() == before
+print("ok")
+"""
+
+
+def test_a_build_installed_under_a_running_process_leaves_it_whole(
+        compiled: Path, tmp_path: Path) -> None:
+    """``conquian speedups build`` run where the hot path is already compiled (and so loaded by
+    the very process that builds) crashed that process when it wrote over the loaded files:
+    the new files are now renamed into place, and the running process goes on playing."""
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    for f in speedups.built_files(compiled / "conquian"):
+        dest = fresh / f.relative_to(compiled / "conquian")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, dest)
+    loaded = tmp_path / "loaded"
+    shutil.copytree(compiled, loaded)
+    env = dict(os.environ, PYTHONPATH=str(loaded))
+    p = subprocess.run([sys.executable, "-c", REBUILD_PROBE, str(fresh)], capture_output=True, text=True,
+                       env=env, cwd=loaded, timeout=600)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stderr[-2000:])
+    assert sorted(f.name for f in speedups.built_files(loaded / "conquian")) == \
+        sorted(f.name for f in speedups.built_files(compiled / "conquian"))
+    assert not list((loaded / "conquian").rglob("*.part"))
+
+
 def test_status_and_remove_on_the_copy(compiled: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(compiled))
     p = subprocess.run([sys.executable, "-m", "conquian", "speedups", "status"], capture_output=True, text=True,
@@ -133,3 +169,4 @@ def test_a_build_without_mypyc_says_what_to_install(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mypyc" else real(name, *a))
     with pytest.raises(speedups.SpeedupsError, match=r"conquian\[speed\]"):
         speedups.build(tmp_path)
+

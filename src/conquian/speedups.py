@@ -114,14 +114,28 @@ def build(target: Path | None = None, quiet: bool = True) -> list[Path]:
             tail = (proc.stdout + proc.stderr).strip().splitlines()[-12:]
             raise SpeedupsError("the build failed (a C compiler and Python's headers are needed):\n"
                                 + "\n".join(tail))
-        written = []
-        for f in built_files(work / "conquian"):
-            to = dest / f.relative_to(work / "conquian")
-            shutil.copy2(f, to)
-            written.append(to)
+        written = install(work / "conquian", dest)
     if not quiet:
         for f in written:
             print(f)
+    return written
+
+
+def install(built: Path, dest: Path) -> list[Path]:
+    """Place the compiled modules found in the package directory ``built`` into the package
+    directory ``dest``.  Returns the files written.
+
+    Each file is copied beside its place, then renamed over it: a process that has the old
+    module loaded (the one building, when the package was already compiled) keeps its mapped
+    file whole, where writing into that file in place crashed it.
+    """
+    written = []
+    for f in built_files(built):
+        to = dest / f.relative_to(built)
+        part = to.with_name(to.name + ".part")
+        shutil.copy2(f, part)
+        os.replace(part, to)
+        written.append(to)
     return written
 
 
