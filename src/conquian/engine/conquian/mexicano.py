@@ -46,7 +46,6 @@ from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.mexicano_events import (
     ACTION_KINDS,
     MexicanoEvent,
-    _Node,
     event_action,
     mexicano_events,
     raw_to_action,
@@ -71,8 +70,16 @@ from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.uses import check_use
 from conquian.engine.deal import Entry, as_action, entry, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError
+from conquian.engine.history import CHUNK
 from conquian.engine.rules import MEXICANO, Rules
 from conquian.i18n import N_, Msg
+
+#: Every event without combinations or target, made once (four players at most, R8.1):
+#: kind -> player -> card (64: none) -> event.
+_EVENTS: Final = {kind: [[(kind, p, None if c == 64 else c, (), -1) for c in range(65)] for p in range(4)]
+                  for kind in ("turn", "pass", "bury", "discard")}
+_EVENTS.update({kind: [[(kind, p, None, (), -1)] * 65 for p in range(4)]
+                for kind in ("win", "tableau", "fewest", "give", "exchange")})
 
 
 class MexicanoDeal(ConquianFamilyDeal):
@@ -87,7 +94,7 @@ class MexicanoDeal(ConquianFamilyDeal):
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
     __slots__ = (
-        "actor", "buried", "card", "dealer", "deck", "downs", "events", "first", "gives", "hands",
+        "actor", "buried", "card", "dealer", "deck", "downs", "first", "gives", "hands",
         "n", "n_actions", "n_events", "origin", "pos", "rules", "seats", "sides", "stage", "tbl",
         "winner",
     )
@@ -114,7 +121,6 @@ class MexicanoDeal(ConquianFamilyDeal):
     """The player who had the first say to the card in play (the passers are ``first`` .. actor-1)."""
     buried: int
     winner: int
-    events: _Node
     n_events: int
     n_actions: int
 
@@ -177,7 +183,9 @@ class MexicanoDeal(ConquianFamilyDeal):
         new.first = self.first
         new.buried = self.buried
         new.winner = self.winner
-        new.events = self.events
+        new._node = self._node
+        new._tail = self._tail
+        new._m = self._m
         new.n_events = self.n_events
         new.n_actions = self.n_actions
         return new
@@ -249,7 +257,22 @@ class MexicanoDeal(ConquianFamilyDeal):
     # ------------------------------------------------------------- internals
     def _log(self, kind: str, player: int, card: int | None = None, melds: tuple[int, ...] = (),
              target: int = -1) -> None:
-        self.events = (self.events, (kind, player, card, melds, target))
+        if melds or target >= 0:
+            ev: tuple[Any, ...] = (kind, player, card, melds, target)
+        else:  # one shared tuple for each event without combinations or target
+            ev = _EVENTS[kind][player][64 if card is None else card]
+        tail, m = self._tail, self._m  # DealMixin._push, inlined
+        if len(tail) != m:
+            tail = self._tail = tail[:m]
+        tail.append(ev)
+        if tail[m] is not ev:
+            tail = self._tail = [*tail[:m], ev]
+        m += 1
+        if m == CHUNK:
+            self._node = (self._node, tuple(tail[:m]))
+            self._tail = []
+            m = 0
+        self._m = m
         self.n_events += 1
 
     def _turn(self, player: int) -> None:

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
 from conquian.engine.cards import JOKER, card_str, cards_of, parse_card, sort_key
-from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, _Node, _token, cooncan_events, raw_to_action
+from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, _token, cooncan_events, raw_to_action
 from conquian.engine.cooncan.listing import (
     _DRAW_RAW,
     DRAW,
@@ -57,6 +57,7 @@ from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, pars
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError, quote
+from conquian.engine.history import newest_first
 from conquian.engine.rules import COONCAN, Rules
 from conquian.engine.scoring import pip_value
 from conquian.i18n import Msg
@@ -74,7 +75,7 @@ class CooncanDeal(DealMixin):
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
     __slots__ = (
-        "combos", "dealer", "deck", "double", "drawn", "events", "h1", "h2", "hj", "laid", "laid_before", "n",
+        "combos", "dealer", "deck", "double", "drawn", "h1", "h2", "hj", "laid", "laid_before", "n",
         "n_actions", "n_events", "n_turns",
         "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
     )
@@ -100,8 +101,6 @@ class CooncanDeal(DealMixin):
     winner: int
     void: bool
     splash: bool
-    events: _Node
-    """The public history, newest first, as a persistent linked list: draws from the pack hold no card."""
     drawn: list[_Cards]
     """Each player's draws from the pack, newest first (only he sees them)."""
     n_events: int
@@ -212,7 +211,9 @@ class CooncanDeal(DealMixin):
         new.winner = self.winner
         new.void = self.void
         new.splash = self.splash
-        new.events = self.events
+        new._node = self._node
+        new._tail = self._tail
+        new._m = self._m
         new.drawn = self.drawn[:]
         new.n_events = self.n_events
         new.n_actions = self.n_actions
@@ -223,11 +224,10 @@ class CooncanDeal(DealMixin):
     __copy__ = copy
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(
-            flatten(v) if s == "events" else tuple(tuple(_cards(x)) for x in v) if s == "drawn"
-            else tuple(v) if isinstance(v, list) else v
+        return (*(
+            tuple(tuple(_cards(x)) for x in v) if s == "drawn" else tuple(v) if isinstance(v, list) else v
             for s, v in ((s, getattr(self, s)) for s in CooncanDeal.__slots__)
-        )
+        ), flatten(self.events))
 
     # ---------------------------------------------------------- properties
     @property
@@ -273,10 +273,7 @@ class CooncanDeal(DealMixin):
     def recent_events(self, count: int, seat: int | None = None) -> list[CooncanEvent]:
         """The last ``count`` events, oldest first, as :meth:`history` gives them, without walking the
         whole history (an interface logs each move's events)."""
-        node, raw = self.events, list[tuple[Any, ...]]()
-        while node is not None and len(raw) < count:
-            node, ev = node
-            raw.append(ev)
+        raw = list(newest_first(self.events, count))
         players = range(self.n) if seat is None else (seat - 1,)
         cards: dict[int, list[int]] = {}
         for p in players:
@@ -314,7 +311,7 @@ class CooncanDeal(DealMixin):
     # -------------------------------------------------------------- internals
     def _log(self, kind: str, p: int, card: int | None = None, combo: int | None = None,
              cards: tuple[str, ...] = (), text: str = "", which: str | None = None) -> None:
-        self.events = (self.events, (kind, p, card, combo, cards, text, which))
+        self._push((kind, p, card, combo, cards, text, which))
         self.n_events += 1
 
     def _start_turn(self, p: int) -> None:
@@ -364,7 +361,7 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] |= 1 << c
             self.stage = PLAY
-            self.events = (self.events, _DRAW_EVENTS[p])  # public: that he drew, not what
+            self._push(_DRAW_EVENTS[p])  # public: that he drew, not what
             self.drawn[p] = (self.drawn[p], c)
             self.n_events += 1
         elif kind == K_TAKE:
@@ -376,7 +373,7 @@ class CooncanDeal(DealMixin):
             self.stage = PLAY
             if not self.rules.discard_taken:
                 self.taken = c
-            self.events = (self.events, _TAKE_EVENTS[p][c])
+            self._push(_TAKE_EVENTS[p][c])
             self.n_events += 1
         elif kind == K_DISCARD:
             c = arg
@@ -387,7 +384,7 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] &= ~(1 << c)
             self.stock = (*self.stock, c)
-            self.events = (self.events, _DISCARD_EVENTS[p][c])
+            self._push(_DISCARD_EVENTS[p][c])
             self.n_events += 1
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
