@@ -104,6 +104,15 @@ def listing(context: Hashable, raws: list[RawAction], make: Callable[[RawAction]
             return sorted(first.values(), key=_text)
     return entries
 
+#: Small tuples of ints that many deals hold alike (their seats), one object for each value.
+_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def shared_tuple(t: tuple[int, ...]) -> tuple[int, ...]:
+    """One object for each value of ``t`` (a deal's seats: few values, held by every deal)."""
+    return _SHARED.setdefault(t, t)
+
+
 def flatten(node: Node) -> tuple[Any, ...]:
     """The events of a history (:mod:`conquian.engine.history`) as a flat tuple, newest first."""
     return tuple(newest_first(node))

@@ -384,13 +384,15 @@ class Observer:
         dealt = ""
         if isinstance(deal, ConquianDeal) and seat in deal.seats:
             p = deal.player_of(seat)
-            first = [deal.deck[i] for i in range(20) if (i >> 1) & 1 == p]
+            deck = deal.deck
+            first = [deck[i] for i in range(20) if (i >> 1) & 1 == p]
             dealt = str(CardSet(sum(1 << c for c in first)))
         elif isinstance(deal, MexicanoDeal) and isinstance(view, MexicanoView):
             # R8.2: dealt one at a time from the first player after the dealer; the card the seat
             # gave, and the one it got once every seat has given
             p, n = deal.player_of(seat), deal.n
-            first = [deal.deck[i] for i in range(n * deal.rules.hand_size) if i % n == p]
+            deck = deal.deck
+            first = [deck[i] for i in range(n * deal.rules.hand_size) if i % n == p]
             gave = card_str(view.gave_card) if view.gave_card >= 0 else "-"
             got = card_str(view.got_card) if view.got_card >= 0 else "-"
             dealt = f"{CardSet(sum(1 << c for c in first))} | gave {gave} got {got}"
@@ -401,7 +403,8 @@ class Observer:
 
 def _dealt_cooncan(deal: Any, seat: int) -> list[int]:
     n, hs = deal.n, deal.rules.hand_size
-    return [deal.deck[k] for k in range(n * hs) if (deal.dealer + k) % n + 1 == seat]
+    deck = deal.deck
+    return [deck[k] for k in range(n * hs) if (deal.dealer + k) % n + 1 == seat]
 
 
 def _register() -> None:

@@ -56,7 +56,7 @@ from conquian.engine.conquian.listing import (
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.uses import check_use
 from conquian.engine.conquian.view import ConquianView
-from conquian.engine.deal import as_action, flatten, setup_deck
+from conquian.engine.deal import as_action, flatten, setup_deck, shared_tuple
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.history import CHUNK
 from conquian.engine.rules import CONQUIAN, Rules
@@ -91,7 +91,6 @@ class ConquianDeal(ConquianFamilyDeal):
         "buried",
         "card",
         "dealer",
-        "deck",
         "downs",
         "hands",
         "n_actions",
@@ -111,7 +110,6 @@ class ConquianDeal(ConquianFamilyDeal):
     dealer: int
     seats: tuple[int, int]
     n_seats: int
-    deck: tuple[int, ...]
     pos: int
     hands: list[int]
     sides: list[tuple[int, ...]]
@@ -140,7 +138,7 @@ class ConquianDeal(ConquianFamilyDeal):
         self.dealer = dealer
         pone = dealer % n + 1
         other = dealer if n == 2 else pone % n + 1
-        self.seats = (pone, other)
+        self.seats = shared_tuple((pone, other))  # type: ignore[assignment]
         self.deck = deck
         hands = [0, 0]
         # R3.1: two at a time, the pone first: cards 1-2 pone, 3-4 dealer, ...
@@ -169,7 +167,7 @@ class ConquianDeal(ConquianFamilyDeal):
         new.dealer = self.dealer
         new.seats = self.seats
         new.n_seats = self.n_seats
-        new.deck = self.deck
+        new._deck = self._deck
         new.pos = self.pos
         new.hands = self.hands[:]
         new.sides = self.sides[:]
@@ -262,12 +260,12 @@ class ConquianDeal(ConquianFamilyDeal):
 
     def _turn(self, player: int) -> None:
         """``player`` turns the next card of the pack, or the deal is a tableau (R3.7)."""
-        if self.pos >= len(self.deck):
+        if self.pos >= len(self._deck):
             self.stage = OVER
             self.card = -1
             self._log("tableau", player)
             return
-        self.card = c = self.deck[self.pos]
+        self.card = c = self._deck[self.pos]
         self.pos += 1
         self.stage = SAY_TURNED
         self.actor = player

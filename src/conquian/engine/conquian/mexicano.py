@@ -68,7 +68,7 @@ from conquian.engine.conquian.mexicano_listing import (
 )
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.uses import check_use
-from conquian.engine.deal import Entry, as_action, entry, flatten, setup_deck
+from conquian.engine.deal import Entry, as_action, entry, flatten, setup_deck, shared_tuple
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.history import CHUNK
 from conquian.engine.rules import MEXICANO, Rules
@@ -94,7 +94,7 @@ class MexicanoDeal(ConquianFamilyDeal):
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
     __slots__ = (
-        "actor", "buried", "card", "dealer", "deck", "downs", "first", "gives", "hands",
+        "actor", "buried", "card", "dealer", "downs", "first", "gives", "hands",
         "n", "n_actions", "n_events", "origin", "pos", "rules", "seats", "sides", "stage", "tbl",
         "winner",
     )
@@ -105,7 +105,6 @@ class MexicanoDeal(ConquianFamilyDeal):
     dealer: int
     seats: tuple[int, ...]
     """The seat of each player index, in the order of play (the dealer last)."""
-    deck: tuple[int, ...]
     pos: int
     hands: list[int]
     sides: list[tuple[int, ...]]
@@ -138,7 +137,7 @@ class MexicanoDeal(ConquianFamilyDeal):
         self.tbl = meld_table(rules)
         self.n = n
         self.dealer = dealer
-        self.seats = tuple((dealer + i) % n + 1 for i in range(n))
+        self.seats = shared_tuple(tuple((dealer + i) % n + 1 for i in range(n)))
         self.deck = deck
         dealt = n * rules.hand_size
         hands = [0] * n
@@ -170,7 +169,7 @@ class MexicanoDeal(ConquianFamilyDeal):
         new.n = self.n
         new.dealer = self.dealer
         new.seats = self.seats
-        new.deck = self.deck
+        new._deck = self._deck
         new.pos = self.pos
         new.hands = self.hands[:]
         new.sides = self.sides[:]
@@ -277,7 +276,7 @@ class MexicanoDeal(ConquianFamilyDeal):
 
     def _turn(self, player: int) -> None:
         """``player`` turns the next card of the pack, or the pack is exhausted (R8.6)."""
-        if self.pos >= len(self.deck):
+        if self.pos >= len(self._deck):
             self.stage = OVER
             self.card = -1
             if self.rules.exhausted == "fewest":
@@ -289,7 +288,7 @@ class MexicanoDeal(ConquianFamilyDeal):
                     return
             self._log("tableau", player)
             return
-        self.card = c = self.deck[self.pos]
+        self.card = c = self._deck[self.pos]
         self.pos += 1
         self.stage = SAY
         self.actor = self.origin = self.first = player

@@ -75,21 +75,22 @@ class CooncanDeal(DealMixin):
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
     __slots__ = (
-        "combos", "dealer", "deck", "double", "drawn", "h1", "h2", "hj", "laid", "laid_before", "n",
+        "_deck", "_pack", "combos", "dealer", "double", "drawn", "h1", "h2", "hj", "laid", "laid_before", "n",
         "n_actions", "n_events", "n_turns",
-        "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
+        "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
     )
 
     rules: Rules
     double: bool
     n: int
     dealer: int
-    deck: tuple[int, ...]
-    """The deck as dealt, top card first (what a record stores)."""
+    _deck: bytes
+    """The deck as dealt, top card first, one byte a card."""
     h1: list[int]
     h2: list[int]
     hj: list[int]
-    pack: tuple[int, ...]
+    _pack: bytes
+    """The pack face down, ``_pack[pos]`` its top card, one byte a card."""
     pos: int
     stock: tuple[int, ...]
     combos: tuple[Combo, ...]
@@ -145,6 +146,24 @@ class CooncanDeal(DealMixin):
         self._log("start", dealer - 1, deck[dealt])  # the card that starts the stock, face up
         self._start_turn(dealer % n)
 
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The deck as dealt, top card first (what a record stores)."""
+        return tuple(self._deck)
+
+    @deck.setter
+    def deck(self, cards: Sequence[int]) -> None:
+        self._deck = bytes(cards)
+
+    @property
+    def pack(self) -> tuple[int, ...]:
+        """The pack face down, ``pack[pos]`` its top card (turned over from the stock, R4.5)."""
+        return tuple(self._pack)
+
+    @pack.setter
+    def pack(self, cards: Sequence[int]) -> None:
+        self._pack = bytes(cards)
+
     # ---------------------------------------------------------------- hands
     def _give(self, p: int, c: int) -> None:
         if c == JOKER:
@@ -195,11 +214,11 @@ class CooncanDeal(DealMixin):
         new.double = self.double
         new.n = self.n
         new.dealer = self.dealer
-        new.deck = self.deck
+        new._deck = self._deck
         new.h1 = self.h1[:]
         new.h2 = self.h2[:]
         new.hj = self.hj[:]
-        new.pack = self.pack
+        new._pack = self._pack
         new.pos = self.pos
         new.stock = self.stock
         new.combos = self.combos
@@ -253,7 +272,7 @@ class CooncanDeal(DealMixin):
     @property
     def pack_count(self) -> int:
         """Cards face down in the pack."""
-        return len(self.pack) - self.pos
+        return len(self._pack) - self.pos
 
     @property
     def stock_top(self) -> int | None:
@@ -328,7 +347,7 @@ class CooncanDeal(DealMixin):
             self.void = True
             self._log("void", p)
             return
-        if self.pos >= len(self.pack):
+        if self.pos >= len(self._pack):
             if self.pack_turns >= self.rules.max_pack_turns or not self.stock:
                 self.stage = OVER
                 self.void = True
@@ -352,7 +371,7 @@ class CooncanDeal(DealMixin):
         p = self.turn
         self.n_actions += 1
         if kind == K_DRAW:
-            c = self.pack[self.pos]
+            c = self._pack[self.pos]
             self.pos += 1
             if c == JOKER:
                 self.hj[p] += 1
@@ -617,7 +636,7 @@ class CooncanDeal(DealMixin):
             jokers=hj[p],
             combos=self.combos,
             stock=self.stock,
-            pack_count=len(self.pack) - self.pos,
+            pack_count=len(self._pack) - self.pos,
             pack_turns=self.pack_turns,
             hand_counts=tuple([h1[q].bit_count() + h2[q].bit_count() + hj[q] for q in range(n)]),
             stage=stage,
