@@ -7,10 +7,13 @@
 Each preset's figure is the resident memory a fresh process gains by keeping ``--deals`` deals,
 each dealt from its own seed and played ``--decisions`` random decisions (or to its end), divided
 by their number: not copies of one deal, which share their history (``python -m benchmarks``
-measures those).  OpenSpiel's figure is the same for its ``gin_rummy`` states at their 20th
-decision (its chance outcomes not counted as decisions).  The breakdown says what one stored state
-holds: each attribute's objects that no other deal shares (the rules, tables, shared event tuples
-and small ints are not counted), by ``sys.getsizeof``.  Figures are printed, never asserted.
+measures those); and again with the engine's caches warmed by the same deals played once before
+(what the meld tables' bounded memos keep is the process's, not the states').  OpenSpiel's figure
+is the same for its ``gin_rummy`` states at their 20th decision (its chance outcomes not counted
+as decisions).  The breakdown says what one stored state holds: each attribute's objects that no
+other deal shares (the rules, tables, shared event tuples, small ints and anything else reachable
+from the engine's modules are not counted), by ``sys.getsizeof`` (which counts the garbage
+collector's header of the objects it tracks).  Figures are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ _PROBE = r"""
 import gc, json, random, sys
 sys.path.insert(0, ".")
 from benchmarks.peers import rss_bytes
-kind, n, decisions = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+kind, n, decisions, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "warm"
 if kind == "openspiel":
     import pyspiel
     game = pyspiel.load_game("gin_rummy")
@@ -57,6 +60,9 @@ else:
             d.apply_raw(*d.random_raw(rnd)); k += 1
         return d, d.n_events
     make(10**6)  # the shared tables made once, outside the measure
+if warm:
+    for s in range(n):
+        make(s)  # the same deals played once and dropped: the engine's caches hold what they need
 gc.collect()
 before = rss_bytes()
 kept = [make(s) for s in range(n)]
@@ -66,11 +72,13 @@ print(json.dumps({"bytes": (after - before) / n, "events": sum(e for _, e in kep
 """
 
 
-def probe(kind: str, deals: int, decisions: int) -> dict[str, float]:
+def probe(kind: str, deals: int, decisions: int, warm: bool = False) -> dict[str, float]:
     """Resident bytes per stored state and mean events, in a fresh process (``kind``: ``openspiel``
-    or ``variant:players``), so that memory freed earlier cannot hide the cost."""
-    out = subprocess.run([sys.executable, "-c", _PROBE, kind, str(deals), str(decisions)], capture_output=True,
-                         text=True, timeout=1200, check=True)
+    or ``variant:players``), so that memory freed earlier cannot hide the cost.  ``warm``: the same
+    deals are played once and dropped before, so that what the engine's caches (the meld tables'
+    memos, bounded) keep for them is not counted, only the states."""
+    out = subprocess.run([sys.executable, "-c", _PROBE, kind, str(deals), str(decisions), "warm" if warm else "cold"],
+                         capture_output=True, text=True, timeout=1200, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -80,10 +88,10 @@ def _size(obj: Any, seen: set[int], shared: set[int]) -> int:
     stack = [obj]
     while stack:
         o = stack.pop()
-        if id(o) in seen or id(o) in shared or o is None or isinstance(o, bool | str):
+        if id(o) in seen or id(o) in shared or o is None or isinstance(o, bool):
             continue
-        if isinstance(o, int) and -5 <= o <= 256:
-            continue
+        if (isinstance(o, int) and -5 <= o <= 256) or (isinstance(o, str) and sys.intern(o) is o):
+            continue  # the interpreter's small ints, interned strings (the code's constants)
         seen.add(id(o))
         total += sys.getsizeof(o)
         if isinstance(o, tuple | list):
@@ -146,10 +154,12 @@ def main(argv: list[str] | None = None) -> None:
             peer = None  # OpenSpiel not installed (the bench extra)
     results["openspiel"] = peer
     for variant, players in CONFIGS:
-        r = probe(f"{variant}:{players}", deals, args.decisions)
+        r: dict[str, Any] = probe(f"{variant}:{players}", deals, args.decisions)
+        r["warm_bytes"] = probe(f"{variant}:{players}", deals, args.decisions, warm=True)["bytes"]
         r["breakdown"] = breakdown(variant, players, min(deals, 1000), args.decisions)
         if peer:
             r["ratio"] = peer / r["bytes"]
+            r["warm_ratio"] = peer / r["warm_bytes"]
         results[f"{variant} ({players})"] = r
         gc.collect()
     if args.json:
@@ -161,7 +171,9 @@ def main(argv: list[str] | None = None) -> None:
         if name == "openspiel":
             continue
         ratio = f"  OpenSpiel / ours {r['ratio']:.1f} x" if "ratio" in r else ""
-        print(f"{name}: {r['bytes']:,.0f} B a state ({r['events']:.1f} events){ratio}")
+        warm = f" ({r['warm_ratio']:.1f} x)" if "warm_ratio" in r else ""
+        print(f"{name}: {r['bytes']:,.0f} B a state ({r['events']:.1f} events){ratio}; the states alone "
+              f"(caches warmed by the same deals) {r['warm_bytes']:,.0f} B{warm}")
         parts = ", ".join(f"{k} {v:,.0f}" for k, v in sorted(r["breakdown"].items(), key=lambda kv: -kv[1])
                           if v >= 1)
         print(f"    breakdown (B): {parts}; sum {sum(r['breakdown'].values()):,.0f}")

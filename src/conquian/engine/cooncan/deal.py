@@ -26,6 +26,7 @@ conquian.engine.errors.IllegalActionError: R4.3: p1 must draw (draw, or take fro
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from sys import intern
 from typing import Any, Final
 
 from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
@@ -330,6 +331,8 @@ class CooncanDeal(DealMixin):
     # -------------------------------------------------------------- internals
     def _log(self, kind: str, p: int, card: int | None = None, combo: int | None = None,
              cards: tuple[str, ...] = (), text: str = "", which: str | None = None) -> None:
+        if cards:  # the cards' tokens, one string each for every deal
+            cards = tuple([intern(t) for t in cards])
         self._push((kind, p, card, combo, cards, text, which))
         self.n_events += 1
 
