@@ -121,7 +121,7 @@ def flatten(node: Node) -> tuple[Any, ...]:
 class DealMixin:
     """``legal_actions``, ``is_legal``, ``play`` and ``random_raw`` from a deal's hooks."""
 
-    __slots__ = ("_listed", "_m", "_node", "_tail")
+    __slots__ = ("_listed", "_m", "_made", "_node", "_tail")
 
     _node: Node
     """The public history's full chunks (:mod:`conquian.engine.history`), shared by copies."""
@@ -130,20 +130,27 @@ class DealMixin:
     a list that copies share and that only ever grows (a copy that finds it grown past its own
     events goes on with a list of its own)."""
     _m: int
+    _made: Node
+    """The history last given by :attr:`events` (the same node while no event is added)."""
 
     @property
     def events(self) -> Node:
         """The public history as a persistent list of chunks (:mod:`conquian.engine.history`),
-        shared by copies and views."""
-        if self._m == 0:
+        shared by copies and views: the same node until an event is added."""
+        m = self._m
+        if m == 0:
             return self._node
-        return (self._node, tuple(self._tail[:self._m]))
+        made = self._made
+        if made is None or made[0] is not self._node or len(made[1]) != m:
+            made = self._made = (self._node, tuple(self._tail[:m]))
+        return made
 
     @events.setter
     def events(self, node: Node) -> None:
         self._node = node
         self._tail = []
         self._m = 0
+        self._made = None
 
     def _push(self, ev: tuple[Any, ...]) -> None:
         """Add one event to the public history (the deals inline this on their hottest paths)."""

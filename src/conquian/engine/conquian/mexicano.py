@@ -185,6 +185,7 @@ class MexicanoDeal(ConquianFamilyDeal):
         new._node = self._node
         new._tail = self._tail
         new._m = self._m
+        new._made = self._made
         new.n_events = self.n_events
         new.n_actions = self.n_actions
         return new

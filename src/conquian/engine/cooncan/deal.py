@@ -234,6 +234,7 @@ class CooncanDeal(DealMixin):
         new._node = self._node
         new._tail = self._tail
         new._m = self._m
+        new._made = self._made
         new.drawn = self.drawn[:]
         new.n_events = self.n_events
         new.n_actions = self.n_actions
