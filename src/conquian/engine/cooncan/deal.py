@@ -58,7 +58,7 @@ from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, pars
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deal import DealMixin, as_action, flatten, setup_deck
 from conquian.engine.errors import IllegalActionError, quote
-from conquian.engine.history import newest_first
+from conquian.engine.history import CHUNK, newest_first
 from conquian.engine.rules import COONCAN, Rules
 from conquian.engine.scoring import pip_value
 from conquian.i18n import Msg
@@ -384,9 +384,8 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] |= 1 << c
             self.stage = PLAY
-            self._push(_DRAW_EVENTS[p])  # public: that he drew, not what
+            ev = _DRAW_EVENTS[p]  # public: that he drew, not what
             self.drawn[p] = (self.drawn[p], c)
-            self.n_events += 1
         elif kind == K_TAKE:
             c = arg
             st = self.stock
@@ -396,8 +395,7 @@ class CooncanDeal(DealMixin):
             self.stage = PLAY
             if not self.rules.discard_taken:
                 self.taken = c
-            self._push(_TAKE_EVENTS[p][c])
-            self.n_events += 1
+            ev = _TAKE_EVENTS[p][c]
         elif kind == K_DISCARD:
             c = arg
             if c == JOKER:
@@ -407,12 +405,7 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] &= ~(1 << c)
             self.stock = (*self.stock, c)
-            self._push(_DISCARD_EVENTS[p][c])
-            self.n_events += 1
-            if self.h1[p] == 0 and self.hj[p] == 0:
-                self._out(p)
-            else:
-                self._start_turn((p + 1) % self.n)
+            ev = _DISCARD_EVENTS[p][c]
         else:
             if kind == K_MELD3:
                 combo = new_combo(arg, p + 1, 0 if self.double else 4)
@@ -441,6 +434,25 @@ class CooncanDeal(DealMixin):
                 self._log("add" if kind == K_ADD else "shift", p, None, index + 1, tokens, str(combo), which)
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
+            return
+        tail, m = self._tail, self._m  # DealMixin._push, inlined (draws, takes and discards)
+        if len(tail) != m:
+            tail = self._tail = tail[:m]
+        tail.append(ev)
+        if tail[m] is not ev:
+            tail = self._tail = [*tail[:m], ev]
+        m += 1
+        if m == CHUNK:
+            self._node = (self._node, tuple(tail[:m]))
+            self._tail = []
+            m = 0
+        self._m = m
+        self.n_events += 1
+        if kind == K_DISCARD:
+            if self.h1[p] == 0 and self.hj[p] == 0:
+                self._out(p)
+            else:
+                self._start_turn((p + 1) % self.n)
 
     # --------------------------------------------------------------- listing
     def legal_raw(self) -> list[RawAction]:
