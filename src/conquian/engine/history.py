@@ -75,9 +75,10 @@ def newest_first(node: Node, count: int | None = None) -> Iterator[tuple[Any, ..
 
 #: Per reading (a hashable ``tag``: the deal's seats, the reader) and history node's previous node:
 #: (that previous node, the chunk read, the reader's own chain at its end, the shared list, how many
-#: of its items are the events up to that chunk's end).  A later node of the same line of play has
-#: the same previous node and a chunk that starts with the one read, or the node read among its own.
-_MEMO: dict[tuple[Hashable, int], tuple[Any, Any, Any, list[Any], int]] = {}
+#: of its items are the events up to that chunk's end, the own chain and the count at its start).
+#: A later node of the same line of play has the same previous node and a chunk that starts with
+#: the one read, or the node read among its own; a line that left the chunk, its events before it.
+_MEMO: dict[tuple[Hashable, int], tuple[Any, Any, Any, list[Any], int, Any, int]] = {}
 #: Lines of play remembered at once (the oldest forgotten first: its views keep their events).
 MEMO_MAX = 4096
 _LOCK = threading.Lock()
@@ -151,11 +152,16 @@ def shared_events(tag: Hashable, node: Node, own: Any, back: Callable[[tuple[Any
     o = own
     with _LOCK:
         hit: Any = None
+        count = 0
+        start_own: Any = None
+        first = True
         while n is not None:
             prev, chunk = n
             got = _MEMO.get((tag, id(prev)))
+            if got is not None and got[0] is not prev:
+                got = None
             k = 0
-            if got is not None and got[0] is prev and len(got[1]) <= len(chunk) and chunk[:len(got[1])] == got[1]:
+            if got is not None and len(got[1]) <= len(chunk) and chunk[:len(got[1])] == got[1]:
                 k = len(got[1])
             for i in range(len(chunk) - 1, k - 1, -1):
                 ev = chunk[i]
@@ -164,7 +170,9 @@ def shared_events(tag: Hashable, node: Node, own: Any, back: Callable[[tuple[Any
                     o, private = back(ev, o)
                 seg.append((ev, private))
             if k and got is not None and got[2] is o:
-                hit = got
+                hit, count = got, got[4]  # the line read before, at the end of the chunk read
+                if first:
+                    start_own = got[5]
                 break
             for i in range(k - 1, -1, -1):
                 ev = chunk[i]
@@ -172,12 +180,16 @@ def shared_events(tag: Hashable, node: Node, own: Any, back: Callable[[tuple[Any
                 if back is not None:
                     o, private = back(ev, o)
                 seg.append((ev, private))
+            if first:
+                start_own, first = o, False
+            if got is not None and got[5] is o:
+                hit, count = got, got[6]  # a line that left this chunk: its events before the chunk
+                break
             n = prev
         if hit is None:
             items: list[Any] = []
-            count = 0
         else:
-            items, count = hit[3], hit[4]
+            items = hit[3]
             if not seg and hit[1] is node[1]:
                 return Events(items, count)
             if len(items) != count:
@@ -189,7 +201,7 @@ def shared_events(tag: Hashable, node: Node, own: Any, back: Callable[[tuple[Any
         items.extend([make(ev, private) for ev, private in reversed(seg)])
         while len(_MEMO) >= MEMO_MAX:
             del _MEMO[next(iter(_MEMO))]
-        _MEMO[(tag, id(node[0]))] = (node[0], node[1], own, items, len(items))
+        _MEMO[(tag, id(node[0]))] = (node[0], node[1], own, items, len(items), start_own, len(items) - len(node[1]))
         return Events(items, len(items))
 
 
