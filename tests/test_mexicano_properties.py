@@ -43,7 +43,8 @@ def check_cards(deal: MexicanoDeal) -> None:
     for p in range(deal.n):
         count = deal.hands[p].bit_count() + deal.downs[p].bit_count()
         # the winner who went out holds hand + 1 (R8.5); one who won by fewest cards (R8.6) does not
-        went_out = p == deal.winner and deal.hands[p] == 0 and deal.events is not None and deal.events[1][0] != "fewest"
+        last = deal.events[1][-1] if deal.events is not None else None
+        went_out = p == deal.winner and deal.hands[p] == 0 and last is not None and last[0] != "fewest"
         extra = went_out or (deal.stage == DISCARD and p == deal.actor)
         assert count == hs + extra, (p, count)
         # a side is whole combinations, and the downs are their union

@@ -218,3 +218,44 @@ def test_a_seats_log_rendered_as_it_grows_equals_the_log_rendered_whole() -> Non
                 assert s.log_for(seat, tr) == whole and s.log_tail(seat, tr, 7) == whole[-7:]
     s.lines[:] = s.lines[:5]  # a log cut short is rendered again
     assert s.log_for(1) == [t for t in (line.render(1) for line in s.lines) if t]
+
+
+@pytest.mark.parametrize("config", CONFIGS[::3], ids=lambda c: f"{c[0]}-{c[1]}")
+def test_the_history_in_chunks_is_shared_by_copies_and_kept_by_pickles(config: tuple[str, int, dict[str, Any]]) -> None:
+    import copy
+    import pickle
+
+    from conquian.engine.history import CHUNK, build, newest_first
+
+    rules = rules_of(config)
+    rng = random.Random(11)
+    deal = new_deal(rules, seed=3, dealer=rules.players)
+    copies: list[tuple[Deal, tuple[Any, ...]]] = []
+    while not deal.over:
+        if rng.random() < 0.3:
+            copies.append((deal.copy(), flatten(deal.events)))
+        deal.apply_raw(*deal.random_raw(rng.random))
+    def chunks_of(node: Any) -> list[Any]:
+        out = []
+        while node is not None:
+            node, chunk = node
+            out.append(chunk)
+        return out
+
+    shared = {id(c) for c in chunks_of(deal._node)}
+    for kept, events in copies:
+        assert flatten(kept.events) == events  # the source went on: the copy's history is its own
+        assert all(id(c) in shared for c in chunks_of(kept._node))  # its full chunks are the source's
+        twin = kept.copy()
+        if not kept.over:  # two copies of one state, each its own move: neither sees the other's
+            kept.apply_raw(*kept.legal_raw()[0])
+            twin.apply_raw(*twin.legal_raw()[-1])
+            for x in (kept, twin):
+                after = flatten(x.events)  # newest first: the events before the move end it
+                assert len(after) > len(events) and after[len(after) - len(events):] == events
+    chunks = [len(c) for c in chunks_of(deal.events)]
+    assert all(n == CHUNK for n in chunks[1:]) and sum(chunks) == deal.n_events
+    assert build(reversed(flatten(deal.events))) == deal.events
+    assert list(newest_first(deal.events, 5)) == list(flatten(deal.events)[:5])
+    for again in (pickle.loads(pickle.dumps(deal)), copy.deepcopy(deal)):
+        assert again == deal and again.history() == deal.history() and again.deck == deal.deck

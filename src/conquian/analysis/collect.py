@@ -136,17 +136,17 @@ def _unseen(deal: Deal) -> int:
     """The cards the player to act has not seen: the pack and the other hands (in the conquián
     mexicano, but the card he gave while the next player still holds it, R8.2)."""
     if isinstance(deal, ConquianDeal):
-        return len(deal.deck) - deal.pos + deal.hands[1 - deal.actor].bit_count()
+        return deal.pack_count + deal.hands[1 - deal.actor].bit_count()
     if isinstance(deal, MexicanoDeal):
         p, n = deal.actor, deal.n
         hidden = sum(deal.hands[q].bit_count() for q in range(n) if q != p)
         gave = deal.gives[p]
         if deal.exchanged and deal.hands[(p + 1) % n] >> gave & 1:
             hidden -= 1
-        return len(deal.deck) - deal.pos + hidden
+        return deal.pack_count + hidden
     p = deal.turn
     hidden = sum(deal.h1[q].bit_count() + deal.h2[q].bit_count() + deal.hj[q] for q in range(deal.n) if q != p)
-    return len(deal.pack) - deal.pos + hidden
+    return deal.pack_count + hidden
 
 
 def _conquian_win(deal: ConquianDeal | MexicanoDeal, raw: tuple[int, Any]) -> tuple[str, str] | None:

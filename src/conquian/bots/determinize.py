@@ -84,7 +84,7 @@ def _mexicano(v: MexicanoView, rng: random.Random) -> MexicanoDeal:
     d.dealer = v.dealer
     d.seats = v.seats
     d.pos = v.rules.pack_size - len(pack)
-    d.deck = (0,) * d.pos + tuple(pack)
+    d._deck = bytes(d.pos) + bytes(pack)
     d.hands = hands
     d.sides = list(v.side_masks)
     d.downs = downs
@@ -147,7 +147,7 @@ def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
     d.seats = v.seats
     d.n_seats = v.rules.players
     d.pos = 40 - len(pack)
-    d.deck = (0,) * d.pos + tuple(pack)
+    d._deck = bytes(d.pos) + bytes(pack)
     p = v.player
     hands = [0, 0]
     hands[p] = v.hand_mask
@@ -311,14 +311,14 @@ def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
     d.double = v.rules.copies == 2
     d.n = n
     d.dealer = v.dealer
-    d.deck = ()
+    d._deck = b""
     d.h1 = [0] * n
     d.h2 = [0] * n
     d.hj = [0] * n
     for s, cards in hands.items():
         for c in cards:
             d._give(s - 1, c)
-    d.pack = tuple(pack)
+    d._pack = bytes(pack)
     d.pos = 0
     d.stock = v.stock
     d.combos = v.combos

@@ -48,7 +48,7 @@ def conquian_obs_from_state(d: ConquianDeal) -> fc.Obs:
     return fc.Obs(
         tbl=d.tbl, stage=d.stage, card=d.card, hand=d.hands[p], side=d.sides[p], down=d.downs[p],
         other_side=d.sides[1 - p], other_down=d.downs[1 - p], other_hand_count=d.hands[1 - p].bit_count(),
-        pack_count=len(d.deck) - d.pos, unseen=d.tbl.pack_mask & ~seen,
+        pack_count=d.pack_count, unseen=d.tbl.pack_mask & ~seen,
     )
 
 
@@ -74,7 +74,7 @@ def mexicano_obs_from_state(d: MexicanoDeal) -> fm.Obs:
             seen |= 1 << c
     return fm.Obs(
         tbl=d.tbl, stage=d.stage, me=p, card=d.card, hand=d.hands[p], sides=tuple(d.sides), downs=tuple(d.downs),
-        hand_counts=tuple([h.bit_count() for h in d.hands]), pack_count=len(d.deck) - d.pos,
+        hand_counts=tuple([h.bit_count() for h in d.hands]), pack_count=d.pack_count,
         unseen=d.tbl.pack_mask & ~seen, origin=d.origin, first=d.first,
     )
 
@@ -139,7 +139,7 @@ def cooncan_obs_from_state(d: CooncanDeal) -> fk.Obs:
         h1=h1[p], h2=h2[p], hj=hj[p], combos=combos, stage=d.stage, stock=stock,
         open_stock=d.rules.stock == "open", double=d.double, seat=p + 1,
         hand_counts=tuple([h1[q].bit_count() + h2[q].bit_count() + hj[q] for q in range(d.n)]),
-        laid=bool(d.laid >> p & 1), pack_count=len(d.pack) - d.pos, seen1=s1, seen2=s2, taken=d.taken,
+        laid=bool(d.laid >> p & 1), pack_count=d.pack_count, seen1=s1, seen2=s2, taken=d.taken,
     )
 
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from operator import itemgetter
-from typing import Any, Union
+from typing import Any
 
 from conquian.engine.actions import Action, parse_action
 from conquian.engine.deck import seeded_deck, sorted_pack
 from conquian.engine.errors import ConquianError, NotationError, SetupError, quote
+from conquian.engine.history import CHUNK, Node, newest_first
 from conquian.engine.rules import Rules
 from conquian.i18n import Msg
 
 RawAction = tuple[int, Any]
-Node = Union[tuple["Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
 
 
 def setup_deck(rules: Rules, family: str, deck: Sequence[int] | None, seed: int | None, dealer: object,
@@ -120,19 +120,68 @@ def listing(context: Hashable, raws: list[RawAction], make: Callable[[RawAction]
     return entries
 
 
+#: Small tuples of ints that many deals hold alike (their seats), one object for each value.
+_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def shared_tuple(t: tuple[int, ...]) -> tuple[int, ...]:
+    """One object for each value of ``t`` (a deal's seats: few values, held by every deal)."""
+    return _SHARED.setdefault(t, t)
+
+
 def flatten(node: Node) -> tuple[Any, ...]:
-    """The events of a linked history as a flat tuple (iteratively: histories are long)."""
-    out = []
-    while node is not None:
-        node, ev = node
-        out.append(ev)
-    return tuple(out)
+    """The events of a history (:mod:`conquian.engine.history`) as a flat tuple, newest first."""
+    return tuple(newest_first(node))
 
 
 class DealMixin:
     """``legal_actions``, ``is_legal``, ``play`` and ``random_raw`` from a deal's hooks."""
 
-    __slots__ = ("_listed",)
+    __slots__ = ("_listed", "_m", "_made", "_node", "_tail")
+
+    _node: Node
+    """The public history's full chunks (:mod:`conquian.engine.history`), shared by copies."""
+    _tail: list[tuple[Any, ...]]
+    """The newest events, fewer than :data:`~conquian.engine.history.CHUNK`: the first ``_m`` items of
+    a list that copies share and that only ever grows (a copy that finds it grown past its own
+    events goes on with a list of its own)."""
+    _m: int
+    _made: Node
+    """The history last given by :attr:`events` (the same node while no event is added)."""
+
+    @property
+    def events(self) -> Node:
+        """The public history as a persistent list of chunks (:mod:`conquian.engine.history`),
+        shared by copies and views: the same node until an event is added."""
+        m = self._m
+        if m == 0:
+            return self._node
+        made = self._made
+        if made is None or made[0] is not self._node or len(made[1]) != m:
+            made = self._made = (self._node, tuple(self._tail[:m]))
+        return made
+
+    @events.setter
+    def events(self, node: Node) -> None:
+        self._node = node
+        self._tail = []
+        self._m = 0
+        self._made = None
+
+    def _push(self, ev: tuple[Any, ...]) -> None:
+        """Add one event to the public history (the deals inline this on their hottest paths)."""
+        tail, m = self._tail, self._m
+        if len(tail) != m:
+            tail = self._tail = tail[:m]  # a copy went on from here: this one goes its own way
+        tail.append(ev)
+        if tail[m] is not ev:  # a copy, elsewhere, added its own event at once
+            tail = self._tail = [*tail[:m], ev]
+        m += 1
+        if m == CHUNK:
+            self._node = (self._node, tuple(tail[:m]))
+            self._tail = []
+            m = 0
+        self._m = m
 
     n_actions: int
     _listed: tuple[int, list[Entry]]

@@ -57,6 +57,7 @@ from conquian.engine.cooncan.deal import (
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_raw_to_action
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
+from conquian.engine.history import newest_first
 from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 
 Obs = npt.NDArray[np.float32]
@@ -359,14 +360,12 @@ class Encoding:
 
     def fold_conquian(self, public: Public, node: Any, seats: tuple[int, ...], count: int) -> None:
         """:meth:`update` for conquian and the conquián mexicano from the public history as the
-        deal and its views share it (newest first, linked; every event is public, a give without
-        its card), without building events."""
+        deal and its views share it (:mod:`conquian.engine.history`, read newest first; every event
+        is public, a give without its card), without building events."""
         passed, discarded, taken = public.passed, public.discarded, public.taken
         public.n_events += count
-        while node is not None and count > 0:
-            node, item = node
+        for item in newest_first(node, count):
             kind, player, card = item[0], item[1], item[2]
-            count -= 1
             if kind == "use" and card is not None and self.mexicano:
                 s = seats[player]
                 taken[s] = taken.get(s, 0) | 1 << card

@@ -45,6 +45,7 @@ from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
+from conquian.engine.history import build, newest_first
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.redeal import redeal_unseen
 from conquian.engine.rules import CONQUIAN, MEXICANO, PRESETS, Rules, get_rules
@@ -184,26 +185,19 @@ class _Held:
         return _Held(self.deal.copy() if self.deal is not None else None)
 
     def __getstate__(self) -> tuple[Deal | None, list[Any]]:
-        # the deal's events are a linked list of pairs, as deep as the deal is long: pickled flat,
-        # or a long deal would pass the interpreter's recursion limit
+        # the deal's events are a persistent list of chunks, as deep as the deal is long over
+        # history.CHUNK: pickled flat, or a very long deal would pass the recursion limit
         if self.deal is None:
             return None, []
         deal = self.deal.copy()
-        events: list[Any] = []
-        node = deal.events
-        while node is not None:
-            node, event = node
-            events.append(event)
+        events = list(newest_first(deal.events))
         deal.events = None
         return deal, events
 
     def __setstate__(self, state: tuple[Deal | None, list[Any]]) -> None:
         deal, events = state
         if deal is not None:
-            node: Any = None
-            for event in reversed(events):
-                node = (node, event)
-            deal.events = node
+            deal.events = build(reversed(events))
         self.deal = deal
 
 
@@ -390,13 +384,15 @@ class Observer:
         dealt = ""
         if isinstance(deal, ConquianDeal) and seat in deal.seats:
             p = deal.player_of(seat)
-            first = [deal.deck[i] for i in range(20) if (i >> 1) & 1 == p]
+            deck = deal.deck
+            first = [deck[i] for i in range(20) if (i >> 1) & 1 == p]
             dealt = str(CardSet(sum(1 << c for c in first)))
         elif isinstance(deal, MexicanoDeal) and isinstance(view, MexicanoView):
             # R8.2: dealt one at a time from the first player after the dealer; the card the seat
             # gave, and the one it got once every seat has given
             p, n = deal.player_of(seat), deal.n
-            first = [deal.deck[i] for i in range(n * deal.rules.hand_size) if i % n == p]
+            deck = deal.deck
+            first = [deck[i] for i in range(n * deal.rules.hand_size) if i % n == p]
             gave = card_str(view.gave_card) if view.gave_card >= 0 else "-"
             got = card_str(view.got_card) if view.got_card >= 0 else "-"
             dealt = f"{CardSet(sum(1 << c for c in first))} | gave {gave} got {got}"
@@ -407,7 +403,8 @@ class Observer:
 
 def _dealt_cooncan(deal: Any, seat: int) -> list[int]:
     n, hs = deal.n, deal.rules.hand_size
-    return [deal.deck[k] for k in range(n * hs) if (deal.dealer + k) % n + 1 == seat]
+    deck = deal.deck
+    return [deck[k] for k in range(n * hs) if (deal.dealer + k) % n + 1 == seat]
 
 
 def _register() -> None:

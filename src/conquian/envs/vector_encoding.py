@@ -205,7 +205,7 @@ class BatchEncoding:
             stage = deal.stage
             tail = [0.0] * (6 + 6 * n)
             tail[stage] = 1.0
-            tail[5] = (len(deal.deck) - deal.pos) / pack_size
+            tail[5] = deal.pack_count / pack_size
             over = stage == MEX_OVER
             actor = 0 if over else deal.actor
             say = stage == MEX_SAY

@@ -5,6 +5,7 @@ and :class:`~conquian.engine.conquian.mexicano.MexicanoDeal` (R8), and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 
 from conquian.engine.actions import meld_text
@@ -20,15 +21,25 @@ class ConquianFamilyDeal(DealMixin):
     at most: internal players ``0..n-1``, ``seats`` their seat numbers, hands and combinations as
     card masks, the pack ``deck[pos:]``."""
 
-    __slots__ = ()
+    __slots__ = ("_deck",)
 
     seats: tuple[int, ...]
-    deck: tuple[int, ...]
+    _deck: bytes
+    """The deck, top card first, one byte a card (a stored deal holds 40 bytes, not 40 pointers)."""
     pos: int
     hands: list[int]
     sides: list[tuple[int, ...]]
     card: int
     winner: int
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The whole pack as dealt, top card first (what a record stores)."""
+        return tuple(self._deck)
+
+    @deck.setter
+    def deck(self, cards: Sequence[int]) -> None:
+        self._deck = bytes(cards)
 
     def player_of(self, seat: int) -> int:
         """The internal player index of a seat (each deal says how it numbers them)."""
@@ -47,7 +58,7 @@ class ConquianFamilyDeal(DealMixin):
     @property
     def pack_count(self) -> int:
         """Cards left face down in the pack."""
-        return len(self.deck) - self.pos
+        return len(self._deck) - self.pos
 
     def hand(self, seat: int) -> CardSet:
         """The cards in a seat's hand (not for bots: they get :meth:`view`)."""

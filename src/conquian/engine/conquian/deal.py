@@ -9,7 +9,7 @@ Internally the two hands are *players* 0 (the pone, first to act, R3.1) and 1
 (the other hand, normally the dealer); the public API speaks of *seats*
 ``p1, p2, ...`` as in the records.  Card sets are int bitmasks, a side of the
 table is a tuple of combination masks, the deck is shared between copies and
-the public history is a persistent linked list, so :meth:`ConquianDeal.copy`
+the public history is a persistent list of chunks, so :meth:`ConquianDeal.copy`
 costs a handful of attribute copies.
 
 ```pycon
@@ -36,7 +36,7 @@ from typing import Any, Final
 from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_order
 from conquian.engine.cards import card_str, cards_of, mask_str
 from conquian.engine.conquian.base import ConquianFamilyDeal
-from conquian.engine.conquian.events import Event, _event_action, _Node, conquian_events, raw_to_action
+from conquian.engine.conquian.events import Event, _event_action, conquian_events, raw_to_action
 from conquian.engine.conquian.listing import (
     DISCARD,
     FORCED,
@@ -56,8 +56,9 @@ from conquian.engine.conquian.listing import (
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.uses import check_use
 from conquian.engine.conquian.view import ConquianView
-from conquian.engine.deal import _INTERNED, Entry, as_action, flatten, listing, setup_deck
+from conquian.engine.deal import _INTERNED, Entry, as_action, flatten, listing, setup_deck, shared_tuple
 from conquian.engine.errors import IllegalActionError
+from conquian.engine.history import CHUNK
 from conquian.engine.rules import CONQUIAN, Rules
 from conquian.engine.scoring import conquian_pip_value
 from conquian.i18n import N_, Msg
@@ -90,9 +91,7 @@ class ConquianDeal(ConquianFamilyDeal):
         "buried",
         "card",
         "dealer",
-        "deck",
         "downs",
-        "events",
         "hands",
         "n_actions",
         "n_events",
@@ -111,7 +110,6 @@ class ConquianDeal(ConquianFamilyDeal):
     dealer: int
     seats: tuple[int, int]
     n_seats: int
-    deck: tuple[int, ...]
     pos: int
     hands: list[int]
     sides: list[tuple[int, ...]]
@@ -121,8 +119,6 @@ class ConquianDeal(ConquianFamilyDeal):
     actor: int
     buried: int
     winner: int
-    events: _Node
-    """The public history, newest first, as a persistent linked list (shared by copies and views)."""
     n_events: int
     n_actions: int
 
@@ -142,7 +138,7 @@ class ConquianDeal(ConquianFamilyDeal):
         self.dealer = dealer
         pone = dealer % n + 1
         other = dealer if n == 2 else pone % n + 1
-        self.seats = (pone, other)
+        self.seats = shared_tuple((pone, other))  # type: ignore[assignment]
         self.deck = deck
         hands = [0, 0]
         # R3.1: two at a time, the pone first: cards 1-2 pone, 3-4 dealer, ...
@@ -171,7 +167,7 @@ class ConquianDeal(ConquianFamilyDeal):
         new.dealer = self.dealer
         new.seats = self.seats
         new.n_seats = self.n_seats
-        new.deck = self.deck
+        new._deck = self._deck
         new.pos = self.pos
         new.hands = self.hands[:]
         new.sides = self.sides[:]
@@ -181,7 +177,10 @@ class ConquianDeal(ConquianFamilyDeal):
         new.actor = self.actor
         new.buried = self.buried
         new.winner = self.winner
-        new.events = self.events
+        new._node = self._node
+        new._tail = self._tail
+        new._m = self._m
+        new._made = self._made
         new.n_events = self.n_events
         new.n_actions = self.n_actions
         return new
@@ -246,17 +245,28 @@ class ConquianDeal(ConquianFamilyDeal):
             ev: tuple[Any, ...] = (kind, player, card, melds)
         else:  # one shared tuple for each event without combinations: a stored deal holds only its links
             ev = _EVENTS[kind][player][64 if card is None else card]
-        self.events = (self.events, ev)
+        tail, m = self._tail, self._m  # DealMixin._push, inlined
+        if len(tail) != m:
+            tail = self._tail = tail[:m]
+        tail.append(ev)
+        if tail[m] is not ev:
+            tail = self._tail = [*tail[:m], ev]
+        m += 1
+        if m == CHUNK:
+            self._node = (self._node, tuple(tail[:m]))
+            self._tail = []
+            m = 0
+        self._m = m
         self.n_events += 1
 
     def _turn(self, player: int) -> None:
         """``player`` turns the next card of the pack, or the deal is a tableau (R3.7)."""
-        if self.pos >= len(self.deck):
+        if self.pos >= len(self._deck):
             self.stage = OVER
             self.card = -1
             self._log("tableau", player)
             return
-        self.card = c = self.deck[self.pos]
+        self.card = c = self._deck[self.pos]
         self.pos += 1
         self.stage = SAY_TURNED
         self.actor = player

@@ -1,6 +1,6 @@
 """The public history of a conquian deal: its events, and actions in the engine's raw form made readable.
 
-A deal keeps its public history as a persistent linked list of small tuples (cheap to share
+A deal keeps its public history as a persistent list of chunks of small tuples (cheap to share
 between copies); :func:`conquian_events` turns it into :class:`Event` values when asked.
 Both the deal and a seat's view read it, so it lives apart from either.
 """
@@ -8,15 +8,15 @@ Both the deal and a seat's view read it, so it lives apart from either.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_text
 from conquian.engine.cards import card_name
 from conquian.engine.conquian.listing import K_FORCE, K_PASS, K_USE, RawAction
-from conquian.engine.history import Events, shared_events
+from conquian.engine.history import Events, Node, newest_first, shared_events
 
-# A persistent singly linked list of public events: (previous node, event).
-_Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
+# The public history: a persistent list of chunks of events (conquian.engine.history).
+_Node = Node
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,7 @@ class Event:
 def conquian_events(node: _Node, seats: tuple[int, int], count: int | None = None) -> tuple[Event, ...]:
     """The events of a public history (the last ``count`` of them), oldest first."""
     out: list[Event] = []
-    while node is not None and (count is None or len(out) < count):
-        node, ev = node
+    for ev in newest_first(node, count):
         target = seats[1 - ev[1]] if ev[0] == "force" else None
         out.append(Event(ev[0], seats[ev[1]], ev[2], ev[3], target))
     out.reverse()

@@ -46,7 +46,6 @@ from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.mexicano_events import (
     ACTION_KINDS,
     MexicanoEvent,
-    _Node,
     event_action,
     mexicano_events,
     raw_to_action,
@@ -69,10 +68,18 @@ from conquian.engine.conquian.mexicano_listing import (
 )
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.uses import check_use
-from conquian.engine.deal import Entry, as_action, entry, flatten, setup_deck
+from conquian.engine.deal import Entry, as_action, entry, flatten, setup_deck, shared_tuple
 from conquian.engine.errors import IllegalActionError
+from conquian.engine.history import CHUNK
 from conquian.engine.rules import MEXICANO, Rules
 from conquian.i18n import N_, Msg
+
+#: Every event without combinations or target, made once (four players at most, R8.1):
+#: kind -> player -> card (64: none) -> event.
+_EVENTS: Final = {kind: [[(kind, p, None if c == 64 else c, (), -1) for c in range(65)] for p in range(4)]
+                  for kind in ("turn", "pass", "bury", "discard")}
+_EVENTS.update({kind: [[(kind, p, None, (), -1)] * 65 for p in range(4)]
+                for kind in ("win", "tableau", "fewest", "give", "exchange")})
 
 
 class MexicanoDeal(ConquianFamilyDeal):
@@ -87,7 +94,7 @@ class MexicanoDeal(ConquianFamilyDeal):
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
     __slots__ = (
-        "actor", "buried", "card", "dealer", "deck", "downs", "events", "first", "gives", "hands",
+        "actor", "buried", "card", "dealer", "downs", "first", "gives", "hands",
         "n", "n_actions", "n_events", "origin", "pos", "rules", "seats", "sides", "stage", "tbl",
         "winner",
     )
@@ -98,7 +105,6 @@ class MexicanoDeal(ConquianFamilyDeal):
     dealer: int
     seats: tuple[int, ...]
     """The seat of each player index, in the order of play (the dealer last)."""
-    deck: tuple[int, ...]
     pos: int
     hands: list[int]
     sides: list[tuple[int, ...]]
@@ -114,7 +120,6 @@ class MexicanoDeal(ConquianFamilyDeal):
     """The player who had the first say to the card in play (the passers are ``first`` .. actor-1)."""
     buried: int
     winner: int
-    events: _Node
     n_events: int
     n_actions: int
 
@@ -132,7 +137,7 @@ class MexicanoDeal(ConquianFamilyDeal):
         self.tbl = meld_table(rules)
         self.n = n
         self.dealer = dealer
-        self.seats = tuple((dealer + i) % n + 1 for i in range(n))
+        self.seats = shared_tuple(tuple((dealer + i) % n + 1 for i in range(n)))
         self.deck = deck
         dealt = n * rules.hand_size
         hands = [0] * n
@@ -164,7 +169,7 @@ class MexicanoDeal(ConquianFamilyDeal):
         new.n = self.n
         new.dealer = self.dealer
         new.seats = self.seats
-        new.deck = self.deck
+        new._deck = self._deck
         new.pos = self.pos
         new.hands = self.hands[:]
         new.sides = self.sides[:]
@@ -177,7 +182,10 @@ class MexicanoDeal(ConquianFamilyDeal):
         new.first = self.first
         new.buried = self.buried
         new.winner = self.winner
-        new.events = self.events
+        new._node = self._node
+        new._tail = self._tail
+        new._m = self._m
+        new._made = self._made
         new.n_events = self.n_events
         new.n_actions = self.n_actions
         return new
@@ -249,12 +257,27 @@ class MexicanoDeal(ConquianFamilyDeal):
     # ------------------------------------------------------------- internals
     def _log(self, kind: str, player: int, card: int | None = None, melds: tuple[int, ...] = (),
              target: int = -1) -> None:
-        self.events = (self.events, (kind, player, card, melds, target))
+        if melds or target >= 0:
+            ev: tuple[Any, ...] = (kind, player, card, melds, target)
+        else:  # one shared tuple for each event without combinations or target
+            ev = _EVENTS[kind][player][64 if card is None else card]
+        tail, m = self._tail, self._m  # DealMixin._push, inlined
+        if len(tail) != m:
+            tail = self._tail = tail[:m]
+        tail.append(ev)
+        if tail[m] is not ev:
+            tail = self._tail = [*tail[:m], ev]
+        m += 1
+        if m == CHUNK:
+            self._node = (self._node, tuple(tail[:m]))
+            self._tail = []
+            m = 0
+        self._m = m
         self.n_events += 1
 
     def _turn(self, player: int) -> None:
         """``player`` turns the next card of the pack, or the pack is exhausted (R8.6)."""
-        if self.pos >= len(self.deck):
+        if self.pos >= len(self._deck):
             self.stage = OVER
             self.card = -1
             if self.rules.exhausted == "fewest":
@@ -266,7 +289,7 @@ class MexicanoDeal(ConquianFamilyDeal):
                     return
             self._log("tableau", player)
             return
-        self.card = c = self.deck[self.pos]
+        self.card = c = self._deck[self.pos]
         self.pos += 1
         self.stage = SAY
         self.actor = self.origin = self.first = player

@@ -1,6 +1,6 @@
 """The public history of a conquián mexicano deal (R8): its events, and raw actions made readable.
 
-The deal keeps its public history as a persistent linked list of tuples
+The deal keeps its public history as a persistent list of chunks of tuples
 ``(kind, player, card, melds, target)`` shared with every view, so nothing hidden is ever put
 in it: a ``give`` event says who gave a card, never which (R8.2); the deal keeps the cards
 given apart.  Both the deal and a seat's view read this module, so it lives apart from either.
@@ -9,7 +9,7 @@ given apart.  Both the deal and a seat's view read this module, so it lives apar
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from conquian.engine.actions import Action, Discard, Force, Give, Pass, Use
 from conquian.engine.cards import card_name
@@ -23,10 +23,10 @@ from conquian.engine.conquian.mexicano_listing import (
     K_USE,
     RawAction,
 )
-from conquian.engine.history import Events, shared_events
+from conquian.engine.history import Events, Node, newest_first, shared_events
 
-# (previous node, (kind, player, card, melds, target player or -1))
-_Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
+# The public history (conquian.engine.history), each event (kind, player, card, melds, target player or -1)
+_Node = Node
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,7 @@ class MexicanoEvent(Event):
 def mexicano_events(node: _Node, seats: tuple[int, ...], count: int | None = None) -> tuple[MexicanoEvent, ...]:
     """The events of a public history (the last ``count`` of them), oldest first."""
     out: list[MexicanoEvent] = []
-    while node is not None and (count is None or len(out) < count):
-        node, (kind, p, card, melds, target) = node
+    for kind, p, card, melds, target in newest_first(node, count):
         out.append(MexicanoEvent(kind, seats[p], card, melds, seats[target] if target >= 0 else None))
     out.reverse()
     return tuple(out)

@@ -26,11 +26,12 @@ conquian.engine.errors.IllegalActionError: R4.3: p1 must draw (draw, or take fro
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from sys import intern
 from typing import Any, Final
 
 from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
 from conquian.engine.cards import JOKER, card_str, cards_of, parse_card, sort_key
-from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, _Node, _token, cooncan_events, raw_to_action
+from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, _token, cooncan_events, raw_to_action
 from conquian.engine.cooncan.listing import (
     _DRAW_RAW,
     DRAW,
@@ -57,6 +58,7 @@ from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, pars
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deal import DealMixin, Entry, as_action, flatten, listing, setup_deck
 from conquian.engine.errors import IllegalActionError, quote
+from conquian.engine.history import CHUNK, newest_first
 from conquian.engine.rules import COONCAN, Rules
 from conquian.engine.scoring import pip_value
 from conquian.i18n import Msg
@@ -74,21 +76,22 @@ class CooncanDeal(DealMixin):
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
     __slots__ = (
-        "combos", "dealer", "deck", "double", "drawn", "events", "h1", "h2", "hj", "laid", "laid_before", "n",
+        "_deck", "_pack", "combos", "dealer", "double", "drawn", "h1", "h2", "hj", "laid", "laid_before", "n",
         "n_actions", "n_events", "n_turns",
-        "pack", "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
+        "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
     )
 
     rules: Rules
     double: bool
     n: int
     dealer: int
-    deck: tuple[int, ...]
-    """The deck as dealt, top card first (what a record stores)."""
+    _deck: bytes
+    """The deck as dealt, top card first, one byte a card."""
     h1: list[int]
     h2: list[int]
     hj: list[int]
-    pack: tuple[int, ...]
+    _pack: bytes
+    """The pack face down, ``_pack[pos]`` its top card, one byte a card."""
     pos: int
     stock: tuple[int, ...]
     combos: tuple[Combo, ...]
@@ -100,8 +103,6 @@ class CooncanDeal(DealMixin):
     winner: int
     void: bool
     splash: bool
-    events: _Node
-    """The public history, newest first, as a persistent linked list: draws from the pack hold no card."""
     drawn: list[_Cards]
     """Each player's draws from the pack, newest first (only he sees them)."""
     n_events: int
@@ -145,6 +146,24 @@ class CooncanDeal(DealMixin):
         self.turn = dealer % n
         self._log("start", dealer - 1, deck[dealt])  # the card that starts the stock, face up
         self._start_turn(dealer % n)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The deck as dealt, top card first (what a record stores)."""
+        return tuple(self._deck)
+
+    @deck.setter
+    def deck(self, cards: Sequence[int]) -> None:
+        self._deck = bytes(cards)
+
+    @property
+    def pack(self) -> tuple[int, ...]:
+        """The pack face down, ``pack[pos]`` its top card (turned over from the stock, R4.5)."""
+        return tuple(self._pack)
+
+    @pack.setter
+    def pack(self, cards: Sequence[int]) -> None:
+        self._pack = bytes(cards)
 
     # ---------------------------------------------------------------- hands
     def _give(self, p: int, c: int) -> None:
@@ -196,11 +215,11 @@ class CooncanDeal(DealMixin):
         new.double = self.double
         new.n = self.n
         new.dealer = self.dealer
-        new.deck = self.deck
+        new._deck = self._deck
         new.h1 = self.h1[:]
         new.h2 = self.h2[:]
         new.hj = self.hj[:]
-        new.pack = self.pack
+        new._pack = self._pack
         new.pos = self.pos
         new.stock = self.stock
         new.combos = self.combos
@@ -212,7 +231,10 @@ class CooncanDeal(DealMixin):
         new.winner = self.winner
         new.void = self.void
         new.splash = self.splash
-        new.events = self.events
+        new._node = self._node
+        new._tail = self._tail
+        new._m = self._m
+        new._made = self._made
         new.drawn = self.drawn[:]
         new.n_events = self.n_events
         new.n_actions = self.n_actions
@@ -223,11 +245,10 @@ class CooncanDeal(DealMixin):
     __copy__ = copy
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(
-            flatten(v) if s == "events" else tuple(tuple(_cards(x)) for x in v) if s == "drawn"
-            else tuple(v) if isinstance(v, list) else v
+        return (*(
+            tuple(tuple(_cards(x)) for x in v) if s == "drawn" else tuple(v) if isinstance(v, list) else v
             for s, v in ((s, getattr(self, s)) for s in CooncanDeal.__slots__)
-        )
+        ), flatten(self.events))
 
     # ---------------------------------------------------------- properties
     @property
@@ -253,7 +274,7 @@ class CooncanDeal(DealMixin):
     @property
     def pack_count(self) -> int:
         """Cards face down in the pack."""
-        return len(self.pack) - self.pos
+        return len(self._pack) - self.pos
 
     @property
     def stock_top(self) -> int | None:
@@ -273,10 +294,7 @@ class CooncanDeal(DealMixin):
     def recent_events(self, count: int, seat: int | None = None) -> list[CooncanEvent]:
         """The last ``count`` events, oldest first, as :meth:`history` gives them, without walking the
         whole history (an interface logs each move's events)."""
-        node, raw = self.events, list[tuple[Any, ...]]()
-        while node is not None and len(raw) < count:
-            node, ev = node
-            raw.append(ev)
+        raw = list(newest_first(self.events, count))
         players = range(self.n) if seat is None else (seat - 1,)
         cards: dict[int, list[int]] = {}
         for p in players:
@@ -314,7 +332,9 @@ class CooncanDeal(DealMixin):
     # -------------------------------------------------------------- internals
     def _log(self, kind: str, p: int, card: int | None = None, combo: int | None = None,
              cards: tuple[str, ...] = (), text: str = "", which: str | None = None) -> None:
-        self.events = (self.events, (kind, p, card, combo, cards, text, which))
+        if cards:  # the cards' tokens, one string each for every deal
+            cards = tuple([intern(t) for t in cards])
+        self._push((kind, p, card, combo, cards, text, which))
         self.n_events += 1
 
     def _start_turn(self, p: int) -> None:
@@ -331,7 +351,7 @@ class CooncanDeal(DealMixin):
             self.void = True
             self._log("void", p)
             return
-        if self.pos >= len(self.pack):
+        if self.pos >= len(self._pack):
             if self.pack_turns >= self.rules.max_pack_turns or not self.stock:
                 self.stage = OVER
                 self.void = True
@@ -355,7 +375,7 @@ class CooncanDeal(DealMixin):
         p = self.turn
         self.n_actions += 1
         if kind == K_DRAW:
-            c = self.pack[self.pos]
+            c = self._pack[self.pos]
             self.pos += 1
             if c == JOKER:
                 self.hj[p] += 1
@@ -364,9 +384,8 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] |= 1 << c
             self.stage = PLAY
-            self.events = (self.events, _DRAW_EVENTS[p])  # public: that he drew, not what
+            ev = _DRAW_EVENTS[p]  # public: that he drew, not what
             self.drawn[p] = (self.drawn[p], c)
-            self.n_events += 1
         elif kind == K_TAKE:
             c = arg
             st = self.stock
@@ -376,8 +395,7 @@ class CooncanDeal(DealMixin):
             self.stage = PLAY
             if not self.rules.discard_taken:
                 self.taken = c
-            self.events = (self.events, _TAKE_EVENTS[p][c])
-            self.n_events += 1
+            ev = _TAKE_EVENTS[p][c]
         elif kind == K_DISCARD:
             c = arg
             if c == JOKER:
@@ -387,12 +405,7 @@ class CooncanDeal(DealMixin):
             else:
                 self.h1[p] &= ~(1 << c)
             self.stock = (*self.stock, c)
-            self.events = (self.events, _DISCARD_EVENTS[p][c])
-            self.n_events += 1
-            if self.h1[p] == 0 and self.hj[p] == 0:
-                self._out(p)
-            else:
-                self._start_turn((p + 1) % self.n)
+            ev = _DISCARD_EVENTS[p][c]
         else:
             if kind == K_MELD3:
                 combo = new_combo(arg, p + 1, 0 if self.double else 4)
@@ -421,6 +434,25 @@ class CooncanDeal(DealMixin):
                 self._log("add" if kind == K_ADD else "shift", p, None, index + 1, tokens, str(combo), which)
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
+            return
+        tail, m = self._tail, self._m  # DealMixin._push, inlined (draws, takes and discards)
+        if len(tail) != m:
+            tail = self._tail = tail[:m]
+        tail.append(ev)
+        if tail[m] is not ev:
+            tail = self._tail = [*tail[:m], ev]
+        m += 1
+        if m == CHUNK:
+            self._node = (self._node, tuple(tail[:m]))
+            self._tail = []
+            m = 0
+        self._m = m
+        self.n_events += 1
+        if kind == K_DISCARD:
+            if self.h1[p] == 0 and self.hj[p] == 0:
+                self._out(p)
+            else:
+                self._start_turn((p + 1) % self.n)
 
     # --------------------------------------------------------------- listing
     def legal_raw(self) -> list[RawAction]:
@@ -628,7 +660,7 @@ class CooncanDeal(DealMixin):
             jokers=hj[p],
             combos=self.combos,
             stock=self.stock,
-            pack_count=len(self.pack) - self.pos,
+            pack_count=len(self._pack) - self.pos,
             pack_turns=self.pack_turns,
             hand_counts=tuple([h1[q].bit_count() + h2[q].bit_count() + hj[q] for q in range(n)]),
             stage=stage,

@@ -1,6 +1,6 @@
 """The public history of a Cooncan deal: its events, and actions in the engine's raw form made readable.
 
-A deal keeps its public history as a persistent linked list of small tuples (cheap to share
+A deal keeps its public history as a persistent list of chunks of small tuples (cheap to share
 between copies), and each player's draws apart (only the drawer saw them);
 :func:`cooncan_events` turns them into :class:`CooncanEvent` values when asked.  Both the deal
 and a seat's view read it, so it lives apart from either.
@@ -26,9 +26,9 @@ from conquian.engine.cooncan.listing import (
     new_combo,
 )
 from conquian.engine.deal import flatten
-from conquian.engine.history import Events, shared_events
+from conquian.engine.history import Events, Node, shared_events
 
-_Node = Union[tuple["_Node", tuple[Any, ...]], None]  # noqa: UP007 (a recursive alias needs the string form)
+_Node = Node  # the public history (conquian.engine.history)
 _Cards = Union[tuple["_Cards", int], None]  # noqa: UP007 (a player's draws, newest first)
 
 @dataclass(frozen=True)
