@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from conquian.web.protocol import RATE_BURST, RATE_PER_SECOND
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -149,7 +151,22 @@ class Client:
         return self.wait(lambda m: m["type"] == "error", timeout)
 
     def act(self, words: str, state: int | None = None) -> None:
+        self.pace()
         self.send({"type": "act", "state": self.table["state"] if state is None else state, "action": words})
+
+    def pace(self) -> None:
+        """Moves no faster than the server takes them from one connection (its bucket: 10 a
+        second in bursts of 30, ``protocol.RATE_PER_SECOND``/``RATE_BURST``), kept with a margin
+        for the other messages a test sends.  A whole deal played at socket speed ran past the
+        burst, and the move refused as too_fast left the test waiting for a state that never came
+        (one CI run in several, as a deal's length varies with its random deck)."""
+        now = time.monotonic()
+        rate, burst = RATE_PER_SECOND - 1, RATE_BURST - 6
+        tokens = min(burst, getattr(self, "_tokens", burst) + (now - getattr(self, "_paced", now)) * rate)
+        if tokens < 1:
+            time.sleep((1 - tokens) / rate)
+            tokens, now = 1.0, time.monotonic()
+        self._tokens, self._paced = tokens - 1, now
 
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
