@@ -40,6 +40,7 @@ HOT_MODULES: tuple[str, ...] = (
     "conquian.bots.foster_mexicano",
     "conquian.bots.foster",
     "conquian.bots.apprentice_policy",
+    "conquian.bots.inference",
 )
 #: The shared library mypyc builds for the group, inside the package.
 GROUP = "conquian._speedups"

@@ -89,8 +89,9 @@ class ExitBot(MasterBot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
-                 weights: tuple[float, ...] | None = None, foster_adversary: bool = True) -> None:
-        super().__init__(seed, iterations, ms, horizon, margin, cap_ms)
+                 weights: tuple[float, ...] | None = None, foster_adversary: bool = True,
+                 inference: str = "policy") -> None:
+        super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference)
         self.weights = weights if weights is not None else shipped_weights()
         self.foster_adversary = foster_adversary
 
@@ -100,7 +101,7 @@ class ExitBot(MasterBot):
             super()._sample(view, rng, legal, alive, n_samples, values, deadline)
             return
         for _ in range(n_samples):
-            base = determinize(view, rng)
+            base = determinize(view, rng, self._pool)
             assert isinstance(base, ConquianDeal)
             sub_seed = rng.getrandbits(32)
             for i in alive:

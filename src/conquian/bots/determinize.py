@@ -4,10 +4,12 @@ A determinization is a complete deal that agrees with everything the seat knows:
 its own hand, the table, the stock, the counts of every hand and of the pack, the
 cards others are known to hold (taken from the stock and not yet shown; in
 Cooncan, drawn from a pack whose order is known because it was the turned-over
-stock), and, softly, the adversary's choices in conquian: a hand with which he
-could have combined a card he passed is ten times less likely, one that made a
-three with a card he discarded three times less.  The deal is built from the
-view alone: no hidden card of the real deal is read.
+stock), and, softly, the adversary's choices in conquian: either his hand is drawn
+from a pool weighed by how likely a model of his play makes every choice he made
+(:mod:`conquian.bots.inference`), or, more roughly, a hand with which he could have
+combined a card he passed is ten times less likely, one that made a three with a
+card he discarded three times less.  The deal is built from the view alone: no
+hidden card of the real deal is read.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any, Union, overload
 
+from conquian.bots.inference import HandPosterior
 from conquian.engine.cards import JOKER, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.melds import MeldTable, meld_table
@@ -30,13 +33,16 @@ Redealt = Union[ConquianDeal, CooncanDeal]  # noqa: UP007
 
 
 @overload
-def determinize(view: ConquianView | CooncanView, rng: random.Random) -> Redealt: ...
+def determinize(view: ConquianView | CooncanView, rng: random.Random,
+                pool: HandPosterior | None = None) -> Redealt: ...
 @overload
-def determinize(view: MexicanoView, rng: random.Random) -> MexicanoDeal: ...
-def determinize(view: ConquianView | CooncanView | MexicanoView, rng: random.Random) -> Redealt | MexicanoDeal:
-    """A complete deal consistent with ``view``."""
+def determinize(view: MexicanoView, rng: random.Random, pool: HandPosterior | None = None) -> MexicanoDeal: ...
+def determinize(view: ConquianView | CooncanView | MexicanoView, rng: random.Random,
+                pool: HandPosterior | None = None) -> Redealt | MexicanoDeal:
+    """A complete deal consistent with ``view``; in conquian, with ``pool``, the adversary's hand
+    drawn from it (:func:`conquian.bots.inference.posterior`)."""
     if isinstance(view, ConquianView):
-        return _conquian(view, rng)
+        return _conquian(view, rng, pool)
     if isinstance(view, MexicanoView):
         return _mexicano(view, rng)
     return _cooncan(view, rng)
@@ -112,9 +118,11 @@ REFUSED_WEIGHT = 0.1
 DISCARDED_WEIGHT = 0.3
 
 
-def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
+def _conquian(v: ConquianView, rng: random.Random, pool: HandPosterior | None) -> ConquianDeal:
     tbl = meld_table(v.rules)
     unseen = cards_of(v.unseen_mask())
+    if pool is not None:
+        return _conquian_deal(v, tbl, pool.draw(rng), unseen, rng)
     k = v.adversary_hand_count
     adv_seat = v.adversary
     seen = folded("determinize conquian", v.event_node, _ChoicesSeen, _ChoicesSeen.step, _ChoicesSeen.copy)
@@ -138,6 +146,12 @@ def _conquian(v: ConquianView, rng: random.Random) -> ConquianDeal:
             break
     else:
         hand = best_hand
+    return _conquian_deal(v, tbl, hand, unseen, rng)
+
+
+def _conquian_deal(v: ConquianView, tbl: MeldTable, hand: int, unseen: list[int], rng: random.Random) -> ConquianDeal:
+    """The deal of ``v`` with the adversary's hand ``hand`` and the other unseen cards in the pack,
+    shuffled."""
     pack = [c for c in unseen if not hand >> c & 1]
     rng.shuffle(pack)
     d = object.__new__(ConquianDeal)

@@ -1,7 +1,9 @@
 """The ``expert`` bot: determinized search (perfect-information Monte Carlo, PIMC).
 
 For each decision the bot re-deals the cards it has not seen, consistently with
-everything its view shows (:mod:`conquian.bots.determinize`), plays every
+everything its view shows (:mod:`conquian.bots.determinize`; in conquian the
+adversary's hand is drawn by how well it explains his every past choice,
+:mod:`conquian.bots.inference`), plays every
 candidate action on each re-dealt deal and finishes the deal with the ``foster``
 policy for every seat, and picks the action with the best mean result.  The same
 re-deals serve every candidate (common random numbers), so the comparison is
@@ -28,6 +30,7 @@ from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
+from conquian.bots.inference import HandPosterior, posterior
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
 from conquian.engine.conquian.deal import ConquianDeal
@@ -35,6 +38,7 @@ from conquian.engine.conquian.deal import raw_to_action as conquian_action
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_action
 from conquian.engine.conquian.mexicano_view import MexicanoView
+from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import K_DISCARD, PLAY, CooncanDeal
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
 from conquian.engine.cooncan.view import CooncanView
@@ -90,6 +94,12 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
     return (sum(others) / len(others) - mine) * 0.5
 
 
+#: How the search weighs the adversary's possible hands in conquian: ``policy``, by how likely
+#: ``foster``'s policy makes his every past choice (:mod:`conquian.bots.inference`); ``choices``,
+#: by the cards he passed and discarded only (:mod:`conquian.bots.determinize`).
+INFERENCES = ("policy", "choices")
+
+
 @register("expert")
 class ExpertBot:
     """PIMC search over re-dealt unseen cards with foster playouts.
@@ -99,7 +109,8 @@ class ExpertBot:
     it, or at ``iterations`` if sooner);
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
     in Cooncan, how many standard errors better than foster's choice an action must be;
-    ``cap_ms``: a time after which a decision stops whatever its budget (default none).
+    ``cap_ms``: a time after which a decision stops whatever its budget (default none);
+    ``inference``: how the adversary's hand is read in conquian (:data:`INFERENCES`).
     ``playouts`` counts the playouts of every decision so far and ``last_playouts`` those of the
     last (fewer than the budget when a deadline or the cap stopped it).
     """
@@ -110,7 +121,12 @@ class ExpertBot:
     COONCAN_ITERATIONS = 96
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
-                 horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None) -> None:
+                 horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None,
+                 inference: str = "policy") -> None:
+        if inference not in INFERENCES:
+            raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, not {inference!r}")
+        self.inference = inference
+        self._pool: HandPosterior | None = None
         self.seed = seed
         self.margin = margin
         self.iterations = iterations
@@ -136,6 +152,7 @@ class ExpertBot:
             return self._action(view, legal[0])
         rng = self._rng(view)
         cooncan = isinstance(view, CooncanView)
+        self._pool = posterior(view, rng) if isinstance(view, ConquianView) and self.inference == "policy" else None
         default = None
         if isinstance(view, CooncanView):
             default = fk.policy(fk_obs(view), random.Random(rng.getrandbits(32)))
@@ -170,7 +187,7 @@ class ExpertBot:
         """Play ``n_samples`` re-deals for each of the ``alive`` candidates, every candidate on the
         same re-deals, or fewer if the deadline passes."""
         for _ in range(n_samples):
-            base = determinize(view, rng)
+            base = determinize(view, rng, self._pool)
             sub_seed = rng.getrandbits(32)
             for i in alive:
                 d = base.copy()
@@ -224,8 +241,9 @@ class MasterBot(ExpertBot):
     COONCAN_ITERATIONS = 768
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
-                 horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0) -> None:
-        super().__init__(seed, iterations, ms, horizon, margin, cap_ms)
+                 horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
+                 inference: str = "policy") -> None:
+        super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference)
 
 
 def strongest_quick_bot() -> str:

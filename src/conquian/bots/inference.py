@@ -1,0 +1,179 @@
+"""Reading the adversary's hand from his choices, with a model of his play (conquian).
+
+Policy-based inference (Rebstock, Solinas, Buro and Sturtevant 2019): a hand the adversary
+may hold now is weighed by how likely his every past choice was with it, as a model policy
+would have made them.  In conquian this needs no replay of the deal: his hand only shrinks
+(a card he takes is laid at once), and every card that leaves it is shown, so his hand at
+each past decision is his hand now and the cards he has shown since, and all the rest of what
+he saw then is public.  :class:`AdversaryReads` folds the public history into one record per
+decision of each player; :func:`likelihood` weighs a hand against a player's records.
+
+The model is ``foster``'s policy, softened: a choice it would have made counts 1, any other
+``slip`` (a person or a stronger bot does not play like ``foster`` every time; the slip keeps
+every hand possible).  Nothing hidden is read: the records come from the public history only.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import accumulate
+from typing import Any
+
+import conquian.bots.foster_conquian as fc
+from conquian.engine.cards import cards_of
+from conquian.engine.conquian.listing import (
+    DISCARD,
+    FORCED,
+    K_DISCARD,
+    K_FORCE,
+    K_PASS,
+    K_USE,
+    SAY_DISCARD,
+    SAY_PASSED,
+    SAY_TURNED,
+)
+from conquian.engine.conquian.melds import MeldTable
+from conquian.engine.conquian.view import ConquianView
+from conquian.engine.history import folded
+
+#: The weight of a past choice the model would not have made (see the module's docstring).
+SLIP = 0.05
+#: How many hands :func:`posterior` draws and weighs for a decision.
+POOL = 200
+
+# one record: (stage, card, side, down, other_side, other_down, other_count, pack_count, seen,
+# kind, arg, left): the public state before the choice, the choice, the hand cards it showed
+Record = tuple[int, int, tuple[int, ...], int, tuple[int, ...], int, int, int, int, int, Any, int]
+
+
+class AdversaryReads:
+    """The public state of a conquian deal as its events build it, and each player's decisions
+    (:data:`Record`), for :func:`~conquian.engine.history.folded`."""
+
+    __slots__ = ("buried", "card", "counts", "downs", "pack", "records", "sides", "stage")
+
+    def __init__(self) -> None:
+        self.sides: list[tuple[int, ...]] = [(), ()]
+        self.downs = [0, 0]
+        self.counts = [10, 10]
+        self.buried = 0
+        self.card = -1
+        self.stage = SAY_TURNED
+        self.pack = 20
+        self.records: tuple[list[Record], list[Record]] = ([], [])
+
+    def copy(self) -> AdversaryReads:
+        new = AdversaryReads()
+        new.sides = self.sides[:]
+        new.downs = self.downs[:]
+        new.counts = self.counts[:]
+        new.buried = self.buried
+        new.card = self.card
+        new.stage = self.stage
+        new.pack = self.pack
+        new.records = (self.records[0][:], self.records[1][:])
+        return new
+
+    def _record(self, p: int, kind: int, arg: Any, left: int) -> None:
+        card = self.card
+        seen = self.downs[0] | self.downs[1] | self.buried | (1 << card if card >= 0 else 0)
+        self.records[p].append((self.stage, card, self.sides[p], self.downs[p], self.sides[1 - p],
+                                self.downs[1 - p], self.counts[1 - p], self.pack, seen, kind, arg, left))
+
+    def step(self, ev: tuple[Any, ...]) -> None:
+        """Fold one event (``(kind, player, card, melds)``, as the deal logs it)."""
+        kind, p, card = ev[0], ev[1], ev[2]
+        if kind == "turn":
+            self.card = card
+            self.pack -= 1
+            self.stage = SAY_TURNED
+        elif kind == "pass":
+            self._record(p, K_PASS, -1, 0)
+            self.stage = SAY_PASSED if self.stage == SAY_TURNED else self.stage
+        elif kind == "bury":
+            self.buried |= 1 << card
+            self.card = -1
+        elif kind == "use":
+            melds: tuple[int, ...] = ev[3]
+            u = 0
+            for m in melds:
+                u |= m
+            from_hand = u & ~self.downs[p] & ~(1 << card)
+            self._record(p, K_USE, melds, from_hand)
+            self.sides[p] = tuple(m for m in self.sides[p] if not m & u) + tuple(melds)
+            self.downs[p] |= u
+            self.counts[p] -= from_hand.bit_count()
+            self.card = -1
+            self.stage = DISCARD
+        elif kind == "force":
+            if self.stage == DISCARD:
+                self._record(p, K_FORCE, card, 1 << card)
+                self.counts[p] -= 1
+            else:
+                self._record(p, K_FORCE, card, 0)
+            self.card = card
+            self.stage = FORCED
+        elif kind == "discard":
+            self._record(p, K_DISCARD, card, 1 << card)
+            self.counts[p] -= 1
+            self.card = card
+            self.stage = SAY_DISCARD
+
+
+def likelihood(tbl: MeldTable, records: list[Record], hand: int, slip: float = SLIP,
+               floor: float = 0.0) -> float:
+    """How likely a player's recorded choices are, made by ``foster``'s policy with ``slip``, if
+    his hand now is ``hand``; the product stops once it falls to ``floor`` or below."""
+    w = 1.0
+    shown = 0
+    rng = random.Random(0)  # foster's conquian policy draws nothing; the argument is its signature
+    pack_mask = tbl.pack_mask
+    for rec in reversed(records):
+        stage, card, side, down, oside, odown, ocount, pack, seen, kind, arg, left = rec
+        shown |= left
+        held = hand | shown
+        o = fc.Obs(tbl, stage, card, held, side, down, oside, odown, ocount, pack, pack_mask & ~(held | seen))
+        k, a = fc.policy(o, rng)
+        if k != kind or (a != arg if kind != K_USE else set(a) != set(arg)):
+            w *= slip
+            if w <= floor:
+                return w
+    return w
+
+
+class HandPosterior:
+    """Hands the adversary may hold, drawn at random among those his count and the seat's view
+    allow, each weighed by :func:`likelihood`: :meth:`draw` samples them by weight."""
+
+    __slots__ = ("cum", "hands")
+
+    def __init__(self, hands: list[int], weights: list[float]) -> None:
+        self.hands = hands
+        self.cum = list(accumulate(weights))
+
+    def draw(self, rng: random.Random) -> int:
+        """One hand, with probability proportional to its weight."""
+        return rng.choices(self.hands, cum_weights=self.cum)[0]
+
+
+def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: float = SLIP) -> HandPosterior:
+    """``size`` hands for the seat's adversary, weighed by his past choices (the public history)."""
+    reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
+                   AdversaryReads.copy)
+    records = reads.records[1 - view.player]
+    tbl = view.table
+    unseen = cards_of(view.unseen_mask())
+    k = view.adversary_hand_count
+    hands: list[int] = []
+    weights: list[float] = []
+    for _ in range(size):
+        rng.shuffle(unseen)
+        hand = 0
+        for c in unseen[:k]:
+            hand |= 1 << c
+        hands.append(hand)
+        weights.append(likelihood(tbl, records, hand, slip))
+    return HandPosterior(hands, weights)
+
+
+__all__ = ["POOL", "SLIP", "AdversaryReads", "HandPosterior", "Record", "likelihood", "posterior"]

@@ -1,0 +1,145 @@
+"""Reading the adversary's hand from his choices (``conquian.bots.inference``): the records rebuild
+what he saw at each decision exactly, nothing hidden is read, and the reading informs."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from conquian import ConquianDeal, get_rules
+from conquian.bots import make_bot
+from conquian.bots.determinize import determinize
+from conquian.bots.inference import SLIP, AdversaryReads, likelihood, posterior
+from conquian.engine.cards import cards_of
+from conquian.engine.history import folded
+
+#: the conquian presets (two hands; three at the table, the dealer sitting out)
+CONQUIAN = [("conquian", 2), ("conquian", 3), ("conquian-spanish", 2)]
+
+
+def foster_deals(variant: str, n: int, seeds: range) -> list[list[ConquianDeal]]:
+    """Deals of ``foster`` against ``foster``: for each seed, the deal before every decision with a
+    choice (copies)."""
+    out = []
+    for seed in seeds:
+        deal = ConquianDeal(get_rules(variant, players=n), seed=seed, dealer=1 + seed % n)
+        bot = make_bot("foster")
+        points = []
+        while not deal.over:
+            if len(deal.legal_raw()) > 1:
+                points.append(deal.copy())
+            seat = deal.to_act
+            assert seat is not None
+            deal.play(bot.choose(deal.view(seat)))
+        out.append(points)
+    return out
+
+
+def reads_of(deal: ConquianDeal) -> AdversaryReads:
+    seat = deal.to_act
+    assert seat is not None
+    return folded("test inference", deal.view(seat).event_node, AdversaryReads, AdversaryReads.step,
+                  AdversaryReads.copy)
+
+
+@pytest.mark.parametrize(("variant", "n"), CONQUIAN)
+def test_a_foster_adversarys_own_hand_explains_every_choice(variant: str, n: int) -> None:
+    """Against ``foster``, the hand he really holds makes every one of his past choices his policy's:
+    the records rebuild exactly what he saw at each (his hand then: his hand now and the cards he
+    showed since, as in R3.4-R3.6 a card taken is laid at once; the table, the card in play, the
+    pack and the other's count), whatever he did: pass (R3.3), use (R3.4), discard (R3.5), force
+    (R3.6)."""
+    kinds: set[int] = set()
+    checked = 0
+    for points in foster_deals(variant, n, range(12)):
+        for deal in points:
+            adv = 1 - deal.actor
+            records = reads_of(deal).records[adv]
+            assert likelihood(deal.tbl, records, deal.hands[adv]) == 1.0
+            kinds.update(r[9] for r in records)
+            checked += len(records)
+    assert kinds == {0, 1, 2, 3} and checked > 500
+
+
+def test_another_hand_is_doubted_by_the_slip_for_each_choice_it_does_not_explain() -> None:
+    """A hand foster would have played otherwise is weighed ``SLIP`` per choice it does not explain;
+    the product stops at the floor."""
+    doubted = 0
+    for points in foster_deals("conquian", 2, range(6)):
+        for deal in points:
+            adv = 1 - deal.actor
+            records = reads_of(deal).records[adv]
+            rng = random.Random(len(records))
+            unseen = cards_of(deal.view(deal.seats[deal.actor]).unseen_mask())
+            rng.shuffle(unseen)
+            hand = sum(1 << c for c in unseen[: deal.hands[adv].bit_count()])
+            w = likelihood(deal.tbl, records, hand)
+            misses = round(math.log(w) / math.log(SLIP)) if w < 1.0 else 0
+            assert w == pytest.approx(SLIP ** misses)
+            if misses >= 2:
+                assert likelihood(deal.tbl, records, hand, floor=SLIP) == pytest.approx(SLIP)
+                doubted += 1
+    assert doubted > 10
+
+
+@pytest.mark.parametrize(("variant", "n"), CONQUIAN)
+def test_the_reading_reads_nothing_hidden(variant: str, n: int) -> None:
+    """Re-dealing the cards the seat has not seen under the same public history leaves the weighed
+    hands as they were: they come from the seat's view only."""
+    checked = 0
+    for points in foster_deals(variant, n, range(4)):
+        for deal in points[::3]:
+            seat = deal.seats[deal.actor]
+            mine = posterior(deal.view(seat), random.Random(1), size=40)
+            for k in range(2):
+                other = determinize(deal.view(seat), random.Random(k))
+                assert isinstance(other, ConquianDeal)
+                other.events, other.n_events = deal.events, deal.n_events
+                theirs = posterior(other.view(seat), random.Random(1), size=40)
+                assert (theirs.hands, theirs.cum) == (mine.hands, mine.cum)
+                checked += 1
+    assert checked > 20
+
+
+def test_the_reading_finds_more_of_a_foster_adversarys_hand_than_chance() -> None:
+    """Hands drawn by weight share more cards with the adversary's real hand than hands drawn at
+    random among those his count allows (about half, against under a third, with ``foster``)."""
+    weighed = uniform = 0.0
+    n = 0
+    for points in foster_deals("conquian", 2, range(10)):
+        for deal in points:
+            adv = 1 - deal.actor
+            true, k = deal.hands[adv], deal.hands[adv].bit_count()
+            if not k:
+                continue
+            pool = posterior(deal.view(deal.seats[deal.actor]), random.Random(n), size=100)
+            total = pool.cum[-1]
+            weights = [b - a for a, b in zip([0.0, *pool.cum], pool.cum, strict=False)]
+            weighed += sum(w * (h & true).bit_count() for w, h in zip(weights, pool.hands, strict=True)) / total / k
+            uniform += sum((h & true).bit_count() for h in pool.hands) / len(pool.hands) / k
+            n += 1
+    assert weighed / n > uniform / n + 0.1
+
+
+def test_drawn_hands_follow_the_weights() -> None:
+    """:meth:`HandPosterior.draw` never draws a hand of weight zero, and draws by weight."""
+    from conquian.bots.inference import HandPosterior
+
+    pool = HandPosterior([1, 2, 4], [0.0, 1.0, 3.0])
+    rng = random.Random(5)
+    draws = [pool.draw(rng) for _ in range(4000)]
+    assert 1 not in draws and 0.7 < draws.count(4) / len(draws) < 0.8
+
+
+def test_the_search_takes_either_reading_and_refuses_another() -> None:
+    """``inference``: ``policy`` (the default) or ``choices`` (the passed and discarded cards only)."""
+    deal = ConquianDeal(get_rules("conquian"), seed=3, dealer=1)
+    for inference in ("policy", "choices"):
+        bot = make_bot("expert", seed=1, iterations=30, inference=inference)
+        seat = deal.to_act
+        assert seat is not None
+        assert deal.verify(bot.choose(deal.view(seat)))
+    with pytest.raises(ValueError, match="inference"):
+        make_bot("master", inference="psychic")
