@@ -2,6 +2,7 @@
 
     python -m benchmarks.versus_ismcts --deals 40 --seconds 0.3    # master vs ISMCTS, 0.3 s each
     python -m benchmarks.versus_ismcts --bot foster --simulations 200
+    python -m benchmarks.versus_ismcts --bot master --params '{"inference": "choices"}'
 
 Two-hand conquian on duplicate deals: every deck (from our seeded shuffle) is played twice,
 our bot in each seat in turn, OpenSpiel's ``ISMCTSBot`` (Cowling, Powley and Whitehouse's
@@ -139,9 +140,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=None,
                    help="ISMCTS time per decision instead of a number of simulations")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    p.add_argument("--params", default="{}", help="our bot's other keyword arguments (JSON)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    options: dict[str, Any] = {}
+    try:
+        options: dict[str, Any] = json.loads(args.params)
+        if not isinstance(options, dict):
+            raise ValueError("not an object")
+    except ValueError as e:
+        p.error(f"--params must be a JSON object of keyword arguments: {e}")
     if args.bot in ("expert", "master", "exit"):
         if args.iterations:
             options["iterations"] = args.iterations

@@ -143,3 +143,17 @@ def test_the_search_takes_either_reading_and_refuses_another() -> None:
         assert deal.verify(bot.choose(deal.view(seat)))
     with pytest.raises(ValueError, match="inference"):
         make_bot("master", inference="psychic")
+
+
+def test_the_reading_benchmark_runs_and_scores_the_models(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks.bench_inference`` (a smoke run): every model scored at every decision; against
+    ``foster`` his own policy never doubts his real hand (its log ratio is not below zero)."""
+    import json
+
+    from benchmarks.bench_inference import main
+
+    assert main(["--adversary", "foster", "--deals", "2", "--pool", "8"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["adversary"] == "foster" and out["decisions"] > 5
+    assert set(out["models"]) == {"foster, slip 0.01", "foster, slip 0.05", "foster, slip 0.15", "apprentice"}
+    assert all(m["log ratio"] >= 0.0 for name, m in out["models"].items() if name.startswith("foster"))

@@ -27,38 +27,20 @@ True
 
 from __future__ import annotations
 
-import json
 import random
 import time
-from functools import cache
-from importlib import resources
 from typing import Any
 
-from conquian.bots.apprentice_policy import FEATURES, choose_raw, playout
+from conquian.bots.apprentice_policy import choose_raw, playout
 from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.expert import MasterBot
 from conquian.bots.foster import FosterBot, conquian_obs_from_view
+from conquian.bots.weights import WEIGHTS_FILE, check_weights, shipped_weights
 from conquian.engine.actions import Action
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.deal import raw_to_action as conquian_action
 from conquian.engine.conquian.view import ConquianView
-
-WEIGHTS_FILE = "apprentice_weights.json"
-
-
-@cache
-def shipped_weights() -> tuple[float, ...]:
-    """The weights shipped with the package, one per feature (checked against the features' names)."""
-    data = json.loads(resources.files("conquian.bots").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8"))
-    return check_weights(data)
-
-
-def check_weights(data: dict[str, Any]) -> tuple[float, ...]:
-    """The weights of a weights file's contents; ValueError if they are for other features."""
-    if tuple(data["features"]) != FEATURES:
-        raise ValueError("the weights are for other features than conquian.bots.apprentice_features")
-    return tuple(float(w) for w in data["weights"])
 
 
 @register("apprentice")
@@ -90,7 +72,7 @@ class ExitBot(MasterBot):
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
                  weights: tuple[float, ...] | None = None, foster_adversary: bool = True,
-                 inference: str = "policy") -> None:
+                 inference: str = "apprentice") -> None:
         super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference)
         self.weights = weights if weights is not None else shipped_weights()
         self.foster_adversary = foster_adversary
@@ -114,4 +96,4 @@ class ExitBot(MasterBot):
                 return
 
 
-__all__ = ["ApprenticeBot", "ExitBot", "check_weights", "choose_raw", "playout", "shipped_weights"]
+__all__ = ["WEIGHTS_FILE", "ApprenticeBot", "ExitBot", "check_weights", "choose_raw", "playout", "shipped_weights"]

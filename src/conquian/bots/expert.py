@@ -30,7 +30,8 @@ from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
-from conquian.bots.inference import HandPosterior, posterior
+from conquian.bots.inference import POOL, HandPosterior, posterior
+from conquian.bots.weights import shipped_weights
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
 from conquian.engine.conquian.deal import ConquianDeal
@@ -94,10 +95,22 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
     return (sum(others) / len(others) - mine) * 0.5
 
 
-#: How the search weighs the adversary's possible hands in conquian: ``policy``, by how likely
-#: ``foster``'s policy makes his every past choice (:mod:`conquian.bots.inference`); ``choices``,
-#: by the cards he passed and discarded only (:mod:`conquian.bots.determinize`).
-INFERENCES = ("policy", "choices")
+#: How the search weighs the adversary's possible hands in conquian (:mod:`conquian.bots.inference`):
+#: ``apprentice`` (the default), by how likely the fitted apprentice's probabilities make his every
+#: past choice; ``policy``, the same with ``foster``'s policy and a slip as the model; ``choices``
+#: (the search before this reading), by the cards he passed and discarded only
+#: (:mod:`conquian.bots.determinize`).
+INFERENCES = ("apprentice", "policy", "choices")
+
+
+def adversary_pool(view: View, rng: random.Random, inference: str, budget: int) -> HandPosterior | None:
+    """The adversary's hands weighed by his past choices for a conquian view (:data:`INFERENCES`;
+    ``None`` elsewhere and with ``choices``): a pool an eighth of the ``budget`` of playouts, from
+    40 to :data:`~conquian.bots.inference.POOL` hands."""
+    if not isinstance(view, ConquianView) or inference == "choices":
+        return None
+    weights = shipped_weights() if inference == "apprentice" else None
+    return posterior(view, rng, size=min(POOL, max(40, budget // 8)), weights=weights)
 
 
 @register("expert")
@@ -122,7 +135,7 @@ class ExpertBot:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None,
-                 inference: str = "policy") -> None:
+                 inference: str = "apprentice") -> None:
         if inference not in INFERENCES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, not {inference!r}")
         self.inference = inference
@@ -152,13 +165,13 @@ class ExpertBot:
             return self._action(view, legal[0])
         rng = self._rng(view)
         cooncan = isinstance(view, CooncanView)
-        self._pool = posterior(view, rng) if isinstance(view, ConquianView) and self.inference == "policy" else None
+        budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
+        self._pool = adversary_pool(view, rng, self.inference, budget)
         default = None
         if isinstance(view, CooncanView):
             default = fk.policy(fk_obs(view), random.Random(rng.getrandbits(32)))
             if view.stage == PLAY:
                 legal = _cooncan_candidates(view, legal, default)
-        budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         if self.cap_ms is not None:
             cap = time.perf_counter() + self.cap_ms / 1000
@@ -242,7 +255,7 @@ class MasterBot(ExpertBot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
-                 inference: str = "policy") -> None:
+                 inference: str = "apprentice") -> None:
         super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference)
 
 
@@ -254,4 +267,5 @@ def strongest_quick_bot() -> str:
     return "master" if all(speedups.status().values()) else "expert"
 
 
-__all__ = ["CooncanDeal", "ExpertBot", "MasterBot", "playout_value", "strongest_quick_bot"]
+__all__ = ["INFERENCES", "CooncanDeal", "ExpertBot", "MasterBot", "adversary_pool", "playout_value",
+           "strongest_quick_bot"]

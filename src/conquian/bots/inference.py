@@ -15,11 +15,13 @@ every hand possible).  Nothing hidden is read: the records come from the public 
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import accumulate
 from typing import Any
 
 import conquian.bots.foster_conquian as fc
+from conquian.bots.apprentice_policy import obs_features
 from conquian.engine.cards import cards_of
 from conquian.engine.conquian.listing import (
     DISCARD,
@@ -31,6 +33,7 @@ from conquian.engine.conquian.listing import (
     SAY_DISCARD,
     SAY_PASSED,
     SAY_TURNED,
+    legal_raw,
 )
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.conquian.view import ConquianView
@@ -38,6 +41,8 @@ from conquian.engine.history import folded
 
 #: The weight of a past choice the model would not have made (see the module's docstring).
 SLIP = 0.05
+#: The least probability :func:`apprentice_likelihood` gives a choice.
+LEAST = 0.01
 #: How many hands :func:`posterior` draws and weighs for a decision.
 POOL = 200
 
@@ -141,6 +146,52 @@ def likelihood(tbl: MeldTable, records: list[Record], hand: int, slip: float = S
     return w
 
 
+def apprentice_likelihood(tbl: MeldTable, records: list[Record], hand: int, weights: tuple[float, ...],
+                          floor: float = 0.0) -> float:
+    """How likely a player's recorded choices are if his hand now is ``hand``, made by the fitted
+    ``apprentice`` read as a probability: the softmax of its scores over each decision's listed
+    actions (it was fitted so, by cross-entropy on the search's decisions), at least
+    :data:`LEAST` for a choice (one it does not list included); the product stops once it falls
+    to ``floor`` or below."""
+    w = 1.0
+    shown = 0
+    pack_mask = tbl.pack_mask
+    for rec in reversed(records):
+        stage, card, side, down, oside, odown, ocount, pack, seen, kind, arg, left = rec
+        shown |= left
+        held = hand | shown
+        legal = legal_raw(tbl, stage, card, held, side, down, oside)
+        if len(legal) < 2:
+            if legal and legal[0][0] == kind:
+                continue
+            w *= LEAST
+        else:
+            o = fc.Obs(tbl, stage, card, held, side, down, oside, odown, ocount, pack, pack_mask & ~(held | seen))
+            rows = obs_features(o, legal)
+            scores: list[float] = []
+            top = -1e300
+            for row in rows:
+                x = 0.0
+                for j, f in enumerate(row):
+                    if f != 0.0:
+                        x += weights[j] * f
+                scores.append(x)
+                if x > top:
+                    top = x
+            total = 0.0
+            mine = 0.0
+            for (k, a), x in zip(legal, scores, strict=True):
+                e = math.exp(x - top)
+                total += e
+                if k == kind and (a == arg if kind != K_USE else set(a) == set(arg)):
+                    mine = e
+            p = mine / total
+            w *= p if p > LEAST else LEAST
+        if w <= floor:
+            return w
+    return w
+
+
 class HandPosterior:
     """Hands the adversary may hold, drawn at random among those his count and the seat's view
     allow, each weighed by :func:`likelihood`: :meth:`draw` samples them by weight."""
@@ -156,8 +207,10 @@ class HandPosterior:
         return rng.choices(self.hands, cum_weights=self.cum)[0]
 
 
-def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: float = SLIP) -> HandPosterior:
-    """``size`` hands for the seat's adversary, weighed by his past choices (the public history)."""
+def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: float = SLIP,
+              weights: tuple[float, ...] | None = None) -> HandPosterior:
+    """``size`` hands for the seat's adversary, weighed by his past choices (the public history):
+    by :func:`likelihood`, or with the apprentice's ``weights`` by :func:`apprentice_likelihood`."""
     reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
                    AdversaryReads.copy)
     records = reads.records[1 - view.player]
@@ -165,15 +218,17 @@ def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: fl
     unseen = cards_of(view.unseen_mask())
     k = view.adversary_hand_count
     hands: list[int] = []
-    weights: list[float] = []
+    weighed: list[float] = []
     for _ in range(size):
         rng.shuffle(unseen)
         hand = 0
         for c in unseen[:k]:
             hand |= 1 << c
         hands.append(hand)
-        weights.append(likelihood(tbl, records, hand, slip))
-    return HandPosterior(hands, weights)
+        weighed.append(likelihood(tbl, records, hand, slip) if weights is None
+                       else apprentice_likelihood(tbl, records, hand, weights))
+    return HandPosterior(hands, weighed)
 
 
-__all__ = ["POOL", "SLIP", "AdversaryReads", "HandPosterior", "Record", "likelihood", "posterior"]
+__all__ = ["LEAST", "POOL", "SLIP", "AdversaryReads", "HandPosterior", "Record", "apprentice_likelihood", "likelihood",
+           "posterior"]

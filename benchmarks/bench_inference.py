@@ -1,0 +1,117 @@
+"""How much the search's reading of the adversary's hand knows (conquian), model by model.
+
+    python -m benchmarks.bench_inference                       # foster and expert adversaries, 20 deals each
+    options: --adversary foster,expert --deals N --pool P --seed S
+
+At every decision with a choice of the reading seat (``foster``), against an adversary of each kind,
+the adversary's possible hands are drawn at random (``--pool`` of them, his count and the seat's
+view allowing) and weighed by each model of :mod:`conquian.bots.inference`; printed per model:
+
+- overlap: the share of his real hand's cards in a hand drawn by weight (a hand drawn at random,
+  ``uniform``, is the baseline);
+- log ratio: the mean log of his real hand's weight over the pool's mean weight (a proper score:
+  higher is better; a model too sure of itself goes below zero when it is wrong);
+- the time to weigh one hand.
+
+The real hand is read here only to score the models: the reading itself sees the view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from conquian import ConquianDeal, get_rules
+from conquian.bots import make_bot
+from conquian.bots.apprentice import shipped_weights
+from conquian.bots.inference import AdversaryReads, Record, apprentice_likelihood, likelihood
+from conquian.engine.cards import cards_of
+from conquian.engine.conquian.melds import MeldTable
+from conquian.engine.history import folded
+
+Model = Callable[[MeldTable, list[Record], int], float]
+
+
+def _foster(tbl: MeldTable, records: list[Record], hand: int, slip: float) -> float:
+    return likelihood(tbl, records, hand, slip)
+
+
+def models() -> dict[str, Model]:
+    """The models measured: ``foster`` with three slips, and the apprentice."""
+    weights = shipped_weights()
+    out: dict[str, Model] = {}
+    for slip in (0.01, 0.05, 0.15):
+        out[f"foster, slip {slip}"] = functools.partial(_foster, slip=slip)
+    out["apprentice"] = lambda t, r, h: apprentice_likelihood(t, r, h, weights)
+    return out
+
+
+def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, object]:
+    """The figures for one kind of adversary."""
+    rules = get_rules("conquian")
+    ms = models()
+    overlap = dict.fromkeys(ms, 0.0)
+    log_ratio = dict.fromkeys(ms, 0.0)
+    spent = dict.fromkeys(ms, 0.0)
+    uniform = 0.0
+    n = 0
+    for k in range(deals):
+        deal = ConquianDeal(rules, seed=seed + k, dealer=1 + k % 2)
+        reader = deal.seats[k % 2]
+        bots = {s: make_bot("foster") if s == reader or adversary == "foster"
+                else make_bot(adversary, seed=seed + k, iterations=240) for s in deal.seats}
+        rng = random.Random(seed + k)
+        while not deal.over:
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            if seat == reader and len(deal.legal_raw()) > 1 and view.adversary_hand_count:
+                reads = folded("bench inference", view.event_node, AdversaryReads, AdversaryReads.step,
+                               AdversaryReads.copy)
+                adv = 1 - view.player
+                true, records, count = deal.hands[adv], reads.records[adv], view.adversary_hand_count
+                unseen = cards_of(view.unseen_mask())
+                hands = []
+                for _ in range(pool):
+                    rng.shuffle(unseen)
+                    hands.append(sum(1 << c for c in unseen[:count]))
+                uniform += sum((h & true).bit_count() for h in hands) / pool / count
+                for name, model in ms.items():
+                    t0 = time.perf_counter()
+                    weights = [model(deal.tbl, records, h) for h in hands]
+                    spent[name] += time.perf_counter() - t0
+                    total = sum(weights)
+                    shared = sum(w * (h & true).bit_count() for w, h in zip(weights, hands, strict=True))
+                    overlap[name] += shared / total / count
+                    log_ratio[name] += math.log(max(model(deal.tbl, records, true), 1e-300) / (total / pool))
+                n += 1
+            deal.play(bots[seat].choose(view))
+    return {
+        "adversary": adversary, "decisions": n, "uniform overlap": round(uniform / n, 3),
+        "models": {name: {"overlap": round(overlap[name] / n, 3), "log ratio": round(log_ratio[name] / n, 3),
+                          "us per hand": round(spent[name] / n / pool * 1e6, 1)} for name in ms},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_inference")
+    ap.add_argument("--adversary", default="foster,expert", help="the adversaries' bots, comma-separated")
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--pool", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=100)
+    args = ap.parse_args(argv)
+    if args.deals < 1 or args.pool < 1:
+        ap.error("--deals and --pool must be at least 1")
+    for name in args.adversary.split(","):
+        print(json.dumps(measure(name.strip(), args.deals, args.pool, args.seed), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
