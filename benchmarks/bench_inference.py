@@ -1,7 +1,7 @@
 """How much the search's reading of the adversary's hand knows (conquian), model by model.
 
-    python -m benchmarks.bench_inference                       # foster and expert adversaries, 20 deals each
-    options: --adversary foster,expert --deals N --pool P --seed S
+    python -m benchmarks.bench_inference                       # foster, expert, random adversaries
+    options: --adversary foster,expert,random --deals N --pool P --seed S
 
 At every decision with a choice of the reading seat (``foster``), against an adversary of each kind,
 the adversary's possible hands are drawn at random (``--pool`` of them, his count and the seat's
@@ -30,12 +30,14 @@ from collections.abc import Callable
 from conquian import ConquianDeal, get_rules
 from conquian.bots import make_bot
 from conquian.bots.apprentice import shipped_weights
-from conquian.bots.inference import AdversaryReads, Record, apprentice_likelihood, likelihood
+from conquian.bots.inference import MIXTURE, AdversaryReads, Record, apprentice_likelihood, likelihood
 from conquian.engine.cards import cards_of
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.history import folded
 
 Model = Callable[[MeldTable, list[Record], int], float]
+#: the adversaries given a search budget (the ``expert``'s)
+SEARCH = ("expert", "master", "exit")
 
 
 def _foster(tbl: MeldTable, records: list[Record], hand: int, slip: float) -> float:
@@ -43,12 +45,14 @@ def _foster(tbl: MeldTable, records: list[Record], hand: int, slip: float) -> fl
 
 
 def models() -> dict[str, Model]:
-    """The models measured: ``foster`` with three slips, and the apprentice."""
+    """The models measured: ``foster`` with three slips, and the apprentice, alone and mixed with
+    choices at random (:data:`~conquian.bots.inference.MIXTURE`: the search's reading)."""
     weights = shipped_weights()
     out: dict[str, Model] = {}
     for slip in (0.01, 0.05, 0.15):
         out[f"foster, slip {slip}"] = functools.partial(_foster, slip=slip)
     out["apprentice"] = lambda t, r, h: apprentice_likelihood(t, r, h, weights)
+    out["apprentice, mixed"] = lambda t, r, h: apprentice_likelihood(t, r, h, weights, MIXTURE)
     return out
 
 
@@ -65,7 +69,8 @@ def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, objec
         deal = ConquianDeal(rules, seed=seed + k, dealer=1 + k % 2)
         reader = deal.seats[k % 2]
         bots = {s: make_bot("foster") if s == reader or adversary == "foster"
-                else make_bot(adversary, seed=seed + k, iterations=240) for s in deal.seats}
+                else make_bot(adversary, seed=seed + k, **({"iterations": 240} if adversary in SEARCH else {}))
+                for s in deal.seats}
         rng = random.Random(seed + k)
         while not deal.over:
             seat = deal.to_act
@@ -101,7 +106,7 @@ def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, objec
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_inference")
-    ap.add_argument("--adversary", default="foster,expert", help="the adversaries' bots, comma-separated")
+    ap.add_argument("--adversary", default="foster,expert,random", help="the adversaries' bots, comma-separated")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--pool", type=int, default=100)
     ap.add_argument("--seed", type=int, default=100)

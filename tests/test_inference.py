@@ -155,5 +155,38 @@ def test_the_reading_benchmark_runs_and_scores_the_models(capsys: pytest.Capture
     assert main(["--adversary", "foster", "--deals", "2", "--pool", "8"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["adversary"] == "foster" and out["decisions"] > 5
-    assert set(out["models"]) == {"foster, slip 0.01", "foster, slip 0.05", "foster, slip 0.15", "apprentice"}
+    assert set(out["models"]) == {"foster, slip 0.01", "foster, slip 0.05", "foster, slip 0.15", "apprentice",
+                                  "apprentice, mixed"}
     assert all(m["log ratio"] >= 0.0 for name, m in out["models"].items() if name.startswith("foster"))
+
+
+def test_the_search_reads_a_mixture_of_the_apprentice_and_choices_at_random() -> None:
+    """``apprentice_likelihood`` with a mixture sums, over its pairs (e, prior), prior times the
+    product over the decisions of more than one listed action of (1 - e) times the apprentice's
+    probability plus e over their number; e = 1 is a player at random."""
+    from conquian.bots.inference import apprentice_likelihood
+    from conquian.bots.weights import shipped_weights
+    from conquian.engine.conquian.listing import legal_raw
+
+    weights = shipped_weights()
+    checked = 0
+    for points in foster_deals("conquian", 2, range(3)):
+        for deal in points[::2]:
+            adv = 1 - deal.actor
+            records = reads_of(deal).records[adv]
+            hand = deal.hands[adv]
+            model = apprentice_likelihood(deal.tbl, records, hand, weights)
+            at_random = apprentice_likelihood(deal.tbl, records, hand, weights, ((1.0, 1.0),))
+            mixed = apprentice_likelihood(deal.tbl, records, hand, weights, ((0.0, 0.75), (1.0, 0.25)))
+            expected = 1.0
+            shown = 0
+            for stage, card, side, down, oside, _od, _oc, _pk, _seen, _kind, _arg, left in reversed(records):
+                shown |= left
+                n = len(legal_raw(deal.tbl, stage, card, hand | shown, side, down, oside))
+                if n > 1:
+                    expected /= n
+            assert at_random == pytest.approx(expected)
+            assert mixed == pytest.approx(0.75 * model + 0.25 * at_random)
+            assert 0.0 < model <= 1.0
+            checked += 1
+    assert checked > 20

@@ -8,9 +8,10 @@ each past decision is his hand now and the cards he has shown since, and all the
 he saw then is public.  :class:`AdversaryReads` folds the public history into one record per
 decision of each player; :func:`likelihood` weighs a hand against a player's records.
 
-The model is ``foster``'s policy, softened: a choice it would have made counts 1, any other
-``slip`` (a person or a stronger bot does not play like ``foster`` every time; the slip keeps
-every hand possible).  Nothing hidden is read: the records come from the public history only.
+Two models: the fitted ``apprentice`` read as probabilities (:func:`apprentice_likelihood`;
+mixed with choices at random, so that a player unlike it is not misread), or
+``foster``'s policy softened (:func:`likelihood`: a choice it would have made counts 1, any
+other ``slip``).  Nothing hidden is read: the records come from the public history only.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ from conquian.engine.history import folded
 SLIP = 0.05
 #: The least probability :func:`apprentice_likelihood` gives a choice.
 LEAST = 0.01
+#: How often, at each decision, the adversary may choose at random instead of as the apprentice
+#: would, with the prior of each (:func:`apprentice_likelihood`, :func:`posterior`).
+MIXTURE: tuple[tuple[float, float], ...] = ((0.0, 1 / 3), (0.3, 1 / 3), (1.0, 1 / 3))
 #: How many hands :func:`posterior` draws and weighs for a decision.
 POOL = 200
 
@@ -147,13 +151,20 @@ def likelihood(tbl: MeldTable, records: list[Record], hand: int, slip: float = S
 
 
 def apprentice_likelihood(tbl: MeldTable, records: list[Record], hand: int, weights: tuple[float, ...],
-                          floor: float = 0.0) -> float:
+                          mixture: tuple[tuple[float, float], ...] = ((0.0, 1.0),)) -> float:
     """How likely a player's recorded choices are if his hand now is ``hand``, made by the fitted
     ``apprentice`` read as a probability: the softmax of its scores over each decision's listed
     actions (it was fitted so, by cross-entropy on the search's decisions), at least
-    :data:`LEAST` for a choice (one it does not list included); the product stops once it falls
-    to ``floor`` or below."""
-    w = 1.0
+    :data:`LEAST` for a choice (one it does not list included).
+
+    ``mixture``: pairs (``e``, prior): with probability ``e`` at each decision he chooses at
+    random among the listed actions instead, ``e`` unknown and weighed by its prior (the result
+    is the sum over the pairs of prior times likelihood).  A player the apprentice explains
+    well is read sharply (``e`` near 0 explains him best); a weaker or a stranger one
+    (OpenSpiel's ISMCTS, say) more loosely, and one at random by his choices' number only."""
+    k = len(mixture)
+    slips = [e for e, _ in mixture]
+    products = [1.0] * k
     shown = 0
     pack_mask = tbl.pack_mask
     for rec in reversed(records):
@@ -164,31 +175,37 @@ def apprentice_likelihood(tbl: MeldTable, records: list[Record], hand: int, weig
         if len(legal) < 2:
             if legal and legal[0][0] == kind:
                 continue
-            w *= LEAST
-        else:
-            o = fc.Obs(tbl, stage, card, held, side, down, oside, odown, ocount, pack, pack_mask & ~(held | seen))
-            rows = obs_features(o, legal)
-            scores: list[float] = []
-            top = -1e300
-            for row in rows:
-                x = 0.0
-                for j, f in enumerate(row):
-                    if f != 0.0:
-                        x += weights[j] * f
-                scores.append(x)
-                if x > top:
-                    top = x
-            total = 0.0
-            mine = 0.0
-            for (k, a), x in zip(legal, scores, strict=True):
-                e = math.exp(x - top)
-                total += e
-                if k == kind and (a == arg if kind != K_USE else set(a) == set(arg)):
-                    mine = e
-            p = mine / total
-            w *= p if p > LEAST else LEAST
-        if w <= floor:
-            return w
+            for i in range(k):
+                products[i] *= LEAST
+            continue
+        o = fc.Obs(tbl, stage, card, held, side, down, oside, odown, ocount, pack, pack_mask & ~(held | seen))
+        rows = obs_features(o, legal)
+        scores: list[float] = []
+        top = -1e300
+        for row in rows:
+            x = 0.0
+            for j, f in enumerate(row):
+                if f != 0.0:
+                    x += weights[j] * f
+            scores.append(x)
+            if x > top:
+                top = x
+        total = 0.0
+        mine = 0.0
+        for (kd, a), x in zip(legal, scores, strict=True):
+            ex = math.exp(x - top)
+            total += ex
+            if kd == kind and (a == arg if kind != K_USE else set(a) == set(arg)):
+                mine = ex
+        p = mine / total
+        uniform = 1.0 / len(legal) if mine else 0.0
+        for i in range(k):
+            e = slips[i]
+            q = (1.0 - e) * p + e * uniform
+            products[i] *= q if q > LEAST else LEAST
+    w = 0.0
+    for i in range(k):
+        w += mixture[i][1] * products[i]
     return w
 
 
@@ -208,9 +225,11 @@ class HandPosterior:
 
 
 def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: float = SLIP,
-              weights: tuple[float, ...] | None = None) -> HandPosterior:
+              weights: tuple[float, ...] | None = None,
+              mixture: tuple[tuple[float, float], ...] = MIXTURE) -> HandPosterior:
     """``size`` hands for the seat's adversary, weighed by his past choices (the public history):
-    by :func:`likelihood`, or with the apprentice's ``weights`` by :func:`apprentice_likelihood`."""
+    by :func:`likelihood`, or with the apprentice's ``weights`` by :func:`apprentice_likelihood`
+    (with ``mixture``)."""
     reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
                    AdversaryReads.copy)
     records = reads.records[1 - view.player]
@@ -226,9 +245,9 @@ def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: fl
             hand |= 1 << c
         hands.append(hand)
         weighed.append(likelihood(tbl, records, hand, slip) if weights is None
-                       else apprentice_likelihood(tbl, records, hand, weights))
+                       else apprentice_likelihood(tbl, records, hand, weights, mixture))
     return HandPosterior(hands, weighed)
 
 
-__all__ = ["LEAST", "POOL", "SLIP", "AdversaryReads", "HandPosterior", "Record", "apprentice_likelihood", "likelihood",
-           "posterior"]
+__all__ = ["LEAST", "MIXTURE", "POOL", "SLIP", "AdversaryReads", "HandPosterior", "Record", "apprentice_likelihood",
+           "likelihood", "posterior"]
