@@ -30,8 +30,10 @@ from collections.abc import Callable
 from conquian import ConquianDeal, get_rules
 from conquian.bots import make_bot
 from conquian.bots.apprentice import shipped_weights
+from conquian.bots.determinize import choices_weight
 from conquian.bots.inference import MIXTURE, AdversaryReads, Record, apprentice_likelihood, likelihood
 from conquian.engine.cards import cards_of
+from conquian.engine.conquian.listing import K_DISCARD, K_PASS
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.history import folded
 
@@ -40,15 +42,22 @@ Model = Callable[[MeldTable, list[Record], int], float]
 SEARCH = ("expert", "master", "exit")
 
 
+def _choices(tbl: MeldTable, records: list[Record], hand: int) -> float:
+    refused = [r[1] for r in records if r[9] == K_PASS]
+    discarded = [r[10] for r in records if r[9] == K_DISCARD]
+    return choices_weight(tbl, hand, refused, discarded)
+
+
 def _foster(tbl: MeldTable, records: list[Record], hand: int, slip: float) -> float:
     return likelihood(tbl, records, hand, slip)
 
 
 def models() -> dict[str, Model]:
-    """The models measured: ``foster`` with three slips, and the apprentice, alone and mixed with
-    choices at random (:data:`~conquian.bots.inference.MIXTURE`: the search's reading)."""
+    """The models measured: the passed and discarded cards only (the older reading), ``foster``
+    with three slips, and the apprentice, alone and mixed with choices at random
+    (:data:`~conquian.bots.inference.MIXTURE`: the search's reading)."""
     weights = shipped_weights()
-    out: dict[str, Model] = {}
+    out: dict[str, Model] = {"choices (passed and discarded cards)": _choices}
     for slip in (0.01, 0.05, 0.15):
         out[f"foster, slip {slip}"] = functools.partial(_foster, slip=slip)
     out["apprentice"] = lambda t, r, h: apprentice_likelihood(t, r, h, weights)

@@ -155,7 +155,8 @@ def test_the_reading_benchmark_runs_and_scores_the_models(capsys: pytest.Capture
     assert main(["--adversary", "foster", "--deals", "2", "--pool", "8"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["adversary"] == "foster" and out["decisions"] > 5
-    assert set(out["models"]) == {"foster, slip 0.01", "foster, slip 0.05", "foster, slip 0.15", "apprentice",
+    assert set(out["models"]) == {"choices (passed and discarded cards)", "foster, slip 0.01", "foster, slip 0.05",
+                                  "foster, slip 0.15", "apprentice",
                                   "apprentice, mixed"}
     assert all(m["log ratio"] >= 0.0 for name, m in out["models"].items() if name.startswith("foster"))
 

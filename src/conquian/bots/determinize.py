@@ -139,7 +139,7 @@ def _conquian(v: ConquianView, rng: random.Random, pool: HandPosterior | None) -
         hand = 0
         for c in unseen[:k]:
             hand |= 1 << c
-        weight = _weight(tbl, hand, refused, discarded)
+        weight = choices_weight(tbl, hand, refused, discarded)
         if weight > best_weight:
             best_hand, best_weight = hand, weight
         if weight >= 1.0 or rng.random() < weight:
@@ -205,7 +205,7 @@ class _ChoicesSeen:
                 self.discarded[p].append(card)
 
 
-def _weight(tbl: MeldTable, hand: int, refused: list[int], discarded: list[int]) -> float:
+def choices_weight(tbl: MeldTable, hand: int, refused: list[int], discarded: list[int]) -> float:
     """How likely the adversary's passes and discards are with ``hand`` (1.0: nothing speaks
     against it)."""
     w = 1.0
