@@ -133,14 +133,20 @@ def test_drawn_hands_follow_the_weights() -> None:
     assert 1 not in draws and 0.7 < draws.count(4) / len(draws) < 0.8
 
 
-def test_the_search_takes_either_reading_and_refuses_another() -> None:
-    """``inference``: ``policy`` (the default) or ``choices`` (the passed and discarded cards only)."""
-    deal = ConquianDeal(get_rules("conquian"), seed=3, dealer=1)
-    for inference in ("policy", "choices"):
-        bot = make_bot("expert", seed=1, iterations=30, inference=inference)
-        seat = deal.to_act
-        assert seat is not None
+def test_the_search_takes_each_reading_and_refuses_another() -> None:
+    """``inference``: ``choices`` (the default: the passed and discarded cards only), ``apprentice``
+    or ``policy`` (a model of his play); only these.  With a model, the search draws the adversary's
+    hands from a pool of them; without, from none."""
+    from conquian.bots.apprentice import ExitBot
+    from conquian.bots.expert import ExpertBot, MasterBot
+
+    assert MasterBot().inference == ExitBot().inference == ExpertBot.INFERENCE == "choices"
+    deal = foster_deals("conquian", 2, range(3, 4))[0][4]
+    for inference in ("choices", "apprentice", "policy"):
+        bot = ExpertBot(seed=1, iterations=30, inference=inference)
+        seat = deal.seats[deal.actor]
         assert deal.verify(bot.choose(deal.view(seat)))
+        assert (bot._pool is None) == (inference == "choices")
     with pytest.raises(ValueError, match="inference"):
         make_bot("master", inference="psychic")
 

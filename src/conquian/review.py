@@ -4,7 +4,7 @@ For one seat of one deal of a record, every decision of that seat with more than
 legal action is evaluated the way the ``expert`` search evaluates a position: from the seat's
 view alone, each candidate action is played on ``playouts`` re-deals of the cards the seat
 has not seen (:func:`conquian.bots.determinize.determinize`; in conquian the adversary's hand
-read from his past choices as the search reads it, :func:`conquian.bots.expert.adversary_pool`)
+read from his past choices as the ``expert`` reads it, :func:`conquian.bots.expert.adversary_pool`)
 and each re-deal is finished with
 the ``foster`` policy for every seat.  A candidate's estimate is its chance of winning the deal
 (and, in Cooncan, whose deals score pips, its expected points).  Every candidate is played on
@@ -37,7 +37,7 @@ from typing import Any
 
 from conquian.bots.base import View, check_view
 from conquian.bots.determinize import determinize
-from conquian.bots.expert import INFERENCES, ExpertBot, _cooncan_candidates, adversary_pool, playout_value
+from conquian.bots.expert import ExpertBot, _cooncan_candidates, adversary_pool, playout_value
 from conquian.bots.foster import FosterBot
 from conquian.engine.cooncan.deal import PLAY
 from conquian.engine.cooncan.view import CooncanView
@@ -226,7 +226,7 @@ def evaluate(view: View, cands: Sequence[tuple[str, RawAction]], playouts: int, 
     rng = random.Random(seed)
     wins = [0.0] * len(cands)
     points = [0.0] * len(cands)
-    pool = adversary_pool(view, rng, INFERENCES[0], playouts * len(cands))  # the search's reading of him
+    pool = adversary_pool(view, rng, ExpertBot.INFERENCE, playouts * len(cands))  # as the search reads him
     for _ in range(playouts):
         base = determinize(view, rng, pool)
         sub_seed = rng.getrandbits(32)

@@ -1,9 +1,9 @@
 """The ``expert`` bot: determinized search (perfect-information Monte Carlo, PIMC).
 
 For each decision the bot re-deals the cards it has not seen, consistently with
-everything its view shows (:mod:`conquian.bots.determinize`; in conquian the
-adversary's hand is drawn by how well it explains his every past choice,
-:mod:`conquian.bots.inference`), plays every
+everything its view shows (:mod:`conquian.bots.determinize`; in conquian, with
+``inference``, the adversary's hand drawn by how well it explains his every past
+choice, :mod:`conquian.bots.inference`), plays every
 candidate action on each re-dealt deal and finishes the deal with the ``foster``
 policy for every seat, and picks the action with the best mean result.  The same
 re-deals serve every candidate (common random numbers), so the comparison is
@@ -95,12 +95,13 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
     return (sum(others) / len(others) - mine) * 0.5
 
 
-#: How the search weighs the adversary's possible hands in conquian (:mod:`conquian.bots.inference`):
-#: ``apprentice`` (the default), by how likely the fitted apprentice's probabilities make his every
-#: past choice; ``policy``, the same with ``foster``'s policy and a slip as the model; ``choices``
-#: (the search before this reading), by the cards he passed and discarded only
-#: (:mod:`conquian.bots.determinize`).
-INFERENCES = ("apprentice", "policy", "choices")
+#: How the search weighs the adversary's possible hands in conquian: ``choices`` (the default), by
+#: the cards he passed and discarded only (:mod:`conquian.bots.determinize`); ``apprentice``, by how
+#: likely the fitted apprentice's probabilities, mixed with choices at random, make his every past
+#: choice (:mod:`conquian.bots.inference`); ``policy``, the same with ``foster``'s policy and a slip
+#: as the model.  The two models read a player who plays like them far better, and misread one who
+#: does not (``docs/bots.md``): neither is the default.
+INFERENCES = ("choices", "apprentice", "policy")
 
 
 def adversary_pool(view: View, rng: random.Random, inference: str, budget: int) -> HandPosterior | None:
@@ -123,7 +124,8 @@ class ExpertBot:
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none);
-    ``inference``: how the adversary's hand is read in conquian (:data:`INFERENCES`).
+    ``inference``: how the adversary's hand is read in conquian (:data:`INFERENCES`; default
+    :attr:`INFERENCE`).
     ``playouts`` counts the playouts of every decision so far and ``last_playouts`` those of the
     last (fewer than the budget when a deadline or the cap stopped it).
     """
@@ -132,10 +134,13 @@ class ExpertBot:
     #: playouts per decision when ``iterations`` is not given
     CONQUIAN_ITERATIONS = 240
     COONCAN_ITERATIONS = 96
+    #: how the adversary's hand is read in conquian when ``inference`` is not given
+    INFERENCE = "choices"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None,
-                 inference: str = "apprentice") -> None:
+                 inference: str | None = None) -> None:
+        inference = inference or self.INFERENCE
         if inference not in INFERENCES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, not {inference!r}")
         self.inference = inference
@@ -255,7 +260,7 @@ class MasterBot(ExpertBot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
-                 inference: str = "apprentice") -> None:
+                 inference: str | None = None) -> None:
         super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference)
 
 
