@@ -261,17 +261,24 @@ def choose_raw(o: fc.Obs, weights: tuple[float, ...]) -> RawAction:
     legal = legal_raw(o.tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
     if len(legal) == 1:
         return legal[0]
-    rows = obs_features(o, legal)
     best = 0
     best_score = 0.0
-    for i, row in enumerate(rows):
+    for i, s in enumerate(action_scores(obs_features(o, legal), weights)):
+        if i == 0 or s > best_score:
+            best, best_score = i, s
+    return legal[best]
+
+
+def action_scores(rows: list[list[float]], weights: tuple[float, ...]) -> list[float]:
+    """Each action's score: the weighted sum of its row of features."""
+    scores: list[float] = []
+    for row in rows:
         s = 0.0
         for j, x in enumerate(row):
             if x != 0.0:
                 s += weights[j] * x
-        if i == 0 or s > best_score:
-            best, best_score = i, s
-    return legal[best]
+        scores.append(s)
+    return scores
 
 
 def playout(deal: ConquianDeal, seat: int, weights: tuple[float, ...], rng: random.Random,
@@ -288,4 +295,4 @@ def playout(deal: ConquianDeal, seat: int, weights: tuple[float, ...], rng: rand
     return 1.0 if deal.winner == me else -1.0
 
 
-__all__ = ["FEATURES", "N_FEATURES", "choose_raw", "obs_features", "playout", "view_features"]
+__all__ = ["FEATURES", "N_FEATURES", "action_scores", "choose_raw", "obs_features", "playout", "view_features"]

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any
 
 import conquian.bots.foster_conquian as fc
-from conquian.bots.apprentice_policy import obs_features
+from conquian.bots.apprentice_policy import action_scores, obs_features
 from conquian.engine.cards import cards_of
 from conquian.engine.conquian.listing import (
     DISCARD,
@@ -129,21 +130,33 @@ class AdversaryReads:
             self.stage = SAY_DISCARD
 
 
-def likelihood(tbl: MeldTable, records: list[Record], hand: int, slip: float = SLIP,
-               floor: float = 0.0) -> float:
-    """How likely a player's recorded choices are, made by ``foster``'s policy with ``slip``, if
-    his hand now is ``hand``; the product stops once it falls to ``floor`` or below."""
-    w = 1.0
+def _past_observations(tbl: MeldTable, records: list[Record], hand: int) -> Iterator[tuple[fc.Obs, int, Any]]:
+    """What the player saw at each recorded decision, newest first, if his hand now is ``hand``
+    (his hand then: ``hand`` and the cards he showed since), with the choice he made."""
     shown = 0
-    rng = random.Random(0)  # foster's conquian policy draws nothing; the argument is its signature
     pack_mask = tbl.pack_mask
     for rec in reversed(records):
         stage, card, side, down, oside, odown, ocount, pack, seen, kind, arg, left = rec
         shown |= left
         held = hand | shown
-        o = fc.Obs(tbl, stage, card, held, side, down, oside, odown, ocount, pack, pack_mask & ~(held | seen))
+        unseen = pack_mask & ~(held | seen)
+        yield fc.Obs(tbl, stage, card, held, side, down, oside, odown, ocount, pack, unseen), kind, arg
+
+
+def _is_choice(k: int, a: Any, kind: int, arg: Any) -> bool:
+    """Whether the raw action ``(k, a)`` is the recorded choice (a use's combinations in any order)."""
+    return k == kind and (a == arg if kind != K_USE else set(a) == set(arg))
+
+
+def likelihood(tbl: MeldTable, records: list[Record], hand: int, slip: float = SLIP,
+               floor: float = 0.0) -> float:
+    """How likely a player's recorded choices are, made by ``foster``'s policy with ``slip``, if
+    his hand now is ``hand``; the product stops once it falls to ``floor`` or below."""
+    w = 1.0
+    rng = random.Random(0)  # foster's conquian policy draws nothing; the argument is its signature
+    for o, kind, arg in _past_observations(tbl, records, hand):
         k, a = fc.policy(o, rng)
-        if k != kind or (a != arg if kind != K_USE else set(a) != set(arg)):
+        if not _is_choice(k, a, kind, arg):
             w *= slip
             if w <= floor:
                 return w
@@ -165,37 +178,22 @@ def apprentice_likelihood(tbl: MeldTable, records: list[Record], hand: int, weig
     k = len(mixture)
     slips = [e for e, _ in mixture]
     products = [1.0] * k
-    shown = 0
-    pack_mask = tbl.pack_mask
-    for rec in reversed(records):
-        stage, card, side, down, oside, odown, ocount, pack, seen, kind, arg, left = rec
-        shown |= left
-        held = hand | shown
-        legal = legal_raw(tbl, stage, card, held, side, down, oside)
+    for o, kind, arg in _past_observations(tbl, records, hand):
+        legal = legal_raw(tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
         if len(legal) < 2:
             if legal and legal[0][0] == kind:
                 continue
             for i in range(k):
                 products[i] *= LEAST
             continue
-        o = fc.Obs(tbl, stage, card, held, side, down, oside, odown, ocount, pack, pack_mask & ~(held | seen))
-        rows = obs_features(o, legal)
-        scores: list[float] = []
-        top = -1e300
-        for row in rows:
-            x = 0.0
-            for j, f in enumerate(row):
-                if f != 0.0:
-                    x += weights[j] * f
-            scores.append(x)
-            if x > top:
-                top = x
+        scores = action_scores(obs_features(o, legal), weights)
+        top = max(scores)
         total = 0.0
         mine = 0.0
         for (kd, a), x in zip(legal, scores, strict=True):
             ex = math.exp(x - top)
             total += ex
-            if kd == kind and (a == arg if kind != K_USE else set(a) == set(arg)):
+            if _is_choice(kd, a, kind, arg):
                 mine = ex
         p = mine / total
         uniform = 1.0 / len(legal) if mine else 0.0
@@ -211,7 +209,7 @@ def apprentice_likelihood(tbl: MeldTable, records: list[Record], hand: int, weig
 
 class HandPosterior:
     """Hands the adversary may hold, drawn at random among those his count and the seat's view
-    allow, each weighed by :func:`likelihood`: :meth:`draw` samples them by weight."""
+    allow, each with its weight (:func:`posterior`): :meth:`draw` samples them by weight."""
 
     __slots__ = ("cum", "hands")
 
