@@ -70,14 +70,17 @@ def test_listing_of_foster_spade_7_worked_by_hand() -> None:
 # (variant, seed) -> decisions, sum of listed-action counts, winner seat, digest of the actions,
 # for the policy "always play the last listed action" with p2 dealing.
 PLAYOUTS = {
-    ("conquian", 1): (44, 79, 1, "32328a5e044a0f0b"),
-    ("conquian", 2): (47, 91, 2, "1b600a1b8578b40d"),
-    ("conquian", 3): (57, 103, None, "578fa8445dabff19"),
-    ("conquian", 4): (51, 90, None, "9f266f085fafd698"),
-    ("conquian", 5): (55, 102, None, "8d46d8b656cb023e"),
-    ("conquian-spanish", 1): (54, 95, None, "5670c8619d034682"),
-    ("conquian-spanish", 2): (47, 91, 2, "640153ae506431ce"),
-    ("conquian-spanish", 3): (57, 105, None, "059c8a733362b140"),
+    # the listing lays every set of hand cards a use can lay (docs/records.md): more uses are listed,
+    # so the counts grow and "the last listed" is at times a bigger use (seeds 3 and spanish 1, 3
+    # play as before)
+    ("conquian", 1): (44, 88, 1, "4eee01cf807704b2"),
+    ("conquian", 2): (19, 45, 1, "2b089411805727ce"),
+    ("conquian", 3): (57, 105, None, "578fa8445dabff19"),
+    ("conquian", 4): (49, 83, None, "40f9a71be28218c3"),
+    ("conquian", 5): (39, 75, 2, "24968e8701ecbd25"),
+    ("conquian-spanish", 1): (54, 99, None, "5670c8619d034682"),
+    ("conquian-spanish", 2): (41, 82, 1, "362a481bd7eae8cd"),
+    ("conquian-spanish", 3): (57, 109, None, "059c8a733362b140"),
 }
 
 

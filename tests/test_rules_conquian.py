@@ -263,7 +263,8 @@ def test_r3_6_force_back_a_passed_card() -> None:
     assert "p2 force 8h" in legal(deal)
     deal.play("p2 force 8h")  # ... "his adversary may force him with it, even after it has been declined"
     assert deal.to_act == 1 and deal.phase == "forced"
-    assert legal(deal) == ["p1 use 5h 6h 7h 8h"]
+    # R3.6: he must use it; R3.4: he may lay further hand cards in the same move (his A-2-3 of clubs)
+    assert legal(deal) == ["p1 use 5h 6h 7h 8h", "p1 use Ac 2c 3c | 5h 6h 7h 8h"]
 
 
 def test_r3_6_a_discard_may_be_forced_back_on_the_discarder() -> None:
@@ -423,7 +424,11 @@ def test_hoyle_heart_5_can_be_used_three_ways() -> None:
     deal = make_deal("Jh 7h 6h 4h 5s 3s 2s Kd 7d 5d", "Ac Ad As 2c 2d 3c 3d 4c 4d 4s", "5h Qh 3h",
                      variant="conquian-spanish")
     uses = [a for a in legal(deal) if " use " in a]
-    assert uses == ["p1 use 4h 5h 6h", "p1 use 5d 5h 5s", "p1 use 5h 6h 7h"]
+    # Foster's three ways, and the ways that lay more of the hand with them (R3.4: sequences of
+    # four and five, the three fives with 6h 7h Jh beside them): every set of hand cards once
+    assert {"p1 use 4h 5h 6h", "p1 use 5d 5h 5s", "p1 use 5h 6h 7h"} <= set(uses)
+    assert set(uses) - {"p1 use 4h 5h 6h", "p1 use 5d 5h 5s", "p1 use 5h 6h 7h"} == {
+        "p1 use 4h 5h 6h 7h", "p1 use 4h 5h 6h 7h Jh", "p1 use 5h 6h 7h Jh", "p1 use 5d 5h 5s | 6h 7h Jh"}
     deal.play("p1 use 5h 6h 7h")
     assert deal.is_legal("p1 discard Kd")  # "the player's best discard would be his K"
     deal.play("p1 discard Kd")

@@ -48,28 +48,30 @@ _FORCES: Final[tuple[RawAction, ...]] = tuple((K_FORCE, c) for c in range(64))
 def use_forms(
     tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int
 ) -> list[tuple[int, ...]]:
-    """The listed ways to use ``card`` (docs/records.md: the engine's documented choice).
+    """The listed ways to use ``card`` (docs/records.md: the listing's contract, R3.4).
 
-    Listed, without duplicates, in this order:
+    Every distinct set of hand cards that some legal use lays is laid by at least one listed
+    form, and a use that goes out (R3.7, R8.5: every hand card laid) is always listed.  Each
+    form is the tuple of the player's new or changed combinations (the card in play among
+    them).  Listed, without duplicates, in this order:
 
     1. for each of the player's combinations the card fits as it lies: that combination with
        the card added;
     2. for each three-card combination of the card and two hand cards: that combination;
     3. for each three-card combination of the card and two of the player's cards, at least one
        of them borrowed from his own combinations (the rest from his hand): that combination,
-       and the other cards of every combination it borrows from laid again: as one partition
-       of those cards into combinations by themselves (:meth:`MeldTable.partition`), else as
-       one cover of them with hand cards added (:meth:`MeldTable.cover`).  When neither exists
-       that borrowing is not listed, though it may be legal: for instance when a borrowed
-       card's neighbour must join another of the player's combinations, which is then laid
-       again too;
-    4. only if 1 to 3 list nothing: one use found by a complete search (a cover of every card
-       the player has down and the card in play, with hand cards), so that a use is listed
-       whenever one is legal (R3.4).
+       and the other cards of every combination it borrows from laid again (as one partition
+       of those cards into combinations by themselves, :meth:`MeldTable.partition`, else as
+       one cover of them with hand cards added, :meth:`MeldTable.cover`);
+    4. for every other set of hand cards that a legal use can lay (four-card combinations,
+       hand cards added with the card, further combinations laid in the same move, going
+       out): one form, the first partition of the card, those hand cards and the cards down
+       found by :func:`layable_sets` (which keeps the player's combinations as they lie
+       where it can).
 
-    Not listed unless step 4 finds it: a new combination of four or more cards, the card
-    added with hand cards to a combination, the card added to a combination rearranged, any
-    other re-laying.  Every legal form is accepted by :meth:`ConquianDeal.play` all the same.
+    Forms 1 to 3 are the small, strategic choices (where the card goes); 4 lists each further
+    set once, in one partition.  Every other legal form is accepted by
+    :meth:`ConquianDeal.play` all the same.
     """
     avail = down | hand
     # Every combination holding the card holds a three-card one: none can be made unless the
@@ -83,17 +85,25 @@ def use_forms(
             break
     else:
         return []
+    key = (card, hand, side)
+    memo = tbl.use_memo
+    got = memo.get(key)
+    if got is not None:
+        return list(got)
     cb = 1 << card
     threes = tbl.threes_by_card[card]
     valid = tbl.valid
     forms: list[tuple[int, ...]] = []
+    laid: set[int] = set()  # the hand cards each listed form lays
     for m in side:
         if m | cb in valid:
             forms.append((m | cb,))
+            laid.add(0)
     for t in threes:
         rest = t & ~cb
         if rest & ~hand == 0:
             forms.append((t,))
+            laid.add(rest)
         elif rest & ~avail == 0:
             touched = 0
             for m in side:
@@ -104,12 +114,92 @@ def use_forms(
             if part is None:
                 part = tbl.cover(left, hand & ~t)
             if part is not None:
-                forms.append((t, *part))
-    if not forms:
-        sol = tbl.cover(down | cb, hand)
-        if sol is not None:
-            forms.append(tuple(m for m in sol if m not in side))
+                f = (t, *part)
+                forms.append(f)
+                h = 0
+                for m in f:
+                    h |= m
+                laid.add(h & hand)
+    for h, part in layable_sets(tbl, side, down, hand, card):
+        if h not in laid:
+            forms.append(tuple([m for m in part if m not in side]))
+    if len(memo) > 50_000:
+        memo.clear()
+    memo[key] = tuple(forms)
     return forms
+
+
+def layable_sets(
+    tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Every set of hand cards that a legal use of ``card`` lays (R3.4), each with one partition.
+
+    A use lays ``card``, some hand cards ``h`` and may rearrange every card down; it is legal
+    exactly when ``card``, ``h`` and all the cards down split into valid combinations (R2.2:
+    a combination left as it lies is part of such a split).  So the sets are the ``h`` for
+    which ``card | h | down`` has a partition; the search walks the cards from the lowest,
+    each required card (the card in play, the cards down) placed in a combination, each hand
+    card placed or left, and keeps the first partition of each ``h`` (the player's own
+    combinations tried first, so that what lies stays as it lies where it can).
+
+    ```pycon
+    >>> from conquian import get_rules
+    >>> from conquian.engine.cards import CardSet, mask_str, parse_card
+    >>> from conquian.engine.conquian.melds import meld_table
+    >>> tbl = meld_table(get_rules("conquian"))
+    >>> hand = CardSet.parse("6h 7h 9h 9c 9d").mask
+    >>> sorted(mask_str(h) for h, _ in layable_sets(tbl, (), 0, hand, parse_card("8h")))
+    ['6h 7h', '6h 7h 9c 9d 9h', '6h 7h 9h', '7h 9h']
+
+    ```
+    """
+    cb = 1 << card
+    required = cb | down
+    avail = required | hand
+    # only the hand cards that lie in some combination of the available cards can be laid; every
+    # combination holding a card holds a three-card one with it (a pair of its partners)
+    useful = 0
+    partners = tbl.partners
+    pairs_by_card = tbl.pairs_by_card
+    unavail = ~avail
+    h = hand
+    while h:
+        low = h & -h
+        h ^= low
+        c = low.bit_length() - 1
+        near = partners.get(c, 0) & avail
+        if near & (near - 1):
+            for pair in pairs_by_card[c]:
+                if pair & unavail == 0:
+                    useful |= low
+                    break
+    found: dict[int, tuple[int, ...]] = {}
+    _walk(tbl, required | useful, required, useful, 0, (), set(side), found)
+    return list(found.items())
+
+
+def _walk(tbl: MeldTable, rest: int, required: int, hand: int, laid: int, melds: tuple[int, ...],
+          side: set[int], found: dict[int, tuple[int, ...]]) -> None:
+    """Place the lowest card of ``rest`` (every card of ``rest`` below it is placed or left)."""
+    if rest == 0:
+        if laid not in found:
+            found[laid] = melds
+        return
+    low = rest & -rest
+    by_low = tbl.by_low.get(low.bit_length() - 1, ())
+    if not low & required:  # a hand card may be left in the hand
+        _walk(tbl, rest ^ low, required, hand, laid, melds, side, found)
+    first = -1
+    if low & required:  # a card down (or the card in play): its own combination first, if whole
+        for m in side:
+            if m & low:
+                if m & rest == m and (m & -m) == low:
+                    first = m
+                    _walk(tbl, rest ^ m, required & ~m, hand, laid, (*melds, m), side, found)
+                break
+    for m in by_low:
+        if m & rest == m and m != first:
+            _walk(tbl, rest ^ m, required & ~m, hand, laid | (m & hand), (*melds, m), side, found)
 
 
 #: the discards of one suit's holding, keyed by the holding (16 bits) and its shift

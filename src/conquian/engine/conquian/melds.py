@@ -93,6 +93,9 @@ class MeldTable:
         self._fits_memo: dict[int, int] = {}
         self._partition_memo: dict[int, tuple[int, ...] | None] = {0: ()}
         self._cover_memo: dict[tuple[int, int], tuple[int, ...] | None] = {}
+        #: the listed uses of a card (:func:`~conquian.engine.conquian.listing.use_forms`), keyed
+        #: by the card, the hand and the player's side
+        self.use_memo: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
 
     def is_meld(self, mask: int) -> bool:
         """Whether ``mask`` is one valid combination (R2.2)."""

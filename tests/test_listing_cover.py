@@ -1,0 +1,63 @@
+"""The listing's contract for ``use`` (docs/records.md, R3.4, R3.7, R8.5): every set of hand cards
+that some legal use lays is laid by a listed use, and going out is always listed.
+
+The check is an outside checker's (:mod:`benchmarks.cover_uses`): its own combinations (R2.2,
+written again from the rule book, not the engine's meld table) and its own search of every subset
+of the hand, over positions reached by random play of every conquian preset; every listed use is
+legal too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from benchmarks.cover_uses import compare
+
+from conquian import get_rules
+from conquian.engine.actions import Use
+from conquian.engine.match import new_deal
+from helpers import legal, make_deal
+
+PRESETS = [("conquian", 2), ("conquian-spanish", 2), ("conquian-mexicano", 2), ("conquian-mexicano", 3),
+           ("conquian-mexicano", 4)]
+
+
+@pytest.mark.parametrize(("preset", "players"), PRESETS)
+def test_every_layable_set_and_every_going_out_is_listed(preset: str, players: int) -> None:
+    rules = get_rules(preset, players=players)
+    rng = random.Random(7)
+    positions = sets = outs = 0
+    seed = 0
+    while positions < 1000:
+        seed += 1
+        deal = new_deal(rules, seed=seed, dealer=rules.players)
+        while not deal.over:
+            legal_now = deal.legal_actions()
+            if deal.phase in ("say", "forced") and any(isinstance(a, Use) for a in legal_now):
+                n, missing, out, out_missing = compare(deal)
+                assert missing == 0 and out_missing == 0, (deal.rules.name, seed, deal.view(deal.to_act))
+                positions += 1
+                sets += n
+                outs += out
+            # prefer uses, so that sides grow and borrowing and going out come up often
+            uses = [a for a in legal_now if isinstance(a, Use)]
+            deal.play(rng.choice(uses) if uses and rng.random() < 0.7 else rng.choice(legal_now))
+    assert sets > positions and outs > 10  # the search met real choices, going out among them
+
+
+def test_the_planted_going_out_is_listed() -> None:
+    # R3.7: the pone holds 2c-6c, 7d 7h 7s, 9h 10h; the 8h turned puts him eleven down at once
+    deal = make_deal("2c 3c 4c 5c 6c 7d 7h 7s 9h Th", "Ac Ad As 2d 2h 3d 3h 4d 4h 4s", "8h")
+    assert "p1 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th" in legal(deal)
+    deal.play("p1 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th")
+    assert deal.over and deal.winner_seat == 1
+
+
+def test_a_four_card_combination_and_further_hand_cards_are_listed() -> None:
+    # R3.4: "make a new combination from the card and at least two hand cards" (three here, with
+    # the card a four), and "lay further hand cards down in the same move"
+    deal = make_deal("6h 7h 9h 9c 9d 2s 3c 5d Ts Td", "Ac Ad As 2d 2h 3d 3h 4d 4h 4s", "8h")
+    uses = {a for a in legal(deal) if " use " in a}
+    assert uses >= {"p1 use 6h 7h 8h 9h", "p1 use 6h 7h 8h | 9c 9d 9h", "p1 use 6h 7h 8h", "p1 use 7h 8h 9h"}
+    assert len(uses) == 4  # 6h 7h, 6h 7h 9h, 7h 9h, and 6h 7h with 9c 9d 9h: every set, once
