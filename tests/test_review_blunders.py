@@ -3,19 +3,25 @@
 Each record is a real deal: both seats played by ``foster`` up to a position, where one bad move
 is planted.  The first planted blunder (the win on the spot passed up, R3.7) is in
 ``tests/test_review.py``; here are the discard into the adversary's combination that hands him
-his eleventh card (R3.3, R3.7) and the three broken for nothing (R2.2, R3.5, R3.7).  Then a deal
+his eleventh card (R3.3, R3.7), going out passed up (R3.4, R3.7: a use that lays three
+combinations at once), and a three broken that costs nothing after all (R3.4).  Then a deal
 played by ``master`` against itself, whose decisions with a clear margin get no blunder.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import conquian.review as review
 from conquian import get_rules
 from conquian.bots import make_bot
-from conquian.engine.cards import parse_card
+from conquian.engine.cards import parse_card, parse_cards
 from conquian.engine.conquian.deal import ConquianDeal
+from conquian.engine.deck import arrange_deck
 from conquian.engine.record import DealRecord, Record, write_record
 
 #: Playouts per candidate: the planted costs are about 0.4 of a win, far above the noise.
@@ -94,20 +100,22 @@ def test_the_discard_into_the_adversary_s_combination_is_a_blunder_and_the_only_
     assert min(wins[s] for s in SAFE) >= review.MISTAKE_BELOW
 
 
-# ------------------------------------------------------------------ a three broken for nothing
+# ------------------------------------------------------------------ the nines broken, and no harm
 #: Seed 165, p2 deals, foster for both seats up to p2's discard.  p1 has ten down (3c 3d 3s,
 #: Ac Ad As, 8c 8d 8h 8s) and an empty hand, but no card left can join them (3h and Ah lie on
 #: p2's side, the eights are four): he cannot win.  p2 has Ah 2h 3h and 5c 5d 5s down and holds
 #: 4h 6c 9c 9h 9s, a made three of nines (R2.2); the diamond 9 and the heart 5 are still in the
-#: pack, so keeping the nines lays his eleventh card in the end (R3.4, R3.7), whatever the order
-#: of the pack.  Foster discards the club 6; the planted discard breaks the nines, and the deal
-#: can only end in a tableau (R3.7): half a win thrown away, for nothing.
+#: pack.  This was planted as "a three broken for nothing", when the listing offered no use that
+#: adds hand cards with the card: discarding the heart 9 seemed to leave only a tableau.  It does
+#: not: the 9d lays 9c 9d 9s, and the 5h lays 4h 5h on Ah 2h 3h, eleven down (R3.4: "add it, with
+#: or without hand cards, to one of his own combinations"; R3.7).  The review, which sees every
+#: use now, finds a discard of any nine, or of the 4h, winning in every re-deal, and marks no blunder.
 THREE_ACTIONS = [
     "p1 pass", "p2 use Ah 2h 3h", "p2 discard 7d", "p1 pass", "p1 pass", "p2 pass", "p2 pass", "p1 use 8d 8h 8s",
     "p1 discard Tc", "p2 pass", "p2 pass", "p1 use 3c 3d 3s", "p1 discard Td", "p2 pass", "p2 pass",
     "p1 use Ac Ad As", "p1 discard 6h", "p2 pass", "p2 pass", "p1 use 8c 8d 8h 8s", "p1 discard 6s", "p2 pass",
     "p2 pass", "p1 pass", "p1 pass", "p2 use 5c 5d 5s",
-    "p2 discard 9h",  # the blunder
+    "p2 discard 9h",  # no blunder: 4h 5h still reach Ah 2h 3h
 ]
 NINES = ("9c", "9h", "9s")
 KEEPS = ("p2 discard 4h", "p2 discard 6c")
@@ -122,14 +130,43 @@ def test_the_three_waits_for_the_last_nine_in_the_pack() -> None:
     assert not adversary_wins_with(deal, "p2 discard 9h")  # not a gift: the three is simply gone
 
 
-def test_breaking_a_three_for_nothing_is_a_blunder_and_the_only_one() -> None:
+def test_breaking_the_nines_is_no_blunder_now_that_every_use_is_listed() -> None:
     rv = review.review_text(record(165, THREE_ACTIONS), seat=2, playouts=PLAYOUTS)
-    planted = only_blunder(rv, len(THREE_ACTIONS))
-    assert planted.played == "p2 discard 9h" and planted.best in KEEPS
-    wins = {e.action: e.win for e in planted.candidates}
-    assert all(wins[k] == 1.0 for k in KEEPS)  # the nines kept: eleven down in every re-deal
-    assert all(wins[f"p2 discard {c}"] == review.TABLEAU_WIN for c in NINES)  # broken: a tableau, every time
-    assert all(d.mark != "blunder" for d in rv.decisions if d is not planted)
+    assert all(d.mark != "blunder" for d in rv.decisions)
+    broken = next(d for d in rv.decisions if d.action_index == len(THREE_ACTIONS))
+    wins = {e.action: e.win for e in broken.candidates}
+    assert all(wins[f"p2 discard {c}"] == 1.0 for c in NINES) and wins["p2 discard 4h"] == 1.0
+
+
+# ------------------------------------------------------------------ going out passed up
+def going_out_record() -> str:
+    """Conquian, p1 deals: the pone, p2, holds 2c-6c, 7d 7h 7s, 9h Th, and the 8h is turned: ``p2 use
+    2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th`` is eleven down at once (R3.4, R3.7).  He passes."""
+    rules = get_rules("conquian")
+    deck = arrange_deck(rules, [parse_cards("2c 3c 4c 5c 6c 7d 7h 7s 9h Th"),
+                                parse_cards("Ac Ad As 2d 2h 3d 3h 4d 5d 6d")], parse_cards("8h"))
+    return write_record(Record("conquian", ["A", "B"], {}, [DealRecord(dealer=1, deck=deck, actions=["p2 pass"])]))
+
+
+GOING_OUT = "p2 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th"
+
+
+def test_passing_up_going_out_is_a_blunder() -> None:
+    rv = review.review_text(going_out_record(), seat=2, playouts=PLAYOUTS)
+    planted = only_blunder(rv, 1)
+    assert planted.played == "p2 pass" and planted.best == GOING_OUT
+    assert {e.action: e.win for e in planted.candidates}[GOING_OUT] == 1.0
+
+
+def test_the_command_marks_it_too(tmp_path: Path) -> None:
+    path = tmp_path / "going-out.toml"
+    path.write_text(going_out_record(), encoding="utf-8")
+    p = subprocess.run([sys.executable, "-m", "conquian", "review", str(path), "--seat", "p2", "--playouts",
+                        str(PLAYOUTS), "--json"], capture_output=True, text=True, timeout=300,
+                       stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    decision = json.loads(p.stdout)["decisions"][0]
+    assert decision["mark"] == "blunder" and decision["best"] == GOING_OUT
 
 
 # ------------------------------------------------------------------ master against itself

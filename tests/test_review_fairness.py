@@ -20,11 +20,13 @@ from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import DealRecord, Record, write_record
 from conquian.engine.redeal import redeal_unseen
 
-#: (preset, players, rule of the deal, seed, reviewed seat, playouts per candidate)
+#: (preset, players, rule of the deal, seed, reviewed seat, playouts per candidate); each seed's
+#: deal lasts until the seat has had its decisions (seed 5 ends sooner for two of them now that
+#: going out is always listed)
 PRESETS = [
     ("conquian", 2, "R3.1", 5, 1, 24),
-    ("conquian", 3, "R6.3", 5, 2, 24),  # three at the table: the dealer, p1, sits out
-    ("conquian-spanish", 2, "R3.1", 5, 2, 24),
+    ("conquian", 3, "R6.3", 6, 2, 24),  # three at the table: the dealer, p1, sits out
+    ("conquian-spanish", 2, "R3.1", 6, 2, 24),
     ("conquian-mexicano", 2, "R8.2", 5, 1, 24),
     ("conquian-mexicano", 3, "R8.2", 8, 2, 24),
     ("cooncan", 3, "R4.1", 5, 1, 8),

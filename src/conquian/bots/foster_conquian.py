@@ -11,7 +11,10 @@ Hoyle, "Conquian", "Suggestions for good play" [H].
 2. Sequences are worth more than triplets [F: "It is always better to play for
    sequences than for triplets, because of the length to which sequences may run"].
 3. Show as little as needed: among ways to use a card, lay the fewest hand cards [F:
-   "Just lay down the three necessary to show how you use the card you draw"].
+   "even if a player can lay down four or five in sequence, he should never do so unless he
+   must show the cards to win ... Just lay down the three necessary to show how you use the
+   card you draw"].  A use that wins is always taken: it is the object of the game [F: "The
+   first to show eleven cards on the table wins the game"; R3.7].
 4. Discard the card that connects with nothing (the dead card), never a card that
    fits the adversary's combinations unless it is forced on him [F, H: "the best
    discard would be his K, which is too far removed from the others"].
@@ -285,5 +288,7 @@ def _use_score(o: Obs, tb: FosterTables, melds: tuple[int, ...], other_fits: int
         fits |= tb.fits(m)
     total, discard_cost, _ = discard_and_total(o, tb, new_hand, fits, other_fits)
     kept = total - discard_cost
-    # progress: every card down brings eleven closer; rule 3: show no more than needed
-    return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)
+    # progress: the card and the two hand cards that show how it is used bring eleven closer;
+    # rule 3: a hand card laid beyond them counts against the use ("he should never do so unless
+    # he must show the cards to win": a use that wins scores 100 above)
+    return kept + 5.0 * (1 + min(laid, 2)) - 1.2 * max(0, laid - 2)

@@ -225,8 +225,10 @@ def _use_score(o: Obs, tb: FosterTables, melds: tuple[int, ...], pf: list[int]) 
         fits |= tb.fits(m)
     total, discard_cost, _ = _discard_and_total(o, tb, new_hand, fits, pf)
     kept = total - discard_cost
-    # progress: every card down brings hand + 1 closer; rule 3: show no more than needed
-    return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)
+    # progress: the card and the two hand cards that show how it is used bring hand + 1 closer;
+    # rule 3: a hand card laid beyond them counts against the use ("he should never do so unless
+    # he must show the cards to win": a use that wins scores 100 above)
+    return kept + 5.0 * (1 + min(laid, 2)) - 1.2 * max(0, laid - 2)
 
 
 def policy(o: Obs, rng: random.Random) -> RawAction:
