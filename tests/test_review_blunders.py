@@ -155,6 +155,7 @@ def test_passing_up_going_out_is_a_blunder() -> None:
     rv = review.review_text(going_out_record(), seat=2, playouts=PLAYOUTS)
     planted = only_blunder(rv, 1)
     assert planted.played == "p2 pass" and planted.best == GOING_OUT
+    assert len(planted.candidates) == 29  # every listed action is weighed: the pass and 28 uses
     assert {e.action: e.win for e in planted.candidates}[GOING_OUT] == 1.0
 
 

@@ -59,8 +59,11 @@ MISTAKE_BELOW = 0.20
 MARKS = (N_("good"), N_("inaccuracy"), N_("mistake"), N_("blunder"))
 #: Accuracy of a decision: ``1 - min(cost / ACCURACY_SCALE, 1)``; a seat's accuracy is the mean.
 ACCURACY_SCALE = 0.30
-#: At most this many candidates are evaluated for a decision (foster's choice first, then the
-#: listing; the move made is always added).
+#: At most this many candidates are evaluated for a Cooncan decision (foster's choice first, then
+#: the listing; the move made is always added).  In the conquian family every listed action is a
+#: candidate: its listings are short (two actions a decision on average, a few dozen at most), and a
+#: use that lays more, or goes out, must not be cut off (docs/records.md: every set of hand cards
+#: a use can lay is listed).
 MAX_CANDIDATES = 12
 #: Re-deals (playouts per candidate) when none is asked for: conquian and the conquián mexicano.
 DEFAULT_PLAYOUTS = 200
@@ -198,7 +201,8 @@ def action_text(view: View, raw: RawAction) -> str:
 def candidates(view: View, played: str, foster: str) -> list[tuple[str, RawAction]]:
     """The candidates of a decision, by notation: foster's choice, then the listed actions (in
     Cooncan the lay-outs, adds and shifts before foster's three preferred discards, then the
-    rest), at most :data:`MAX_CANDIDATES`, and the move made whatever its place."""
+    rest, at most :data:`MAX_CANDIDATES`; in the conquian family every one), and the move made
+    whatever its place."""
     legal: list[RawAction] = view.legal_raw()
     by_text: dict[str, RawAction] = {}
     for raw in legal:
@@ -211,7 +215,8 @@ def candidates(view: View, played: str, foster: str) -> list[tuple[str, RawActio
     for t in order:
         if t in by_text and t not in out:
             out.append(t)
-    out = out[:MAX_CANDIDATES]
+    if isinstance(view, CooncanView):
+        out = out[:MAX_CANDIDATES]
     if played not in out:
         out.append(played)
     return [(t, by_text[t]) for t in out]
