@@ -85,12 +85,16 @@ def use_forms(
             break
     else:
         return []
+    cb = 1 << card
+    # A hand card in no combination of the cards at hand can never be laid, nor change any form:
+    # the forms depend on the others only, which keeps the memo's keys few.
+    hand &= tbl.joinable(avail | cb)
+    avail = down | hand
     key = (card, hand, side)
     memo = tbl.use_memo
     got = memo.get(key)
     if got is not None:
         return list(got)
-    cb = 1 << card
     threes = tbl.threes_by_card[card]
     valid = tbl.valid
     forms: list[tuple[int, ...]] = []
@@ -120,9 +124,28 @@ def use_forms(
                 for m in f:
                     h |= m
                 laid.add(h & hand)
-    for h, part in layable_sets(tbl, side, down, hand, card):
-        if h not in laid:
-            forms.append(tuple([m for m in part if m not in side]))
+    useful = hand
+    k = useful.bit_count()
+    if k <= 2 and (down == 0 or (k == 0 and 0 in laid)):
+        pass  # nothing down: every set of two is a three of step 2, one card alone lies in none
+    elif k <= 3:
+        # few hand cards can join: try each set of them (a memoised partition each), and search
+        # for the canonical partition only of a set no form above lays
+        sides = set(side)
+        required = cb | down
+        sub = useful
+        while True:
+            if sub not in laid and tbl.partition(required | sub) is not None:
+                found: dict[int, tuple[int, ...]] = {}
+                _walk(tbl, required | sub, required | sub, sub, 0, (), sides, found)
+                forms.append(tuple([m for m in found[sub] if m not in sides]))
+            if sub == 0:
+                break
+            sub = (sub - 1) & useful
+    else:
+        for h, part in layable_sets(tbl, side, down, hand, card):
+            if h not in laid:
+                forms.append(tuple([m for m in part if m not in side]))
     if len(memo) > 50_000:
         memo.clear()
     memo[key] = tuple(forms)
@@ -156,23 +179,7 @@ def layable_sets(
     cb = 1 << card
     required = cb | down
     avail = required | hand
-    # only the hand cards that lie in some combination of the available cards can be laid; every
-    # combination holding a card holds a three-card one with it (a pair of its partners)
-    useful = 0
-    partners = tbl.partners
-    pairs_by_card = tbl.pairs_by_card
-    unavail = ~avail
-    h = hand
-    while h:
-        low = h & -h
-        h ^= low
-        c = low.bit_length() - 1
-        near = partners.get(c, 0) & avail
-        if near & (near - 1):
-            for pair in pairs_by_card[c]:
-                if pair & unavail == 0:
-                    useful |= low
-                    break
+    useful = tbl.joinable(avail) & hand
     found: dict[int, tuple[int, ...]] = {}
     _walk(tbl, required | useful, required, useful, 0, (), set(side), found)
     return list(found.items())

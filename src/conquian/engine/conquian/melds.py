@@ -96,6 +96,8 @@ class MeldTable:
         #: the listed uses of a card (:func:`~conquian.engine.conquian.listing.use_forms`), keyed
         #: by the card, the hand and the player's side
         self.use_memo: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+        #: the cards of one suit's row (16 bits) that lie in a sequence within the row, by row
+        self._row_runs: dict[int, int] = {}
 
     def is_meld(self, mask: int) -> bool:
         """Whether ``mask`` is one valid combination (R2.2)."""
@@ -122,6 +124,28 @@ class MeldTable:
                 self._fits_memo.clear()
             self._fits_memo[meld] = f
         return f
+
+    def joinable(self, mask: int) -> int:
+        """The cards of ``mask`` that lie in some combination of ``mask``'s cards (R2.2): a
+        sequence within a suit's row, or three of a rank (a bit-sliced count over the rows)."""
+        rows = (mask & 0xFFFF, mask >> 16 & 0xFFFF, mask >> 32 & 0xFFFF, mask >> 48 & 0xFFFF)
+        a, b, c, d = rows
+        three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+        out = (three | three << 16 | three << 32 | three << 48) & mask
+        memo = self._row_runs
+        shift = 0
+        for row in rows:
+            if row:
+                r = memo.get(row)
+                if r is None:
+                    r = 0
+                    for m in self.runs:
+                        if m & 0xFFFF == m and m & row == m:
+                            r |= m
+                    memo[row] = r
+                out |= r << shift
+            shift += 16
+        return out
 
     def partition(self, mask: int) -> tuple[int, ...] | None:
         """One partition of ``mask`` into valid combinations, or ``None``.
