@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from collections.abc import Iterator
@@ -313,37 +312,16 @@ def measure(variant: str, players: int, deals: int, seed: int = 0, budget: int =
     return row
 
 
-def largest_listing(variant: str, players: int, deals: int, seed: int = 0) -> tuple[int, str]:
-    """The longest listing of the play stage in ``deals`` random deals (random listed actions), and
-    where it was."""
-    rules = get_rules(variant, players=players)
-    rng = random.Random(seed)
-    best, where = 0, ""
-    for s in range(deals):
-        deal = CooncanDeal(rules, seed=seed * 1_000_000 + s, dealer=1 + s % players)
-        while not deal.over:
-            if deal.stage == PLAY:
-                n = len(deal.legal_raw())
-                if n > best:
-                    best = n
-                    where = f"hand {hand_text(_hand(deal))}, {len(deal.combos)} combinations on the table"
-            deal.apply_raw(*deal.random_raw(rng.random))
-    return best, where
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=150, help="deals a preset")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--budget", type=int, default=20_000, help="states the full search may visit per position")
-    ap.add_argument("--random-deals", type=int, default=0,
-                    help="also the longest listing seen in this many random deals a preset")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     rows = [measure(v, n, args.deals, args.seed, args.budget) for v, n in CONFIGS]
-    largest = [largest_listing(v, n, args.random_deals, args.seed) for v, n in CONFIGS] if args.random_deals else []
     if args.json:
-        print(json.dumps({"rows": [asdict(r) for r in rows], "largest": largest}))
+        print(json.dumps([asdict(r) for r in rows]))
         return 0
     print(f"Random and foster bots, {args.deals} deals a preset; every position of the play stage")
     print("| preset | positions | layable sets | not reachable | chances to go out | not reachable "
@@ -357,8 +335,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r.variant}, {r.players}: largest listing {r.largest_listing}, {r.seconds:.0f} s{extra}")
         for e in r.examples:
             print("   ", e)
-    for (v, n), (size, where) in zip(CONFIGS, largest, strict=True):
-        print(f"{v}, {n}: longest listing in {args.random_deals:,} random deals: {size} actions ({where})")
     return 0
 
 
