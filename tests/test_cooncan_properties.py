@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conquian import IllegalActionError, NotationError, get_rules
-from conquian.engine.cards import JOKER, card_str
-from conquian.engine.cooncan.deal import CooncanDeal, hand_threes
+from conquian.engine.cards import JOKER, card_str, make_card
+from conquian.engine.cooncan.deal import CooncanDeal, hand_threes, joker_runs, new_run3
 from conquian.engine.cooncan.melds import build_combo, parse_token
 from conquian.engine.deck import pack_order
 from conquian.engine.match import Match
@@ -122,9 +122,21 @@ def brute_force_threes(hand: list[int], double: bool) -> set[str]:
                 combo = build_combo([("X" if c == JOKER else card_str(c), None) for c in perm], double, 1)
             except (IllegalActionError, NotationError):  # an order that leaves two sequences
                 continue
-            if combo.is_run and len(combo.naturals) == 1:
-                continue  # one natural with unnamed jokers reads as a set (a documented choice)
             out.add(str(combo))
+        naturals = [hand[i] for i in idx if hand[i] != JOKER]
+        if len(naturals) == 1:  # one natural, two jokers: a sequence too, the jokers named (R2.3)
+            c = naturals[0]
+            for pos in (1, 14) if c & 15 == 1 else (c & 15,):
+                for lo in (pos - 2, pos - 1, pos):
+                    if lo < 1 or lo + 2 > 14:
+                        continue  # no card to name below the low ace or above the high one
+                    tokens = [(card_str(c), None) if lo + i == pos else
+                              ("X", card_str(make_card(1 if lo + i in (1, 14) else lo + i, c >> 4)))
+                              for i in range(3)]
+                    try:
+                        out.add(str(build_combo(tokens, double, 1)))
+                    except (IllegalActionError, NotationError):
+                        continue
     return out
 
 
@@ -145,7 +157,9 @@ def test_meld_listing_is_every_three_card_combination(seed: int, variant: str, s
             h1 |= 1 << c
     listed = {str(build_combo([("X" if c == JOKER else card_str(c), None) for c in cells], rules.copies == 2, 1))
               for cells in hand_threes(h1, h2, hj)}
-    # a listed triple with one natural and two jokers is the set form; the brute force agrees
+    # a triple of hand_threes with one natural and two jokers is the set form; the sequences of one
+    # natural and two jokers are joker_runs' (R2.3: a meld may hold more than one joker)
+    listed |= {str(new_run3(cells, 1, 0)) for cells in joker_runs(h1, hj)}
     assert listed == brute_force_threes(hand, rules.copies == 2)
 
 

@@ -33,7 +33,17 @@ from conquian.bots.foster import state_policy
 from conquian.engine.conquian.deal import FORCED, K_USE, SAY_DISCARD, SAY_PASSED, SAY_TURNED, ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.conquian.mexicano_listing import FORCED as M_FORCED
-from conquian.engine.cooncan.deal import K_ADD, K_ADD1, K_DISCARD, K_MELD, K_MELD3, K_SHIFT, K_SHIFT1, CooncanDeal
+from conquian.engine.cooncan.deal import (
+    K_ADD,
+    K_ADD1,
+    K_DISCARD,
+    K_MELD,
+    K_MELD3,
+    K_MELD3R,
+    K_SHIFT,
+    K_SHIFT1,
+    CooncanDeal,
+)
 from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, hands_in_play, new_deal, round_of, turns_played
 from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
@@ -179,7 +189,7 @@ def _conquian_win(deal: ConquianDeal | MexicanoDeal, raw: tuple[int, Any]) -> tu
     return kind, WIN_SOURCES_CONQUIAN[source]
 
 
-_COONCAN_KIND = {K_MELD: 0, K_MELD3: 0, K_ADD: 1, K_ADD1: 1, K_SHIFT: 2, K_SHIFT1: 2, K_DISCARD: 3}
+_COONCAN_KIND = {K_MELD: 0, K_MELD3: 0, K_MELD3R: 0, K_ADD: 1, K_ADD1: 1, K_SHIFT: 2, K_SHIFT1: 2, K_DISCARD: 3}
 
 
 class _Seat:

@@ -43,12 +43,14 @@ from conquian.engine.cooncan.listing import (
     K_DISCARD,
     K_DRAW,
     K_MELD3,
+    K_MELD3R,
     K_SHIFT1,
     K_TAKE,
     RawAction,
     draw_options,
     hand_threes,
     new_combo,
+    new_run3,
     play_options,
     threes_at,
 )
@@ -295,6 +297,8 @@ def _danger(o: Obs) -> bool:
 
 def _joker_at_open_end(o: Obs, raw: RawAction) -> bool:
     kind, arg = raw
+    if kind == K_MELD3R:
+        return True  # one natural and two jokers: a joker at an end, always
     if kind == K_MELD3:
         cells = arg
         naturals = [c for c in cells if c != JOKER]
@@ -378,7 +382,7 @@ def _greedy_step(h1: int, hj: int, combos: tuple[Combo, ...], threes: list[tuple
 
 def _uses_joker(raw: RawAction) -> bool:
     kind, arg = raw
-    if kind == K_MELD3:
+    if kind in (K_MELD3, K_MELD3R):
         return JOKER in arg
     card: int = arg[1] if kind == K_ADD1 else arg[2]
     return card == JOKER
@@ -389,6 +393,8 @@ def _apply_to_table(o: Obs, combos: tuple[Combo, ...], raw: RawAction) -> tuple[
     kind, arg = raw
     if kind == K_MELD3:
         return (*combos, new_combo(arg, o.seat, 0 if o.double else 4))
+    if kind == K_MELD3R:
+        return (*combos, new_run3(arg, o.seat, 0 if o.double else 4))
     if kind == K_ADD1:
         k, c, pos, _named = arg
         new = list(combos)

@@ -48,11 +48,14 @@ from conquian.engine.cooncan.deal import (
     K_DISCARD,
     K_DRAW,
     K_MELD3,
+    K_MELD3R,
     K_SHIFT1,
     K_TAKE,
     CooncanDeal,
     CooncanEvent,
     hand_threes,
+    joker_runs,
+    new_run3,
 )
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_raw_to_action
 from conquian.engine.cooncan.view import CooncanView
@@ -160,7 +163,12 @@ class Encoding:
         self.A_MELD = self.A_DISCARD + d + 1
         self.A_ADD = self.A_MELD + len(self.threes)
         self.A_SHIFT = self.A_ADD + self.slots * self.tokens
-        self.n_actions = self.A_SHIFT + self.slots * 3 * self.tokens
+        # the sequences of one natural and two jokers (two jokers in the pack only), last, so that
+        # the indices before them mean what they meant when they were not listed
+        self.runs3 = joker_runs(full, min(r.jokers, 2))
+        self.run3_index = {t: i for i, t in enumerate(self.runs3)}
+        self.A_RUN3 = self.A_SHIFT + self.slots * 3 * self.tokens
+        self.n_actions = self.A_RUN3 + len(self.runs3)
         n = self.players
         self.slot_size = d + 1 + d + n + 1
         self.obs_size = (d + 1) * 4 + self.slots * self.slot_size + (n - 1) * (d + 1) + 2 * n + n + 3 + 3
@@ -200,6 +208,8 @@ class Encoding:
             return self.A_DISCARD + self._card(arg)
         if kind == K_MELD3:
             return self.A_MELD + self.three_index[tuple(arg)]
+        if kind == K_MELD3R:
+            return self.A_RUN3 + self.run3_index[tuple(arg)]
         if kind == K_ADD1:
             k, card, pos, named = arg
             return int(self.A_ADD + k * self.tokens + self._token(card, pos, named))
@@ -297,6 +307,8 @@ class Encoding:
         if index < self.A_SHIFT:
             k, t = divmod(index - self.A_ADD, self.tokens)
             return f"p{seat} add {k + 1} {self._token_name(t)}"
+        if index >= self.A_RUN3:
+            return f"p{seat} meld {new_run3(self.runs3[index - self.A_RUN3], seat, 0)}"
         k3, t = divmod(index - self.A_SHIFT, self.tokens)
         k, w = divmod(k3, 3)
         return f"p{seat} shift {k + 1} {['', 'low ', 'high '][w]}{self._token_name(t)}"

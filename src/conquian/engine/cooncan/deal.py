@@ -41,6 +41,7 @@ from conquian.engine.cooncan.listing import (
     K_DRAW,
     K_MELD,
     K_MELD3,
+    K_MELD3R,
     K_SHIFT,
     K_SHIFT1,
     K_TAKE,
@@ -51,7 +52,9 @@ from conquian.engine.cooncan.listing import (
     draw_options,
     hand_threes,
     holds_other,
+    joker_runs,
     new_combo,
+    new_run3,
     play_options,
 )
 from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, parse_token
@@ -410,6 +413,9 @@ class CooncanDeal(DealMixin):
             if kind == K_MELD3:
                 combo = new_combo(arg, p + 1, 0 if self.double else 4)
                 index, removed, tokens, which, kind = len(self.combos), arg, tuple(str(combo).split()), None, K_MELD
+            elif kind == K_MELD3R:
+                combo = new_run3(arg, p + 1, 0 if self.double else 4)
+                index, removed, tokens, which, kind = len(self.combos), arg, tuple(str(combo).split()), None, K_MELD
             elif kind == K_ADD1:
                 index, card, pos, named = arg
                 combo = self.combos[index].add_at(card, pos)
@@ -484,11 +490,13 @@ class CooncanDeal(DealMixin):
         """The Action of a raw action for the seat to act.
 
         The listing (``legal_actions``, docs/records.md): every draw, take and discard; of
-        ``meld``, every three-card combination of the hand (naturals; a pair with one
-        joker; one natural with two jokers, as a set); of ``add``, each single hand card
-        that fits a combination, and a joker at each open place; of ``shift``, each movable
-        joker with each single hand card that fits after the move.  Longer forms are
-        accepted too.
+        ``meld``, every three-card combination of the hand (sets, with up to two jokers;
+        sequences with each arrangement of one or two jokers); of ``add``, each single hand
+        card that fits a combination, and a joker at each open place; of ``shift``, each
+        movable joker with each single hand card that fits after the move.  Longer forms are
+        accepted too, and are never needed: each is a listed action followed by listed adds,
+        so for every set of cards a meld, add or shift lays, and every table a turn can leave,
+        going out above all (R4.6), there is a sequence of listed actions that does the same.
         """
         return raw_to_action(self.turn + 1, raw, self.rules.stock == "open")
 
@@ -694,7 +702,7 @@ class CooncanDeal(DealMixin):
 
 
 __all__ = [
-    "DRAW", "K_ADD", "K_ADD1", "K_DISCARD", "K_DRAW", "K_MELD", "K_MELD3", "K_SHIFT", "K_SHIFT1", "K_TAKE", "OVER",
-    "PLAY", "STAGE_NAMES", "CooncanDeal", "CooncanEvent", "RawAction", "cooncan_events", "draw_options",
-    "hand_threes", "holds_other", "new_combo", "play_options", "raw_to_action",
+    "DRAW", "K_ADD", "K_ADD1", "K_DISCARD", "K_DRAW", "K_MELD", "K_MELD3", "K_MELD3R", "K_SHIFT", "K_SHIFT1", "K_TAKE",
+    "OVER", "PLAY", "STAGE_NAMES", "CooncanDeal", "CooncanEvent", "RawAction", "cooncan_events", "draw_options",
+    "hand_threes", "holds_other", "joker_runs", "new_combo", "new_run3", "play_options", "raw_to_action",
 ]

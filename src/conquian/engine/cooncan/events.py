@@ -20,10 +20,12 @@ from conquian.engine.cooncan.listing import (
     K_DRAW,
     K_MELD,
     K_MELD3,
+    K_MELD3R,
     K_SHIFT1,
     K_TAKE,
     RawAction,
     new_combo,
+    new_run3,
 )
 from conquian.engine.deal import flatten
 from conquian.engine.history import Events, Node, shared_events
@@ -126,6 +128,8 @@ def raw_to_action(seat: int, raw: RawAction, open_stock: bool) -> Action:
         return Discard(seat, arg)
     if kind == K_MELD3:
         return Meld(seat, tuple(str(new_combo(arg, seat, 0)).split()))
+    if kind == K_MELD3R:
+        return Meld(seat, tuple(str(new_run3(arg, seat, 0)).split()))
     if kind == K_ADD1:
         k, card, pos, named = arg
         return Add(seat, k + 1, (_token(card, pos, named),))

@@ -35,6 +35,7 @@ K_DISCARD: Final = 15
 K_MELD3: Final = 16  # listing forms, built lazily
 K_ADD1: Final = 17
 K_SHIFT1: Final = 18
+K_MELD3R: Final = 19  # a three-card sequence of one natural and two jokers (its cells alone read as a set)
 
 RawAction = tuple[int, Any]
 _DRAW_RAW: Final = (K_DRAW, None)
@@ -63,10 +64,19 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
     ``taken`` is a card that may not be discarded unless it is the last one (R1 ``discard_taken``).
 
     Raw forms are lazy (a combination is built only when the action is played):
-    ``(K_MELD3, cells)``, ``(K_ADD1, (k, card, position))``, ``(K_SHIFT1, (k, which, card, position))``.
+    ``(K_MELD3, cells)``, ``(K_MELD3R, cells)`` (:func:`joker_runs`), ``(K_ADD1, (k, card, position,
+    named))``, ``(K_SHIFT1, (k, which, card, position, named))``.
+
+    Every lay-out, add or joker move of more cards is a listed one followed by listed adds, so
+    the listed actions reach every set of cards a turn can lay, and every table it can leave,
+    going out included (R4.3, R4.6): ``tests/test_cooncan_cover.py`` checks it against a search
+    of every legal action.
     """
     threes = hand_threes(h1, h2, hj)
     out: list[RawAction] = [(K_MELD3, cells) for cells in threes] if threes else []
+    if hj >= 2 and h1:  # R2.3: a meld may hold more than one joker
+        for cells in joker_runs(h1, hj):
+            out.append((K_MELD3R, cells))
     app = out.append
     k = -1
     for cb in combos:
@@ -142,6 +152,16 @@ def new_combo(cells: tuple[int, ...], seat: int, limit: int) -> Combo:
     return Combo(RUN, c0 >> 4, (c0 & 15) - first, cells, 0, seat, limit)
 
 
+def new_run3(cells: tuple[int, ...], seat: int, limit: int) -> Combo:
+    """The three-card sequence of :func:`joker_runs`' cells (one natural, two jokers, in position order)."""
+    i = 0 if cells[0] != JOKER else (1 if cells[1] != JOKER else 2)
+    c = cells[i]
+    pos = c & 15
+    if pos == 1 and i == 2:
+        pos = 14  # the ace above the king: X X Ah is Qh Kh Ah
+    return Combo(RUN, c >> 4, pos - i, cells, 0, seat, limit)
+
+
 _SET_MEMO: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
 _RUN_MEMO: dict[int, tuple[tuple[int, ...], ...]] = {}
 
@@ -200,7 +220,9 @@ def _run_threes(suit: int, row: int, joker: bool) -> tuple[tuple[int, ...], ...]
 
 
 def hand_threes(h1: int, h2: int, hj: int) -> list[tuple[int, ...]]:
-    """Every three-card combination a hand can lay out (the documented listing choice)."""
+    """Every three-card combination a hand can lay out, as :data:`K_MELD3` cells: sets (a single
+    natural with two jokers is a set), sequences of naturals and sequences with one joker.  The
+    sequences of one natural and two jokers are :func:`joker_runs`'."""
     out: list[tuple[int, ...]] = []
     # sets: a bit-sliced count of each rank over the suit rows (and the second copies)
     b0 = b1 = b2 = 0
@@ -241,6 +263,53 @@ def hand_threes(h1: int, h2: int, hj: int) -> list[tuple[int, ...]]:
         if rgot is None:
             rgot = _RUN_MEMO[rkey] = _run_threes(suit, row, bool(joker))
         out += rgot
+    return out
+
+
+_JRUN_MEMO: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _joker_runs(suit: int, row: int) -> tuple[tuple[int, ...], ...]:
+    """The three-card sequences of one natural of ``row`` (a suit's holding) and two jokers."""
+    out: list[tuple[int, ...]] = []
+    base = suit << 4
+    for r in range(1, 14):
+        if row >> r & 1:
+            for pos in ((1, 14) if r == 1 else (r,)):
+                for lo in (pos - 2, pos - 1, pos):
+                    if lo >= 1 and lo + 2 <= 14:
+                        out.append(tuple(base + r if lo + i == pos else JOKER for i in range(3)))
+    return tuple(out)
+
+
+def joker_runs(h1: int, hj: int) -> list[tuple[int, ...]]:
+    """The three-card sequences of one natural and two jokers a hand can lay out (R2.3: a meld
+    may hold more than one joker), as cells in position order: ``(JOKER, JOKER, 5d)`` is
+    3d-4d-5d, ``(JOKER, 5d, JOKER)`` 4d-5d-6d, ``(5d, JOKER, JOKER)`` 5d-6d-7d (as a
+    :data:`K_MELD3` the same cells are the set of fives).  Empty without two jokers.
+
+    With :func:`hand_threes` this is every three-card combination of the hand, and every longer
+    one holds three neighbouring cards that are one of them (a sequence with at most two jokers
+    always does), so it is laid as one of these and listed adds.
+
+    ```pycon
+    >>> from conquian.engine.cards import CardSet, card_str
+    >>> [" ".join(card_str(c) if c != JOKER else "X" for c in t) for t in joker_runs(CardSet.parse("Kc").mask, 2)]
+    ['X X Kc', 'X Kc X']
+
+    ```
+    """
+    out: list[tuple[int, ...]] = []
+    if hj < 2:
+        return out
+    for suit in range(4):
+        row = (h1 >> (16 * suit)) & SUIT_ROW
+        if row:
+            key = row << 2 | suit
+            got = _JRUN_MEMO.get(key)
+            if got is None:
+                got = _JRUN_MEMO[key] = _joker_runs(suit, row)
+            out += got
     return out
 
 
