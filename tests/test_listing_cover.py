@@ -15,6 +15,7 @@ import pytest
 from benchmarks.cover_uses import compare
 
 from conquian import get_rules
+from conquian.bots.foster import FosterBot
 from conquian.engine.actions import Use
 from conquian.engine.match import new_deal
 from helpers import legal, make_deal
@@ -61,3 +62,40 @@ def test_a_four_card_combination_and_further_hand_cards_are_listed() -> None:
     uses = {a for a in legal(deal) if " use " in a}
     assert uses >= {"p1 use 6h 7h 8h 9h", "p1 use 6h 7h 8h | 9c 9d 9h", "p1 use 6h 7h 8h", "p1 use 7h 8h 9h"}
     assert len(uses) == 4  # 6h 7h, 6h 7h 9h, 7h 9h, and 6h 7h with 9c 9d 9h: every set, once
+
+
+@pytest.mark.parametrize(("preset", "players"), [("conquian", 2), ("conquian-mexicano", 2), ("conquian-mexicano", 3)])
+def test_foster_goes_out_whenever_it_can(preset: str, players: int) -> None:
+    # R3.7, R8.5; Foster: "The first to show eleven cards on the table wins the game"
+    rules = get_rules(preset, players=players)
+    bots = {s: FosterBot(s) for s in range(1, players + 1)}
+    chances = 0
+    for seed in range(1, 120):
+        deal = new_deal(rules, seed=seed, dealer=rules.players)
+        while not deal.over:
+            seat = deal.to_act
+            assert seat is not None
+            hand = deal.hand(seat).mask  # type: ignore[attr-defined]
+            outs = [a for a in deal.legal_actions() if isinstance(a, Use)
+                    and not hand & ~sum_masks(a.melds)]
+            choice = bots[seat].choose(deal.view(seat))
+            if outs:
+                chances += 1
+                assert isinstance(choice, Use) and not hand & ~sum_masks(choice.melds), (seed, str(choice))
+            deal.play(choice)
+    assert chances > 20
+
+
+def sum_masks(melds: tuple[int, ...]) -> int:
+    out = 0
+    for m in melds:
+        out |= m
+    return out
+
+
+def test_foster_lays_the_three_necessary() -> None:
+    # Foster: "even if a player can lay down four or five in sequence, he should never do so unless
+    # he must show the cards to win ... Just lay down the three necessary"
+    deal = make_deal("6h 7h 9h 9c 9d 2s 3c 5d Ts Td", "Ac Ad As 2d 2h 3d 3h 4d 4h 4s", "8h")
+    choice = FosterBot(1).choose(deal.view(1))
+    assert isinstance(choice, Use) and sum_masks(choice.melds).bit_count() == 3, str(choice)
