@@ -99,3 +99,22 @@ def test_foster_lays_the_three_necessary() -> None:
     deal = make_deal("6h 7h 9h 9c 9d 2s 3c 5d Ts Td", "Ac Ad As 2d 2h 3d 3h 4d 4h 4s", "8h")
     choice = FosterBot(1).choose(deal.view(1))
     assert isinstance(choice, Use) and sum_masks(choice.melds).bit_count() == 3, str(choice)
+
+
+def test_the_move_list_offers_going_out_in_words() -> None:
+    # the terminal's list and the web table's buttons read their labels from the session
+    from conquian.engine.cards import parse_cards
+    from conquian.engine.deck import arrange_deck
+    from conquian.i18n import translator
+    from conquian.session import GameSession
+
+    rules = get_rules("conquian")
+    deck = arrange_deck(rules, [parse_cards("2c 3c 4c 5c 6c 7d 7h 7s 9h Th"),
+                                parse_cards("Ac Ad As 2d 2h 3d 3h 4d 5d 6d")], parse_cards("8h"))
+    s = GameSession(rules, seats=["human", "foster"], names=["Ann", "Bob"], first_deck=deck)
+    assert s.deal.to_act == 1
+    labels = {str(a): s.move_label(a) for a in s.legal()}
+    assert labels["p1 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th"] == "go out: lay 2c-6c, 7d 7h 7s and 8h 9h 10h"
+    assert sum(label.startswith("go out") for label in labels.values()) == 1  # the other uses keep a card
+    going_out = next(a for a in s.legal() if str(a) == "p1 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th")
+    assert s.move_label(going_out, translator("es")) == "salir: bajar 2c-6c, 7d 7h 7s y 8h 9h 10h"

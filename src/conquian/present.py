@@ -143,6 +143,34 @@ def move_phrase(action: Action, to: str | Msg | None = None, tr: Translator | No
     return (tr or active()).render(move_msg(action, to))
 
 
+def combination_words(mask: int) -> str:
+    """A combination as a person reads it: a sequence of four or more from its ends (``2c-6c``), any
+    other its cards (``8h 9h 10h``, ``7d 7h 7s``)."""
+    cards = for_people(meld_text(mask)).split()
+    if len(cards) >= 4 and len({c[-1] for c in cards}) == 1:
+        return f"{cards[0]}-{cards[-1]}"
+    return " ".join(cards)
+
+
+def going_out_msg(action: Use) -> Msg:
+    """A use that lays the whole hand (R3.7, R8.5), in words: "go out: lay 8h 9h 10h, 2c-6c and
+    7d 7h 7s".
+
+    ```pycon
+    >>> from conquian.engine.actions import parse_action
+    >>> from conquian.i18n import translator
+    >>> m = going_out_msg(parse_action("p2 use 8h 9h Th | 2c 3c 4c 5c 6c | 7d 7h 7s"))
+    >>> str(m), translator("es").render(m)
+    ('go out: lay 2c-6c, 7d 7h 7s and 8h 9h 10h', 'salir: bajar 2c-6c, 7d 7h 7s y 8h 9h 10h')
+
+    ```
+    """
+    parts = [combination_words(m) for m in action.melds]
+    if len(parts) == 1:
+        return Msg("go out: lay {combination}", combination=parts[0])
+    return Msg("go out: lay {combinations} and {last}", combinations=", ".join(parts[:-1]), last=parts[-1])
+
+
 def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
     """A move in words for a button or a list, in the reader's language when rendered: English reads
     it as :func:`move_phrase` does (``give 7c to Bea``), Spanish as a Mexican player says it

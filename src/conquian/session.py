@@ -27,7 +27,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from conquian.bots import Bot, make_bot
-from conquian.engine.actions import Action, Draw, Force, Give, meld_text, parse_action
+from conquian.engine.actions import Action, Draw, Force, Give, Use, meld_text, parse_action
 from conquian.engine.cards import card_str, mask_of
 from conquian.engine.conquian.deal import ConquianDeal, Event
 from conquian.engine.conquian.mexicano import MexicanoDeal
@@ -41,7 +41,7 @@ from conquian.engine.record import Record, ReplayError, read_record, record_from
 from conquian.engine.rules import CONQUIAN, Rules
 from conquian.hints import current_round, live_out_msgs, live_outs
 from conquian.i18n import N_, Msg, NMsg, Translator, active
-from conquian.present import move_msg, named_cards
+from conquian.present import going_out_msg, move_msg, named_cards
 from conquian.words import HUMAN, YOU, Joined, Words, default_names
 
 #: The name of the lone person at a table of bots (:func:`default_names`): the log speaks to him.
@@ -278,6 +278,16 @@ class GameSession(Words):
         text = str(action)
         return text.split(" ", 1)[1] if " " in text else text
 
+    def goes_out(self, action: Use) -> bool:
+        """Whether ``action``, a use, lays every card of its player's hand: he goes out (R3.7, R8.5)."""
+        deal = self.deal
+        if not isinstance(deal, ConquianDeal | MexicanoDeal) or action.seat not in deal.seats:
+            return False
+        laid = 0
+        for m in action.melds:
+            laid |= m
+        return deal.hands[deal.player_of(action.seat)] & ~laid == 0
+
     def move_target(self, action: Action) -> int | None:
         """The seat a move sends a card to, where it names one: the next player for a card given in
         the exchange (R8.2), the seat forced (R3.6, R8.4)."""
@@ -293,7 +303,10 @@ class GameSession(Words):
 
     def move_msg(self, action: Action) -> Msg:
         """A move in words as a message (:func:`conquian.present.move_msg`), naming the player a
-        card goes to (:meth:`move_target`)."""
+        card goes to (:meth:`move_target`); a use that lays the whole hand says that it goes out
+        (:func:`conquian.present.going_out_msg`, R3.7, R8.5)."""
+        if isinstance(action, Use) and self.goes_out(action):
+            return going_out_msg(action)
         to = self.move_target(action)
         return move_msg(action, self.person(to) if to is not None else None)
 
