@@ -35,12 +35,14 @@ class Server:
     child before it starts (a resource limit, say)."""
 
     #: The tests open many tables and connections from 127.0.0.1: limits per address far above them.
-    LOOSE = ("--tables-per-minute", "10000", "--connections-per-address", "10000", "--messages-per-address", "10000")
+    LOOSE = ("--tables-per-minute", "10000", "--connections-per-address", "10000", "--messages-per-address", "10000",
+             "--replays-per-minute", "10000")
 
     def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None,
                  extra: tuple[str, ...] = ("--log-level", "warning"), limits: tuple[str, ...] = LOOSE,
-                 preexec: Callable[[], None] | None = None) -> None:
+                 preexec: Callable[[], None] | None = None, answer_step: float = 0.0, bot_workers: int = 1) -> None:
         self.db, self.tmp, self.bot_delay, self.extra = db, tmp, bot_delay, extra
+        self.answer_step, self.bot_workers = answer_step, bot_workers
         self.limits, self.preexec = limits, preexec
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -51,7 +53,9 @@ class Server:
         env = dict(os.environ, CONQUIAN_DATA=str(self.tmp))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "conquian", "serve", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay), "--bot-workers", "1", "--health-token", HEALTH_TOKEN, *self.limits,
+             "--bot-delay", str(self.bot_delay), "--bot-workers", str(self.bot_workers),
+             # the tests' bots answer at once (the server's default keeps their thinking time hidden)
+             "--bot-answer-step", str(self.answer_step), "--health-token", HEALTH_TOKEN, *self.limits,
              *self.extra],
             stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, start_new_session=True,
             preexec_fn=self.preexec)

@@ -157,7 +157,11 @@ class GameSession(Words):
     @property
     def match_over(self) -> bool:
         """Whether every deal of the match has been played."""
-        return self.deal.over and len(self.match.deals) >= (self.deals_in_match or 1)
+        rounds = self.match.rounds
+        last = self.deals_in_match or 1
+        if rounds is not None:  # Cooncan, the mexicano: the match ends with its round (R5.4, R8.7)
+            last = min(last, rounds * self.rules.players)
+        return self.deal.over and len(self.match.deals) >= last
 
     @property
     def log(self) -> list[str]:

@@ -34,6 +34,10 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--bot-workers", type=bounded(0, 64), default=None,
                    help=_("processes that play the bots (default: the cores, at most 4; 0: in the server process)"))
     w.add_argument("--bot-delay", type=delay, default=0.9, help=_("seconds between the bots' moves (default 0.9)"))
+    w.add_argument("--bot-answer-step", type=delay, default=0.25, metavar="SECONDS",
+                   help=_("a bot's answer at a table with people comes at a multiple of this many seconds from its "
+                          "turn, and never before its pace, so that how long it thought does not show (default "
+                          "0.25; 0: at once)"))
     w.add_argument("--origin", action="append", default=[],
                    help=_("another origin a browser may connect from (behind a proxy), e.g. https://cards.example"))
     w.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
@@ -55,6 +59,9 @@ def add_parsers(sub: Subparsers) -> None:
                    help=_("messages a second one client address may send over all its connections (default 20)"))
     w.add_argument("--tables-per-minute", type=bounded(1, 100_000), default=3,
                    help=_("new tables one client address may make a minute, in bursts of five (default 3)"))
+    w.add_argument("--replays-per-minute", type=bounded(1, 100_000), default=30,
+                   help=_("replays, records and reviews one client address may have made a minute, in bursts of six "
+                          "(default 30; what is made already is not counted)"))
     w.add_argument("--unjoined-after", type=bounded(1, 10**7), default=600,
                    help=_("seconds after which the lobby stops listing a waiting table nobody has sat at (default "
                           "600)"))
@@ -68,7 +75,9 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--request-timeout", type=bounded(1, 3600), default=10,
                    help=_("seconds a client has to send a whole HTTP request (default 10)"))
     w.add_argument("--max-connections", type=bounded(1, 10**6), default=2000,
-                   help=_("connections and requests each server process holds at once; more are answered 503 "
+                   help=_("connections and requests each server process holds at once (at most its open-file limit, "
+                          "less 100); a tenth is kept for HTTP requests, and when the WebSockets fill the rest, a "
+                          "player's connection closes the longest idle spectator's and a new spectator is refused "
                           "(default 2000)"))
     w.add_argument("--turn-timers", type=seconds_list, default=None, metavar="SECONDS",
                    help=_("the turn timers a table may have, in seconds, separated by commas (default "
@@ -130,12 +139,18 @@ def serve_command(args: argparse.Namespace) -> int:
                                      "through it"), file=sys.stderr)
         return 2
     configure(args.log_level, args.log_format)
+    from conquian.web.limits import connection_budget, raise_open_files
+
+    # under the open-file limit (raised where allowed), with room kept for HTTP requests
+    concurrency, max_sockets = connection_budget(args.max_connections, raise_open_files())
     settings = Settings(db_url=store.url, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
+                        bot_answer_step=args.bot_answer_step, max_sockets=max_sockets,
                         allowed_origins=tuple(args.origin), allowed_hosts=allowed_hosts(args.host, args.allowed_host),
                         health_token=args.health_token, max_spectators=args.max_spectators,
                         connections_per_address=args.connections_per_address,
                         messages_per_address=args.messages_per_address, tables_per_minute=args.tables_per_minute,
                         unjoined_after=args.unjoined_after, chat_chars=args.chat_chars,
+                        replays_per_minute=args.replays_per_minute,
                         chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
                         **({"turn_timers": args.turn_timers} if args.turn_timers else {}))
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -153,17 +168,19 @@ def serve_command(args: argparse.Namespace) -> int:
                                   # slow clients: a request must be all there within --request-timeout
                                   # seconds, an idle connection is closed after 5, headers are at most 16 KB
                                   http=deadline_protocol(args.request_timeout), timeout_keep_alive=5,
-                                  h11_max_incomplete_event_size=16 * 1024, limit_concurrency=args.max_connections)
+                                  h11_max_incomplete_event_size=16 * 1024, limit_concurrency=concurrency)
     try:
         if args.workers > 1:
             # uvicorn's supervisor spawns the processes; each builds its application from the environment
             os.environ[SETTINGS_ENV] = json.dumps({
                 "db_url": settings.db_url, "bot_workers": settings.bot_workers, "bot_delay": settings.bot_delay,
+                "bot_answer_step": settings.bot_answer_step, "max_sockets": settings.max_sockets,
                 "allowed_origins": list(settings.allowed_origins), "allowed_hosts": list(settings.allowed_hosts),
                 "health_token": settings.health_token, "max_spectators": settings.max_spectators,
                 "connections_per_address": settings.connections_per_address,
                 "messages_per_address": settings.messages_per_address,
                 "tables_per_minute": settings.tables_per_minute, "unjoined_after": settings.unjoined_after,
+                "replays_per_minute": settings.replays_per_minute,
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
                 "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),
                 "request_timeout": args.request_timeout,

@@ -1,4 +1,5 @@
-"""Bots on the server, in a process pool so that a search never blocks the tables.
+"""Bots on the server, in a supervised process pool so that a search never blocks the tables, shared
+fairly between tables and addresses.
 
 A bot's turn is sent to a worker as a :class:`BotJob`: the deal's deck and actions so far (the
 worker rebuilds the deal) and the seat; the worker gives the bot that seat's view only and
@@ -20,10 +21,10 @@ True
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
 import secrets
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ from conquian.bots import make_bot
 from conquian.engine.match import new_deal
 from conquian.engine.rules import get_rules
 from conquian.web.table import Table
+from conquian.web.workers import FairQueue, SupervisedPool
 
 
 @dataclass(frozen=True)
@@ -73,23 +75,99 @@ def choose(job: BotJob) -> str:
     return str(bot.choose(deal.view(job.seat)))
 
 
+#: Seconds a hint's answer is kept for its position (another ask at the same position gets it).
+HINT_KEPT = 600.0
+
+
 class BotRunner:
-    """Runs bot jobs in ``workers`` processes (0: in a thread of this process, for tests)."""
+    """Runs bot jobs in ``workers`` supervised processes (0: in a thread of this process, for
+    tests; :class:`~conquian.web.workers.SupervisedPool`), shared fairly: a job waits for a free
+    worker in a :class:`~conquian.web.workers.FairQueue`, where a time-out's move goes first and
+    then whoever (``key``: the table's maker, an address) has had the workers least lately.  A
+    hint is worked out once per position (:meth:`hint`): more asks for it wait for that one."""
 
     def __init__(self, workers: int | None = None) -> None:
         n = min(os.cpu_count() or 1, 4) if workers is None else workers
         self.workers = n
-        self.executor: Executor
-        if n <= 0:
-            self.executor = ThreadPoolExecutor(max_workers=1)
-        else:
-            # spawn, not fork: the server has threads and an event loop that a fork would copy
-            self.executor = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+        self.pool = SupervisedPool(n, "bot workers")
+        self.slots = max(1, n)
+        self.busy = 0
+        self.queue: FairQueue[asyncio.Future[None]] = FairQueue()
+        self.hints: dict[tuple[str, int, int], asyncio.Future[str]] = {}
+        self.hint_answers: OrderedDict[tuple[str, int, int], tuple[str, float]] = OrderedDict()
 
-    async def choose(self, job: BotJob) -> str:
-        """The bot's action for ``job``, computed off the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, choose, job)
+    @property
+    def whole(self) -> bool:
+        """Whether every worker is there (false from a worker's death until its replacement has run a job)."""
+        return self.pool.whole
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a worker."""
+        return len(self.queue)
+
+    async def _slot(self, key: str, urgent: bool) -> None:
+        if self.busy < self.slots and not self.queue:
+            self.busy += 1
+            return
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.queue.push(key, 0 if urgent else 1, ready)
+        try:
+            await ready
+        except asyncio.CancelledError:
+            if ready.done() and not ready.cancelled():
+                self._release()  # the slot was handed over as the asker went: pass it on
+            else:
+                self.queue.discard(ready)
+            raise
+
+    def _release(self) -> None:
+        while self.queue:
+            ready = self.queue.pop()
+            if not ready.done():
+                ready.set_result(None)  # the slot goes to the next in the queue as it is
+                return
+        self.busy -= 1
+
+    async def choose(self, job: BotJob, key: str = "", urgent: bool = False) -> str:
+        """The bot's action for ``job``, computed off the event loop when a worker is free for
+        ``key`` (``urgent``: a time-out's move, before every other job)."""
+        await self._slot(key, urgent)
+        began = time.monotonic()
+        try:
+            return await self.pool.run(choose, job)
+        finally:
+            self.queue.charge(key, time.monotonic() - began)
+            self._release()
+
+    async def hint(self, job: BotJob, position: tuple[str, int, int], key: str) -> str:
+        """The hint's move at ``position`` (table, state, seat): worked out once, however many ask
+        (each further ask waits for the one job, and a later ask gets the same answer)."""
+        now = time.monotonic()
+        for old in [p for p, (_, when) in self.hint_answers.items() if now - when > HINT_KEPT]:
+            del self.hint_answers[old]
+        kept = self.hint_answers.get(position)
+        if kept is not None:
+            return kept[0]
+        running = self.hints.get(position)
+        if running is None:
+            running = self.hints[position] = asyncio.ensure_future(self.choose(job, key))
+            running.add_done_callback(lambda f: self._hint_done(position, f))
+        return await asyncio.shield(running)
+
+    def _hint_done(self, position: tuple[str, int, int], f: asyncio.Future[str]) -> None:
+        self.hints.pop(position, None)
+        if not f.cancelled() and f.exception() is None:
+            self.hint_answers[position] = (f.result(), time.monotonic())
+            while len(self.hint_answers) > 10_000:
+                self.hint_answers.popitem(last=False)
+
+    async def probe(self) -> bool:
+        """Whether the workers are whole (a dead one is found and replaced)."""
+        if self.busy:
+            return self.pool.whole  # jobs are running: they find a dead worker themselves
+        return await self.pool.probe()
 
     def close(self) -> None:
         """Stop the workers."""
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()

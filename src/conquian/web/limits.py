@@ -36,6 +36,13 @@ CHAT_CHARS = 200
 #: Chat lines and reactions one connection may send a second on average, and in a burst.
 CHAT_PER_SECOND = 1.0
 CHAT_BURST = 3
+#: Records, replays or reviews made for one address a minute, on average...
+HEAVY_PER_MINUTE = 30.0
+#: ...and how many it may have made at once.
+HEAVY_BURST = 6
+#: Bytes a request's line and headers may hold (docs/deployment.md), and headers it may have.
+MAX_HEAD_BYTES = 16 * 1024
+MAX_HEADER_LINES = 100
 #: Seconds a client has to send a whole HTTP request (headers and body) once it began it.
 REQUEST_TIMEOUT = 10.0
 
@@ -45,6 +52,7 @@ class _Address:
     connections: int = 0
     messages: RateLimit | None = None
     tables: RateLimit | None = None
+    heavy: RateLimit | None = None
     used: float = field(default_factory=time.monotonic)
 
 
@@ -94,6 +102,14 @@ class AddressLimits:
             a.tables = RateLimit(self.tables_per_minute / 60, max(5, round(self.tables_per_minute)))
         return a.tables.allow(now)
 
+    def heavy(self, address: str, now: float, per_minute: float = HEAVY_PER_MINUTE) -> bool:
+        """Whether ``address`` may have one more record, replay or review made now (``per_minute``
+        on average, in bursts of :data:`HEAVY_BURST`; what is made already is not counted)."""
+        a = self._get(address)
+        if a.heavy is None:
+            a.heavy = RateLimit(per_minute / 60, HEAVY_BURST)
+        return a.heavy.allow(now)
+
     def forget(self, idle: float = 600.0) -> None:
         """Let go of addresses with no connection, unused for ``idle`` seconds (their buckets
         have long been full again)."""
@@ -107,6 +123,39 @@ def client_address(scope_client: Any) -> str:
     return str(scope_client.host) if scope_client is not None and scope_client.host else "unknown"
 
 
+# ---------------------------------------------------------------------------- open files
+#: File descriptors a process keeps for itself beyond its connections (the database, the
+#: workers' pipes, the logs).
+FD_HEADROOM = 100
+
+
+def raise_open_files() -> int:
+    """Raise this process's soft limit of open files to its hard limit (where allowed), and
+    return the soft limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return int(soft if soft != resource.RLIM_INFINITY else 1 << 20)
+
+
+def connection_budget(max_connections: int, open_files: int) -> tuple[int, int]:
+    """The connections a process takes (uvicorn's ``limit_concurrency``), under its open-file
+    limit with :data:`FD_HEADROOM` to spare, and the WebSockets among them: a tenth (at least
+    ten) is kept for HTTP requests, so ``/health`` and the lobby answer however many sockets
+    are open.
+
+    >>> connection_budget(2000, 1024), connection_budget(2000, 65536), connection_budget(60, 65536)
+    ((924, 832), (2000, 1800), (60, 50))
+    """
+    total = max(20, min(max_connections, open_files - FD_HEADROOM))
+    return total, total - max(10, total // 10)
+
+
 # ---------------------------------------------------------------------------- slow clients
 class DeadlineH11Protocol(H11Protocol):
     """uvicorn's h11 HTTP protocol with a deadline: a client that has opened a connection or
@@ -117,6 +166,8 @@ class DeadlineH11Protocol(H11Protocol):
     timeout: ClassVar[float] = REQUEST_TIMEOUT
     """Seconds (set once per process, by :func:`deadline_protocol`)."""
     _deadline: asyncio.TimerHandle | None = None
+    _head: bytes = b""
+    """The request's head received so far (until it is whole)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """The connection opened: its first request has :attr:`timeout` seconds."""
@@ -134,7 +185,24 @@ class DeadlineH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         """Bytes came: the deadline stops once the request is all there (or the connection
-        became a WebSocket), and starts with the first bytes of the next request."""
+        became a WebSocket), and starts with the first bytes of the next request.  A request's
+        head (its line and headers) is at most :data:`MAX_HEAD_BYTES` bytes and
+        :data:`MAX_HEADER_LINES` headers, however it comes (in one piece or many): a larger one is
+        answered 431 and the connection closed."""
+        if self.transport.get_protocol() is self and self.conn.their_state is h11.IDLE:
+            head = self._head + data
+            end = head.find(b"\r\n\r\n")
+            size = len(head) if end < 0 else end + 4
+            if size > MAX_HEAD_BYTES or head.count(b"\n", 0, size) > MAX_HEADER_LINES + 2:
+                self._head = b""
+                self._disarm()
+                body = b"the request's headers are too large\n"
+                self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                                     b"content-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+                                     b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+                self.transport.close()
+                return
+            self._head = b"" if end >= 0 else head
         super().data_received(data)
         if self.transport.get_protocol() is not self or self.conn.their_state in (h11.DONE, h11.CLOSED,
                                                                                   h11.MUST_CLOSE, h11.ERROR):
@@ -169,26 +237,27 @@ class DatabaseInUse(Exception):
                          "stop it, or share tables between processes with PostgreSQL")
 
 
-def lock_database(path: Path) -> IO[str]:
-    """Take ``<path>.lock`` (an exclusive ``flock``, the holder's pid written in it) for as long as
-    the returned file stays open (until the process ends); :class:`DatabaseInUse` if another
-    process holds it.  Two servers on one SQLite file would each keep tables in memory and
-    disagree about them."""
+def lock_database(path: Path) -> IO[bytes]:
+    """Take an exclusive ``flock`` on the database file itself (made empty if there is none:
+    SQLite takes an empty file as a new database) for as long as the returned file stays open
+    (until the process ends); :class:`DatabaseInUse` if another process holds it.  The lock is
+    on the file, not its name: another path to it (a hard link, a symbolic link, ``../``)
+    finds it taken.  Two servers on one SQLite file would each keep tables in memory and
+    disagree about them.  (SQLite's own locks are ``fcntl`` locks, which a ``flock`` does not
+    touch on Linux.)  The holder's pid is written beside it, in ``<path>.lock``, to be named."""
     import fcntl
 
-    lock_path = path.with_name(path.name + ".lock")
-    f = open(lock_path, "a+", encoding="ascii")  # noqa: SIM115 - held open for the process's life
+    f = open(path, "ab")  # noqa: SIM115 - held open for the process's life
     try:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        f.seek(0)
-        pid = f.read(20).strip()
         f.close()
+        pid = ""
+        with contextlib.suppress(OSError):
+            pid = path.with_name(path.name + ".lock").read_text(encoding="ascii")[:20].strip()
         raise DatabaseInUse(path, pid) from None
-    f.seek(0)
-    f.truncate()
-    f.write(f"{os.getpid()}\n")
-    f.flush()
+    with contextlib.suppress(OSError):
+        path.with_name(path.name + ".lock").write_text(f"{os.getpid()}\n", encoding="ascii")
     return f
 
 

@@ -16,11 +16,13 @@ is over, so nothing is hidden any more), one frame per action.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Match, new_deal
+from conquian.engine.record import read_record
 from conquian.web.snapshot import all_hands, deal_snapshot
 
 
@@ -44,3 +46,22 @@ def replay_frames(match: Match) -> list[dict[str, Any]]:
                 "scores": match.results[i] if deal.over and i < len(match.results) else None,
             })
     return frames
+
+
+def match_of_record(text: str) -> Match:
+    """The match a record holds, every deal played again (its last deal settled if over)."""
+    rec = read_record(text)
+    match = Match(rec.rules(), rec.players, rounds=None)
+    for d in rec.deals:
+        deal = match.new_deal(d.deck, seed=d.seed, dealer=d.dealer)
+        for action in d.actions:
+            deal.play(action)
+    if match.deals and match.deals[-1].over:
+        match.settle()
+    return match
+
+
+def replay_json(text: str) -> bytes:
+    """The replay's frames of the match in the record ``text``, as JSON (the heavy part of ``GET
+    /api/tables/{id}/replay``: run in a worker process, never on the server's event loop)."""
+    return json.dumps(replay_frames(match_of_record(text)), separators=(",", ":"), ensure_ascii=False).encode()

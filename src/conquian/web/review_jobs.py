@@ -14,7 +14,13 @@ Limits, per server process, from the environment (so that every process of ``con
   0 turns the review off).  Another is refused with ``503 review_busy`` until one ends.
 - ``CONQUIAN_REVIEW_WORKERS``: processes one review uses (default: the cores, at most 4).
 - ``CONQUIAN_REVIEW_PLAYOUTS``: playouts per candidate, and the most a request may ask for
-  (default: the review's own, 200 and in Cooncan 64).
+  (default: the review's own, 200 and in Cooncan 64); a request for fewer gets the nearest level
+  below it of the most, its half, its quarter... (a few reviews per deal, each made once).
+
+A free slot goes to the address that has been refused longest (it keeps asking, as the page
+does every :data:`RETRY_AFTER` seconds), and an address has one review running at a time: one
+client cannot keep the slot by asking again the moment a review ends.  A review whose worker
+process dies is started again in new processes (``/health`` is degraded meanwhile).
 
 The reviews made are kept in memory (the last :data:`CACHE_SIZE`), keyed by
 :func:`conquian.review.cache_key` (the record's text, the seat, the deal and the playouts): a
@@ -24,8 +30,8 @@ second look is answered from there at once, without a job (``"cached": true``).
 >>> reviews = Reviews(jobs=1, workers=1, playouts=2)
 >>> reviews.playouts_for("conquian", None), reviews.playouts_for("cooncan", 50)
 (2, 2)
->>> Reviews(playouts=None).playouts_for("cooncan", 10)
-10
+>>> [Reviews(playouts=None).playouts_for("cooncan", n) for n in (10, 16, 63, 99)]
+[8, 16, 32, 64]
 >>> limit_from("7", 1, 0, 64), limit_from("lots", 1, 0, 64), limit_from("99", 1, 0, 64)
 (7, 1, 1)
 
@@ -41,7 +47,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -80,6 +86,10 @@ MAX_PLAYOUTS = 10_000
 FORGET_AFTER = 600.0
 #: Seconds a page is told to wait before asking again when the server is busy.
 RETRY_AFTER = 2
+#: Seconds after which an address refused a review and not asking again is no longer waiting.
+WAIT_FORGET = 3 * RETRY_AFTER + 2.0
+#: Times a review is started again after one of its worker processes died.
+RETRIES = 2
 
 
 class ReviewAsk(msgspec.Struct, forbid_unknown_fields=True):
@@ -105,6 +115,8 @@ class Job:
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
     """When it ended (``time.monotonic()``; None: running)."""
+    address: str = ""
+    """The client address that asked for it."""
 
 
 class ReviewBusy(ConquianError):
@@ -144,6 +156,10 @@ class Reviews:
         self.cache_size = cache_size
         self.cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.running: dict[str, Job] = {}
+        self.waiting: dict[str, tuple[float, float]] = {}
+        """Addresses refused for want of a slot: when first refused, when last (they ask again)."""
+        self.whole = True
+        """False while a review is tried again after one of its worker processes died."""
         self._lock = threading.Lock()
 
     @classmethod
@@ -160,11 +176,16 @@ class Reviews:
         rules = PRESETS.get(variant)
         default = DEFAULT_COONCAN_PLAYOUTS if rules is not None and rules.family == COONCAN else DEFAULT_PLAYOUTS
         most = self.playouts or default
-        return min(asked, most) if asked else most
+        if not asked or asked >= most:
+            return most
+        # a few levels only (the most, its half, its quarter...): asking for every number in turn
+        # would make a new review each time instead of finding the one made
+        levels = [most >> k for k in range(most.bit_length()) if most >> k >= 1]
+        return next(level for level in levels if level <= asked)
 
     # ------------------------------------------------------------------ asking and answering
     def ask(self, text: str, seat: int, deal: int, asked: int | None, tr: Translator, start: bool,
-            ) -> tuple[int, dict[str, Any]]:
+            address: str = "") -> tuple[int, dict[str, Any]]:
         """The answer (status and JSON) to a page asking for the review of ``seat`` in deal
         ``deal`` of the record ``text``: the review (from the cache, or from a job just
         finished), its progress, nothing yet (``start`` false: a ``GET``) or a new job
@@ -196,10 +217,18 @@ class Reviews:
                 return 200, self._done(made, tr, cached=True)
             if not start:
                 return 200, {"status": "none", **what}
-            if sum(j.finished is None for j in self.running.values()) >= self.jobs:
-                raise ReviewBusy(Msg("the server is reviewing another deal; try again in a moment")
-                                 if self.jobs else Msg("this server does not review deals"))
-            job = self.running[key] = Job(seat, deal, playouts)
+            if not self.jobs:
+                raise ReviewBusy(Msg("this server does not review deals"))
+            for old in [a for a, (_, last) in self.waiting.items() if now - last > WAIT_FORGET]:
+                del self.waiting[old]  # gave up
+            first = self.waiting[address][0] if address in self.waiting else now
+            ahead = any(a != address and since < first for a, (since, _) in self.waiting.items())
+            mine = any(j.finished is None and j.address == address for j in self.running.values())
+            if ahead or mine or sum(j.finished is None for j in self.running.values()) >= self.jobs:
+                self.waiting[address] = (first, now)
+                raise ReviewBusy(Msg("the server is reviewing another deal; try again in a moment"))
+            self.waiting.pop(address, None)
+            job = self.running[key] = Job(seat, deal, playouts, address=address)
             job.total = len(seat_decisions(rec, deal, seat)[0])
         threading.Thread(target=self._run, args=(key, job, text), name=f"review-{key[:8]}", daemon=True).start()
         log.info("review", extra={"event": "review", "seat": seat, "deal": deal, "playouts": playouts})
@@ -219,9 +248,21 @@ class Reviews:
 
         try:
             workers = max(1, min(self.workers, job.total))
-            # spawn, not fork: the server has threads and an event loop that a fork would copy
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-                rv = review_text(text, job.seat, job.deal, job.playouts, progress=progress, executor=pool)
+            for attempt in range(RETRIES + 1):
+                try:
+                    # spawn, not fork: the server has threads and an event loop that a fork would copy
+                    with ProcessPoolExecutor(max_workers=workers,
+                                             mp_context=multiprocessing.get_context("spawn")) as pool:
+                        rv = review_text(text, job.seat, job.deal, job.playouts, progress=progress, executor=pool)
+                    break
+                except BrokenExecutor:
+                    # a worker died (the OOM killer, kill -9): the review again, in new processes
+                    self.whole = False
+                    log.warning("a review worker died; the review starts again",
+                                extra={"event": "workers_replaced", "pool": "review workers"})
+                    if attempt == RETRIES:
+                        raise
+            self.whole = True
             made = rv.to_json()
         except ReviewError as e:
             job.error = e.message

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import os
 import secrets
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +25,16 @@ from starlette.routing import BaseRoute, Route
 from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
 from conquian.engine.errors import ConquianError
-from conquian.engine.match import Match
-from conquian.engine.record import record_from_match, write_record
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol, security
+from conquian.web.finished import Busy
 from conquian.web.lang import catalogue, language_list, reader
-from conquian.web.limits import client_address
+from conquian.web.limits import HEAVY_BURST, client_address
 from conquian.web.lobby import lobby_entry
 from conquian.web.protocol import ProtocolError
-from conquian.web.replay import replay_frames
-from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, Reviews, ask_of_query
+from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, ask_of_query
 from conquian.web.server import Hub, Server, snapshot
 from conquian.web.store import ConflictError
 from conquian.web.table import OPEN, OVER, Table, TableError, check_turn_timer, hash_token, new_token
@@ -82,7 +82,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
     settings = server.settings
     # fixed for the process: its bot modules are imported once, compiled or not
     default_bot = strongest_quick_bot()
-    reviews = Reviews.from_environment()
+    reviews = server.reviews
+    finished = server.finished
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -93,11 +94,15 @@ def http_routes(server: Server) -> list[BaseRoute]:
         except Exception:
             database = False
         writable = database and await server.writable()
-        ok = writable and server.cluster.listening
+        whole = server.whole
+        ok = writable and server.cluster.listening and whole
         if not security.presents_token(request.headers.get("authorization"), settings.health_token):
             return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
         return JSONResponse({
             "ok": ok, "database": server.store.engine.dialect.name, "database_ok": database,
+            "workers_whole": whole,
+            "bot_workers_replaced": server.bots.pool.replaced if server.bots else 0,
+            "bot_jobs_waiting": server.bots.waiting if server.bots else 0,
             "database_writable": writable,
             "listening": server.cluster.listening, "worker": server.worker, "pid": os.getpid(),
             "tables_in_memory": len(server.hubs),
@@ -140,7 +145,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
     async def list_tables(request: Request) -> Response:
         # the game in the reader's words, the seats free, who sits there, how many watch (here)
         tr = _reader(request)
-        rows = await run_in_threadpool(server.store.listing, 100, settings.unjoined_after)
+        rows = await run_in_threadpool(server.store.listing, 100 * LOBBY_PER_ADDRESS, settings.unjoined_after)
+        rows = lobby_rows(rows, server.makers)
         done = await run_in_threadpool(server.store.finished)
         watching = {i: h.spectators for i, h in server.hubs.items()}
         return JSONResponse({"open": [lobby_entry(r, tr, watching.get(r["id"], 0)) for r in rows],
@@ -166,7 +172,9 @@ def http_routes(server: Server) -> list[BaseRoute]:
             log.warning("a table could not be stored", extra={"event": "store_failed", "error": _first_line(e)})
             return _error(503, "storage", Msg("the server cannot store the table: {reason}", reason=_first_line(e)),
                           tr=tr)
-        hub = server.hubs[table.id] = Hub(table, table.state)
+        address = client_address(request.client)
+        hub = server.hubs[table.id] = Hub(table, table.state, maker=address)
+        server.made_by(table.id, address)
         server.schedule(hub)
         log.info("table %s created: %s, %d players", table.id, table.rules.name, table.rules.players)
         return JSONResponse({"id": table.id, "host": host_token, "seat": 1 if token else None, "token": token,
@@ -231,6 +239,22 @@ def http_routes(server: Server) -> list[BaseRoute]:
     async def seat_bot(request: Request) -> Response:
         return await seat_change(request, protocol.SeatBot)
 
+    def busy(tr: Translator) -> Response:
+        return JSONResponse({"error": {"code": "busy", "rule": None, "message": tr.render(
+            Msg("the server is busy making other replays and records; try again in a moment"))[:300]}},
+            status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+
+    def too_often(tr: Translator) -> Response:
+        return JSONResponse({"error": {"code": "too_fast", "rule": None, "message": tr.render(
+            Msg("at most {burst} replays, records and reviews at once from one address, then {rate} a minute",
+                burst=HEAVY_BURST, rate=f"{settings.replays_per_minute:g}"))[:300]}},
+            status_code=429, headers={"Retry-After": str(max(1, round(60 / settings.replays_per_minute)))})
+
+    def may_make(request: Request, made: bool) -> bool:
+        """Whether the request may have something made (what is made already costs nothing)."""
+        return made or server.limits.heavy(client_address(request.client), time.monotonic(),
+                                           settings.replays_per_minute)
+
     async def record(request: Request) -> Response:
         tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
@@ -240,29 +264,41 @@ def http_routes(server: Server) -> list[BaseRoute]:
         if t.session is None or not t.session.deal.over:
             return _error(409, "deal_in_progress", Msg("the record can be downloaded between deals and at the end "
                                                        "(it holds the deck of every deal)"), tr=tr)
-        text = write_record(record_from_match(t.session.match))
+        if not may_make(request, finished.cached(t, "record") is not None):
+            return too_often(tr)
+        try:
+            text = await finished.record(t)
+        except Busy:
+            return busy(tr)
         return Response(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="conquian-{t.rules.name}-{t.id}.toml"'})
 
-    async def finished_match(request: Request, tr: Translator, refusal: Msg) -> tuple[Table, Match] | Response:
-        """The request's table and its match when the match is over (nothing in its record is then
-        secret to anyone); else the refusal: 404 no such table, 409 ``refusal``."""
+    async def finished_match(request: Request, tr: Translator, refusal: Msg) -> Table | Response:
+        """The request's table when its match is over (nothing in its record is then secret to
+        anyone); else the refusal: 404 no such table, 409 ``refusal``."""
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return no_table(tr)
         t = hub.table
         if t.status != OVER or t.session is None:
             return _error(409, "not_over", refusal, tr=tr)
-        return t, t.session.match
+        return t
 
     async def replay(request: Request) -> Response:
         tr = _reader(request)
         found = await finished_match(request, tr, Msg("a match can be replayed once it is over"))
         if isinstance(found, Response):
             return found
-        t, match = found
-        return JSONResponse({"id": t.id, "name": t.name, "variant": t.rules.name, "names": t.names,
-                             "frames": replay_frames(match)})
+        t = found
+        if not may_make(request, finished.cached(t, "replay") is not None):
+            return too_often(tr)
+        try:
+            frames = await finished.replay(t)
+        except Busy:
+            return busy(tr)
+        head = json.dumps({"id": t.id, "name": t.name, "variant": t.rules.name, "names": t.names},
+                          ensure_ascii=False, separators=(",", ":")).encode()
+        return Response(head[:-1] + b',"frames":' + frames + b"}", media_type="application/json")
 
     async def review(request: Request) -> Response:
         """``POST``: review a seat in a deal of a finished match (a job, or the review made before);
@@ -271,14 +307,21 @@ def http_routes(server: Server) -> list[BaseRoute]:
         found = await finished_match(request, tr, Msg("a match can be reviewed once it is over"))
         if isinstance(found, Response):
             return found
-        _table, match = found
+        t = found
+        start = request.method == "POST"
+        address = client_address(request.client)
         try:
-            if request.method == "POST":
+            if start:
                 ask = await _body(request, ReviewAsk)
             else:
                 ask = ask_of_query(request.query_params)
-            text = write_record(record_from_match(match))
-            status, answer = reviews.ask(text, ask.seat, ask.deal, ask.playouts, tr, start=request.method == "POST")
+            if not may_make(request, finished.cached(t, "record") is not None and not start):
+                return too_often(tr)
+            text = await finished.record(t)
+            status, answer = await run_in_threadpool(reviews.ask, text, ask.seat, ask.deal, ask.playouts, tr,
+                                                     start, address)
+        except Busy:
+            return busy(tr)
         except ReviewBusy as e:
             return JSONResponse({"error": {"code": e.code, "rule": None, "message": e.render(tr)}}, status_code=503,
                                 headers={"Retry-After": str(RETRY_AFTER)})
@@ -304,6 +347,34 @@ def http_routes(server: Server) -> list[BaseRoute]:
         Route("/api/tables/{id}/replay", replay),
         Route("/api/tables/{id}/review", review, methods=["GET", "POST"]),
     ]
+
+
+#: Waiting and playing tables the lobby lists from one address (that made them), at most.
+LOBBY_PER_ADDRESS = 3
+
+
+def lobby_rows(rows: list[dict[str, Any]], makers: Mapping[str, str], limit: int = 100,
+               per_address: int = LOBBY_PER_ADDRESS) -> list[dict[str, Any]]:
+    """The lobby's ``rows`` (in their order), at most ``per_address`` of the tables one address
+    made (``makers``: table -> address), at most ``limit`` in all: many tables made from a few
+    addresses cannot push the others out of the list.
+
+    >>> rows = [{"id": f"t{i}"} for i in range(6)]
+    >>> [r["id"] for r in lobby_rows(rows, {"t0": "a", "t1": "a", "t2": "a", "t3": "a"}, per_address=2)]
+    ['t0', 't1', 't4', 't5']
+    """
+    out: list[dict[str, Any]] = []
+    count: dict[str, int] = {}
+    for r in rows:
+        maker = makers.get(r["id"])
+        if maker is not None:
+            count[maker] = count.get(maker, 0) + 1
+            if count[maker] > per_address:
+                continue
+        out.append(r)
+        if len(out) >= limit:
+            break
+    return out
 
 
 @functools.cache

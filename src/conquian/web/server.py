@@ -15,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +32,10 @@ from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
+from conquian.web.finished import Finished
 from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
 from conquian.web.protocol import RateLimit
+from conquian.web.review_jobs import Reviews
 from conquian.web.snapshot import table_snapshot
 from conquian.web.store import ConflictError, Store
 from conquian.web.table import OPEN, OVER, PLAYING, TURN_TIMERS, Table, TableError
@@ -45,6 +49,10 @@ STALE_TABLE = 30.0
 #: Seconds a table stays in memory with no connection and no bot to play (it is read again from
 #: the database when asked for).
 EVICT_AFTER = 300.0
+#: Tables whose maker's address a process remembers.
+MAKERS_KEPT = 50_000
+#: Failures of the bot workers in a row after which a table's bot loop stops until the next heartbeat.
+BOT_FAILURES = 3
 #: Seconds between two write probes of ``/health`` (a failed write counts meanwhile).
 WRITE_PROBE_EVERY = 10.0
 #: Seconds over which the changes of who is connected to a table are gathered into one
@@ -85,6 +93,14 @@ class Settings:
     """...and in a burst."""
     turn_timers: tuple[int, ...] = TURN_TIMERS
     """The turn timers a table may have (seconds)."""
+    max_sockets: int = 1800
+    """WebSockets this process holds open at once (``--max-connections`` less the room kept for
+    HTTP requests); when full, a player's connection closes the longest idle spectator's."""
+    replays_per_minute: float = 30.0
+    """Records, replays and reviews made for one client address a minute (bursts of six)."""
+    bot_answer_step: float = 0.25
+    """A bot's answer at a table with people comes at a multiple of this many seconds from its
+    turn (and never before the pace): how long it thought does not show (0: at once)."""
 
 
 @dataclass(eq=False)
@@ -102,6 +118,8 @@ class Connection:
     id: str = field(default_factory=lambda: secrets.token_urlsafe(6))
     """The connection's id: what its chat lines carry, and what the host mutes a spectator by."""
     chat: RateLimit = field(default_factory=lambda: RateLimit(CHAT_PER_SECOND, CHAT_BURST))
+    last: float = field(default_factory=time.monotonic)
+    """When it last sent a message (the longest idle spectator is closed first when the server is full)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message; a connection that has gone is ignored (its reader cleans it up)."""
@@ -131,9 +149,23 @@ class Hub:
     """When a connection last opened or closed (a table nobody uses is let go of after a while)."""
     presence_task: asyncio.Task[None] | None = None
     muted: set[str] = field(default_factory=set)
-    """The spectators the host muted (their connections' ids)."""
+    """The spectators the host muted (their connections' ids)..."""
+    muted_addresses: set[str] = field(default_factory=set)
+    """...and their addresses: a muted spectator who comes back on a new connection is still muted."""
+
+    def is_muted(self, conn: Connection) -> bool:
+        """Whether ``conn`` is a spectator the host muted (on this connection or another from its address)."""
+        return conn.seat is None and (conn.id in self.muted or conn.address in self.muted_addresses)
     hurry: asyncio.Event = field(default_factory=asyncio.Event)
     """Set to have the bots play their next move now."""
+    maker: str | None = None
+    """The address that made the table (if this process made it): its bots share that address's
+    share of the bot workers."""
+
+    @property
+    def people(self) -> bool:
+        """Whether a person sits at the table or watches it (here)."""
+        return any(s.kind == HUMAN for s in self.table.seats) or bool(self.connections)
 
     @property
     def spectators(self) -> int:
@@ -157,13 +189,39 @@ class Server:
         self.cluster: Cluster = (PostgresCluster(self.store.url, self.worker) if self.store.postgres
                                  else Cluster(self.worker))
         self.bots: BotRunner | None = None
+        self.reviews = Reviews.from_environment()
+        self.finished = Finished()
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
                                     settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}
+        self.sockets = 0
+        """WebSockets open in this process."""
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.makers: OrderedDict[str, str] = OrderedDict()
+        """The address that made each table this process made (the newest :data:`MAKERS_KEPT`)."""
         self.presence: dict[str, dict[str, tuple[dict[int, int], float]]] = {}
         """Other processes' connections per table: table -> process -> (seat -> count, when told)."""
+
+    async def make_room(self) -> bool:
+        """Close the longest idle spectator's connection (for a player's, the server being full);
+        whether there was one."""
+        idle = [c for h in self.hubs.values() for c in h.connections if c.seat is None and not c.host]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda c: c.last)
+        await oldest.error("server_full", Msg("the server is full: a player needed this connection"))
+        with contextlib.suppress(Exception):
+            await oldest.ws.close(code=4503)
+        for h in self.hubs.values():
+            h.connections.discard(oldest)
+        return True
+
+    def made_by(self, table_id: str, address: str) -> None:
+        """``address`` made the table (the lobby lists a few of one address's tables only)."""
+        self.makers[table_id] = address
+        while len(self.makers) > MAKERS_KEPT:
+            self.makers.popitem(last=False)
 
     async def start(self) -> None:
         """Upgrade the schema, start the bot workers, listen to the other processes, start the
@@ -189,6 +247,7 @@ class Server:
         await self.cluster.stop()
         if self.bots:
             self.bots.close()
+        self.finished.close()
         self.store.dispose()
 
     async def hub(self, table_id: str) -> Hub | None:
@@ -356,12 +415,29 @@ class Server:
             await self.cluster.publish({"k": "presence", "w": self.worker,
                                         "p": {hub.table.id: self.local_presence(hub)}})
 
+    _probing: asyncio.Task[None] | None = None
+
+    async def _probe_bots(self) -> None:
+        """Find a dead bot worker (and replace it), then start again the bots a failure stopped."""
+        assert self.bots is not None
+        with contextlib.suppress(Exception):
+            await self.bots.probe()
+        for hub in list(self.hubs.values()):
+            self.schedule(hub)
+
+    @property
+    def whole(self) -> bool:
+        """Whether the bot and review workers are all there (``/health`` is degraded meanwhile)."""
+        return (self.bots is None or self.bots.whole) and self.reviews.whole and self.finished.pool.whole
+
     async def _heartbeat(self) -> None:
         tick = 0
         while True:
             await asyncio.sleep(HEARTBEAT)
             tick += 1
             self.limits.forget()
+            if self.bots is not None and (self._probing is None or self._probing.done()):
+                self._probing = self.spawn(self._probe_bots())
             if not self.cluster.shared:
                 self.evict()
                 continue
@@ -398,7 +474,7 @@ class Server:
         """Send every connection the table as its seat may see it, in its reader's language."""
         cache: dict[tuple[int | None, str, bool], str] = {}
         for conn in list(hub.connections):
-            muted = conn.id in hub.muted
+            muted = hub.is_muted(conn)
             key = (conn.seat, conn.tr.lang, muted)
             if key not in cache:
                 cache[key] = protocol.encode({"type": "table", "table": snapshot(hub, conn.seat, conn.tr, muted)})
@@ -458,11 +534,29 @@ class Server:
                 await asyncio.wait_for(hub.hurry.wait(), seconds)
         hub.hurry.clear()
 
+    def bot_key(self, hub: Hub) -> str:
+        """Whose share of the bot workers a table's bots use: its maker's address if this process
+        made it, else the table's own (so many tables from one address share one address's share)."""
+        return f"address {hub.maker}" if hub.maker else f"table {hub.table.id}"
+
+    async def _answer_at(self, began: float, thought: float, watched: bool) -> None:
+        """Wait so that a bot's answer, begun at ``began`` and thought over for ``thought`` seconds,
+        comes at a multiple of :attr:`Settings.bot_answer_step` (at a table where a person plays
+        or watches): its time tells nothing of how long it thought."""
+        step = self.settings.bot_answer_step
+        if step <= 0 or not watched:
+            return
+        elapsed = time.monotonic() - began
+        target = max(step, math.ceil(elapsed / step - 1e-9) * step)
+        if target > elapsed:
+            await asyncio.sleep(target - elapsed)
+
     async def _bots(self, hub: Hub) -> None:
         """Play the table's bots while there is bot work, holding its lease (one process at a time,
         for the whole match unless it dies)."""
         assert self.bots is not None
         table_id = hub.table.id
+        failures = 0
         while True:
             work = self._bot_work(hub)
             if work is None:
@@ -485,9 +579,9 @@ class Server:
                                                          - time.time())))
                 continue
             delay = self.settings.bot_delay if t.pace is None else t.pace
-            await self._pause(hub, self.settings.next_delay if work == "next" else delay)
-            state = hub.table.state
             if work == "next":
+                await self._pause(hub, self.settings.next_delay)
+                state = hub.table.state
                 async with hub.lock:
                     if hub.table.state == state and self._bot_work(hub) == "next":
                         hub.table.next_deal(state)
@@ -495,19 +589,35 @@ class Server:
                             await self.persist(hub)
                 await self.broadcast(hub)
                 continue
+            state = hub.table.state
             who = hub.table.bot_to_act()
             if who is None:
                 continue
             timed = hub.table.seats[who[0] - 1].kind == HUMAN and hub.table.out_of_time()
+            # the bot thinks during the pause, and answers when both are over: at the pace, however
+            # long it thought (one legal move or many), rounded up to a step when it thought longer
+            began = time.monotonic()
+            thinking = asyncio.ensure_future(self.bots.choose(bot_job(hub.table, *who), self.bot_key(hub),
+                                                              urgent=hub.table.seats[who[0] - 1].kind == HUMAN))
             try:
-                text = await self.bots.choose(bot_job(hub.table, *who))
+                await self._pause(hub, delay)
+                text = await thinking
+            except asyncio.CancelledError:
+                thinking.cancel()
+                raise
             except Exception:
+                failures += 1
                 log.exception("the bot failed", extra={"event": "bot_failed", "table": table_id, "by": who[1]})
-                await self.cluster.release(table_id)
-                return
+                if failures >= BOT_FAILURES:
+                    await self.cluster.release(table_id)  # the heartbeat tries it again later
+                    return
+                await asyncio.sleep(LEASE_RETRY)
+                continue
+            failures = 0
+            await self._answer_at(began, time.monotonic() - began, bool(hub.people))
             async with hub.lock:
-                if hub.table.state != state:
-                    continue  # someone moved meanwhile (a person came back, another process): think again
+                if hub.table.state != state or hub.table.bot_to_act() != who:
+                    continue  # someone moved meanwhile, or came back (or another process): think again
                 try:
                     hub.table.act(who[0], text, state, timed=timed)
                     await self.persist(hub)
@@ -553,8 +663,9 @@ async def rematch(server: Server, hub: Hub) -> None:
         raise TableError("not_over", Msg("a rematch starts once the match is over"))
     async with hub.lock:
         if old.rematch_id is None:
-            # an ordinary table's rematch is dealt from fresh randomness; a set deal's is the same set deal
-            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=old.seed, deck=old.deck,
+            # a rematch is dealt from fresh randomness, a set deal's too: its decks are known to
+            # whoever read the first match's record or replay (seats swapped, every card the same)
+            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=None, deck=None,
                           host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
                           deals_in_match=old.deals_in_match, pace=old.pace, turn_timer=old.turn_timer,
                           first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,

@@ -25,7 +25,7 @@ from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
 from conquian.web.server import Connection, Hub, Server, log_move, rematch, snapshot
-from conquian.web.table import PLAYING, TableError, check_turn_timer
+from conquian.web.table import OPEN, PLAYING, TableError, check_turn_timer
 
 log = logging.getLogger("conquian.web")
 #: Seconds a connection has to say hello.
@@ -54,6 +54,7 @@ def websocket_route(server: Server) -> WebSocketRoute:
                                                          limit=settings.connections_per_address))
             await ws.close(code=4429)
             return
+        server.sockets += 1
         try:
             hub = await server.hub(ws.path_params["id"])
             if hub is None:
@@ -77,6 +78,7 @@ def websocket_route(server: Server) -> WebSocketRoute:
                 if was_here:
                     server.presence_soon(hub)
         finally:
+            server.sockets -= 1
             server.limits.disconnect(conn.address)
 
     return WebSocketRoute("/ws/{id}", websocket)
@@ -114,6 +116,11 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
                                                     limit=server.settings.max_spectators))
         await ws.close(code=4429)
         return
+    if server.sockets > server.settings.max_sockets and ((seat is None and not host) or not await server.make_room()):
+        # full: a spectator is refused; a player or the host closes the longest idle spectator
+        await conn.error("server_full", Msg("the server is full: try again later"))
+        await ws.close(code=4503)
+        return
     if hello.token is not None and seat is None:
         await conn.error("bad_token", Msg("this seat token is not valid at this table: you are watching"))
     conn.seat, conn.host = seat, host
@@ -128,7 +135,7 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
                      "lang": conn.tr.lang, "id": conn.id,
                      "chat_chars": server.settings.chat_chars})
     # the newcomer gets the table; the others hear of him in the next presence message
-    await conn.send({"type": "table", "table": snapshot(hub, seat, conn.tr, conn.id in hub.muted)})
+    await conn.send({"type": "table", "table": snapshot(hub, seat, conn.tr, hub.is_muted(conn))})
     server.presence_soon(hub)
     while True:
         try:
@@ -140,7 +147,7 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
         data = message.get("text")
         if data is None:
             data = message.get("bytes") or b""
-        now = time.monotonic()
+        now = conn.last = time.monotonic()
         if not (conn.limit.allow(now) and server.limits.message(conn.address, now)):
             conn.refused += 1
             if conn.refused >= FLOOD_CLOSE:
@@ -186,9 +193,11 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
     if isinstance(msg, protocol.Mute):
         if not conn.host:
             raise TableError("not_host", Msg("only the host may mute a spectator"))
-        if not any(c.id == msg.spectator and c.seat is None for c in hub.connections):
+        target = next((c for c in hub.connections if c.id == msg.spectator and c.seat is None), None)
+        if target is None:
             raise ProtocolError("bad_message", Msg("no spectator {id} watches this table", id=repr(msg.spectator[:20])))
         hub.muted.add(msg.spectator)
+        hub.muted_addresses.add(target.address)
         await server.broadcast(hub)
         return
     if isinstance(msg, protocol.Hurry):
@@ -197,8 +206,11 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         hub.hurry.set()
         return
     if isinstance(msg, protocol.Pace):
-        people = [s for s in hub.table.seats if s.kind == HUMAN]
-        if not (conn.host or (conn.seat is not None and len(people) == 1)):
+        # a table of bots: every other seat played by a bot (not open: a waiting table's lone
+        # player is not its host)
+        alone = conn.seat is not None and all(s.kind not in (HUMAN, OPEN) for s in hub.table.seats
+                                               if s.number != conn.seat)
+        if not (conn.host or alone):
             raise TableError("not_host", Msg("only the host, or the one person at a table of bots, "
                                              "sets the bots' pace"))
         async with hub.lock:
@@ -222,7 +234,16 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
     elif isinstance(msg, protocol.Rematch):
         if conn.seat is None and not conn.host:
             raise TableError("not_your_seat", Msg("only a player or the host may ask for a rematch"))
-        await rematch(server, hub)
+        try:
+            await rematch(server, hub)
+        except ConquianError:
+            raise
+        except Exception as e:  # a full disk, a database gone read-only or away
+            server.write_failed()
+            reason = str(e).splitlines()[0][:150] if str(e) else type(e).__name__
+            log.warning("a rematch could not be stored",
+                        extra={"event": "store_failed", "table": hub.table.id, "error": reason})
+            raise TableError("storage", Msg("the rematch could not be saved; try again")) from None
     else:
         if conn.seat is None:
             raise TableError("not_your_seat", Msg("spectators watch; take a seat to play"))
@@ -243,9 +264,10 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
 
 async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat | protocol.React) -> None:
     """A chat line or a reaction.  A seated player's goes to everyone at the table; a spectator's
-    to the spectators and the host only, never to the seated players (no coaching).  The name is
-    the seat's, or the spectator's number; the text stays text (the client never reads markup)."""
-    if conn.seat is None and conn.id in hub.muted:
+    (or the host's from a tab that holds no seat) to the connections that hold no seat only: never
+    to a seated player, the seated host included (no coaching).  The name is the seat's, or the
+    spectator's number; the text stays text (the client never reads markup)."""
+    if hub.is_muted(conn):
         raise ProtocolError("muted", Msg("the host has muted you: you may still watch"))
     text = protocol.check_chat(msg.text, server.settings.chat_chars) if isinstance(msg, protocol.Chat) else ""
     if not conn.chat.allow(time.monotonic()):
@@ -260,7 +282,7 @@ async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat |
         "reaction": msg.reaction if isinstance(msg, protocol.React) else None, "at": round(time.time(), 3),
     }
     for c in list(hub.connections):
-        if players or c.seat is None or c.host:
+        if players or c.seat is None:
             name = t.names[conn.seat - 1] if conn.seat is not None else c.tr.render(
                 Msg("spectator {number}", number=conn.id[:4]))
             await c.send(out | {"from": name})
@@ -280,7 +302,14 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
         raise TableError("not_your_turn", Msg("a hint is for the seat to act"))
     assert server.bots is not None
     state = t.state
-    act = await server.bots.choose(bot_job(t, conn.seat, "expert", iterations=HINT_ITERATIONS))
+    try:
+        # worked out once per position, however many connections of the seat ask; in the
+        # address's share of the bot workers
+        act = await server.bots.hint(bot_job(t, conn.seat, "expert", iterations=HINT_ITERATIONS),
+                                     (t.id, state, conn.seat), f"address {conn.address}")
+    except Exception:
+        log.exception("a hint failed", extra={"event": "hint_failed", "table": t.id})
+        raise TableError("bots_unavailable", Msg("the bots cannot work out a hint just now; try again")) from None
     if t.state != state or t.session is not session:
         raise TableError("stale", Msg("the table moved on while the hint was worked out; ask again"))
     await conn.send(await run_in_threadpool(hint_message, session, conn.seat, act, conn.tr))

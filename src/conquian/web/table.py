@@ -33,6 +33,7 @@ import hashlib
 import hmac
 import secrets
 import time
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -51,6 +52,33 @@ TOKEN_BYTES = 24
 OPEN = "open"
 """A seat nobody has taken yet."""
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+
+#: Letters of other scripts that look like Latin letters (and digits like letters), for
+#: :func:`name_skeleton` (after NFKC and case folding).
+_LOOK_ALIKES = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w",
+    "ɡ": "g", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
+    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c", "ı": "i", "ℓ": "l", "0": "o", "1": "l", "|": "l",
+})
+#: Characters that show as nothing, or as a blank (fillers of the Hangul script, the Braille blank...).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like on screen, for telling names apart at a table: two names with the
+    same skeleton ("Ann", "Аnn" with a Cyrillic A, "Ann" and a Hangul filler, "ANN ") are
+    confusable.
+
+    >>> name_skeleton("Ann") == name_skeleton("\u0410nn") == name_skeleton("Ann\u3164") == name_skeleton(" ANN")
+    True
+    >>> name_skeleton("Ann") == name_skeleton("Anne")
+    False
+    """
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    kept = (ch for ch in folded if ch not in _BLANKS and not ch.isspace()
+            and unicodedata.category(ch) not in ("Mn", "Me", "Cf", "Cc"))
+    return "".join(kept).translate(_LOOK_ALIKES).replace("l", "i")
 #: What every seat is shown of a set-deal table (one whose cards the host chose).
 SET_DEAL_TEXT = "set deal: the host knows every card"
 #: The turn timers a table may have (seconds a person has to move before the expert moves for him).
@@ -175,6 +203,10 @@ class Table:
             self.seats = [Seat(i + 1) for i in range(self.rules.players)]
         if self.deals_in_match is None:
             self.deals_in_match = 6 if self.rules.family == CONQUIAN else self.rules.players
+        elif self.rules.family != CONQUIAN:
+            # a Cooncan or mexicano match is one round, every player dealing once (R5.4, R8.7): a
+            # table asked for more deals ends with the round (it would wait for a deal never dealt)
+            self.deals_in_match = min(self.deals_in_match, self.rules.players)
 
     # ------------------------------------------------------------------ state
     @property
@@ -242,8 +274,11 @@ class Table:
             check_name(name.strip() if isinstance(name, str) else name)
         except ConquianError as e:
             raise TableError("bad_name", e.message) from None
-        if name.strip() in {s.name for s in self.seats if s.kind != OPEN}:
-            raise TableError("bad_name", Msg("{name} already sits at this table", name=repr(name.strip())))
+        taken = {name_skeleton(s.name): s.name for s in self.seats if s.kind != OPEN}
+        if name_skeleton(name) in taken:
+            raise TableError("bad_name", Msg("{name} already sits at this table, or a name that looks the same "
+                                             "({other})", name=repr(name.strip()),
+                                             other=repr(taken[name_skeleton(name)])))
         token = token or new_token()
         seat.kind, seat.name, seat.token_hash = HUMAN, name.strip(), hash_token(token)
         self._maybe_start()
