@@ -62,6 +62,9 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--replays-per-minute", type=bounded(1, 100_000), default=30,
                    help=_("replays, records and reviews one client address may have made a minute, in bursts of six "
                           "(default 30; what is made already is not counted)"))
+    w.add_argument("--lobby-per-address", type=bounded(1, 100_000), default=5,
+                   help=_("waiting tables the lobby lists from one client address (default 5; behind a proxy, "
+                          "see the deployment guide on client addresses)"))
     w.add_argument("--unjoined-after", type=bounded(1, 10**7), default=600,
                    help=_("seconds after which the lobby stops listing a waiting table nobody has sat at (default "
                           "600)"))
@@ -150,7 +153,7 @@ def serve_command(args: argparse.Namespace) -> int:
                         connections_per_address=args.connections_per_address,
                         messages_per_address=args.messages_per_address, tables_per_minute=args.tables_per_minute,
                         unjoined_after=args.unjoined_after, chat_chars=args.chat_chars,
-                        replays_per_minute=args.replays_per_minute,
+                        replays_per_minute=args.replays_per_minute, lobby_per_address=args.lobby_per_address,
                         chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
                         **({"turn_timers": args.turn_timers} if args.turn_timers else {}))
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -180,7 +183,7 @@ def serve_command(args: argparse.Namespace) -> int:
                 "connections_per_address": settings.connections_per_address,
                 "messages_per_address": settings.messages_per_address,
                 "tables_per_minute": settings.tables_per_minute, "unjoined_after": settings.unjoined_after,
-                "replays_per_minute": settings.replays_per_minute,
+                "replays_per_minute": settings.replays_per_minute, "lobby_per_address": settings.lobby_per_address,
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
                 "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),
                 "request_timeout": args.request_timeout,

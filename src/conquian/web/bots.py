@@ -94,6 +94,8 @@ class BotRunner:
         self.busy = 0
         self.queue: FairQueue[asyncio.Future[None]] = FairQueue()
         self.hints: dict[tuple[str, int, int], asyncio.Future[str]] = {}
+        self.jobs_run = 0
+        """Jobs the workers have run (hints included, each position's once)."""
         self.hint_answers: OrderedDict[tuple[str, int, int], tuple[str, float]] = OrderedDict()
 
     @property
@@ -135,7 +137,9 @@ class BotRunner:
         await self._slot(key, urgent)
         began = time.monotonic()
         try:
-            return await self.pool.run(choose, job)
+            answer = await self.pool.run(choose, job)
+            self.jobs_run += 1
+            return answer
         finally:
             self.queue.charge(key, time.monotonic() - began)
             self._release()

@@ -103,6 +103,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
             "workers_whole": whole,
             "bot_workers_replaced": server.bots.pool.replaced if server.bots else 0,
             "bot_jobs_waiting": server.bots.waiting if server.bots else 0,
+            "bot_jobs_run": server.bots.jobs_run if server.bots else 0,
             "database_writable": writable,
             "listening": server.cluster.listening, "worker": server.worker, "pid": os.getpid(),
             "tables_in_memory": len(server.hubs),
@@ -145,8 +146,9 @@ def http_routes(server: Server) -> list[BaseRoute]:
     async def list_tables(request: Request) -> Response:
         # the game in the reader's words, the seats free, who sits there, how many watch (here)
         tr = _reader(request)
-        rows = await run_in_threadpool(server.store.listing, 100 * LOBBY_PER_ADDRESS, settings.unjoined_after)
-        rows = lobby_rows(rows, server.makers)
+        per_address = settings.lobby_per_address
+        rows = await run_in_threadpool(server.store.listing, 100 * min(per_address, 10), settings.unjoined_after)
+        rows = lobby_rows(rows, server.makers, per_address=per_address)
         done = await run_in_threadpool(server.store.finished)
         watching = {i: h.spectators for i, h in server.hubs.items()}
         return JSONResponse({"open": [lobby_entry(r, tr, watching.get(r["id"], 0)) for r in rows],
@@ -349,17 +351,17 @@ def http_routes(server: Server) -> list[BaseRoute]:
     ]
 
 
-#: Waiting and playing tables the lobby lists from one address (that made them), at most.
-LOBBY_PER_ADDRESS = 3
+#: Waiting tables the lobby lists from one address (that made them), at most.
+LOBBY_PER_ADDRESS = 5
 
 
 def lobby_rows(rows: list[dict[str, Any]], makers: Mapping[str, str], limit: int = 100,
                per_address: int = LOBBY_PER_ADDRESS) -> list[dict[str, Any]]:
-    """The lobby's ``rows`` (in their order), at most ``per_address`` of the tables one address
-    made (``makers``: table -> address), at most ``limit`` in all: many tables made from a few
-    addresses cannot push the others out of the list.
+    """The lobby's ``rows`` (in their order), at most ``per_address`` of the waiting tables one
+    address made (``makers``: table -> address), at most ``limit`` in all: many tables made from
+    a few addresses cannot push the others out of the list.  Tables being played are not counted.
 
-    >>> rows = [{"id": f"t{i}"} for i in range(6)]
+    >>> rows = [{"id": f"t{i}", "status": "waiting"} for i in range(6)]
     >>> [r["id"] for r in lobby_rows(rows, {"t0": "a", "t1": "a", "t2": "a", "t3": "a"}, per_address=2)]
     ['t0', 't1', 't4', 't5']
     """
@@ -367,7 +369,7 @@ def lobby_rows(rows: list[dict[str, Any]], makers: Mapping[str, str], limit: int
     count: dict[str, int] = {}
     for r in rows:
         maker = makers.get(r["id"])
-        if maker is not None:
+        if maker is not None and r.get("status") == "waiting":
             count[maker] = count.get(maker, 0) + 1
             if count[maker] > per_address:
                 continue

@@ -93,6 +93,8 @@ class Settings:
     """...and in a burst."""
     turn_timers: tuple[int, ...] = TURN_TIMERS
     """The turn timers a table may have (seconds)."""
+    lobby_per_address: int = 5
+    """Waiting tables the lobby lists from one client address (that made them in this process)."""
     max_sockets: int = 1800
     """WebSockets this process holds open at once (``--max-connections`` less the room kept for
     HTTP requests); when full, a player's connection closes the longest idle spectator's."""
