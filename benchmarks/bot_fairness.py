@@ -123,10 +123,10 @@ def ks_distance(a: list[float], b: list[float]) -> float:
     return max(abs(bisect.bisect_right(sa, x) / len(sa) - bisect.bisect_right(sb, x) / len(sb)) for x in points)
 
 
-async def one_match(url: str, rng: random.Random, out: list[tuple[float, int]]) -> None:
+async def one_match(url: str, rng: random.Random, out: list[tuple[float, int]], bot: str) -> None:
     async with httpx.AsyncClient(timeout=30) as http:
         t = (await http.post(url + "/api/tables", json={"variant": "conquian", "host_name": "Ann", "deals": 1,
-                                                        "seats": [{"kind": "open"}, {"kind": "foster"}]})).json()
+                                                        "seats": [{"kind": "open"}, {"kind": bot}]})).json()
         seat = await Seat.open(url, t["id"], t["token"], t["host"])
         times: dict[int, float] = {}  # the bot's state -> seconds it took
         seen = time.monotonic()
@@ -162,11 +162,11 @@ async def one_match(url: str, rng: random.Random, out: list[tuple[float, int]]) 
         deal.play(action)
 
 
-async def timing(url: str, answers: int, tables: int) -> list[tuple[float, int]]:
+async def timing(url: str, answers: int, tables: int, bot: str) -> list[tuple[float, int]]:
     out: list[tuple[float, int]] = []
     rng = random.Random(7)
     while len(out) < answers:
-        await asyncio.gather(*(one_match(url, random.Random(rng.random()), out) for _ in range(tables)))
+        await asyncio.gather(*(one_match(url, random.Random(rng.random()), out, bot) for _ in range(tables)))
     return out
 
 
@@ -262,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--tables", type=int, default=6)
     t.add_argument("--step", type=float, default=None, help="--bot-answer-step (default: the server's)")
     t.add_argument("--delay", type=float, default=0.3, help="--bot-delay (default 0.3)")
+    t.add_argument("--bot", default="foster", help="the bot (default foster)")
     q = sub.add_parser("pool")
     q.add_argument("--seconds", type=float, default=30.0)
     q.add_argument("--loads", default="quiet,hints,masters")
@@ -270,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         flags = ["--bot-delay", str(args.delay), "--bot-workers", "1"]
         flags += ["--bot-answer-step", str(args.step)] if args.step is not None else []
         with serving(*flags) as url:
-            got = asyncio.run(timing(url, args.answers, args.tables))
+            got = asyncio.run(timing(url, args.answers, args.tables, args.bot))
         one = [s * 1000 for s, n in got if n == 1]
         many = [s * 1000 for s, n in got if n > 1]
         if len(one) < 5 or len(many) < 5:
@@ -278,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         q1, qm = statistics.quantiles(one, n=20), statistics.quantiles(many, n=20)
         step = "default" if args.step is None else f"{args.step:g}"
-        print(f"bot answers (--bot-delay {args.delay:g}, --bot-answer-step {step}):"
+        print(f"{args.bot}'s answers (--bot-delay {args.delay:g}, --bot-answer-step {step}):"
               f" one legal move n={len(one)} median {statistics.median(one):.0f} ms p95 {q1[-1]:.0f} ms; "
               f"several n={len(many)} median {statistics.median(many):.0f} ms p95 {qm[-1]:.0f} ms; "
               f"Mann-Whitney p={mann_whitney(one, many):.3g}, Kolmogorov-Smirnov distance "

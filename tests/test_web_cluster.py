@@ -303,3 +303,40 @@ def test_processes_starting_together_upgrade_the_schema_once(tmp_path: Path) -> 
         finally:
             for s in servers:
                 s.stop()
+
+
+def test_chat_and_mutes_cross_processes(pair: tuple[Server, Server]) -> None:
+    """A line reaches every connection that may read it, whichever process holds it (a seat's
+    connections on both); a spectator's reaches the spectators of both processes and no seated
+    player; a spectator muted on one process is muted when he comes back on the other."""
+    one, two = pair
+    t = one.create(variant="conquian", host_name="Ann")
+    bob = one.post(f"/api/tables/{t['id']}/sit", {"seat": 2, "name": "Bob"}).json()
+    ann1 = Client(one, t["id"], t["token"], host=t["host"])
+    ann2 = Client(two, t["id"], t["token"])
+    bob2 = Client(two, t["id"], bob["token"])
+    watch1, watch2 = Client(one, t["id"]), Client(two, t["id"])
+    everyone = [ann1, ann2, bob2, watch1, watch2]
+    for c in everyone:
+        c.wait_table(lambda x: x["status"] == "playing")
+    bob2.send({"type": "chat", "text": "hola"})
+    for c in everyone:
+        m = c.wait(lambda m: m["type"] == "chat", timeout=20)
+        assert m["text"] == "hola" and m["from"] == "Bob"
+    watch1.send({"type": "chat", "text": "psst"})
+    assert watch2.wait(lambda m: m["type"] == "chat" and m["text"] == "psst", timeout=20)["channel"] == "spectators"
+    time.sleep(1.0)
+    for c in (ann1, ann2, bob2):
+        c.send({"type": "ping"})
+        c.wait(lambda m: m["type"] == "pong")
+        assert not any(m["type"] == "chat" and m["text"] == "psst" for m in c.other)
+    ann1.send({"type": "mute", "spectator": watch1.welcome["id"]})
+    watch1.wait_table(lambda x: x["chat_muted"] is True)
+    time.sleep(1.0)  # the other process hears of it
+    watch1.close()
+    back = Client(two, t["id"])
+    assert back.table["chat_muted"] is True
+    back.send({"type": "chat", "text": "again"})
+    assert back.error()["code"] == "muted"
+    for c in (ann1, ann2, bob2, watch2, back):
+        c.close()

@@ -176,6 +176,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
                           tr=tr)
         address = client_address(request.client)
         hub = server.hubs[table.id] = Hub(table, table.state, maker=address)
+        hub.muted, hub.muted_addresses = server.mutes_of(table.id)
         server.made_by(table.id, address)
         server.schedule(hub)
         log.info("table %s created: %s, %d players", table.id, table.rules.name, table.rules.players)

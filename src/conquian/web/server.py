@@ -157,7 +157,7 @@ class Hub:
 
     def is_muted(self, conn: Connection) -> bool:
         """Whether ``conn`` is a spectator the host muted (on this connection or another from its address)."""
-        return conn.seat is None and (conn.id in self.muted or conn.address in self.muted_addresses)
+        return conn.seat is None and not conn.host and (conn.id in self.muted or conn.address in self.muted_addresses)
     hurry: asyncio.Event = field(default_factory=asyncio.Event)
     """Set to have the bots play their next move now."""
     maker: str | None = None
@@ -200,6 +200,8 @@ class Server:
         """WebSockets open in this process."""
         self.loading = asyncio.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.mutes: dict[str, tuple[set[str], set[str]]] = {}
+        """The muted spectators of each table (ids, addresses), told by every process (a hub shares its table's)."""
         self.makers: OrderedDict[str, str] = OrderedDict()
         """The address that made each table this process made (the newest :data:`MAKERS_KEPT`)."""
         self.presence: dict[str, dict[str, tuple[dict[int, int], float]]] = {}
@@ -266,6 +268,7 @@ class Server:
                 if table is None:
                     return None
                 hub = self.hubs[table_id] = Hub(table, table.state)
+                hub.muted, hub.muted_addresses = self.mutes_of(table_id)
                 self._apply_presence(hub)
         return hub
 
@@ -351,6 +354,8 @@ class Server:
                 self.spawn(self.catch_up(held))
         elif kind == "presence":
             self._presence_message(payload)
+        elif kind in ("chat", "mute") and payload.get("w") != self.worker:
+            self._chat_notice(payload)
         elif kind in ("move", "seats", "settings") and payload.get("w") != self.worker:
             hub = self.hubs.get(str(payload.get("t")))
             state = payload.get("s")
@@ -470,6 +475,49 @@ class Server:
             if hub.idle and now - hub.used > EVICT_AFTER and self._bot_work(hub) is None and not hub.lock.locked():
                 del self.hubs[table_id]
                 self.spawn(self.cluster.release(table_id))
+
+    # ------------------------------------------------------------------ chat
+    async def deliver_chat(self, hub: Hub, out: dict[str, Any]) -> None:
+        """Send a chat line or reaction (``out``, from a connection of this process or another's)
+        to this process's connections of the table that may read it: a seated player's to all, a
+        spectator's to the connections that hold no seat only (never to a seated player, the
+        seated host included: no coaching).  The sender's name is the seat's, or the
+        spectator's number in the reader's language."""
+        seat = out.get("seat")
+        players = out.get("channel") == "players" and isinstance(seat, int)
+        for c in list(hub.connections):
+            if players or c.seat is None:
+                if isinstance(seat, int) and 1 <= seat <= len(hub.table.names):
+                    name = hub.table.names[seat - 1]
+                else:
+                    name = c.tr.render(Msg("spectator {number}", number=str(out.get("id", ""))[:4]))
+                await c.send(out | {"from": name})
+
+    def _chat_notice(self, payload: dict[str, Any]) -> None:
+        """A chat line, reaction or mute from another process: told to this process's connections."""
+        hub = self.hubs.get(str(payload.get("t")))
+        if payload.get("k") == "mute":
+            ids, addresses = self.mutes_of(str(payload.get("t")))
+            if isinstance(payload.get("id"), str) and isinstance(payload.get("a"), str):
+                ids.add(payload["id"])
+                addresses.add(payload["a"])
+                if hub is not None:
+                    self.spawn(self.broadcast(hub))
+            return
+        out = payload.get("m")
+        if hub is None or not isinstance(out, dict) or out.get("type") != "chat" \
+                or out.get("channel") not in ("players", "spectators") or not isinstance(out.get("text"), str):
+            return
+        self.spawn(self.deliver_chat(hub, out))
+
+    def mutes_of(self, table_id: str) -> tuple[set[str], set[str]]:
+        """The muted spectators of a table, by connection id and by address (shared by its hub)."""
+        found = self.mutes.get(table_id)
+        if found is None:
+            found = self.mutes[table_id] = (set(), set())
+            while len(self.mutes) > MAKERS_KEPT:
+                del self.mutes[next(iter(self.mutes))]
+        return found
 
     # ------------------------------------------------------------------ telling and bots
     async def broadcast(self, hub: Hub) -> None:
@@ -682,5 +730,6 @@ async def rematch(server: Server, hub: Hub) -> None:
                 await run_in_threadpool(server.store.delete, table.id)
                 old.rematch_id = stored
                 return
-            new = server.hubs[table.id] = Hub(table, table.state)
+            new = server.hubs[table.id] = Hub(table, table.state, maker=hub.maker)
+            new.muted, new.muted_addresses = server.mutes_of(table.id)
             server.schedule(new)

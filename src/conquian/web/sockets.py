@@ -198,6 +198,8 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
             raise ProtocolError("bad_message", Msg("no spectator {id} watches this table", id=repr(msg.spectator[:20])))
         hub.muted.add(msg.spectator)
         hub.muted_addresses.add(target.address)
+        await server.cluster.publish({"k": "mute", "w": server.worker, "t": hub.table.id, "id": msg.spectator,
+                                      "a": target.address})
         await server.broadcast(hub)
         return
     if isinstance(msg, protocol.Hurry):
@@ -274,18 +276,15 @@ async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat |
         raise ProtocolError("too_fast", Msg("at most {burst} chat messages at once, then one every {seconds} seconds",
                                             burst=server.settings.chat_burst,
                                             seconds=f"{1 / max(server.settings.chat_per_second, 1e-9):g}"))
-    t = hub.table
     players = conn.seat is not None
     out: dict[str, object] = {
         "type": "chat", "channel": "players" if players else "spectators",
         "seat": conn.seat, "id": conn.id, "text": text,
         "reaction": msg.reaction if isinstance(msg, protocol.React) else None, "at": round(time.time(), 3),
     }
-    for c in list(hub.connections):
-        if players or c.seat is None:
-            name = t.names[conn.seat - 1] if conn.seat is not None else c.tr.render(
-                Msg("spectator {number}", number=conn.id[:4]))
-            await c.send(out | {"from": name})
+    await server.deliver_chat(hub, out)
+    # the table's connections held by the other processes hear it too
+    await server.cluster.publish({"k": "chat", "w": server.worker, "t": hub.table.id, "m": out})
 
 
 async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
