@@ -439,14 +439,16 @@ def test_12_look_alike_names_are_refused_at_one_table(server: Server, name: str)
 def test_13_one_address_cannot_push_others_out_of_the_lobby(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path, limits=Server.LOOSE[:-4]).start()
     assert "--lobby-per-address" not in Server.LOOSE[:-4]
-    mine = [server.create(variant="conquian", host_name=f"Bot{i}")["id"] for i in range(8)]
     other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=10)
-    theirs = other.post(server.url + "/api/tables", json={"variant": "conquian", "host_name": "Real"}).json()["id"]
-    listed = [r["id"] for r in server.get("/api/tables").json()["open"]]
-    assert theirs in listed
-    assert len([i for i in mine if i in listed]) == 5
-    other.close()
-    server.stop()
+    try:
+        mine = [server.create(variant="conquian", host_name=f"Bot{i}")["id"] for i in range(8)]
+        theirs = other.post(server.url + "/api/tables", json={"variant": "conquian", "host_name": "Real"}).json()["id"]
+        listed = [r["id"] for r in server.get("/api/tables").json()["open"]]
+        assert theirs in listed
+        assert len([i for i in mine if i in listed]) == 5
+    finally:
+        other.close()
+        server.stop()
 
 
 # ---------------------------------------------------------------------------- 14: rematch on a full disk
