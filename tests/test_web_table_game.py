@@ -73,13 +73,21 @@ def test_chat_between_two_seats_and_a_spectator(server: Server, browser: Any) ->
     # a reaction
     bea.click("#chat button[data-reaction='🔥']")
     ann.wait_for_selector("#chat-lines .chat-reaction[aria-label='fire']")
-    # a spectator's line: the spectators and the host read it, marked; the other seat never does
+    # the host's tab that holds no seat (the host's link, without the seat's token) watches
+    host_tab = new_page(browser)
+    host_tab.goto(f"{server.url}/t/{table_id}")
+    host_tab.evaluate("([id, h]) => localStorage.setItem(`conquian:host:${id}`, h)",
+                      [table_id, ann.evaluate(f"localStorage.getItem('conquian:host:{table_id}')")])
+    host_tab.reload()
+    host_tab.wait_for_selector("text=You are watching.")
+    # a spectator's line: the tabs that hold no seat read it, marked; no seated player does, the
+    # seated host included (no coaching)
     say(watcher, "psst, discard the king")
-    for p in (watcher, ann):
+    for p in (watcher, host_tab):
         p.wait_for_selector("#chat-lines .chat-spectators:has-text('psst')")
         assert "(spectators)" in p.inner_text("#chat-lines .chat-spectators")
     bea.wait_for_timeout(1500)
-    assert "psst" not in chat_text(bea)
+    assert "psst" not in chat_text(bea) and "psst" not in chat_text(ann)
     # an oversized line (past the box's own limit, as another client could send it): refused in words
     assert watcher.get_attribute("#chat-text", "maxlength") == "200"  # the server's limit, from its welcome
     watcher.evaluate("document.querySelector('#chat-text').removeAttribute('maxlength')")
@@ -89,13 +97,13 @@ def test_chat_between_two_seats_and_a_spectator(server: Server, browser: Any) ->
     shot(ann, "web-chat-desktop.png")
     shot(bea, "web-chat-phone.png")
     assert serious(ann) == [] and serious(bea) == [], "chat"
-    # the host mutes the spectator: his lines are refused from then on
-    ann.click("#chat-lines .chat-spectators button.chat-mute")
+    # the host mutes the spectator from the tab that holds no seat: his lines are refused from then on
+    host_tab.click("#chat-lines .chat-spectators button.chat-mute")
     watcher.wait_for_selector("#chat-error:has-text('muted')")
     assert watcher.locator("#chat-text").count() == 0
-    ann.wait_for_selector("#chat-lines .chat-spectators .chat-muted")
-    assert ann.errors == [] and bea.errors == [] and watcher.errors == []
-    for p in (ann, bea, watcher):
+    host_tab.wait_for_selector("#chat-lines .chat-spectators .chat-muted")
+    assert ann.errors == [] and bea.errors == [] and watcher.errors == [] and host_tab.errors == []
+    for p in (ann, bea, watcher, host_tab):
         p.context.close()
 
 

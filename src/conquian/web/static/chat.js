@@ -2,7 +2,7 @@
 // the refusals (too long, too fast, muted) and the host's mute of a spectator.
 // Protocol: docs/protocol.md (version 1): the client sends `chat` {text} and `react` {reaction};
 // the server sends `chat` {channel, from, seat, id, text, reaction, at} to whoever may read it
-// (a seated player's line to everyone, a spectator's to the spectators and the host only).
+// (a seated player's line to everyone, a spectator's to the tabs that hold no seat only, never to a seated player).
 // Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
 // Every line is put in the page as text (textContent), never as HTML.
 "use strict";
