@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "conquian" / "locale"
 TEMPLATE = LOCALE / "conquian.pot"
 #: The functions that mark a text: the standard ones, and the messages translated when read.
-KEYWORDS = ["-k", "Msg", "-k", "NMsg:1,2", "-k", "N_"]
+KEYWORDS = ["-k", "Msg", "-k", "NMsg:1,2", "-k", "N_", "-k", "CMsg:1c,2", "-k", "pgettext:1c,2"]
 
 
 def pybabel(*args: str) -> None:

@@ -113,7 +113,7 @@ def test_the_text_replay_names_the_stocks_first_card_once() -> None:
         out = run("replay", f.name).stdout
     finally:
         os.unlink(f.name)
-    assert out.count("the stock starts with") == 1
+    assert out.count("the discard pile starts with") == 1
 
 
 def test_top_level_help_describes_every_command() -> None:

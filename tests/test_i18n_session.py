@@ -22,7 +22,7 @@ from conquian.engine.cards import parse_card
 from conquian.i18n import ENGLISH, LOCALE_DIR, Msg, set_language, translator
 from conquian.present import card_words, move_msg
 from conquian.session import GameSession, LogLine
-from conquian.tui.app import make_session
+from conquian.tui.keys import make_session
 
 ES = translator("es")
 FIELD = re.compile(r"\{[^{}]*\}")
@@ -154,9 +154,9 @@ def test_moves_and_names_in_spanish() -> None:
     s = make_session("conquian-mexicano", 3, ["foster"], 3, None)
     labels = {str(move_msg(parse_action(t), "Bea")): ES.render(move_msg(parse_action(t), "Bea")) for t in (
         "p1 pass", "p1 discard Th", "p1 force 5h p2", "p1 give 7c", "p1 use 7h 8h 9h")}
-    assert labels == {"pass": "pasar", "discard 10h": "pagar 10h", "force 5h on Bea": "forzar 5h a Bea",
-                      "give 7c to Bea": "dar 7c a Bea", "use 7h 8h 9h": "bajar 7h 8h 9h"}
-    assert ES.render(move_msg(parse_action("p1 add 2 Th"))) == "agregar 10h a la combinación 2"
+    assert labels == {"pass": "pasar", "discard 10♥": "pagar 10♥", "force 5♥ on Bea": "forzar 5♥ a Bea",
+                      "give 7♣ to Bea": "dar 7♣ a Bea", "use 7♥ 8♥ 9♥": "bajar 7♥ 8♥ 9♥"}
+    assert ES.render(move_msg(parse_action("p1 add 2 Th"))) == "agregar 10♥ a la combinación 2"
     assert ES.render(move_msg(parse_action("p1 draw"))) == "tomar del montón"
     assert s.names_for_seats(ES) == ["Tú", "Foster 2", "Foster 3"]
     assert s.names_for_seats(ENGLISH) == ["You", "Foster 2", "Foster 3"]
@@ -197,7 +197,8 @@ def test_a_review_in_spanish() -> None:
     assert "error grave" in es and "precisión 17%" in es and "momento clave: decisión 1 (jugada #3)" in es
     assert not english_left(es), english_left(es)
     assert report(rv, ENGLISH).splitlines()[-1] == (
-        "turning point: decision 1 (action #3), p2 pass: blunder, cost 0.25; best p2 use 7h 8h 9h")
+        "turning point: decision 1 (action #3), pass: blunder, cost 0.25; best use 7♥ 8♥ 9♥")
+    assert "pasar" in es and "bajar 7♥ 8♥ 9♥" in es and "7h" not in es  # the moves in words, no card code
     assert [mark_word(m, ES) for m in ("good", "inaccuracy", "mistake", "blunder")] == [
         "buena", "imprecisión", "error", "error grave"]
 

@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("api", ("conquian",)),  # conquian/__init__.py: the public names, over the engine
     ("bots", ("conquian.bots",)),
     ("sessions", ("conquian.session", "conquian.simulate", "conquian.tournament", "conquian.present",
-                  "conquian.words", "conquian.hints",
+                  "conquian.words", "conquian.hints", "conquian.typed",
                   "conquian.review")),
     ("interfaces", ("conquian.envs", "conquian.analysis", "conquian.web", "conquian.tui")),
     ("entry", ("conquian.cli", "conquian.__main__")),

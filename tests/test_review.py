@@ -17,6 +17,7 @@ from conquian.cli import main
 from conquian.engine.match import new_deal
 from conquian.engine.record import DealRecord, Record, read_record, write_record
 from conquian.engine.redeal import redeal_unseen
+from conquian.present import symbols
 
 #: Seed 22, p2 deals (R3.1), both seats played by foster until the last action: p1 discards the
 #: diamond 9 with both sides at ten down, and p2, his hand empty, passes it although
@@ -156,8 +157,8 @@ def test_the_command_text_and_json(tmp_path: Path) -> None:
     lines = p.stdout.splitlines()
     rv = review.review_file(path, seat=2, playouts=PLAYOUTS)  # the cache the command wrote
     assert len(lines) == 1 + len(rv.decisions) + 1 + len(rv.turning_points)
-    assert "p2 pass" in lines[len(rv.decisions)] and "blunder" in lines[len(rv.decisions)]
-    assert WINNING in lines[len(rv.decisions)]
+    assert " pass " in lines[len(rv.decisions)] and "blunder" in lines[len(rv.decisions)]
+    assert symbols(WINNING.removeprefix("p2 ")) in lines[len(rv.decisions)]  # the moves in words, cards as symbols
     assert lines[-len(rv.turning_points) - 1].startswith("accuracy ")
     assert f"decision {len(rv.decisions)}/{len(rv.decisions)}" in p.stderr
     j = run(str(path), "--seat", "2", "--playouts", str(PLAYOUTS), "--json")

@@ -82,7 +82,7 @@ def test_r4_2_open_stock_any_exposed_card() -> None:
     for a in ["p1 draw", "p1 discard 9s"]:
         deal.play(a)
     assert legal(deal)[:3] == ["p2 draw", "p2 take 3h", "p2 take 9s"]
-    refused(deal, "p2 take Kd", "R4.2", "not in the stock")
+    refused(deal, "p2 take Kd", "R4.2", "not in the discard pile")
     deal.play("p2 take 3h")
     assert deal.stock == (parse_card("9s"),)
 
@@ -170,7 +170,7 @@ def test_r4_5_turnover_details() -> None:
     assert deal.pack_turns == 1 and deal.stock == ()
     assert deal.pack == (first_stock, *discards) and deal.pos == 0
     assert "turned over" in str(deal.history()[-1]) or deal.history()[-1].kind == "turnover"
-    refused(deal, f"p{deal.to_act} take", "R4.2", "stock is empty")  # he must draw from the new pack
+    refused(deal, f"p{deal.to_act} take", "R4.2", "discard pile is empty")  # he must draw from the new pack
     while not deal.over:
         seat = deal.to_act
         assert seat is not None
@@ -259,7 +259,7 @@ def test_r2_3_joker_moves_once_from_one_end_to_the_other_with_a_fitting_card() -
         deal.play(a)
     assert "p2 shift 1 9h" in legal(deal) and "p2 shift 1 5h" in legal(deal)
     refused(deal, "p2 shift 1 Tc", "R2.3", "does not fit")  # he must at once play a fitting card
-    refused(deal, "p2 shift 1 4h", "R2.3", "4h does not fit")
+    refused(deal, "p2 shift 1 4h", "R2.3", "the 4♥ does not fit")
     nine = deal.copy()
     nine.play("p2 shift 1 9h")
     assert nine.combos[0].display() == "X(6h)* 7h 8h 9h"
@@ -449,7 +449,7 @@ def test_r2_2_cards_that_make_no_sequence_are_still_a_rules_error() -> None:
     deal.play("p1 draw")
     refused(deal, "p1 meld 4c Ac 2c", "R2.2", "not a sequence")  # a gap, and no joker to fill it
     refused(deal, "p1 meld 2s 4c 3d", "R2.2", "neither a set")
-    with pytest.raises(IllegalActionError, match="R2.3: 5d 6d X=8d: the joker in that place stands for 7d"):
+    with pytest.raises(IllegalActionError, match="R2.3: 5d 6d X=8d: the joker in that place stands for the 7♦"):
         combo("5d 6d X=8d")
     with pytest.raises(IllegalActionError, match="R2.2"):
         combo("5d 5d 6d")  # one place, two cards

@@ -56,7 +56,7 @@ async def play_deal(app: ConquianApp, pilot: object, budget: int = 3000) -> None
             if discards and buttons and len(app.options) == len(discards):
                 await pilot.click(buttons[-1])  # type: ignore[attr-defined]
                 await pilot.pause()  # type: ignore[attr-defined]
-                await pilot.press("d")  # type: ignore[attr-defined]
+                await pilot.press(app.keys["discard"][0])  # type: ignore[attr-defined]  # d; Spanish g, pagar
             else:
                 await pilot.press("enter")  # type: ignore[attr-defined]
         await pilot.pause()  # type: ignore[attr-defined]
@@ -77,10 +77,11 @@ def test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint(tmp_pat
             await pilot.pause()
             assert s.deal == before
             assert any(m.startswith("refused: R3.5") for m in app.messages)
-            # a hint: the expert's move and the live outs
+            # a hint: the review's best move and the live outs (worked out in a thread)
             await pilot.press("h")
+            await app.workers.wait_for_complete()
             await pilot.pause()
-            hints = [m for m in app.messages if m.startswith("hint: The expert would play: ")]
+            hints = [m for m in app.messages if m.startswith("hint: The review would play: ")]
             assert hints and "p1" not in hints[0]  # words for people: no seat labels
             assert any(m.startswith("hint: Live outs:") for m in app.messages)
             # the rules screen opens at the rule just refused under, with the whole rule book
@@ -121,6 +122,7 @@ def test_a_cooncan_double_deal_through_the_interface() -> None:
                 await pilot.pause()
                 assert s.deal == before and any("refused: R" in m for m in app.messages)
             await pilot.press("h")
+            await app.workers.wait_for_complete()
             await pilot.pause()
             await play_deal(app, pilot)
             assert s.deal.over and sum(s.match.results[-1]) == 0
@@ -168,6 +170,7 @@ def test_several_people_share_one_terminal() -> None:
             ann_draw = next(line for line in s.lines if line.seat == 1 and "drew the" in str(line.private))
             assert any(str(ann_draw.private) in m for m in app.messages)
             await pilot.press("h")  # Ann's hint
+            await app.workers.wait_for_complete()
             await pilot.pause()
             discard = next(a for a in app.options if a.verb == "discard")
             app.play(discard)

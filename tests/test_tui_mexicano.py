@@ -110,7 +110,7 @@ def test_a_whole_mexicano_deal_through_the_interface(tmp_path: Path, players: in
             assert isinstance(s.deal, MexicanoDeal) and s.deal.phase == "exchange"
             nxt = s.name(2)
             assert f"Choose a card to give to {nxt}" in str(app.query_one("#status", Static).content)
-            assert [str(b.label) for b in app.query(".verb")][:1] == ["give"]
+            assert [str(b.label) for b in app.query(".verb")][:1] == ["e give"]  # its key and its word
             await play_mexicano_deal(app, pilot, seen)
             deal = s.deal
             assert deal.over and isinstance(deal, MexicanoDeal)
@@ -315,7 +315,7 @@ def test_the_chooser_offers_every_game_and_starts_the_tercerilla(tmp_path: Path)
             assert new.names == ["Ann", "Foster 2", "Foster 3"] and new.seats == ["human", "foster", "foster"]
             assert (tmp_path / "first.toml").exists()  # the conquian match is kept, to resume
             await pilot.pause()
-            assert [str(b.label) for b in app.query(".verb")] == ["give", "use", "pass", "force", "discard"]
+            assert [str(b.label) for b in app.query(".verb")] == ["e give", "u use", "p pass", "f force", "d discard"]
             assert "Choose a card to give to Foster 2" in str(app.query_one("#status", Static).content)
 
     run(go())
@@ -438,7 +438,7 @@ def test_moves_and_cards_for_people_with_the_spanish_suits() -> None:
     assert spanish_text("use 5h 6h 7h | Jd Jc Js") == "use 5 Co, 6 Co, 7 Co | Sota Or, Sota Ba, Sota Es"
     assert spanish_text("Ann turned the king of spades") == "Ann turned rey de espadas"
     give = parse_action("p1 give 7c")
-    assert isinstance(give, Give) and move_phrase(give, "Bea") == "give 7c to Bea"
+    assert isinstance(give, Give) and move_phrase(give, "Bea") == "give 7♣ to Bea"
     assert spanish_text(move_phrase(parse_action("p1 force 5h p3"), "Cy")) == "force 5 Co on Cy"
 
 

@@ -59,7 +59,7 @@ def test_the_viewer_reviews_a_seat_and_goes_to_the_blunder(tmp_path: Path) -> No
                 shot = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "terminal-review.svg"
                 shot.write_text(app.export_screenshot(title="conquian review"), encoding="utf-8")
             text = panel(app)
-            assert "blunder" in text and "best use 9c 9d 9h 9s" in text.replace("B use", "use"), text
+            assert "blunder" in text and "best B: use 9♣ 9♦ 9♥ 9♠" in text, text
             assert "cost" in text
             # the review is cached beside the record: a new viewer reads it back at once
             assert path.with_name(path.name + ".review.json").exists() or any(tmp_path.iterdir())

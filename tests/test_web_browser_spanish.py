@@ -8,6 +8,7 @@ Cooncan played by clicks, a refusal with its rule in Spanish.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -234,3 +235,73 @@ def test_a_refused_move_reads_in_spanish_and_links_to_the_spanish_rule(server: S
         title = rulebook.rules("es")["R3.5"].title
         expect(rules.locator("[id='R3.5']")).to_contain_text(title)
     assert page.errors == [] and rules.errors == []
+
+
+#: A card written in the record's notation in a page's text (``5c``, ``Th``, ``X=9h``): never shown to a person.
+CARD_CODE = re.compile(r"(?<![\w=/#.-])(?:X=)?(?:10|[2-9TAJQK])[cdhs](?![\w/.-])")
+
+
+def card_codes(page: Any) -> list[str]:
+    """The card codes of the notation in the page's visible text (the typed move's box apart)."""
+    return CARD_CODE.findall(str(page.evaluate("() => document.body.innerText")))
+
+
+def test_a_phone_in_spanish_reads_no_card_code_and_types_spanish_words(server: Server, browser: Any) -> None:  # noqa: F811
+    """At a phone's size in Spanish, with the Spanish suits: the lobby names the game and the bot in
+    Spanish; the exchange's button and lines give each card its article ("Darle la sota de
+    espadas"); no card is ever shown as the record's code (the moves, the hint, the log, the
+    review's choices); a move typed in Spanish words is played and the record keeps the notation."""
+    from conquian.engine.actions import parse_action
+    from conquian.present import move_msg
+
+    page = spanish_page(browser, 390, 844)
+    page.goto(server.url + "/")
+    options = page.locator("#variant option").all_inner_texts()
+    assert "Conquián mexicano" in options and "conquian-mexicano" not in options
+    assert "bot: Experto" in page.locator("select[data-seat] option").all_inner_texts()
+    page.evaluate("() => localStorage.setItem('conquian:pref:spanish-suits', '1')")
+    table_id = create(page, server, "Ana", "conquian-mexicano", 2, ["random"])
+    expect(page.locator("#exchange-prompt")).to_contain_text("Elige una carta para darle a")
+    expect(page.locator("#title")).to_contain_text("Conquián mexicano")
+    # the exchange (R8.2): the button names the card with its article
+    card = str(page.locator("#hand button.card").first.get_attribute("data-card"))
+    page.locator(f"#hand button.card[data-card='{card}']").first.click()
+    give = page.inner_text("#give")
+    article = "la" if card[0] == "J" else "el"
+    assert give.startswith(f"Darle {article} "), give
+    assert not re.search(r"\b(el sota|la caballo|la rey|la as)\b", give), give
+    before = state(page)
+    page.click("#give")
+    page.wait_for_function(f"() => Number(document.querySelector('#board')?.dataset.state) > {before}")
+    expect(page.locator("#exchange-result")).to_contain_text(re.compile(r"Le diste (el|la) .* y recibiste (el|la) "))
+    assert card_codes(page) == [], card_codes(page)
+    # a move typed in the Spanish words of the move list: played, and the record keeps the notation
+    typed = None
+    for _ in range(1500):
+        if over(page):
+            break
+        if page.locator("#board[data-mine='1']").count() and page.locator("#exchange-prompt").count() == 0:
+            assert card_codes(page) == [], card_codes(page)
+            if typed is None:
+                shot(page, "es-phone-mexicano.png")
+                if os.environ.get("CONQUIAN_PHONE_SHOT"):
+                    page.screenshot(path=os.environ["CONQUIAN_PHONE_SHOT"], full_page=True)
+                action = str(all_moves(page).first.get_attribute("data-action"))
+                words = translator("es").render(move_msg(parse_action(f"p1 {action}")))
+                if not page.locator("#type-move[open]").count():
+                    page.locator("#type-move summary").click()
+                page.fill("#typed", words)
+                before = state(page)
+                pace(page)
+                page.locator("#typed").press("Enter")
+                page.wait_for_function(f"() => Number(document.querySelector('#board')?.dataset.state) > {before}")
+                typed = action
+                continue
+            click_a_move(page, random.Random(state(page)))
+        else:
+            page.wait_for_timeout(40)
+    assert typed is not None and over(page)
+    assert card_codes(page) == [], card_codes(page)
+    record = server.get(f"/api/tables/{table_id}/record").text
+    assert f'"p1 {typed}"' in record, record
+    assert page.errors == []

@@ -1,6 +1,6 @@
 """Playing at the web table with the cards themselves (issue 24): a player taps cards of his hand,
 the card in play, a pile or a combination, and the table offers what that selection does in words
-("Lay 7♠ 8♠ 9♠", "Pay with the 2♣"); one more tap plays it.  No typing, no list of notation.
+("Lay 7♠ 8♠ 9♠", "Discard the 2♣"); one more tap plays it.  No typing, no list of notation.
 
 Chromium through Playwright, as tests/test_web_browser.py.  ``CONQUIAN_SCREENSHOTS=1`` writes
 ``docs/screenshots/play-*.png``.
@@ -212,7 +212,7 @@ def test_a_selection_offers_its_moves_in_words_and_one_tap_plays(server: Server,
     words = dict(offered(page))
     assert words["draw"] == "Draw from the pack", words
     take = next(w for a, w in words.items() if a.startswith("take"))
-    assert re.match(r"^Take the (10|[2-9AJQK])[♣♦♥♠] from the stock$", take), take
+    assert re.match(r"^Take the (10|[2-9AJQK])[♣♦♥♠] from the discard pile$", take), take
     play(page, offered(page), list(words).index("draw"))
     # one card chosen in the play: its moves, a discard at least; a ten is written 10
     page.locator("#hand button.card").first.click()

@@ -131,6 +131,11 @@ class Translator:
         """The singular or the plural (or the language's other plural forms) for ``n``."""
         return self._catalogue.ngettext(singular, plural, n)
 
+    def pgettext(self, context: str, msgid: str) -> str:
+        """``msgid`` in this language as meant in ``context`` (a card's article: "the {card}" is
+        "la {card}" for a jack in Spanish, "el {card}" for a king)."""
+        return self._catalogue.pgettext(context, msgid)
+
     def render(self, text: object) -> str:
         """A :class:`Msg` in this language; any other object as ``str`` does."""
         return text.render(self) if isinstance(text, Msg) else str(text)
@@ -196,6 +201,26 @@ class Msg:
         return hash(self.msgid)
 
 
+class CMsg(Msg):
+    """A :class:`Msg` with a context, for a translator who must tell one use of a text from another
+    (``CMsg("card: jack", "the {card}", card="J♠")``: "la J♠" in Spanish, "el K♠" for a king)."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: str, msgid: str, /, **params: object) -> None:
+        super().__init__(msgid, **params)
+        self.context = context
+
+    def _text(self, tr: Translator) -> str:
+        return tr.pgettext(self.context, self.msgid)
+
+    def __eq__(self, other: object) -> bool:
+        return super().__eq__(other) and isinstance(other, CMsg) and self.context == other.context
+
+    def __hash__(self) -> int:
+        return hash((self.context, self.msgid))
+
+
 class NMsg(Msg):
     """A :class:`Msg` with a plural: the form chosen by ``n`` (also a field, ``{n}``)."""
 
@@ -249,6 +274,7 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "SOURCE_LANGUAGE",
+    "CMsg",
     "Msg",
     "NMsg",
     "Translator",

@@ -34,7 +34,17 @@ import re
 from collections.abc import Iterable, Sequence
 
 from conquian.engine.actions import Action, Add, Discard, Draw, Force, Give, Meld, Pass, Shift, Take, Use, meld_text
-from conquian.engine.cards import JOKER, RANK_CHARS, RANK_NAMES, SUIT_CHARS, SUIT_NAMES, card_str
+from conquian.engine.cards import (
+    JOKER,
+    RANK_CHARS,
+    RANK_NAMES,
+    SUIT_CHARS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card_str,
+    card_symbol,
+    the_card,
+)
 from conquian.engine.rules import PRESETS, Rules
 from conquian.i18n import N_, SOURCE_LANGUAGE, Msg, NMsg, Translator, active
 
@@ -53,7 +63,7 @@ SPANISH_SUITS_SHORT = {"d": "Or", "h": "Co", "s": "Es", "c": "Ba"}
 #: The Spanish pack's ace and courts (R2.1: written A, J, Q, K), in words and on a card.
 SPANISH_RANKS = {"A": "as", "J": "sota", "Q": "caballo", "K": "rey"}
 SPANISH_RANKS_SHORT = {"A": "As", "J": "Sota", "Q": "Cab", "K": "Rey"}
-_CARD_TOKEN = re.compile(r"^([A2-7JQK])([cdhs])([,;:.)]?)$")
+_CARD_TOKEN = re.compile(r"^([A2-7JQK])([cdhs♣♦♥♠])([,;:.)]?)$")
 _CARD_WORDS = re.compile(r"\bthe (ace|[2-7]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b")
 
 
@@ -70,6 +80,33 @@ def card_for_people(card: int) -> str:
 def cards_for_people(cards: Iterable[int]) -> str:
     """Cards as a person reads them, separated by spaces."""
     return " ".join(card_for_people(c) for c in cards)
+
+
+#: A card in the notation inside a text for people: ``7c``, ``Th``, ``10h``, ``X=9h`` (never a
+#: word of a sentence: "As de oros", "Ks." of a name stays as it is).
+_NOTATION_CARD = re.compile(r"(?<![\w=♣♦♥♠])(?:(X)=)?(10|[2-9TAJQK])([cdhs])(?![\w♣♦♥♠])(?! de )")
+_SYMBOL_OF = dict(zip(SUIT_CHARS, SUIT_SYMBOLS, strict=True))
+_SUIT_OF = dict(zip(SUIT_SYMBOLS, SUIT_CHARS, strict=True))
+
+
+def symbols(text: str) -> str:
+    """Every card written in the notation in a text for people shown with its suit's symbol, ten
+    written ``10``: ``use 8h 9h Th | X=Tc Jc Qc`` -> ``use 8♥ 9♥ 10♥ | X=10♣ J♣ Q♣``.
+
+    ```pycon
+    >>> symbols("p1 discard Tc; As de oros; 2c 2h: 2 live (2d 2s)")
+    'p1 discard 10♣; As de oros; 2♣ 2♥: 2 live (2♦ 2♠)'
+
+    ```
+    """
+    return _NOTATION_CARD.sub(
+        lambda m: (f"{m.group(1)}=" if m.group(1) else "") + ("10" if m.group(2) in ("T", "10") else m.group(2))
+        + _SYMBOL_OF[m.group(3)], text)
+
+
+def unsymbols(text: str) -> str:
+    """The suits' symbols written as the notation's letters (``--ascii``): ``10♦`` -> ``10d``."""
+    return "".join(_SUIT_OF.get(ch, ch) for ch in text)
 
 
 def move_words(action: Action) -> str:
@@ -130,13 +167,13 @@ def order_moves(actions: Sequence[Action], phase: str | None = None) -> list[Act
 
 def move_phrase(action: Action, to: str | Msg | None = None, tr: Translator | None = None) -> str:
     """A move as a person reads it, naming the player it goes to (``to``) where it goes to one:
-    ``give 7c to Bea`` (R8.2), ``force 5h on Bea`` (R3.6, R8.4); any other move as :func:`move_words`.
+    ``give 7♣ to Bea`` (R8.2), ``force 5♥ on Bea`` (R3.6, R8.4); any other move as :func:`move_words`.
     In ``tr``'s language (the program's by default): :func:`move_msg`.
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
     >>> move_phrase(parse_action("p1 force 5h p2"), "Bea"), move_phrase(parse_action("p1 give 7c"), "Bea")
-    ('force 5h on Bea', 'give 7c to Bea')
+    ('force 5♥ on Bea', 'give 7♣ to Bea')
 
     ```
     """
@@ -174,25 +211,25 @@ def going_out_msg(action: Use) -> Msg:
 def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
     """A move in words for a button or a list, in the reader's language when rendered: English reads
     it as :func:`move_phrase` does (``give 7c to Bea``), Spanish as a Mexican player says it
-    (``dar 7c a Bea``, ``pagar 10h``, ``agregar 5h a la combinación 2``); the cards stay in the
-    notation, ten written ``10``.
+    (``dar 7♣ a Bea``, ``pagar 10♥``, ``agregar 5♥ a la combinación 2``); the cards with their suits'
+    symbols (:func:`symbols`), ten written ``10``.
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
     >>> from conquian.i18n import translator
     >>> m = move_msg(parse_action("p1 force 5h p2"), "Bea")
     >>> str(m), translator("es").render(m)
-    ('force 5h on Bea', 'forzar 5h a Bea')
+    ('force 5♥ on Bea', 'forzar 5♥ a Bea')
     >>> translator("es").render(move_msg(parse_action("p2 add 2 Th")))
-    'agregar 10h a la combinación 2'
+    'agregar 10♥ a la combinación 2'
 
     ```
     """
     if isinstance(action, Give):
-        card = card_for_people(action.card)
+        card = card_symbol(action.card)
         return Msg("give {card} to {to}", card=card, to=to) if to is not None else Msg("give {card}", card=card)
     if isinstance(action, Force):
-        card = card_for_people(action.card)
+        card = card_symbol(action.card)
         if to is not None:
             return Msg("force {card} on {to}", card=card, to=to)
         if action.target is not None:
@@ -203,23 +240,23 @@ def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
     if isinstance(action, Draw):
         return Msg("draw")
     if isinstance(action, Take):
-        return Msg("take {card}", card=card_for_people(action.card)) if action.card is not None else Msg("take")
+        return Msg("take {card}", card=card_symbol(action.card)) if action.card is not None else Msg("take")
     if isinstance(action, Discard):
-        return Msg("discard {card}", card=card_for_people(action.card))
+        return Msg("discard {card}", card=card_symbol(action.card))
     if isinstance(action, Use):
-        return Msg("use {cards}", cards=for_people(action.args()))
+        return Msg("use {cards}", cards=symbols(action.args()))
     if isinstance(action, Meld):
-        return Msg("meld {cards}", cards=for_people(action.args()))
+        return Msg("meld {cards}", cards=symbols(action.args()))
     if isinstance(action, Add):
-        return Msg("add {combo} {cards}", combo=action.combo, cards=for_people(" ".join(action.cards)))
+        return Msg("add {combo} {cards}", combo=action.combo, cards=symbols(" ".join(action.cards)))
     if isinstance(action, Shift):
-        cards = for_people(" ".join(action.cards))
+        cards = symbols(" ".join(action.cards))
         if action.which == "low":
             return Msg("shift {combo} low {cards}", combo=action.combo, cards=cards)
         if action.which == "high":
             return Msg("shift {combo} high {cards}", combo=action.combo, cards=cards)
         return Msg("shift {combo} {cards}", combo=action.combo, cards=cards)
-    return Msg("{move}", move=move_words(action))
+    return Msg("{move}", move=symbols(move_words(action)))
 
 
 # ---------------------------------------------------------------------- cards in words
@@ -305,6 +342,7 @@ def _spanish_token(token: str) -> str | None:
     if m is None:
         return None
     rank, suit, tail = m.groups()
+    suit = _SUIT_OF.get(suit, suit)
     return f"{SPANISH_RANKS_SHORT.get(rank, rank)} {SPANISH_SUITS_SHORT[suit]}{tail}"
 
 
@@ -345,6 +383,41 @@ GAMES: tuple[tuple[str, str, dict[str, int]], ...] = (
 )
 
 
+#: Every preset's name for people (the id stays for machines: records, options, the protocol).
+GAME_NAMES = {
+    "conquian": N_("Conquián"),
+    "conquian-spanish": N_("Conquián with the Spanish pack"),
+    "conquian-mexicano": N_("Conquián mexicano"),
+    "cooncan": N_("Cooncan"),
+    "cooncan-double": N_("Cooncan with two packs and jokers"),
+}
+#: Every bot's name for people, by its id (``--bots``, records' table notes): the rule book's
+#: author keeps his name; the others are words a translator translates.
+BOT_NAMES = {
+    "expert": N_("Expert"), "master": N_("Master"), "apprentice": N_("Apprentice"), "exit": N_("Disciple"),
+    "random": N_("Random"), "foster": N_("Foster"),
+}
+
+
+def game_name(variant: str) -> Msg:
+    """A preset's name for people, in the reader's language ("Conquián mexicano"); an unknown
+    one as it is."""
+    return Msg(GAME_NAMES[variant]) if variant in GAME_NAMES else Msg("{name}", name=variant)
+
+
+def bot_name(kind: str) -> Msg:
+    """A bot's name for people, in the reader's language ("Experto"); an unknown one as it is.
+
+    ```pycon
+    >>> from conquian.i18n import translator
+    >>> translator("es").render(bot_name("expert")), str(bot_name("foster"))
+    ('Experto', 'Foster')
+
+    ```
+    """
+    return Msg(BOT_NAMES[kind]) if kind in BOT_NAMES else Msg("{name}", name=kind)
+
+
 def games(tr: Translator | None = None) -> list[tuple[str, str, dict[str, int]]]:
     """:data:`GAMES`, and any preset it does not name, at its default number of players; the
     titles in ``tr``'s language (the program's by default)."""
@@ -356,6 +429,30 @@ def games(tr: Translator | None = None) -> list[tuple[str, str, dict[str, int]]]
     return [*((tr.gettext(title), variant, options) for title, variant, options in GAMES), *extra]
 
 
-__all__ = ["GAMES", "SPANISH_SUITS", "PackMsg", "card_for_people", "card_words", "cards_for_people", "for_people",
-           "games", "move_key", "move_msg", "move_phrase", "move_words", "order_moves", "spanish_card",
-           "spanish_card_words", "spanish_pack", "spanish_text"]
+__all__ = [
+    "BOT_NAMES",
+    "GAMES",
+    "GAME_NAMES",
+    "SPANISH_SUITS",
+    "PackMsg",
+    "bot_name",
+    "card_for_people",
+    "card_symbol",
+    "card_words",
+    "cards_for_people",
+    "for_people",
+    "game_name",
+    "games",
+    "move_key",
+    "move_msg",
+    "move_phrase",
+    "move_words",
+    "order_moves",
+    "spanish_card",
+    "spanish_card_words",
+    "spanish_pack",
+    "spanish_text",
+    "symbols",
+    "the_card",
+    "unsymbols",
+]

@@ -189,8 +189,35 @@ def mark_of(cost: float) -> str:
 def decision_seed(rec: Record, deal: int, action_index: int, seat: int) -> int:
     """The seed of one decision: from the variant, options, players, deal number, the decision's
     place and the seat, all public; never from a card (so re-dealing hidden cards keeps it)."""
-    key = json.dumps([rec.variant, rec.options, rec.players, deal, action_index, seat], sort_keys=True)
+    return position_seed(rec.variant, rec.options, rec.players, deal, action_index, seat)
+
+
+def position_seed(variant: str, options: dict[str, Any], players: Sequence[str], deal: int, action_index: int,
+                  seat: int) -> int:
+    """The seed of a position (:func:`decision_seed`'s, from its parts): the hint at a table and the
+    review of its record use the same one, so that they agree, and a hint asked twice is the same."""
+    key = json.dumps([variant, options, list(players), deal, action_index, seat], sort_keys=True)
     return zlib.crc32(key.encode())
+
+
+def best_choice(view: View, playouts: int, seed: int) -> str:
+    """The move the review would call best at this position (its notation): the same candidates,
+    re-deals and seed as :func:`review_decision`; the hint of the terminal and web tables.  A
+    move played on this advice is marked ``good`` by the review of the record (ties aside, the
+    same estimates pick the same move)."""
+    foster = str(FosterBot(seed).choose(view))
+    ests = evaluate(view, candidates(view, foster, foster), playouts, seed)
+    return max(ests, key=lambda e: (e.win, e.points or 0.0)).action
+
+
+def hint_choice(variant: str, options: dict[str, Any], players: Sequence[str], deal_number: int, deal: Deal,
+                seat: int, playouts: int | None = None) -> str:
+    """The hint for ``seat`` to act in ``deal`` (number ``deal_number`` of a match of ``players``),
+    from its view only: :func:`best_choice` with the review's playouts and the position's seed."""
+    family = deal.rules.family
+    playouts = playouts or (DEFAULT_COONCAN_PLAYOUTS if family == COONCAN else DEFAULT_PLAYOUTS)
+    seed = position_seed(variant, options, players, deal_number, len(deal.actions()), seat)
+    return best_choice(deal.view(seat), playouts, seed)
 
 
 def action_text(view: View, raw: RawAction) -> str:
@@ -342,6 +369,18 @@ def review_text(text: str, seat: int, deal: int = 1, playouts: int | None = None
     return Review(rec.variant, seat, deal, playouts, results, forced)
 
 
+def move_words(action: str, tr: Translator) -> str:
+    """A reviewed move in ``tr``'s words, as the move list says it ("pass", "pasar", "use 7♥ 8♥
+    9♥"): the seat is the review's, named in its first line; the JSON keeps the notation."""
+    from conquian.engine.actions import parse_action
+    from conquian.present import move_msg
+
+    try:
+        return tr.render(move_msg(parse_action(action)))
+    except ConquianError:
+        return action
+
+
 def report(review: Review, tr: Translator | None = None) -> str:
     """The review in words, in ``tr``'s language (the program's by default): a line for the deal, one
     per decision (the move made, its mark, its win chance; the best move and its cost where it
@@ -352,9 +391,9 @@ def report(review: Review, tr: Translator | None = None) -> str:
     ...     "blunder", [Estimate("p2 pass", 0.5, None), Estimate("p2 use 7h 8h 9h", 0.75, None)])], 2)
     >>> print(report(rv))  # doctest: +NORMALIZE_WHITESPACE
     conquian, deal 1, p2: 1 decision(s) reviewed, 2 forced, 8 playouts per candidate
-      1. #3   p2 pass                      blunder    win 0.50  best p2 use 7h 8h 9h (win 0.75, cost 0.25)
+      1. #3   pass                         blunder    win 0.50  best use 7♥ 8♥ 9♥ (win 0.75, cost 0.25)
     accuracy 17%: 0 good, 0 inaccuracy, 0 mistake, 1 blunder
-    turning point: decision 1 (action #3), p2 pass: blunder, cost 0.25; best p2 use 7h 8h 9h
+    turning point: decision 1 (action #3), pass: blunder, cost 0.25; best use 7♥ 8♥ 9♥
 
     ```
     """
@@ -368,15 +407,15 @@ def report(review: Review, tr: Translator | None = None) -> str:
     for d in review.decisions:
         made = next(e for e in d.candidates if e.action == d.played)
         best = next(e for e in d.candidates if e.action == d.best)
-        line = (f"{d.number:3d}. #{d.action_index:<3d} {d.played:<28s} {mark_word(d.mark, tr):<10s} "
+        line = (f"{d.number:3d}. #{d.action_index:<3d} {move_words(d.played, tr):<28s} {mark_word(d.mark, tr):<10s} "
                 + g(N_("win {chance}")).format(chance=f"{made.win:.2f}"))
         if made.points is not None:
             line += " " + g(N_("points {points}")).format(points=f"{made.points:+.1f}")
         if d.best != d.played:
             line += "  " + g(N_("best {move} (win {chance}, cost {cost})")).format(
-                move=d.best, chance=f"{best.win:.2f}", cost=f"{d.cost:.2f}")
+                move=move_words(d.best, tr), chance=f"{best.win:.2f}", cost=f"{d.cost:.2f}")
         if d.foster_differs:
-            line += "  " + g(N_("foster: {move}")).format(move=d.foster)
+            line += "  " + g(N_("foster: {move}")).format(move=move_words(d.foster, tr))
         lines.append(line)
     acc = review.accuracy
     counts = ", ".join(f"{n} {mark_word(m, tr)}" for m, n in review.counts.items())
@@ -384,8 +423,8 @@ def report(review: Review, tr: Translator | None = None) -> str:
                  if acc is not None else g(N_("no decision to review")))
     for d in review.turning_points:
         lines.append(g(N_("turning point: decision {n} (action #{action}), {move}: {mark}, cost {cost}; best {best}"))
-                     .format(n=d.number, action=d.action_index, move=d.played, mark=mark_word(d.mark, tr),
-                             cost=f"{d.cost:.2f}", best=d.best))
+                     .format(n=d.number, action=d.action_index, move=move_words(d.played, tr),
+                             mark=mark_word(d.mark, tr), cost=f"{d.cost:.2f}", best=move_words(d.best, tr)))
     return "\n".join(lines)
 
 

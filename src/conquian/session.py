@@ -218,7 +218,7 @@ class GameSession(Words):
         elif isinstance(d, MexicanoDeal):
             self._announce_mexicano(d)
         else:
-            self.say(Msg("the stock starts with {card}", card=self.card_msg(d.stock[0])))
+            self.say(Msg("the discard pile starts with {card}", card=self.card_msg(d.stock[0])))
 
     def legal(self) -> list[Action]:
         """The listed legal actions of the seat to act."""
@@ -233,7 +233,33 @@ class GameSession(Words):
         seat = self.deal.to_act
         if seat is None:
             raise IllegalActionError("R7", Msg("the deal is over"))
-        return self._play(seated_action(action, seat))
+        return self._play(self.read_move(action, seat))
+
+    def read_move(self, action: Action | str, seat: int) -> Action:
+        """A move as a person types it, for ``seat``: the notation, or the words of the move list in
+        English or Spanish, cards in the notation, symbols or words (:func:`conquian.typed.notation_of`).
+
+        ```pycon
+        >>> from conquian import get_rules
+        >>> s = GameSession(get_rules("conquian"), seats=["human", "foster"], names=["Ann", "Bob"])
+        >>> str(s.read_move("pagar con la sota de espadas", 1)), str(s.read_move("bajar 7♣ 8♣ 9♣", 1))
+        ('p1 discard Js', 'p1 use 7c 8c 9c')
+
+        ```
+        """
+        if isinstance(action, Action):
+            return action
+        from conquian.i18n import languages, translator
+        from conquian.typed import notation_of
+
+        forms = [{name, *forms} for name, *forms in zip(
+            self.names or [], *(self.names_for_seats(translator(lang)) for lang in languages()), strict=True)]
+        card = getattr(self.deal, "card", -1)
+        in_play = card_str(card) if isinstance(card, int) and card >= 0 else None
+        text = str(action).strip()
+        if not re.match(r"p\d+\s", text):  # a seat written: the notation, read as it is
+            text = notation_of(text, self.rules.family, forms, in_play)
+        return seated_action(text, seat)
 
     def bot_step(self) -> str | None:
         """Let the bot to act play one action; None if a person is to act or the deal is over."""

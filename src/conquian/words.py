@@ -16,7 +16,7 @@ from conquian.engine.conquian.mexicano_events import MexicanoEvent
 from conquian.engine.cooncan.deal import CooncanEvent
 from conquian.engine.rules import Rules
 from conquian.i18n import ENGLISH, N_, SOURCE_LANGUAGE, Msg, Translator, active
-from conquian.present import card_words, spanish_pack
+from conquian.present import BOT_NAMES, bot_name, card_words, spanish_pack, symbols
 
 #: The seat kind of a person (any other kind is a bot's name).
 HUMAN = "human"
@@ -40,6 +40,9 @@ class Words:
     rules: Rules
     seats: list[str]
     names: list[str] | None
+    name_kinds: list[str] | None = None
+    """Who sits at each seat, for the names only, where :attr:`seats` does not say (a web table's
+    session plays every seat as a person's; its bots' default names are read in each language)."""
 
     def __init__(self, rules: Rules, names: Sequence[str], seats: Sequence[str] | None = None) -> None:
         self.rules = rules
@@ -69,13 +72,21 @@ class Words:
         return self.name(seat) == YOU
 
     def person(self, seat: int) -> str | Msg:
-        """A seat's name as a reader reads it: the default names of people ("You", "Player 2") in
-        his language, any other name (a bot's, a person's own) as it is."""
+        """A seat's name as a reader reads it: the default names of people ("You", "Player 2") and
+        of bots ("Expert", "Expert 3") in his language, any other name (a person's own) as it is."""
         name = self.name(seat)
         if name == YOU:
             return Msg("You")
-        if self.seats[seat - 1] == HUMAN and name == f"Player {seat}":
+        kind = self.seats[seat - 1]
+        if kind == HUMAN and name == f"Player {seat}":
             return Msg("Player {n}", n=seat)
+        kind = self.name_kinds[seat - 1] if self.name_kinds and len(self.name_kinds) >= seat else kind
+        if kind in BOT_NAMES:  # a bot's default name ("Expert", "Expert 3"): in the reader's words
+            if name == kind.capitalize():
+                return bot_name(kind)
+            number = re.fullmatch(re.escape(kind.capitalize()) + r" (\d{1,2})", name)
+            if number:
+                return Msg("{bot} {n}", bot=bot_name(kind), n=int(number.group(1)))
         return name
 
     def names_for_seats(self, tr: Translator | None = None) -> list[str]:
@@ -129,24 +140,24 @@ class Words:
         seat, kind = e.seat, e.kind
         card = self.card_msg(e.card)
         if kind == "turn":
-            return self._by(seat, N_("{who} turned {card}"), N_("you turned {card}"), card=card)
+            return self._by(seat, N_("{who} turned {card}"), N_("You turned {card}"), card=card)
         if kind == "pass":
-            return self._by(seat, N_("{who} passed {card}"), N_("you passed {card}"), card=card)
+            return self._by(seat, N_("{who} passed {card}"), N_("You passed {card}"), card=card)
         if kind == "bury":
-            return self._by(seat, N_("{who} buried {card}"), N_("you buried {card}"), card=card)
+            return self._by(seat, N_("{who} buried {card}"), N_("You buried {card}"), card=card)
         if kind == "use":
-            melds = " | ".join(meld_text(m) for m in e.melds)
-            return self._by(seat, N_("{who} used {card}: {melds}"), N_("you used {card}: {melds}"),
+            melds = symbols(" | ".join(meld_text(m) for m in e.melds))
+            return self._by(seat, N_("{who} used {card}: {melds}"), N_("You used {card}: {melds}"),
                             card=card, melds=melds)
         if kind == "force":
             target = e.target or 0
             if 1 <= target <= self.rules.players and self.is_you(target):
                 return Msg("{who} forced {card} on you", who=self.person(seat), card=card)
             on = self.person(target) if 1 <= target <= self.rules.players else f"p{target}"
-            return self._by(seat, N_("{who} forced {card} on {target}"), N_("you forced {card} on {target}"),
+            return self._by(seat, N_("{who} forced {card} on {target}"), N_("You forced {card} on {target}"),
                             card=card, target=on)
         if kind == "discard":
-            return self._by(seat, N_("{who} discarded {card}"), N_("you discarded {card}"), card=card)
+            return self._by(seat, N_("{who} discarded {card}"), N_("You discarded {card}"), card=card)
         if kind == "win":
             return self._by(seat, N_("{who} is eleven down and wins"), N_("You are eleven down and win"))
         if kind == "tableau":
@@ -159,27 +170,27 @@ class Words:
         if kind == "draw":
             return self._by(seat, N_("{who} drew from the pack"), N_("You drew from the pack"))
         if kind == "take":
-            return self._by(seat, N_("{who} took {card} from the stock"), N_("you took {card} from the stock"),
-                            card=self.card_msg(e.card))
+            return self._by(seat, N_("{who} took {card} from the discard pile"),
+                            N_("You took {card} from the discard pile"), card=self.card_msg(e.card))
         if kind == "meld":
             return self._by(seat, N_("{who} laid out {cards} (combination {n})"),
-                            N_("you laid out {cards} (combination {n})"), cards=e.text, n=e.combo)
+                            N_("You laid out {cards} (combination {n})"), cards=symbols(e.text), n=e.combo)
         if kind == "add":
             return self._by(seat, N_("{who} added {cards} to combination {n}: {combination}"),
-                            N_("you added {cards} to combination {n}: {combination}"),
-                            cards=" ".join(e.cards), n=e.combo, combination=e.text)
+                            N_("You added {cards} to combination {n}: {combination}"),
+                            cards=symbols(" ".join(e.cards)), n=e.combo, combination=symbols(e.text))
         if kind == "shift":
             return self._by(seat, N_("{who} moved the joker of combination {n} and added {cards}: {combination}"),
-                            N_("you moved the joker of combination {n} and added {cards}: {combination}"),
-                            cards=" ".join(e.cards), n=e.combo, combination=e.text)
+                            N_("You moved the joker of combination {n} and added {cards}: {combination}"),
+                            cards=symbols(" ".join(e.cards)), n=e.combo, combination=symbols(e.text))
         if kind == "discard":
-            return self._by(seat, N_("{who} discarded {card}"), N_("you discarded {card}"),
+            return self._by(seat, N_("{who} discarded {card}"), N_("You discarded {card}"),
                             card=self.card_msg(e.card))
         if kind == "start":
-            return self._by(seat, N_("{who} deals; the stock starts with {card}"),
-                            N_("You deal; the stock starts with {card}"), card=self.card_msg(e.card))
+            return self._by(seat, N_("{who} deals; the discard pile starts with {card}"),
+                            N_("You deal; the discard pile starts with {card}"), card=self.card_msg(e.card))
         if kind == "turnover":
-            return Msg("the pack is exhausted: the stock is turned over to make a new pack")
+            return Msg("the pack is exhausted: the discard pile is turned over to make a new pack")
         if kind == "win":
             return self._by(seat, N_("{who} is out and wins"), N_("You are out and win"))
         if kind == "void":

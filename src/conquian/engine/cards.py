@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from conquian.engine.errors import NotationError, quote
-from conquian.i18n import Msg
+from conquian.i18n import CMsg, Msg
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "cdhs"
@@ -249,3 +249,49 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+
+def card_symbol(card: int) -> str:
+    """One card as a person reads it with its suit's symbol: ``10♦``, ``A♣``, ``X`` for the joker."""
+    if card == JOKER:
+        return "X"
+    s = card_str(card)
+    return ("10" if s[0] == "T" else s[0]) + SUIT_SYMBOLS[SUIT_CHARS.index(s[1])]
+
+
+#: The article of a card in a sentence, one context per kind of card: a translator gives each its
+#: gender ("la J♠" for the jota, "el K♠" for the rey; the Spanish pack's "la sota", "el caballo").
+_ARTICLE_CONTEXTS = {"A": "card: ace", "J": "card: jack", "Q": "card: queen", "K": "card: king"}
+_SPANISH_ARTICLE_CONTEXTS = {"A": "Spanish pack card: as", "J": "Spanish pack card: sota",
+                             "Q": "Spanish pack card: caballo", "K": "Spanish pack card: rey"}
+# the contexts, for the catalogues (each is a msgctxt of "the {card}")
+_CONTEXTS = (CMsg("card: ace", "the {card}"), CMsg("card: jack", "the {card}"), CMsg("card: queen", "the {card}"),
+             CMsg("card: king", "the {card}"), CMsg("card: number", "the {card}"), CMsg("card: joker", "the {card}"),
+             CMsg("Spanish pack card: as", "the {card}"), CMsg("Spanish pack card: sota", "the {card}"),
+             CMsg("Spanish pack card: caballo", "the {card}"), CMsg("Spanish pack card: rey", "the {card}"),
+             CMsg("Spanish pack card: number", "the {card}"))
+
+
+def the_card(card: int, spanish: bool = False, shown: str | Msg | None = None) -> Msg:
+    """A card in a sentence with its article, in the reader's language: "the J♠", Spanish "la J♠",
+    "el K♠"; ``spanish``: a card of the Spanish pack (R8.1: "la sota", "el caballo"); ``shown``:
+    the card as written (its symbol by default).
+
+    ```pycon
+    >>> from conquian.engine.cards import parse_card
+    >>> from conquian.i18n import translator
+    >>> es = translator("es")
+    >>> str(the_card(parse_card("Js"))), es.render(the_card(parse_card("Js"))), es.render(the_card(parse_card("Ks")))
+    ('the J♠', 'la J♠', 'el K♠')
+    >>> es.render(the_card(parse_card("Qs"), spanish=True, shown="caballo de espadas"))
+    'el caballo de espadas'
+
+    ```
+    """
+    face = card_symbol(card) if shown is None else shown
+    if card == JOKER:
+        return CMsg("card: joker", "the {card}", card=face)
+    rank = card_str(card)[0]
+    if spanish:
+        return CMsg(_SPANISH_ARTICLE_CONTEXTS.get(rank, "Spanish pack card: number"), "the {card}", card=face)
+    return CMsg(_ARTICLE_CONTEXTS.get(rank, "card: number"), "the {card}", card=face)

@@ -14,11 +14,12 @@ the table), :mod:`~conquian.tui.widgets` (cards, the table, the hand) and
 from __future__ import annotations
 
 from conquian.session import HUMAN
-from conquian.tui.app import ConquianApp, make_session
+from conquian.tui.app import ConquianApp
+from conquian.tui.keys import make_session
 from conquian.tui.replay import ReplayApp
 from conquian.tui.screens import Choice, Message, RulesScreen
 from conquian.tui.widgets import (
-    RULES_TEXT,
+    RULES_SUMMARIES,
     CardButton,
     card_text,
     cards_text,
@@ -29,6 +30,6 @@ from conquian.tui.widgets import (
     turn_words,
 )
 
-__all__ = ["HUMAN", "RULES_TEXT", "CardButton", "Choice", "ConquianApp", "Message", "ReplayApp", "RulesScreen",
+__all__ = ["HUMAN", "RULES_SUMMARIES", "CardButton", "Choice", "ConquianApp", "Message", "ReplayApp", "RulesScreen",
            "card_text", "cards_text", "make_session", "markdown_text", "resume_command", "score_text", "table_text",
            "turn_words"]

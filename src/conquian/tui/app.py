@@ -1,5 +1,5 @@
 """The game at one table in the terminal: :class:`ConquianApp`, and a session from command-line
-choices (:func:`make_session`)."""
+choices (:func:`~conquian.tui.keys.make_session`)."""
 
 from __future__ import annotations
 
@@ -20,19 +20,22 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from conquian.bots import make_bot
 from conquian.engine.actions import Action
-from conquian.engine.cards import JOKER, card_str, cards_of
+from conquian.engine.cards import JOKER, card_str, cards_of, the_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.errors import ConquianError
 from conquian.i18n import N_, Msg, _, active, render
-from conquian.present import for_people, move_msg, order_moves, spanish_pack, spanish_text
+from conquian.present import game_name, order_moves, spanish_pack
 from conquian.session import HUMAN, GameSession, Joined, action_cards, live_out_msgs
-from conquian.tui.screens import Choice, GameChooser, Message, RulesScreen
+from conquian.tui.keys import bind_game_keys, game_keys, hint_move, make_session
+from conquian.tui.screens import Choice, GameChooser, Message, RulesScreen, answer_key
 from conquian.tui.widgets import (
     CardButton,
+    GameLog,
     card_text,
+    fit_theme_colours,
+    people_text,
     resume_command,
     score_text,
     table_text,
@@ -59,7 +62,7 @@ class ConquianApp(App[None]):
     #handrow { height: 1; margin: 0 1; }
     #handrow .label { width: auto; }
     #verbs { height: 1; margin: 0 1; }
-    .verb { min-width: 6; width: auto; height: 1; border: none; margin: 0 1 0 0; padding: 0 1; }
+    .verb { min-width: 6; width: auto; height: 1; border: none; margin: 0 1 0 0; padding: 0; line-pad: 1; }
     .card { min-width: 5; width: auto; height: 1; border: none; margin: 0 1 0 0; padding: 0; }
     .card.selected { background: $accent; text-style: bold reverse underline; }
     #lower { height: 1fr; }
@@ -67,32 +70,11 @@ class ConquianApp(App[None]):
     #log { width: 1fr; border: round $secondary; }
     #command { display: none; }
     #command.visible { display: block; }
-    #message { background: $panel; border: thick $accent; padding: 1 2; margin: 2 4; }
+    #message { background: $panel; border: thick $accent; padding: 1 2; margin: 1 2; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u", "verb('use')", N_("use"), show=False, priority=True),
-        Binding("p", "verb('pass')", N_("pass"), show=False, priority=True),
-        Binding("f", "verb('force')", N_("force"), show=False, priority=True),
-        Binding("d", "verb('discard')", N_("discard"), show=False, priority=True),
-        Binding("r", "verb('draw')", N_("draw"), show=False, priority=True),
-        Binding("t", "verb('take')", N_("take"), show=False, priority=True),
-        Binding("m", "verb('meld')", N_("meld"), show=False, priority=True),
-        Binding("a", "verb('add')", N_("add"), show=False, priority=True),
-        Binding("x", "verb('shift')", N_("shift"), show=False, priority=True),
-        Binding("e", "verb('give')", N_("give"), show=False, priority=True),
-        Binding("colon", "command", N_("type"), priority=True),
-        Binding("h", "hint", N_("hint"), priority=True),
-        Binding("question_mark", "rules", N_("rules"), priority=True),
-        Binding("b", "seen", N_("buried"), show=False, priority=True),
-        Binding("g", "group", N_("group"), show=False, priority=True),
-        Binding("w", "scores", N_("scores"), priority=True),
-        Binding("z", "hurry", N_("hurry"), priority=True),
-        Binding("s", "spanish", N_("suits"), show=False, priority=True),
-        Binding("n", "new_game", N_("new game")),
-        Binding("ctrl+s", "save", N_("save"), priority=True),
+    BINDINGS: ClassVar[list[BindingType]] = [  # and the game's letters, in the program's language (__init__)
         Binding("escape", "clear", N_("clear"), show=False),
-        Binding("q", "quit_game", N_("quit"), priority=True),
         Binding("ctrl+q", "quit", N_("quit"), show=False, priority=True),
     ]
 
@@ -100,6 +82,9 @@ class ConquianApp(App[None]):
                  record_path: str | None = None, show_buried: bool = False, spanish_suits: bool = False) -> None:
         super().__init__()
         translate_bindings(self)
+        self.keys = game_keys()
+        """The game's letters in the program's language (:func:`game_keys`): ``b`` is *bajar* in Spanish."""
+        bind_game_keys(self, self.keys)
         self.session = session
         self.delay = delay
         self.ascii_only = ascii_only
@@ -126,8 +111,11 @@ class ConquianApp(App[None]):
         self.save_error: str | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # while an action is being typed, the keys belong to the text box
-        return action in ("clear", "quit") or not isinstance(self.focused, Input)
+        # while an action is being typed, the keys belong to the text box; while a question or a
+        # message is open, to it (its answers are letters too: "s" is "sí" in Spanish)
+        if action == "quit" or len(self.screen_stack) > 1:
+            return action == "quit"
+        return action == "clear" or not isinstance(self.focused, Input)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -136,16 +124,27 @@ class ConquianApp(App[None]):
         yield Horizontal(id="handrow")
         with Horizontal(id="verbs"):
             for verb in self.verbs():
-                yield Button(_(VERB_LABELS[verb]), id=f"verb-{verb}", classes="verb")
-        yield Input(placeholder=_("type an action, e.g. use 5h 6h 7h   (Enter plays, Escape closes)"), id="command",
-                    disabled=True)
+                yield Button(self.verb_label(verb), id=f"verb-{verb}", classes="verb")
+        yield Input(placeholder=_("type a move, e.g. use 5♥ 6♥ 7♥ or discard 9♣   (Enter plays, Escape closes)"),
+                    id="command", disabled=True)
         with Horizontal(id="lower"):
             yield OptionList(id="actions")
             # min_width: wrap at the panel's own width (the default 78 clipped lines in a half-width panel)
-            yield RichLog(id="log", wrap=True, markup=False, min_width=10)
+            yield GameLog(id="log", wrap=True, markup=False, min_width=10)
         yield Footer()
 
+    def fit_colours(self, *_args: object) -> None:
+        """The Spanish suits' colours made readable on this theme's backgrounds (R8.1: espadas blue)."""
+        fit_theme_colours(self)
+        self._hand_shown = None  # the hand drawn again with them
+
+    def after_theme(self, _theme: object) -> None:
+        self.fit_colours()
+        self.refresh_view()
+
     def on_mount(self) -> None:
+        self.fit_colours()
+        self.theme_changed_signal.subscribe(self, self.after_theme)
         self.title = "conquian"
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -171,11 +170,15 @@ class ConquianApp(App[None]):
         """Whether the cards are shown with the Spanish suits now (asked for, and the Spanish pack)."""
         return self.spanish_suits and spanish_pack(self.session.rules)
 
+    def people(self, text: str) -> str:
+        """A text as the screen shows it (:func:`~conquian.tui.widgets.people_text`)."""
+        return people_text(text, self.spanish, self.ascii_only)
+
     def write(self, line: str) -> None:
         """Add a line to the log on the screen, in the program's language (ten written 10: the log is
         read by people)."""
-        line = spanish_text(for_people(line)) if self.spanish else for_people(line)
-        self.query_one("#log", RichLog).write(line)
+        line = self.people(line)
+        self.query_one("#log", GameLog).add(line)
         self.messages.append(line)
 
     def flush_log(self) -> None:
@@ -189,7 +192,7 @@ class ConquianApp(App[None]):
 
     def rewrite_log(self) -> None:
         """The whole log again, for the seat now on the screen (hot seat: each reads only his own)."""
-        self.query_one("#log", RichLog).clear()
+        self.query_one("#log", GameLog).clear()
         self.logged = 0
         self.flush_log()
 
@@ -215,7 +218,8 @@ class ConquianApp(App[None]):
         deal = s.deal
         turn = _("deal over") if deal.over else self.exchange_status() or turn_words(s.person(deal.to_act or 0),
                                                                                       deal.phase)
-        head = " " + _("{game} - deal {n}/{total} - {turn}").format(game=s.rules.name, n=len(s.match.deals),
+        head = " " + _("{game} - deal {n}/{total} - {turn}").format(game=render(game_name(s.rules.name)),
+                                                                    n=len(s.match.deals),
                                                                     total=s.deals_in_match, turn=turn)
         names = s.names_for_seats(active())
         width = self.size.width or 80
@@ -314,7 +318,7 @@ class ConquianApp(App[None]):
             self.session.play_human(action)
         except ConquianError as e:
             tr = active()
-            text = for_people(self.session.humanize(e.render(tr), tr))
+            text = self.people(self.session.humanize(e.render(tr), tr))
             rule = getattr(e, "rule", None)
             self.last_rule = rule if isinstance(rule, str) else None
             told = _("{text} (? shows rule {rule})").format(text=text, rule=rule) if self.last_rule else text
@@ -389,8 +393,8 @@ class ConquianApp(App[None]):
         self.rewrite_log()  # the deal is over: its hands are public, the log is everyone's
         body = table_text(s, deal, self.ascii_only, False, reveal=True, spanish=self.spanish)
         # the result, after why the deal ended if the pack ran out (R8.6: tablas, or the fewest cards)
-        last = for_people("\n".join(line.render(None, active()) for line in s.deal_end()))
-        body.append("\n" + (spanish_text(last) if self.spanish else last) + "\n\n")
+        last = self.people("\n".join(line.render(None, active()) for line in s.deal_end()))
+        body.append("\n" + last + "\n\n")
         body.append(s.washbook_text(active()))
         if s.pool_text(active()):
             body.append("\n" + s.pool_text(active()))
@@ -408,7 +412,9 @@ class ConquianApp(App[None]):
                      else _("The match could not be saved: {error}").format(error=self.save_error))
             self.push_screen(Choice(_("Final scores: {totals}").format(totals=totals) + f"\n\n{where}",
                                     {"n": _("play again"), "c": _("choose another game"), "q": _("quit")},
-                                    title=_("The match is over")), self.after_match)
+                                    title=_("The match is over"),
+                                    keys={"n": answer_key("again"), "c": answer_key("choose"),
+                                          "q": answer_key("quit")}), self.after_match)
             return
         s.new_deal()
         self.start_deal_view()
@@ -462,6 +468,10 @@ class ConquianApp(App[None]):
             return ["give", "use", "pass", "force", "discard"]
         return ["draw", "take", "meld", "add", "shift", "discard"]
 
+    def verb_label(self, verb: str) -> str:
+        """A verb's button: its key and its word ("b bajar")."""
+        return f"{self.keys[verb][0]} {_(VERB_LABELS[verb])}"
+
     def rebuild_verbs(self) -> None:
         """The verb buttons again, for the game now at the table."""
         row = self.query_one("#verbs", Horizontal)
@@ -470,7 +480,7 @@ class ConquianApp(App[None]):
 
         async def rebuild() -> None:  # the old buttons gone first: the new ones have their ids
             await row.remove_children()
-            await row.mount(*(Button(_(VERB_LABELS[verb]), id=f"verb-{verb}", classes="verb")
+            await row.mount(*(Button(self.verb_label(verb), id=f"verb-{verb}", classes="verb")
                               for verb in self.verbs()))
 
         self.call_later(rebuild)
@@ -515,6 +525,10 @@ class ConquianApp(App[None]):
     def action_verb(self, verb: str) -> None:
         if not self.session.human_to_act or self.session.deal.to_act != self.shown_seat:
             return
+        if verb not in self.verbs():  # one letter for two verbs (Spanish b: bajar): this game's
+            verb = {"use": "meld", "meld": "use"}.get(verb, verb)
+            if verb not in self.verbs():
+                return
         self.verb = verb
         self.refresh_actions()
         self.query_one("#actions", OptionList).focus()
@@ -541,25 +555,47 @@ class ConquianApp(App[None]):
         self.refresh_view()
 
     def action_hint(self) -> None:
-        """The expert's move and the live outs, for the seat on the screen only."""
+        """The move the review would call best and the live outs, for the seat on the screen only
+        (worked out away from the screen: the review's playouts take a moment)."""
         s = self.session
         seat = self.shown_seat
         if seat is None:
             return
-        lines: list[Msg] = []
         if not s.holds_cards(seat):
-            lines.append(Msg("You sit out this deal (R6.3): there is nothing to hint") if s.is_you(seat)
-                         else Msg("{who} sits out this deal (R6.3): there is nothing to hint", who=s.person(seat)))
-        else:
-            if s.human_to_act and s.deal.to_act == seat:
-                bot = make_bot("expert", seed=len(s.lines), iterations=60)
-                lines.append(Msg("The expert would play: {move}", move=move_msg(bot.choose(s.deal.view(seat)))))
-            outs = live_out_msgs(s.deal, seat)
-            lines.append(Msg("Live outs: {outs}", outs=Joined(outs, "; ")) if outs else Msg("Live outs: none"))
+            self.show_hint(seat, [Msg("You sit out this deal (R6.3): there is nothing to hint") if s.is_you(seat)
+                                  else Msg("{who} sits out this deal (R6.3): there is nothing to hint",
+                                           who=s.person(seat))])
+            return
+        if not (s.human_to_act and s.deal.to_act == seat):
+            self.show_hint(seat, [self.outs_line(seat)])
+            return
+        self.notify(_("working out the hint..."), title=_("hint"), timeout=3, markup=False)
+        deal, state = s.deal, len(s.deal.actions())
+
+        def work() -> None:
+            move = hint_move(s, seat)
+            self.call_from_thread(self.hint_ready, deal, state, seat, move)
+
+        self.run_worker(work, thread=True, exclusive=True, group="hint")
+
+    def outs_line(self, seat: int) -> Msg:
+        """The live outs of the seat's partial combinations, in a line of the hint."""
+        outs = live_out_msgs(self.session.deal, seat)
+        return Msg("Live outs: {outs}", outs=Joined(outs, "; ")) if outs else Msg("Live outs: none")
+
+    def hint_ready(self, deal: object, state: int, seat: int, move: Action) -> None:
+        """The hint worked out: shown if the position is still the one it was asked at."""
+        s = self.session
+        if s.deal is not deal or len(s.deal.actions()) != state:
+            return
+        self.show_hint(seat, [Msg("The review would play: {move}", move=s.move_msg(move)), self.outs_line(seat)])
+
+    def show_hint(self, seat: int, lines: list[Msg]) -> None:
+        s = self.session
         for line in lines:
             s.say("", seat, Msg("hint: {text}", text=line))
         self.flush_log()
-        self.notify(for_people("\n".join(render(line) for line in lines)), title=_("hint"), timeout=8, markup=False)
+        self.notify(self.people("\n".join(render(line) for line in lines)), title=_("hint"), timeout=8, markup=False)
 
     def action_rules(self) -> None:
         refused = None
@@ -569,7 +605,7 @@ class ConquianApp(App[None]):
             with contextlib.suppress(UnknownRuleError):
                 rule(self.last_rule)
                 refused = self.last_rule
-        self.push_screen(RulesScreen(refused))
+        self.push_screen(RulesScreen(refused, self.session.rules.family, self.keys))
 
     def action_seen(self) -> None:
         if not self.show_buried:
@@ -626,12 +662,12 @@ class ConquianApp(App[None]):
     def move_label(self, action: Action) -> str:
         """A move in the list, in the program's language: a card given or forced names the player it
         goes to (R8.2, R8.4)."""
-        text = self.session.move_label(action, active())
-        return spanish_text(text) if self.spanish else text
+        return self.people(self.session.move_label(action, active()))
 
-    def card_words(self, card: int) -> str:
-        """A card in a sentence: ``7♣`` (``--ascii``: ``7c``; the Spanish suits: ``7 Ba``)."""
-        return card_text(card, self.ascii_only, self.spanish).plain
+    def card_words(self, card: int) -> Msg:
+        """A card in a sentence, with its article: "the 7♣" (``--ascii``: "the 7c"; the Spanish
+        suits: "el 7 Ba", "la Sota Es")."""
+        return the_card(card, spanish_pack(self.session.rules), card_text(card, self.ascii_only, self.spanish).plain)
 
     def exchange_status(self) -> str:
         """The status during the exchange (R8.2), for the seat on the screen: choose a card to give,
@@ -702,34 +738,10 @@ class ConquianApp(App[None]):
                 self.exit()
 
         self.push_screen(Choice(_("Leave the match in progress?") + f"\n\n{where}",
-                                {"y": _("leave"), "n": _("stay")}, title=_("Quit")), answer)
+                                {"y": _("leave"), "n": _("stay")}, title=_("Quit"),
+                                keys={"y": answer_key("leave"), "n": answer_key("stay")}), answer)
 
     async def action_quit(self) -> None:
         """ctrl+q: save, then leave at once."""
         self.save_now()
         self.exit()
-
-
-
-
-def make_session(variant: str, players: int | None, bots: list[str] | None, seed: int, names: list[str] | None,
-                 **options: Any) -> GameSession:
-    """A session from command-line choices; ``names`` name the people (or every seat)."""
-    from conquian.engine.rules import get_rules
-    from conquian.session import seats_from_bots
-    from conquian.words import default_names
-
-    kw = dict(options)
-    if players is not None:
-        kw["players"] = players
-    rules = get_rules(variant, **kw)
-    seats = seats_from_bots(rules, bots)
-    all_names = default_names(seats)
-    if names:
-        if len(names) == len(seats):
-            all_names = list(names)
-        else:
-            humans = [i for i, k in enumerate(seats) if k == HUMAN]
-            for i, name in zip(humans, names, strict=False):
-                all_names[i] = name
-    return GameSession(rules, seats, names=all_names, seed=seed)

@@ -4,7 +4,6 @@ choices with the search's estimates, what it cost, and Foster's choice where it 
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,13 +13,14 @@ from textual.containers import Vertical
 from textual.widgets import Footer, RichLog, Static
 from textual.worker import get_current_worker
 
+from conquian.engine.actions import Force, parse_action
 from conquian.engine.errors import ConquianError
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import Record, write_record
-from conquian.i18n import N_, _, active, render
-from conquian.present import for_people, spanish_pack, spanish_text
+from conquian.i18n import N_, Msg, _, active, render
+from conquian.present import game_name, move_msg, spanish_pack
 from conquian.review import Decision, Review, mark_word, review_file, review_text
-from conquian.tui.widgets import table_text, translate_bindings
+from conquian.tui.widgets import fit_theme_colours, people_text, table_text, translate_bindings
 from conquian.words import Words
 
 #: A decision's mark as a sign beside its action number (as chess annotators write them).
@@ -85,6 +85,7 @@ class ReplayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        fit_theme_colours(self)
         self.show()
 
     def _deal_at(self) -> Deal:
@@ -97,19 +98,18 @@ class ReplayApp(App[None]):
     def show(self) -> None:
         d = self.record.deals[self.deal_index]
         deal = self._deal_at()
-        fields = {"game": self.rules.name, "n": self.deal_index + 1, "deals": len(self.record.deals),
+        fields = {"game": render(game_name(self.rules.name)), "n": self.deal_index + 1, "deals": len(self.record.deals),
                   "step": self.step, "steps": len(d.actions)}
         status = " " + (_("{game} - deal {n}/{deals} - action {step}/{steps} - next: {action}").format(
             action=self.action_words(d.actions[self.step]), **fields) if self.step < len(d.actions)
             else _("{game} - deal {n}/{deals} - action {step}/{steps}").format(**fields))
-        self.query_one("#status", Static).update(Text(spanish_text(status) if self.spanish else status))
+        self.query_one("#status", Static).update(Text(self.people(status)))
         self.query_one("#table", Static).update(
             table_text(None, deal, self.ascii_only, True, reveal=True, names=self.record.players, spanish=self.spanish))
         log = self.query_one("#events", RichLog)
         log.clear()
         for e in deal.history()[-12:]:
-            line = for_people(self.words.describe(e, active()))
-            log.write(spanish_text(line) if self.spanish else line)
+            log.write(self.people(self.words.describe(e, active())))
         self.query_one("#review", Static).update(Text(self.review_text()))
         self.query_one("#review", Static).display = bool(self.reviewing or self.current_review())
 
@@ -157,8 +157,7 @@ class ReplayApp(App[None]):
                 lines.append(_("best {move}, cost {cost}").format(move=self.action_words(d.best), cost=f"{d.cost:.2f}"))
             if d.foster_differs:
                 lines.append(_("foster would play {move}").format(move=self.action_words(d.foster)))
-        text = "\n".join(lines)
-        return spanish_text(text) if self.spanish else text
+        return self.people("\n".join(lines))
 
     def action_review(self) -> None:
         """``r``: review the reviewed seat's decisions in this deal (from its view only), in the
@@ -222,15 +221,24 @@ class ReplayApp(App[None]):
         self.step = next((j for j in bad if j > self.step), bad[0])
         self.show()
 
+    def people(self, text: str) -> str:
+        """A text as the screen shows it (:func:`~conquian.tui.widgets.people_text`)."""
+        return people_text(text, self.spanish, self.ascii_only)
+
     def action_words(self, action: object) -> str:
-        """An action of the record in the notation, its seat label replaced by the player's name."""
+        """An action of the record in words: the player's name and his move as the move list says
+        it ("Lupita: pagar 5♣", "Bea: force 5♥ on Ann"), in the program's language."""
+        try:
+            a = parse_action(str(action))
+        except ConquianError:
+            return str(action)
+        players = len(self.record.players)
 
-        def name(m: re.Match[str]) -> str:
-            k = int(m.group(1))
-            return render(self.words.person(k)) + (m.group(2) or "") if 1 <= k <= len(self.record.players) \
-                else m.group(0)
+        def who(seat: int) -> str | Msg:
+            return self.words.person(seat) if 1 <= seat <= players else f"p{seat}"
 
-        return for_people(re.sub(r"\bp(\d{1,2})('s)?\b", name, str(action)))
+        to = who(a.target) if isinstance(a, Force) and a.target is not None else None
+        return render(Msg("{who}: {move}", who=who(a.seat), move=move_msg(a, to)))
 
     def action_spanish(self) -> None:
         """``s``: the Spanish pack with the Spanish suits, or the French ones again (R8.1)."""

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from conquian.i18n import N_, _, active
-from conquian.tui.widgets import RULES_TEXT, markdown_text, translate_bindings
+from conquian.i18n import N_, CMsg, _, active, render
+from conquian.tui.widgets import RULES_CHAPTERS, RULES_SUMMARIES, keys_text, markdown_text, translate_bindings
 
 
 class Message(ModalScreen[None]):
@@ -29,12 +29,14 @@ class Message(ModalScreen[None]):
         self.title_text = title
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="message"):
+        box = VerticalScroll(id="message")
+        # on the frame, always in sight: a long message scrolls inside it (80x24: the end of a deal)
+        box.border_subtitle = _("(press Enter)")
+        with box:
             if self.title_text:
                 yield Static(Text(self.title_text, style="bold"))
             # text from players (names) is never read as markup
             yield Static(Text(self.body) if isinstance(self.body, str) else self.body)
-            yield Static(Text(_("(press Enter)"), style="dim"))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -44,21 +46,28 @@ class Message(ModalScreen[None]):
 
 
 class RulesScreen(ModalScreen[None]):
-    """The rules: the rule just refused under (if any), a summary with the keys, and the whole
-    rule book (the same text as ``conquian rules``); escape closes it."""
+    """The rules: the rule just refused under (if any), the game at the table in short with its keys,
+    its chapter of the rule book (R3, R4 or R8), the other games in short, and the whole rule book
+    (the same text as ``conquian rules``); escape closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,question_mark", "close", N_("close"))]
 
-    def __init__(self, refused: str | None = None) -> None:
+    def __init__(self, refused: str | None = None, family: str = "conquian",
+                 keys: dict[str, tuple[str, str, bool]] | None = None) -> None:
         super().__init__()
         translate_bindings(self)
         self.refused = refused
+        self.family = family if family in RULES_SUMMARIES else "conquian"
+        self.keys = keys
 
     def compose(self) -> ComposeResult:
         from conquian.engine import rulebook
+        from conquian.tui.keys import game_keys
 
         lang = active().lang
-        with VerticalScroll(id="message"):
+        box = VerticalScroll(id="message")
+        box.border_subtitle = _("(escape closes)")
+        with box:
             # the book as text drawn once for this width: Textual's Markdown widget (a widget per block
             # of the 450-line book) and even Rich's Markdown (parsed again at every layout) took a second
             width = max(20, self.app.size.width - 16)  # the message box's margins, border, padding, scrollbar
@@ -67,38 +76,67 @@ class RulesScreen(ModalScreen[None]):
                                   style="bold"))
                 yield Static(markdown_text("#### " + rulebook.rule(self.refused, lang=lang), width), id="refused-rule")
             yield Static(Text(_("In short"), style="bold"))
-            yield Static(Text.from_markup(_(RULES_TEXT)))
+            yield Static(Text.from_markup(_(RULES_SUMMARIES[self.family])), id="summary")
+            yield Static(Text("\n" + keys_text(self.family, self.keys or game_keys())), id="keys")
+            chapter = RULES_CHAPTERS[self.family]
+            yield Static(Text("\n" + _("The rules of this game ({rule}):").format(rule=chapter), style="bold"))
+            yield Static(markdown_text("#### " + rulebook.rule(chapter, lang=lang), width), id="game-rules")
+            yield Static(Text("\n" + _("The other games in short"), style="bold"))
+            for family, summary in RULES_SUMMARIES.items():
+                if family != self.family:
+                    yield Static(Text.from_markup(_(summary) + "\n"))
             yield Static(Text("\n" + _("The rule book (also: conquian rules, or conquian rules R3.4 for one rule)"),
                               style="bold"))
             yield Static(markdown_text(rulebook.text(lang=lang), width), id="rulebook")
-            yield Static(Text(_("(escape closes)"), style="dim"))
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-class Choice(ModalScreen[str]):
-    """A question with keyed answers, e.g. ``{"y": "leave", "n": "stay"}``; dismisses with the key."""
+#: The letters of the answers to the terminal's questions, by meaning: a translator gives each
+#: language its own ("key: yes, leave" is "s" in Spanish, for *sí*).
+ANSWER_KEYS = {"leave": CMsg("key: yes, leave", "y"), "stay": CMsg("key: no, stay", "n"),
+               "again": CMsg("key: play again", "n"), "choose": CMsg("key: choose another game", "c"),
+               "quit": CMsg("key: quit the program", "q")}
 
-    def __init__(self, body: str, answers: dict[str, str], title: str = "") -> None:
+
+def answer_key(meaning: str) -> str:
+    """The letter of an answer (:data:`ANSWER_KEYS`) in the program's language."""
+    letter = render(ANSWER_KEYS[meaning])
+    return letter if len(letter) == 1 else ANSWER_KEYS[meaning].msgid
+
+
+class Choice(ModalScreen[str]):
+    """A question with keyed answers, e.g. ``{"y": "leave", "n": "stay"}``; dismisses with the key.
+
+    ``keys`` are the letters shown and typed for each answer in the program's language (``{"y":
+    "s"}``: Spanish *sí*); the answer's own key is taken too where no other answer shows it."""
+
+    def __init__(self, body: str, answers: dict[str, str], title: str = "", keys: dict[str, str] | None = None) -> None:
         super().__init__()
         translate_bindings(self)
         self.body = body
         self.answers = answers
         self.title_text = title
+        self.keys = {k: (keys or {}).get(k, k) for k in answers}
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="message"):
+        answers = "   ".join(f"{self.keys[k]}: {v}" for k, v in self.answers.items())
+        box = VerticalScroll(id="message")
+        box.border_subtitle = answers  # on the frame, in sight however long the question
+        with box:
             if self.title_text:
                 yield Static(Text(self.title_text, style="bold"))
             yield Static(Text(self.body))
-            yield Static(Text("   ".join(f"{k}: {v}" for k, v in self.answers.items()), style="bold"))
+            yield Static(Text(answers, style="bold"), id="answers")
 
     def on_key(self, event: Any) -> None:
         key = getattr(event, "key", "")
-        if key in self.answers:
+        shown = {letter: answer for answer, letter in self.keys.items()}
+        answer = shown.get(key) or (key if key in self.answers and key not in shown else None)
+        if answer is not None:
             event.stop()
-            self.dismiss(key)
+            self.dismiss(answer)
         elif key == "escape" and "n" in self.answers:
             event.stop()
             self.dismiss("n")

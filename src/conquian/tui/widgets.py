@@ -7,15 +7,17 @@ import dataclasses
 import functools
 import io
 import shlex
+import weakref
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
 from rich.console import Console
 from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
-from textual.widgets import Button, OptionList
+from textual.events import Resize
+from textual.widgets import Button, OptionList, RichLog
 
 from conquian.engine.cards import JOKER, SUIT_SYMBOLS, card_str, cards_of, sort_key
 from conquian.engine.conquian.deal import ConquianDeal
@@ -23,45 +25,156 @@ from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.match import Deal
 from conquian.i18n import N_, Msg, NMsg, _, render
-from conquian.present import for_people, spanish_card
+from conquian.present import for_people, spanish_card, spanish_text, symbols, unsymbols
 from conquian.session import YOU, GameSession
 
-RULES_TEXT = N_("""\
-[b]Conquian[/b] (two hands, 40 cards): ten cards each. Cards are turned from the pack one at a
-time. Whoever has the [i]say[/i] may USE the card (lay it face up in a combination on his own
-side, with cards from his hand, borrowing from and rearranging his own combinations), PASS it,
-or FORCE it onto one of his adversary's combinations that it fits - the adversary must then use
-it. A player who uses a card discards one; the adversary has the say to that discard. A card
-refused by both is buried; the one who buried it turns the next. A combination is three or more
-cards: of one rank, or in sequence in one suit (ace low only; in the Spanish pack 7 then J).
-Win with [b]eleven[/b] cards down: your ten and the card you just used. If the pack runs out
-first, the deal is a [i]tableau[/i]: its point goes to the next winner. (R3, R5.1)
+#: The rules in short, one paragraph per game (Rich markup; :func:`~conquian.i18n._` gives it in
+#: the program's language); the rules screen shows the game at the table first, then the others.
+#: Each paragraph is one line: the screen wraps it at its width.
+RULES_SUMMARIES = {
+    "conquian": N_("[b]Conquian[/b] (two hands, 40 cards): ten cards each. Cards are turned from the pack one at a "
+                   "time. Whoever has the [i]say[/i] may USE the card (lay it face up in a combination on his own "
+                   "side, with cards from his hand, borrowing from and rearranging his own combinations), PASS it, "
+                   "or FORCE it onto one of his adversary's combinations that it fits - the adversary must then use "
+                   "it. A player who uses a card discards one; the adversary has the say to that discard. A card "
+                   "refused by both is buried; the one who buried it turns the next. A combination is three or more "
+                   "cards: of one rank, or in sequence in one suit (ace low only; in the Spanish pack 7 then J). "
+                   "Win with [b]eleven[/b] cards down: your ten and the card you just used. If the pack runs out "
+                   "first, the deal is a [i]tableau[/i]: its point goes to the next winner. (R3, R5.1)"),
+    "cooncan": N_("[b]Cooncan[/b] (three hands with one pack, four or five with two packs and jokers): in your turn "
+                  "DRAW the top of the pack or TAKE from the discard pile, then lay out combinations (MELD), ADD "
+                  "cards to anyone's combinations, or move a joker at the end of a sequence to the other end "
+                  "(SHIFT, once, playing a card that fits), then DISCARD. The ace is high or low, never both. A "
+                  "joker is any card you name. The first player rid of every card wins; the others pay the pips "
+                  "left in hand (joker 15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. "
+                  "(R2, R4, R5)"),
+    "mexicano": N_("[b]Conquian mexicano[/b] (two, three - the [i]tercerilla[/i] - or four hands, the Spanish pack): "
+                   "eight cards each, dealt one at a time. First the exchange: everyone gives one card to the next "
+                   "player, and no card moves until all have given. Then conquian round the table: the say to a card "
+                   "goes round every player, a card may be forced on any player it fits, and the first with nine "
+                   "cards down wins (ten with nine dealt). The pack exhausted: [i]tablas[/i], a draw. The winner is "
+                   "paid one counter by each other player. (R8)"),
+}
+#: The chapter of the rule book of each game (the rules screen opens at it).
+RULES_CHAPTERS = {"conquian": "R3", "cooncan": "R4", "mexicano": "R8"}
+#: The keys' words on the rules screen: the verbs, then the other keys.
+KEY_WORDS = {
+    "use": N_("use"), "pass": N_("pass"), "force": N_("force"), "discard": N_("discard"), "give": N_("give"),
+    "draw": N_("draw"), "take": N_("take"), "meld": N_("meld"), "add": N_("add"), "shift": N_("shift"),
+    "hint": N_("hint"), "seen": N_("buried cards (with --show-buried)"), "group": N_("group by suit/rank"),
+    "spanish": N_("the Spanish suits (oros, copas, espadas, bastos)"), "scores": N_("scores"),
+    "hurry": N_("hurry the bots"), "new_game": N_("another game"), "quit_game": N_("quit (the match is saved)"),
+}
+#: Each game's verbs, in the order of its buttons.
+GAME_VERBS = {"conquian": ("use", "pass", "force", "discard"), "mexicano": ("give", "use", "pass", "force", "discard"),
+              "cooncan": ("draw", "take", "meld", "add", "shift", "discard")}
 
-[b]Cooncan[/b] (three hands with one pack, four or five with two packs and jokers): in your turn
-DRAW the top of the pack or TAKE from the stock, then lay out combinations (MELD), ADD cards to
-anyone's combinations, or move a joker at the end of a sequence to the other end (SHIFT, once,
-playing a card that fits), then DISCARD. The ace is high or low, never both. A joker is any card
-you name. The first player rid of every card wins; the others pay the pips left in hand (joker
-15, ace 11, pictures 10). Going out all at once is a [i]splash[/i]. (R2, R4, R5)
 
-[b]Conquian mexicano[/b] (two, three - the [i]tercerilla[/i] - or four hands, the Spanish pack): eight
-cards each, dealt one at a time. First the exchange: everyone gives one card to the next player,
-and no card moves until all have given. Then conquian round the table: the say to a card goes
-round every player, a card may be forced on any player it fits, and the first with nine cards
-down wins (ten with nine dealt). The pack exhausted: [i]tablas[/i], a draw. The winner is paid one
-counter by each other player. (R8)
-
-Keys: u use, p pass, f force, d discard, e give, r draw, t take, m meld, a add, x shift (narrow the
-list; play it when one is left; with cards selected, the moves they make) - : type an action -
-h hint - b buried cards (with --show-buried) - g group by suit/rank - s the Spanish suits (oros,
-copas, espadas, bastos) - w scores - z hurry the bots - n another game - ctrl+s save - escape
-clear - q quit (the match is saved).""")
-"""The rules in short, with the keys (Rich markup; :func:`~conquian.i18n._` gives it in the
-program's language)."""
+def keys_text(family: str, keys: dict[str, tuple[str, str, bool]]) -> str:
+    """The keys of a game in words, each with its letter in the program's language (``keys``: the
+    app's :func:`~conquian.tui.app.game_keys`): "Keys: b bajar, p pasar, ..." for the rules screen."""
+    verbs = ", ".join(f"{keys[v][0]} {_(KEY_WORDS[v])}" for v in GAME_VERBS.get(family, ()))
+    others = " - ".join(f"{keys[k][0]} {_(KEY_WORDS[k])}" for k in
+                        ("hint", "seen", "group", "spanish", "scores", "hurry", "new_game", "quit_game"))
+    return _("Keys: {verbs} (narrow the list; play it when one is left; with cards selected, the moves they make) - "
+             ": type an action - {others} - ? the rules - ctrl+s save - escape clear").format(verbs=verbs,
+                                                                                           others=others)
 
 
-#: The Spanish suits' colours (R8.1): oros gold, copas red, espadas blue, bastos green.
-SPANISH_STYLES = {"d": "bold yellow", "h": "bold red", "s": "bold blue", "c": "bold green"}
+#: The Spanish suits' colours (R8.1): oros gold, copas red, espadas blue, bastos green; made
+#: readable on the theme's backgrounds by :func:`fit_suit_colours` (the app does it for its theme).
+SPANISH_HUES = {"d": "#d4a017", "h": "#d0202a", "s": "#2050e0", "c": "#209030"}
+SPANISH_STYLES = {suit: f"bold {hue}" for suit, hue in SPANISH_HUES.items()}
+#: The contrast a suit's colour keeps with every background of the theme (WCAG's for text).
+SUIT_CONTRAST = 4.5
+
+
+class GameLog(RichLog):
+    """The game's log: its lines kept, and wrapped again at the log's new width when the terminal
+    is resized (a RichLog wraps a line once, when it is written)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kept: list[str] = []
+        self.wrapped_at = 0
+
+    def add(self, line: str) -> None:
+        """Write a line, and keep it for the next width."""
+        self.kept.append(line)
+        self.write(line)
+
+    def clear(self) -> Self:
+        """Clear the log and what it keeps."""
+        self.kept = []
+        return super().clear()
+
+    def on_resize(self, event: Resize) -> None:
+        super().on_resize(event)
+        self.call_after_refresh(self.rewrap)
+
+    def rewrap(self) -> None:
+        """Every line again, at the width the log has now (nothing if it has not changed)."""
+        width = self.scrollable_content_region.width
+        if not width or width == self.wrapped_at:
+            return
+        first = not self.wrapped_at
+        self.wrapped_at = width
+        if first:
+            return  # the lines were wrapped at this width as they came
+        super().clear()
+        for line in self.kept:
+            self.write(line)
+
+
+def people_text(text: str, spanish: bool = False, ascii_only: bool = False) -> str:
+    """A text as the screen shows it: every card in the notation with its suit's symbol, ten
+    written 10 (``ascii_only``: the suits' letters; ``spanish``: the Spanish suits, ``7 Co``, R8.1)."""
+    text = symbols(text)
+    if spanish:
+        return spanish_text(text)
+    return unsymbols(text) if ascii_only else text
+
+
+def fit_theme_colours(app: Any) -> dict[str, str]:
+    """:func:`fit_suit_colours` for the backgrounds of ``app``'s theme (a Textual app)."""
+    values = app.get_css_variables()
+    return fit_suit_colours([values.get(k, "") for k in ("background", "surface", "panel", "boost")],
+                            app.current_theme.dark)
+
+
+def _luminance(colour: str) -> float:
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """The contrast ratio of two colours ``#rrggbb`` (1 to 21, WCAG 2)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def fit_suit_colours(backgrounds: list[str], dark: bool) -> dict[str, str]:
+    """Each Spanish suit's colour (:data:`SPANISH_HUES`) lightened on a dark theme, darkened on a
+    light one, step by step until it reads against every background (``#rrggbb``) with
+    :data:`SUIT_CONTRAST`; sets :data:`SPANISH_STYLES` and returns the colours."""
+    backgrounds = [b[:7] for b in backgrounds if b.startswith("#") and len(b) >= 7]
+    out: dict[str, str] = {}
+    toward = 255 if dark else 0
+    for suit, hue in SPANISH_HUES.items():
+        rgb = [int(hue[i:i + 2], 16) for i in (1, 3, 5)]
+        colour = hue
+        for step in range(11):
+            mix = step / 10
+            colour = "#" + "".join(f"{round(c + (toward - c) * mix):02x}" for c in rgb)
+            if all(contrast(colour, b) >= SUIT_CONTRAST for b in backgrounds):
+                break
+        out[suit] = colour
+        SPANISH_STYLES[suit] = f"bold {colour}"
+    return out
 
 
 def translate_bindings(node: DOMNode) -> None:
@@ -160,7 +273,7 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
         t.append(f"  ({name(cb.owner)})\n", style="dim")
     if not deal.combos:
         t.append(_("No combinations on the table yet.") + "\n", style="dim")
-    t.append(_("Stock: "))
+    t.append(_("Discard pile: "))
     if deal.stock:
         shown = deal.stock if deal.rules.stock == "open" or show_seen else deal.stock[-1:]
         t.append_text(cards_text(list(shown), ascii_only))
@@ -315,6 +428,10 @@ def markdown_text(source: str, width: int) -> Text:
 
 
 
+#: The card of a hand the focus is going to (:meth:`CardButton.action_step`), by hand.
+_GOING_TO: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
 class CardButton(Button):
     """One card of the hand: pressing it selects or unselects it.  From the keyboard (Enter or
     space) the focus stays on the card, and the arrows move along the hand."""
@@ -340,10 +457,24 @@ class CardButton(Button):
         self.press()
 
     def action_step(self, k: int) -> None:
-        """Move the focus to the next (``k`` = 1) or previous card of the hand."""
-        cards = list(self.parent.query(CardButton)) if self.parent is not None else []
-        if cards:
-            cards[(cards.index(self) + k) % len(cards)].focus()
+        """Move the focus to the next (``k`` = 1) or previous card of the hand.  The focus moves
+        after the key is handled: keys sent in one burst (three Right arrows) reach this card
+        before it has moved, so the hand keeps the card the focus is going to, and each key
+        steps on from there."""
+        hand = self.parent
+        cards = list(hand.query(CardButton)) if hand is not None else []
+        if hand is None or not cards:
+            return
+        here = _GOING_TO.get(hand, cards.index(self))
+        there = (here + k) % len(cards)
+        _GOING_TO[hand] = there
+        cards[there].focus()
+
+    def on_focus(self) -> None:
+        if self.parent is not None:
+            cards = list(self.parent.query(CardButton))
+            if self in cards:
+                _GOING_TO[self.parent] = cards.index(self)
 
     def action_moves(self) -> None:
         """Down: to the list of moves."""

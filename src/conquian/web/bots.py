@@ -31,8 +31,12 @@ from typing import Any
 from conquian.bots import make_bot
 from conquian.engine.match import new_deal
 from conquian.engine.rules import get_rules
+from conquian.review import hint_choice
 from conquian.web.table import Table
 from conquian.web.workers import FairQueue, SupervisedPool
+
+#: The job of a hint (not a bot's name): the move the review would call best.
+HINT = "hint"
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,11 @@ class BotJob:
     bot: str
     seed: int
     iterations: int | None = None
-    """The expert's search (None: the bot's own); the hint asks for a short one."""
+    """The expert's search (None: the bot's own)."""
+    names: tuple[str, ...] = ()
+    """The players' names, and the deal's number in the match: the hint's seed is the position's
+    (:func:`conquian.review.position_seed`), the one the review of the record uses."""
+    deal_number: int = 0
 
 
 def bot_job(table: Table, seat: int, bot: str, iterations: int | None = None) -> BotJob:
@@ -61,6 +69,7 @@ def bot_job(table: Table, seat: int, bot: str, iterations: int | None = None) ->
         deck=tuple(deal.deck), dealer=deal.dealer, actions=tuple(str(a) for a in deal.actions()),
         # the bot's own randomness: the operating system's, nothing to do with the decks
         seat=seat, bot=bot, seed=secrets.randbits(63), iterations=iterations,
+        names=tuple(table.session.names or ()), deal_number=len(table.session.match.deals),
     )
 
 
@@ -70,6 +79,8 @@ def choose(job: BotJob) -> str:
     deal = new_deal(rules, job.deck, dealer=job.dealer)
     for a in job.actions:
         deal.play(a)
+    if job.bot == HINT:  # the review's best move at this position: the same every time it is asked
+        return hint_choice(job.variant, job.options, job.names, job.deal_number, deal, job.seat)
     bot = make_bot(job.bot, seed=job.seed) if job.iterations is None else \
         make_bot(job.bot, seed=job.seed, iterations=job.iterations)
     return str(bot.choose(deal.view(job.seat)))

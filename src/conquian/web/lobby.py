@@ -21,19 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from conquian.i18n import N_, NMsg, Translator
-from conquian.present import GAMES
+from conquian.i18n import NMsg, Translator
+from conquian.present import GAME_NAMES, GAMES
 from conquian.session import HUMAN
 from conquian.web.table import OPEN
-
-#: Each preset's name in words, for a number of players the games' list does not name.
-GAME_NAMES = {
-    "conquian": N_("Conquián"),
-    "conquian-spanish": N_("Conquián with the Spanish pack"),
-    "conquian-mexicano": N_("Conquián mexicano"),
-    "cooncan": N_("Cooncan"),
-    "cooncan-double": N_("Cooncan with two packs and jokers"),
-}
 
 
 def game_words(variant: str, players: int, tr: Translator) -> str:

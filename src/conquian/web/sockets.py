@@ -30,8 +30,6 @@ from conquian.web.table import OPEN, PLAYING, TableError, check_turn_timer
 log = logging.getLogger("conquian.web")
 #: Seconds a connection has to say hello.
 HELLO_TIMEOUT = 10.0
-#: The expert's search for a hint (the terminal game's ``h`` key searches as long).
-HINT_ITERATIONS = 60
 #: Refused messages after which a flooding connection is closed.
 FLOOD_CLOSE = 200
 
@@ -288,10 +286,10 @@ async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat |
 
 
 async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
-    """The terminal game's hint for the seat to act, to it only: the expert's move (a short
-    search, in the bots' workers) and the live outs with their chance to fill in time, both
-    from the seat's own view."""
-    from conquian.web.bots import bot_job
+    """The terminal game's hint for the seat to act, to it only: the move the review of the
+    record would call best (its playouts and the position's seed, in the bots' workers) and the
+    live outs with their chance to fill in time, both from the seat's own view."""
+    from conquian.web.bots import HINT, bot_job
 
     t = hub.table
     if conn.seat is None or t.session is None or t.status != PLAYING:
@@ -303,9 +301,8 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
     state = t.state
     try:
         # worked out once per position, however many connections of the seat ask; in the
-        # address's share of the bot workers
-        act = await server.bots.hint(bot_job(t, conn.seat, "expert", iterations=HINT_ITERATIONS),
-                                     (t.id, state, conn.seat), f"address {conn.address}")
+        # address's share of the bot workers; the review's choice (asked twice, the same)
+        act = await server.bots.hint(bot_job(t, conn.seat, HINT), (t.id, state, conn.seat), f"address {conn.address}")
     except Exception:
         log.exception("a hint failed", extra={"event": "hint_failed", "table": t.id})
         raise TableError("bots_unavailable", Msg("the bots cannot work out a hint just now; try again")) from None
@@ -315,7 +312,7 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
 
 
 def hint_message(session: GameSession, seat: int, act: str, tr: Translator) -> dict[str, Any]:
-    """The ``hint`` answer to ``seat``: the expert's move ``act`` (chosen from the seat's view) in
+    """The ``hint`` answer to ``seat``: the review's best move ``act`` (chosen from the seat's view) in
     the notation and in words, and the live outs of its partial combinations, from its view."""
     from conquian.engine.actions import parse_action
     from conquian.hints import live_out_msgs

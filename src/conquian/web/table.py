@@ -45,7 +45,7 @@ from conquian.engine.errors import ConquianError, IllegalActionError
 from conquian.engine.match import check_name
 from conquian.engine.rules import CONQUIAN, Rules
 from conquian.i18n import Msg
-from conquian.session import HUMAN, GameSession, seated_action
+from conquian.session import HUMAN, GameSession
 
 #: Bytes of randomness in a seat token (192 bits; the issue asks for at least 128).
 TOKEN_BYTES = 24
@@ -316,7 +316,7 @@ class Table:
         deal = session.deal
         if deal.over:
             raise IllegalActionError("R7", Msg("the deal is over"))
-        action = seated_action(action, seat)
+        action = session.read_move(action, seat)  # the notation, or the move list's words in either language
         if action.seat != seat:
             raise TableError("not_your_seat", Msg("you sit at seat {seat}, not {other}", seat=seat, other=action.seat))
         if deal.to_act != seat:
@@ -372,6 +372,7 @@ class Table:
             self.session = GameSession(self.rules, seats=[HUMAN] * len(self.seats), names=self.names,
                                        seed=self.seed or 0, deals_in_match=self.deals_in_match, first_deck=deck,
                                        first_dealer=self.first_dealer)
+            self.session.name_kinds = [s.kind for s in self.seats]  # the bots' names in each reader's words
         elif word == "next":
             session = self._playing()
             if not session.deal.over:

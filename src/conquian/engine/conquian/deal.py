@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_order
-from conquian.engine.cards import card_str, cards_of, mask_str
+from conquian.engine.cards import card_str, cards_of, mask_str, the_card
 from conquian.engine.conquian.base import ConquianFamilyDeal
 from conquian.engine.conquian.events import Event, _event_action, conquian_events, raw_to_action
 from conquian.engine.conquian.listing import (
@@ -384,7 +384,7 @@ class ConquianDeal(ConquianFamilyDeal):
         if isinstance(action, Pass):
             if phase == FORCED:
                 raise IllegalActionError("R3.6", Msg("{seat} cannot refuse a forced card: he must use {card}",
-                                                     seat=f"p{seat}", card=card_str(self.card)))
+                                                     seat=f"p{seat}", card=the_card(self.card, True)))
             if phase == DISCARD:
                 raise IllegalActionError("R3.5", Msg("{seat} has used a card and must discard, not pass",
                                                      seat=f"p{seat}"))
@@ -402,16 +402,17 @@ class ConquianDeal(ConquianFamilyDeal):
             if phase == DISCARD:
                 if not self.hands[p] >> c & 1:
                     raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
-                                                         card=card_str(c)))
+                                                         card=the_card(c, True)))
             elif c != self.card:
                 raise IllegalActionError("R3.6", Msg("only the card in play, {card}, can be forced now, not {value}",
-                                                     card=card_str(self.card), value=card_str(c)))
+                                                     card=the_card(self.card, True), value=the_card(c, True)))
             if not other:
                 raise IllegalActionError("R3.6", Msg("{seat} has nothing on the table and cannot be forced",
                                                      seat=f"p{adv}"))
             if not any(tbl.fits(m, c) for m in other):
                 raise IllegalActionError("R3.6", Msg("{card} fits none of {seat}'s combinations ({side})",
-                                                     card=card_str(c), seat=f"p{adv}", side=self._side_words(1 - p)))
+                                                     card=the_card(c, True), seat=f"p{adv}",
+                                                     side=self._side_words(1 - p)))
             return (K_FORCE, c)
         if isinstance(action, Discard):
             if phase != DISCARD:
@@ -421,7 +422,8 @@ class ConquianDeal(ConquianFamilyDeal):
                 raise IllegalActionError("R3.5", Msg("a player discards only after using a card"))
             c = action.card
             if not self.hands[p] >> c & 1:
-                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}", card=card_str(c)))
+                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
+                                                     card=the_card(c, True)))
             return (K_DISCARD, c)
         raise IllegalActionError("R3.3", Msg("{action} is not a conquian action", action=str(action)))
 

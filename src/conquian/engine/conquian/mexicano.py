@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from conquian.engine.actions import Action, Discard, Force, Give, Pass, Use
-from conquian.engine.cards import card_str, mask_str
+from conquian.engine.cards import card_str, mask_str, the_card
 from conquian.engine.conquian.base import ConquianFamilyDeal
 from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.mexicano_events import (
@@ -394,7 +394,7 @@ class MexicanoDeal(ConquianFamilyDeal):
                                                      seat=f"p{seat}", other=f"p{self.seats[(p + 1) % self.n]}"))
             if not self.hands[p] >> action.card & 1:
                 raise IllegalActionError("R8.2", Msg("{seat} does not hold {card}", seat=f"p{seat}",
-                                                     card=card_str(action.card)))
+                                                     card=the_card(action.card, True)))
             return (K_GIVE, action.card)
         if isinstance(action, Give):
             if self.rules.exchange:
@@ -407,7 +407,7 @@ class MexicanoDeal(ConquianFamilyDeal):
         if isinstance(action, Pass):
             if stage == FORCED:
                 raise IllegalActionError("R8.4", Msg("{seat} cannot refuse a forced card: he must use {card}",
-                                                     seat=f"p{seat}", card=card_str(self.card)))
+                                                     seat=f"p{seat}", card=the_card(self.card, True)))
             if stage == DISCARD:
                 raise IllegalActionError("R8.3", Msg("{seat} has used a card and must discard, not pass",
                                                      seat=f"p{seat}"))
@@ -422,7 +422,7 @@ class MexicanoDeal(ConquianFamilyDeal):
                 raise IllegalActionError("R8.3", Msg("a player discards only after using a card"))
             if not self.hands[p] >> action.card & 1:
                 raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
-                                                     card=card_str(action.card)))
+                                                     card=the_card(action.card, True)))
             return (K_DISCARD, action.card)
         raise IllegalActionError("R8.3", Msg("{action} is not a conquián mexicano action", action=str(action)))
 
@@ -445,7 +445,7 @@ class MexicanoDeal(ConquianFamilyDeal):
             raise IllegalActionError(
                 "R8.4" if isinstance(action, Force) else "R8.3",
                 Msg("{seat} has passed {card} and has no say left to it; it is {other}'s say", seat=f"p{who}",
-                    card=card_str(self.card), other=f"p{actor}"),
+                    card=the_card(self.card, True), other=f"p{actor}"),
             )
         if self.stage == FORCED:
             raise IllegalActionError("R8.4", Msg("it is {seat}'s turn to use the card forced on him, not {other}'s",
@@ -464,10 +464,11 @@ class MexicanoDeal(ConquianFamilyDeal):
                                                  seat=f"p{seat}"))
         if self.stage == DISCARD:
             if not self.hands[p] >> c & 1:
-                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}", card=card_str(c)))
+                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
+                                                     card=the_card(c, True)))
         elif c != self.card:
             raise IllegalActionError("R8.4", Msg("only the card in play, {card}, can be forced now, not {value}",
-                                                 card=card_str(self.card), value=card_str(c)))
+                                                 card=the_card(self.card, True), value=the_card(c, True)))
         if action.target is None:
             if n > 2:
                 raise IllegalActionError("R8.4", Msg("with {n} players a force names the player forced: {action}",
@@ -487,7 +488,7 @@ class MexicanoDeal(ConquianFamilyDeal):
                                                  seat=f"p{target}"))
         if not any(self.tbl.fits(m, c) for m in self.sides[t]):
             raise IllegalActionError("R8.4", Msg("{card} fits none of {seat}'s combinations ({side})",
-                                                 card=card_str(c), seat=f"p{target}", side=self._side_words(t)))
+                                                 card=the_card(c, True), seat=f"p{target}", side=self._side_words(t)))
         return t << FORCE_SHIFT | c
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ conquian.engine.errors.IllegalActionError: R3.4: p1 does not hold 6h
 from __future__ import annotations
 
 from conquian.engine.actions import meld_text
-from conquian.engine.cards import card_str, mask_str
+from conquian.engine.cards import mask_str, the_card
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.errors import IllegalActionError
 from conquian.i18n import Msg
@@ -42,7 +42,7 @@ def check_use(tbl: MeldTable, card: int, melds: tuple[int, ...], side: tuple[int
         u |= m
     if not u & cb:
         raise IllegalActionError("R3.4", Msg("the combinations must hold the card in play, {card}",
-                                             card=card_str(card)))
+                                             card=the_card(card, True)))
     for m in side:
         if m & u and m & ~u:
             raise IllegalActionError("R3.4", Msg("borrowing from {meld} would leave {cards} out of any combination",

@@ -15,10 +15,10 @@ twice (the double pack) and the number of jokers, so copying a deal is cheap.
 >>> deal = CooncanDeal(get_rules("cooncan-double"), seed=4, dealer=5)
 >>> deal.to_act, deal.phase, [len(deal.hand(s)) for s in range(1, 6)]
 (1, 'draw', [10, 10, 10, 10, 10])
->>> deal.play("p1 meld 5c 5d 5s")
+>>> deal.play("p1 meld 5c 5d 5s")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-conquian.engine.errors.IllegalActionError: R4.3: p1 must draw (draw, or take from the stock) before laying anything down
+conquian.engine.errors.IllegalActionError: R4.3: p1 must draw (draw, or take from the discard pile) before laying ...
 
 ```
 """
@@ -30,7 +30,7 @@ from sys import intern
 from typing import Any, Final
 
 from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
-from conquian.engine.cards import JOKER, card_str, cards_of, parse_card, sort_key
+from conquian.engine.cards import JOKER, card_str, card_symbol, cards_of, parse_card, sort_key, the_card
 from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, _token, cooncan_events, raw_to_action
 from conquian.engine.cooncan.listing import (
     _DRAW_RAW,
@@ -530,29 +530,31 @@ class CooncanDeal(DealMixin):
             if isinstance(action, Draw):
                 return (K_DRAW, None)
             if not self.stock:
-                raise IllegalActionError("R4.2", Msg("the stock is empty"))
+                raise IllegalActionError("R4.2", Msg("the discard pile is empty"))
             top = self.stock[-1]
             if self.rules.stock == "open":
                 if action.card is None:
                     return (K_TAKE, top)
                 if action.card not in self.stock:
-                    raise IllegalActionError("R4.2", Msg("{card} is not in the stock", card=card_str(action.card)))
+                    raise IllegalActionError("R4.2", Msg("{card} is not in the discard pile",
+                                                         card=the_card(action.card)))
                 return (K_TAKE, action.card)
             if action.card is not None and action.card != top:
-                raise IllegalActionError("R4.2", Msg("only the top card of a closed stock can be taken ({card}), "
-                                                     "not {value}", card=card_str(top), value=card_str(action.card)))
+                raise IllegalActionError("R4.2", Msg("only the top card of a closed discard pile can be taken "
+                                                     "({card}), not {value}", card=the_card(top),
+                                                     value=the_card(action.card)))
             return (K_TAKE, top)
         if self.stage == DRAW:
             if isinstance(action, Discard):
                 raise IllegalActionError("R4.3", Msg("{seat} must draw before discarding", seat=f"p{seat}"))
-            raise IllegalActionError("R4.3", Msg("{seat} must draw (draw, or take from the stock) before laying "
+            raise IllegalActionError("R4.3", Msg("{seat} must draw (draw, or take from the discard pile) before laying "
                                                  "anything down", seat=f"p{seat}"))
         if isinstance(action, Discard):
             self._need_cards(p, [action.card])
             if action.card == self.taken and holds_other(self.h1[p], self.h2[p], self.hj[p], self.taken):
                 raise IllegalActionError("R1", Msg("at this table (discard_taken = false) {seat} may not discard "
-                                                   "{card}, the card he took from the stock this turn, while he "
-                                                   "holds another card", seat=f"p{seat}", card=card_str(self.taken)))
+                                                   "{card}, the card he took from the discard pile this turn, while he "
+                                                   "holds another card", seat=f"p{seat}", card=the_card(self.taken)))
             return (K_DISCARD, action.card)
         if isinstance(action, Meld):
             tokens = [parse_token(t) for t in action.cards]
@@ -585,7 +587,7 @@ class CooncanDeal(DealMixin):
             if have < k:
                 if k == 1:
                     raise IllegalActionError("R4.3", Msg("{seat} does not hold {card}", seat=f"p{p + 1}",
-                                                         card=card_str(c)))
+                                                         card=the_card(c)))
                 raise IllegalActionError("R4.3", Msg("{seat} does not hold {cards}", seat=f"p{p + 1}",
                                                      cards=f"{k} x {card_str(c)}"))
 
@@ -619,7 +621,8 @@ class CooncanDeal(DealMixin):
                     break
             if not progress:
                 text, name = pending[0]
-                shown = text if name is None else f"{text}={name}"
+                shown = the_card(parse_card(text)) if name is None else the_card(
+                    JOKER, shown=f"X={card_symbol(parse_card(name))}")
                 rule = "R2.3" if shifting else "R4.4"
                 if shifting and not removed:
                     raise IllegalActionError(rule, Msg("after moving the joker ({combo}), {card} does not fit: the "

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from conquian.engine.cards import JOKER, card_str, make_card, parse_card
+from conquian.engine.cards import JOKER, card_str, make_card, parse_card, the_card
 from conquian.engine.errors import IllegalActionError, NotationError
 from conquian.i18n import Msg
 
@@ -230,7 +230,7 @@ class Combo:
         """A copy with a natural card added where it fits; IllegalActionError (R4.4) if it does not."""
         pos = self.fit_position(card)
         if pos is None:
-            raise IllegalActionError("R4.4", Msg("{card} does not fit {combo}", card=card_str(card), combo=str(self)))
+            raise IllegalActionError("R4.4", Msg("{card} does not fit {combo}", card=the_card(card), combo=str(self)))
         return self.add_at(card, pos)
 
     # ---------------------------------------------------------------- jokers
@@ -379,7 +379,7 @@ def build_combo(tokens: Sequence[Token], double: bool, owner: int) -> Combo:
                     break
             elif names[i] is not None and card_at(suit, p) != names[i]:
                 misnamed = Msg("{cards}: the joker in that place stands for {card}", cards=text,
-                               card=card_str(card_at(suit, p)))
+                               card=the_card(card_at(suit, p)))
                 ok = False
                 break
         if ok:

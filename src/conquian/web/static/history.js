@@ -45,7 +45,7 @@ function historyRecord(game) {
 function signed(v) { return v > 0 ? `+${v}` : String(v); }
 
 function historyResult(m) {
-  return { won: _("you won"), lost: _("you lost"), shared: _("you shared the match") }[m.result] || "";
+  return { won: _("you won"), lost: _("you lost"), shared: _("you tied") }[m.result] || "";
 }
 
 function historyPanel(rerender) {
@@ -53,7 +53,7 @@ function historyPanel(rerender) {
   if (!list.length) return "";
   const items = list.map(m => {
     const when = new Date(m.at);
-    const game = format(ngettext("{game}, {n} player", "{game}, {n} players", m.players), { game: m.variant, n: m.players });
+    const game = format(ngettext("{game}, {n} player", "{game}, {n} players", m.players), { game: gameName(m.variant), n: m.players });
     const score = m.names.map((n, i) => `${n} ${signed(m.totals[i] || 0)}`).join(", ");
     return el("li", { class: "history-item", "data-table": m.id },
       el("span", { class: "dim" }, when.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" })), " ",

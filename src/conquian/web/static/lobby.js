@@ -10,7 +10,7 @@ async function lobby() {
   setTitle("");
   presets = presets || await api("/api/presets");
   const form = el("form", { class: "panel", id: "create" });
-  const variant = el("select", { id: "variant", name: "variant" }, presets.variants.map(v => el("option", { value: v.name }, v.name)));
+  const variant = el("select", { id: "variant", name: "variant" }, presets.variants.map(v => el("option", { value: v.name }, gameName(v.name))));
   const players = el("select", { id: "players", name: "players" });
   const optionsBox = el("div", { id: "options" });
   const about = el("p", { class: "dim", id: "variant-about" });
@@ -60,12 +60,12 @@ async function lobby() {
     } else {
       if (p.name === "cooncan") {
         const stock = { closed: _("closed"), open: _("open") };
-        rows.push(el("label", {}, _("Stock"), " ", el("select", { "data-opt": "stock" }, ["closed", "open"].map(v => el("option", { value: v, selected: v === o.stock }, stock[v])))));
+        rows.push(el("label", {}, _("Discard pile"), " ", el("select", { "data-opt": "stock" }, ["closed", "open"].map(v => el("option", { value: v, selected: v === o.stock }, stock[v])))));
         rows.push(el("label", {}, _("Jokers"), " ", el("select", { "data-opt": "jokers", "data-int": 1 }, [0, 1].map(v => el("option", { value: v, selected: v === o.jokers }, v)))));
       }
       rows.push(el("label", {}, _("Turns of the pack before a deal is void"), " ", el("select", { "data-opt": "max_pack_turns", "data-int": 1 }, [0, 1, 2, 3, 5, 10].map(v => el("option", { value: v, selected: v === o.max_pack_turns }, v)))));
       rows.push(el("label", {}, _("Splash bonus"), " ", el("select", { "data-opt": "splash_bonus", "data-int": 1 }, [0, 25, 50].map(v => el("option", { value: v, selected: v === o.splash_bonus }, v)))));
-      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " ", _("the card taken from the stock may not be discarded in the same turn")));
+      rows.push(el("label", {}, el("input", { type: "checkbox", "data-opt": "discard_taken", "data-bool": 1, checked: !o.discard_taken }), " ", _("the card taken from the discard pile may not be discarded in the same turn")));
     }
     optionsBox.replaceChildren(...rows);
     refreshAbout();
@@ -76,7 +76,7 @@ async function lobby() {
     for (let i = 2; i <= n; i++) {
       rows.push(el("label", {}, format(_("Seat {n}"), { n: i }), " ", el("select", { "data-seat": i, "aria-label": format(_("seat {n}"), { n: i }) },
         el("option", { value: "open" }, _("a friend (invite)")),
-        presets.bots.map(b => el("option", { value: b, selected: b === (presets.default_bot || "expert") }, format(_("bot: {name}"), { name: b }))))));
+        presets.bots.map(b => el("option", { value: b, selected: b === (presets.default_bot || "expert") }, format(_("bot: {name}"), { name: botName(b) }))))));
     }
     seatsBox.replaceChildren(...rows);
   }
@@ -137,7 +137,7 @@ async function lobby() {
 
 // who sits at a table, in the lobby: the names, a bot marked as one
 function seatedWords(t) {
-  return (t.seated || []).map(s => (s.bot ? format(_("{name} (bot)"), { name: s.name }) : s.name)).join(", ");
+  return (t.seated || []).map(s => (s.bot ? format(_("{name} (bot)"), { name: seatName(s.name, String(s.name).split(" ")[0].toLowerCase(), s.seat) }) : s.name)).join(", ");
 }
 
 function tableRow(t) {

@@ -28,6 +28,8 @@ function pluralIndex(n) {
   const cats = CLDR_CATEGORIES.filter(c => pluralRules.resolvedOptions().pluralCategories.includes(c));
   return Math.max(0, Math.min(cats.indexOf(pluralRules.select(n)), NPLURALS - 1));
 }
+// a text as meant in a context (the catalogue's msgctxt): a card's article, "la J♠" but "el K♠"
+function pgettext(context, msgid) { const t = CATALOG[`${context}\u0004${msgid}`]; return typeof t === "string" && t ? t : msgid; }
 function ngettext(singular, plural, n) {
   const forms = CATALOG[singular];
   if (Array.isArray(forms)) { const f = forms[pluralIndex(n)]; if (f) return f; }
@@ -90,6 +92,26 @@ function showError(text, rule) {
   if (text) { clearTimeout(showError.t); showError.t = setTimeout(() => { alertBox.hidden = true; }, 8000); }
 }
 
+// a game's and a bot's names for people (the ids stay for machines: the protocol, records)
+function gameName(variant) {
+  const names = { conquian: _("Conquián"), "conquian-spanish": _("Conquián with the Spanish pack"), "conquian-mexicano": _("Conquián mexicano"),
+    cooncan: _("Cooncan"), "cooncan-double": _("Cooncan with two packs and jokers") };
+  return names[variant] || variant;
+}
+const BOT_KINDS = ["expert", "master", "apprentice", "exit", "random", "foster"];
+function botName(kind) {
+  const names = { expert: _("Expert"), master: _("Master"), apprentice: _("Apprentice"), exit: _("Disciple"), random: _("Random"), foster: _("Foster") };
+  return names[kind] || kind;
+}
+// a seat's name: a bot's default name ("Expert", "Expert 3") in the page's words, any other as it is
+function seatName(name, kind, seat) {
+  if (!name || !BOT_KINDS.includes(kind)) return name;
+  const base = kind.charAt(0).toUpperCase() + kind.slice(1);
+  if (name === base) return botName(kind);
+  const n = name.startsWith(`${base} `) ? name.slice(base.length + 1) : "";
+  return /^\d{1,2}$/.test(n) ? format(_("{bot} {n}"), { bot: botName(kind), n }) : name;
+}
+
 function setTitle(text) { document.getElementById("title").textContent = text; document.title = text ? `${text} - conquian` : "conquian"; }
 
 // ----------------------------------------------------------------------------- cards
@@ -112,6 +134,18 @@ function cardWords(code) {
   const r = code.slice(0, -1), s = code.slice(-1);
   if (spanishSuits()) return `${SPANISH_RANKS[r] || r} de ${SPANISH_SUITS[s] || s}`;
   return `${RANKS[r] || r}${SUITS[s] || s}`;
+}
+
+// a card in a sentence with its article, as the reader's language wants it: "the 7♠", "la sota de
+// espadas", "el caballo de espadas", "la J♠" (one context per kind of card: each has its gender)
+const ARTICLE_CONTEXT = { A: "card: ace", J: "card: jack", Q: "card: queen", K: "card: king" };
+const SPANISH_ARTICLE_CONTEXT = { A: "Spanish pack card: as", J: "Spanish pack card: sota", Q: "Spanish pack card: caballo", K: "Spanish pack card: rey" };
+function theCard(code, shown) {
+  const words = shown === undefined ? cardWords(code) : shown;
+  if (code.startsWith("X")) return format(pgettext("card: joker", "the {card}"), { card: words });
+  const r = code.slice(0, -1);
+  const context = spanishPack ? SPANISH_ARTICLE_CONTEXT[r] || "Spanish pack card: number" : ARTICLE_CONTEXT[r] || "card: number";
+  return format(pgettext(context, "the {card}"), { card: words });
 }
 
 // "the 7 of hearts" in a line of the log, with the Spanish suits when they are shown

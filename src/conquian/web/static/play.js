@@ -42,6 +42,11 @@ const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! d
 function notationWords(line) {
   return String(line).replace(NOTATION_CARD, (m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
 }
+// a card of a move in a sentence, with its article: "the 7♠", "la sota de espadas", "el comodín como 9♥"
+function theToken(token) {
+  const named = token.match(/^X(?:=|\()([^)*]+)/);
+  return theCard(named ? "X" : token.replace(/^10/, "T"), tokenWords(token));
+}
 function cardsWords(tokens) { return tokens.map(tokenWords).join(" "); }
 
 // a combination on the table in a few words: every card, or the first and the last of a long one
@@ -57,24 +62,22 @@ function forceTarget(m, d, you) {
   return (d.seats || []).find(s => s !== you) || null;
 }
 
-// a move as a player reads it on its button: "Lay 7♠ 8♠ 9♠", "Pay with the 2♣", "Force the 5♥ on Bea"
+// a move as a player reads it on its button: "Lay 7♠ 8♠ 9♠", "Discard the 2♣", "Force the 5♥ on Bea"
 function moveWords(game, text) {
   const t = game.table, d = t.deal, m = parseMove(text);
-  const card = m.cards[0] ? tokenWords(m.cards[0]) : "";
-  const family = d.family;
+  const card = m.cards[0] ? theToken(m.cards[0]) : "";
   switch (m.verb) {
     case "pass":
-      return d.card_in_play ? format(_("Pass the {card}"), { card: cardWords(d.card_in_play) }) : _("Pass");
+      return d.card_in_play ? format(_("Pass {card}"), { card: theCard(d.card_in_play) }) : _("Pass");
     case "draw": return _("Draw from the pack");
     case "take": {
-      const top = card || (d.stock && d.stock.length ? cardWords(d.stock[d.stock.length - 1]) : "");
-      return top ? format(_("Take the {card} from the stock"), { card: top }) : _("Take from the stock");
+      const top = card || (d.stock && d.stock.length ? theCard(d.stock[d.stock.length - 1]) : "");
+      return top ? format(_("Take {card} from the discard pile"), { card: top }) : _("Take from the discard pile");
     }
     case "use": return format(_("Lay {cards}"), { cards: m.melds.map(cardsWords).join(" + ") });
     case "meld": return format(_("Lay {cards}"), { cards: cardsWords(m.cards) });
-    case "force": return format(_("Force the {card} on {name}"), { card, name: game.name(forceTarget(m, d, game.you)) });
-    case "discard":
-      return family === "cooncan" ? format(_("Discard the {card}"), { card }) : format(_("Pay with the {card}"), { card });
+    case "force": return format(_("Force {card} on {name}"), { card, name: game.name(forceTarget(m, d, game.you)) });
+    case "discard": return format(_("Discard {card}"), { card });
     case "give": return format(_("Give {card} to {name}"), { card, name: game.name(d.exchange ? d.exchange.to : null) });
     case "add":
     case "shift": {
@@ -88,6 +91,35 @@ function moveWords(game, text) {
     }
     default: return text;
   }
+}
+
+// A move of the record in words, without the table's state (the replay, the review): "Lupita: pay
+// 5♣" — the move list's words (the server's catalogue), the cards as the page shows them.
+function recordMoveWords(text, name) {
+  const words = String(text).trim().split(/\s+/);
+  const seat = words[0] && words[0].match(/^p(\d+)$/) ? Number(words.shift().slice(1)) : null;
+  const m = parseMove(words.join(" "));
+  const cards = toks => toks.map(tokenWords).join(" ");
+  const card = m.cards[0] ? tokenWords(m.cards[0]) : "";
+  let move;
+  switch (m.verb) {
+    case "pass": move = _("pass"); break;
+    case "draw": move = _("draw"); break;
+    case "take": move = card ? format(_("take {card}"), { card }) : _("take"); break;
+    case "use": move = format(_("use {cards}"), { cards: m.melds.map(cards).join(" | ") }); break;
+    case "meld": move = format(_("meld {cards}"), { cards: cards(m.cards) }); break;
+    case "discard": move = format(_("discard {card}"), { card }); break;
+    case "give": move = format(_("give {card}"), { card }); break;
+    case "force": move = m.target ? format(_("force {card} on {to}"), { card, to: name(m.target) }) : format(_("force {card}"), { card }); break;
+    case "add": move = format(_("add {combo} {cards}"), { combo: m.combo, cards: cards(m.cards) }); break;
+    case "shift": {
+      const f = { combo: m.combo, cards: cards(m.cards) };
+      move = m.which === "low" ? format(_("shift {combo} low {cards}"), f) : m.which === "high" ? format(_("shift {combo} high {cards}"), f) : format(_("shift {combo} {cards}"), f);
+      break;
+    }
+    default: move = notationWords(words.join(" "));
+  }
+  return seat === null ? move : format(_("{who}: {move}"), { who: name(seat), move });
 }
 
 // The say's or the draw's choices: what a player may do with nothing selected (R3.3, R4.3).
@@ -118,7 +150,7 @@ function fitsTarget(m, target, d, you) {
 function lastKindWords(kind, family) {
   return {
     turn: _("turned"), pass: _("passed"), bury: _("buried"), use: _("laid"), force: _("forced"),
-    discard: family === "cooncan" ? _("discarded") : _("paid"), draw: _("drew"), take: _("took"),
+    discard: family === "cooncan" ? _("discarded") : pgettext("conquian", "discarded"), draw: _("drew"), take: _("took"),
     meld: _("laid"), add: _("added"), shift: _("moved a joker"), give: _("gave a card"),
   }[kind] || "";
 }

@@ -35,8 +35,8 @@ async function replayPage(id) {
   setTitle(format(_("{name} - replay"), { name: data.name }));
   spanishPack = spanishPackOf(data.variant);
   let i = 0;
-  const name = s => data.names[s - 1] || `p${s}`;
-  const words = action => action.replace(/^p(\d+)/, (m, s) => name(Number(s)));
+  const name = s => { const n = data.names[s - 1]; return n ? seatName(n, String(n).split(" ")[0].toLowerCase(), s) : `p${s}`; };
+  const words = action => recordMoveWords(action, name);
   const frameAt = new Map(data.frames.map((f, k) => [`${f.deal_number}:${f.step}`, k]));
   // the reviews asked for on this page, by "deal:seat": {status, done, total, review, words, message}
   const reviews = new Map();
@@ -61,7 +61,7 @@ async function replayPage(id) {
       box.append(el("div", {}, _("In play:"), " ", d.card_in_play ? cardEl(d.card_in_play) : _("nothing"), " " + format(_("pack {n}"), { n: d.pack })));
     } else {
       box.append(el("div", {}, d.combos.map(c => el("span", { class: "meld" }, el("span", { class: "num" }, `${c.number}.`), c.cards.map(x => cardEl(x, { small: true })), el("span", { class: "owner" }, name(c.owner))))));
-      box.append(el("div", {}, _("Stock:"), " ", d.stock.map(c => cardEl(c, { small: true })), " " + format(_("pack {n}"), { n: d.pack })));
+      box.append(el("div", {}, _("Discard pile:"), " ", d.stock.map(c => cardEl(c, { small: true })), " " + format(_("pack {n}"), { n: d.pack })));
     }
     if (f.scores) box.append(el("p", {}, _("Scores:"), " ", f.scores.map((v, k) => `${name(k + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")));
     main.replaceChildren(box, reviewPanel(f), el("p", {}, el("a", { href: `/api/tables/${id}/record` }, _("Download the record")), " ", el("a", { href: "/", "data-link": 1 }, _("Lobby"))));

@@ -95,7 +95,7 @@ class Game {
       this.render();
     } else if (m.type === "error") {
       this.hintAsked = false; this.autoPlay = false;
-      showError(m.message, m.rule);
+      showError(notationWords(m.message || ""), m.rule);
       if (m.code === "bad_token") { /* watching */ }
     }
   }
@@ -106,7 +106,7 @@ class Game {
       if (c) delete this.awaySince[s]; else if (!(s in this.awaySince)) this.awaySince[s] = Date.now();
     });
   }
-  name(seat) { const s = this.table.seats[seat - 1]; return s ? (s.name || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
+  name(seat) { const s = this.table.seats[seat - 1]; return s ? (seatName(s.name, s.kind, seat) || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
   mine() { const d = this.table.deal; return !!(d && !d.over && this.you !== null && d.to_act === this.you && this.table.legal.length); }
   toggle(index) {
@@ -179,7 +179,7 @@ class Game {
   render() {
     const t = this.table;
     spanishPack = spanishPackOf(t.variant);
-    setTitle(`${t.name} - ${t.variant}`);
+    setTitle(`${t.name} - ${gameName(t.variant)}`);
     const parts = [];
     if (t.status === "waiting") parts.push(this.waiting());
     else {
@@ -201,7 +201,7 @@ class Game {
         el("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, _("copy"))));
     for (const s of t.seats) {
       const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
-      if (!s.open) row.append(el("span", {}, s.name), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: s.kind })) : "", s.seat === this.you ? el("span", { class: "dim" }, " " + _("(you)")) : "");
+      if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: botName(s.kind) })) : "", s.seat === this.you ? el("span", { class: "dim" }, " " + _("(you)")) : "");
       else if (this.you === null) {
         // what is typed stays when the page is drawn again (someone arrives, a presence message)
         const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: this.typedName !== undefined ? this.typedName : (store.get("name", "me") || ""),
@@ -236,7 +236,7 @@ class Game {
       if (d.exchange.gave) return _("Waiting for the others to give...");
       return format(_("{name} chooses a card to give to {next}"), { name, next: this.name(next(d.to_act)) });
     }
-    const card = d.card_in_play ? cardWords(d.card_in_play) : "";
+    const card = d.card_in_play ? theCard(d.card_in_play) : "";
     if (d.phase === "say") {
       const turned = d.passed.length && d.passed[0] === d.origin || d.origin === d.to_act && !d.passed.length;
       const byYou = d.origin === this.you, origin = this.name(d.origin);
@@ -261,16 +261,16 @@ class Game {
     if (d.over) return this.table.scores && this.table.scores.result ? logWords(this.table.scores.result) : _("The deal is over");
     if (d.family === "mexicano") return this.mexicanoWords(d);
     const name = this.name(d.to_act);
-    const card = d.card_in_play ? cardWords(d.card_in_play) : "";
+    const card = d.card_in_play ? theCard(d.card_in_play) : "";
     if (d.to_act === this.you) {
-      if (d.phase === "say" && card) return format(_("You have the say to the {card}"), { card });
-      if (d.phase === "forced" && card) return format(_("You must use the {card}: it was forced on you (R3.6)"), { card });
-      if (d.phase === "draw" && d.stock && d.stock.length) return format(_("Your turn: draw from the pack or take the {card}"), { card: cardWords(d.stock[d.stock.length - 1]) });
+      if (d.phase === "say" && card) return format(_("You have the say to {card}"), { card });
+      if (d.phase === "forced" && card) return format(_("You must use {card}: it was forced on you (R3.6)"), { card });
+      if (d.phase === "draw" && d.stock && d.stock.length) return format(_("Your turn: draw from the pack or take {card} from the discard pile"), { card: theCard(d.stock[d.stock.length - 1]) });
       const mine = { say: _("You have the say"), forced: _("You must use the forced card"), discard: _("You must discard"),
         draw: _("You draw or take"), play: _("You play, then discard") }[d.phase];
       return mine || `${_("You")} ${d.phase}`;
     }
-    if (d.phase === "say" && card) return format(_("{name} has the say to the {card}"), { name, card });
+    if (d.phase === "say" && card) return format(_("{name} has the say to {card}"), { name, card });
     const theirs = { say: _("{name} has the say"), forced: _("{name} must use the forced card"), discard: _("{name} must discard"),
       draw: _("{name} draws or takes"), play: _("{name} plays") }[d.phase];
     return theirs ? format(theirs, { name }) : `${name} ${d.phase}`;
@@ -389,7 +389,7 @@ class Game {
     }
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
       box.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
-        { gave: cardWords(d.exchange.gave), to: this.name(d.exchange.to), got: cardWords(d.exchange.got), from: this.name(d.exchange.from) })));
+        { gave: theCard(d.exchange.gave), to: this.name(d.exchange.to), got: theCard(d.exchange.got), from: this.name(d.exchange.from) })));
     }
     if (d.family === "mexicano" && d.over && t.scores.deals.length) {
       // R8.7: every other player pays the winner one counter; a draw scores nothing
@@ -420,7 +420,7 @@ class Game {
         label: format(_("combination {n} of {name}: {cards}"), { n: c.number, name: this.name(c.owner), cards: c.cards.map(x => tokenWords(x)).join(" ") }) }))
         : el("span", { class: "dim" }, _("No combinations on the table yet."))));
       const count = { count: d.stock_count, pack: d.pack, turns: d.pack_turns };
-      box.append(el("div", { class: "row center", id: "stock" }, _("Stock:"), " ", this.stockCards(d),
+      box.append(el("div", { class: "row center", id: "stock" }, _("Discard pile:"), " ", this.stockCards(d),
         el("span", { class: "dim" }, " " + (d.pack_turns ? format(_("({count}) - pack {pack}, turned {turns}×"), count) : format(_("({count}) - pack {pack}"), count))),
         this.packPile(d)));
     }
@@ -455,7 +455,7 @@ class Game {
     const target = { kind: "stock" };
     const on = this.target && this.target.kind === "stock";
     return el("button", { type: "button", id: "stock-button", class: "tappable pile-button stock-cards" + (on ? " targeted" : ""), "data-drop": JSON.stringify(target), "data-key": "target-stock",
-      "aria-pressed": on ? "true" : "false", "aria-label": _("the stock: take its card, or discard onto it"), onclick: () => this.tap(target) }, cards);
+      "aria-pressed": on ? "true" : "false", "aria-label": _("the discard pile: take its card, or discard onto it"), onclick: () => this.tap(target) }, cards);
   }
   packPile(d) {
     const pile = el("span", { class: "pack-pile" }, d.pack ? backCard() : "");
@@ -488,11 +488,11 @@ class Game {
     const to = this.name(d.exchange.to);
     box.append(el("h2", { id: "exchange-prompt" }, mine ? format(_("Choose a card to give to {name}"), { name: to })
       : (d.exchange.gave ? _("Waiting for the others to give...") : format(_("Wait: you give a card to {name} in turn"), { name: to }))), hand);
-    if (d.exchange.gave) box.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: cardWords(d.exchange.gave), name: to })));
+    if (d.exchange.gave) box.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: theCard(d.exchange.gave), name: to })));
     const pick = mine && this.selected.length ? d.hand[this.selected[0]] : null;
     if (pick && t.legal.includes(`give ${pick}`)) {
       box.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
-        format(_("Give {card} to {name}"), { card: cardWords(pick), name: to }))));
+        format(_("Give {card} to {name}"), { card: theCard(pick), name: to }))));
     }
     return box;
   }
@@ -505,14 +505,14 @@ class Game {
       return moves.length === 1 ? _("Tap the move to play it.") : _("Choose a move:");
     }
     if (this.target && moves.length) return _("Choose a move:");
-    const card = d.card_in_play ? cardWords(d.card_in_play) : "";
+    const card = d.card_in_play ? theCard(d.card_in_play) : "";
     if (d.family === "cooncan") {
-      if (d.phase === "draw") return _("Draw from the pack or take the card on the stock.");
+      if (d.phase === "draw") return _("Draw from the pack or take the card on the discard pile.");
       return _("Tap cards of your hand to lay them or add them to a combination; end with a card to discard.");
     }
-    if (d.phase === "say") return format(_("Tap cards of your hand to lay them with the {card}, or tap the {card} to see every move with it."), { card });
-    if (d.phase === "forced") return format(_("Tap the {card}, or cards of your hand to lay it with them."), { card });
-    if (d.phase === "discard") return _("Tap the card to pay with.");
+    if (d.phase === "say") return format(_("Tap cards of your hand to lay them with {card}, or tap {card} to see every move with it."), { card });
+    if (d.phase === "forced") return format(_("Tap {card}, or cards of your hand to lay it with them."), { card });
+    if (d.phase === "discard") return _("Tap the card to discard.");
     return "";
   }
   handPanel() {
@@ -569,7 +569,7 @@ class Game {
     const standings = t.standings || [];
     if (standings.length) {
       box.append(el("p", { id: "standings" }, format(_("Standings over every match at this table: {standings}"),
-        { standings: standings.map(s => `${s.name} ${s.total > 0 ? "+" : ""}${s.total}`).join(", ") })));
+        { standings: standings.map(s => `${this.name(s.seat)} ${s.total > 0 ? "+" : ""}${s.total}`).join(", ") })));
     }
     if (d && d.dealer && d.number) {
       // this match's first dealer, from the last deal's (the deal passes to the left, one seat a deal)
@@ -587,7 +587,7 @@ class Game {
   scores() {
     const t = this.table, s = t.scores;
     const signed = v => (v > 0 ? `+${v}` : v);
-    const head = el("tr", {}, el("th", {}, _("deal")), t.seats.map(x => el("th", {}, x.name)));
+    const head = el("tr", {}, el("th", {}, _("deal")), t.seats.map(x => el("th", {}, this.name(x.seat))));
     const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, signed(v)))));
     const total = el("tr", {}, el("th", {}, _("total")), s.totals.map(v => el("th", {}, signed(v))));
     // the running standings of this table's matches, when a rematch carried earlier totals
@@ -603,7 +603,7 @@ class Game {
     return el("div", { class: "panel" }, el("h2", {}, _("Log")), box);
   }
   hintBox() {
-    // the terminal game's hint: the expert's move, and the live outs with their chance to fill in time
+    // the terminal game's hint: the move the review would call best, and the live outs with their chance to fill in time
     const h = this.hint;
     return el("div", { id: "hint", class: "hint", role: "status" },
       el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, moveWords(this, h.act)), " ",
@@ -621,7 +621,7 @@ class Game {
   }
   typeMove() {
     // typing the notation stays, for those who know it (docs/records.md)
-    const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: _("or type a move: use 7c 8c 9c"), "aria-label": _("type a move") });
+    const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: _("or type a move: use 7♣ 8♣ 9♣, discard 5♥"), "aria-label": _("type a move") });
     const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, _("play")));
     f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
     const box = el("details", { id: "type-move", class: "more", open: this.opened.typed }, el("summary", { "data-key": "type-move" }, _("Type a move")), f);
