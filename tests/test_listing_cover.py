@@ -114,7 +114,8 @@ def test_the_move_list_offers_going_out_in_words() -> None:
     s = GameSession(rules, seats=["human", "foster"], names=["Ann", "Bob"], first_deck=deck)
     assert s.deal.to_act == 1
     labels = {str(a): s.move_label(a) for a in s.legal()}
-    assert labels["p1 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th"] == "go out: lay 2c-6c, 7d 7h 7s and 8h 9h 10h"
+    assert labels["p1 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th"] == "go out: lay 2♣-6♣, 7♦ 7♥ 7♠ and 8♥ 9♥ 10♥"
     assert sum(label.startswith("go out") for label in labels.values()) == 1  # the other uses keep a card
     going_out = next(a for a in s.legal() if str(a) == "p1 use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th")
-    assert s.move_label(going_out, translator("es")) == "salir: bajar 2c-6c, 7d 7h 7s y 8h 9h 10h"
+    assert s.move_label(going_out, translator("es")) == "salir: bajar 2♣-6♣, 7♦ 7♥ 7♠ y 8♥ 9♥ 10♥"
+    assert str(s.read_move("salir: bajar 2♣-6♣, 7♦ 7♥ 7♠ y 8♥ 9♥ 10♥", 1)) == str(going_out)  # typed back

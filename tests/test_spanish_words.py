@@ -80,6 +80,8 @@ def test_every_listed_move_typed_as_the_list_says_it_is_that_move(variant: str, 
     ("mover el comodín de abajo de la combinación 2 y agregar 5h", "shift 2 low 5h"),
     ("mover el comodín de la combinación 1 y agregar 9♠", "shift 1 9s"),
     ("use 7c 8c 9c", "use 7c 8c 9c"),
+    ("salir: bajar 2♣-6♣, 7♦ 7♥ 7♠ y 8♥ 9♥ 10♥", "use 2c 3c 4c 5c 6c | 7d 7h 7s | 8h 9h Th"),
+    ("go out: lay 5♣-J♣", "use 5c 6c 7c Jc"),
 ])
 def test_spanish_and_english_words_are_read_into_the_notation(typed: str, notation: str) -> None:
     assert notation_of(typed, "conquian", [{"Ana", "Tú"}, {"Bea"}], in_play="5h") == notation

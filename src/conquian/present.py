@@ -181,24 +181,24 @@ def move_phrase(action: Action, to: str | Msg | None = None, tr: Translator | No
 
 
 def combination_words(mask: int) -> str:
-    """A combination as a person reads it: a sequence of four or more from its ends (``2c-6c``), any
-    other its cards (``8h 9h 10h``, ``7d 7h 7s``)."""
-    cards = for_people(meld_text(mask)).split()
+    """A combination as a person reads it: a sequence of four or more from its ends (``2♣-6♣``), any
+    other its cards (``8♥ 9♥ 10♥``, ``7♦ 7♥ 7♠``)."""
+    cards = symbols(meld_text(mask)).split()
     if len(cards) >= 4 and len({c[-1] for c in cards}) == 1:
         return f"{cards[0]}-{cards[-1]}"
     return " ".join(cards)
 
 
 def going_out_msg(action: Use) -> Msg:
-    """A use that lays the whole hand (R3.7, R8.5), in words: "go out: lay 8h 9h 10h, 2c-6c and
-    7d 7h 7s".
+    """A use that lays the whole hand (R3.7, R8.5), in words: "go out: lay 8♥ 9♥ 10♥, 2♣-6♣ and
+    7♦ 7♥ 7♠".
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
     >>> from conquian.i18n import translator
     >>> m = going_out_msg(parse_action("p2 use 8h 9h Th | 2c 3c 4c 5c 6c | 7d 7h 7s"))
     >>> str(m), translator("es").render(m)
-    ('go out: lay 2c-6c, 7d 7h 7s and 8h 9h 10h', 'salir: bajar 2c-6c, 7d 7h 7s y 8h 9h 10h')
+    ('go out: lay 2♣-6♣, 7♦ 7♥ 7♠ and 8♥ 9♥ 10♥', 'salir: bajar 2♣-6♣, 7♦ 7♥ 7♠ y 8♥ 9♥ 10♥')
 
     ```
     """

@@ -113,6 +113,25 @@ def _card_at(words: list[str], i: int) -> tuple[str, int] | None:
     return (card_str(card), 1) if card != JOKER else ("X", 1)
 
 
+_RANGE = re.compile(r"^(10|[A2-9TJQK])([cdhs♣♦♥♠])-(10|[A2-9TJQK])([cdhs♣♦♥♠])$", re.IGNORECASE)
+_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+
+
+def _ranges(words: list[str]) -> list[str]:
+    """A sequence written by its ends (``2♣-6♣``, the move list's words for four cards or more)
+    written out card by card; from a 7 to a court, the Spanish pack's sequence (7 then J, R2.1)."""
+    out: list[str] = []
+    for w in words:
+        m = _RANGE.match(w)
+        if m is None or parse_card(m.group(1) + m.group(2)) >> 4 != parse_card(m.group(3) + m.group(4)) >> 4:
+            out.append(w)
+            continue
+        low, high = (_ORDER.index("T" if g == "10" else g.upper()) for g in (m.group(1), m.group(3)))
+        ranks = [r for r in _ORDER[low:high + 1] if not (low <= 6 and high >= 10 and r in ("8", "9", "T"))]
+        out += [r + card_str(parse_card(m.group(1) + m.group(2)))[1] for r in ranks]
+    return out
+
+
 def _target(phrase: list[str], names: Sequence[Collection[str]] | None) -> str | None:
     """The seat a phrase after "a"/"to"/"on" names: ``p2``, or a player's name; "" where no
     names are known (the name is then not needed); None for a name that is nobody's."""
@@ -143,7 +162,16 @@ def notation_of(text: str, family: str | None = None, names: Sequence[Collection
         return text  # the notation itself
     except ConquianError:
         pass
-    words = _words(text)
+    going_out = re.match(r"(?i)\s*(salir|go out)\s*:\s*", text)
+    if going_out:  # "salir: bajar 2♣-6♣, 7♦ 7♥ 7♠ y 8♥ 9♥ 10♥": one combination between commas
+        rest_text = text[going_out.end():]
+        rest_text = re.sub(r"\s*,\s*|\s+(?:y|and)\s+", " | ", rest_text)
+        words = _words(rest_text)
+        if not words or _VERBS.get(_plain(words[0])) not in ("lay", "use"):
+            return text
+        words = ["use", *_ranges(words[1:])]
+    else:
+        words = _ranges(_words(text))
     if not words:
         return text
     verb = _VERBS.get(_plain(words[0]))
