@@ -215,7 +215,7 @@ def test_a_refused_move_reads_in_spanish_and_links_to_the_spanish_rule(server: S
     page.wait_for_selector("#board[data-mine='1']")
     page.click("#type-move summary")
     page.wait_for_selector("#typed")
-    assert page.get_attribute("#typed", "placeholder") == "o escribe una jugada: use 7c 8c 9c"
+    assert page.get_attribute("#typed", "placeholder") == "o escribe una jugada: bajar 7♣ 8♣ 9♣, pagar 5♥"
     before = state(page)
     page.fill("#typed", "discard 7h")
     page.press("#typed", "Enter")
@@ -256,6 +256,8 @@ def test_a_phone_in_spanish_reads_no_card_code_and_types_spanish_words(server: S
 
     page = spanish_page(browser, 390, 844)
     page.goto(server.url + "/")
+    page.wait_for_selector("#variant option", state="attached")
+    page.wait_for_selector("select[data-seat] option", state="attached")
     options = page.locator("#variant option").all_inner_texts()
     assert "Conquián mexicano" in options and "conquian-mexicano" not in options
     assert "bot: Experto" in page.locator("select[data-seat] option").all_inner_texts()
