@@ -8,7 +8,7 @@ The engine never translates: it does not know who reads.
 >>> from conquian.i18n import translator
 >>> err = IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat="p1", card="7h"))
 >>> str(err), err.render(translator("es"))
-('R3.5: p1 does not hold 7h', 'R3.5: p1 no tiene el 7h')
+('R3.5: p1 does not hold 7h', 'R3.5: p1 no tiene 7h')
 >>> quote("p1 use " + "7h " * 1000).endswith("... (3007 characters)")
 True
 
