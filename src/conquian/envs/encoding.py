@@ -215,9 +215,12 @@ class Encoding:
         """The index of each listed use of ``card`` (``forms``, in the listing's order, from a
         hand ``hand``): the first use whose combination holding the card is ``m`` is ``A_USE +
         m``'s number; each further one (version 1) is ``A_LAY`` + the hand cards it lays as
-        :func:`hand_bits`.  In version 0 the further ones have no index and are left out."""
+        :func:`hand_bits` (two further uses laying the same hand cards, which the listing never
+        gives, raise ``RuntimeError``).  In version 0 the further ones have no index and are left
+        out."""
         out: list[tuple[int, tuple[int, ...]]] = []
         seen: set[int] = set()
+        lays: set[int] = set()
         a_use, a_lay, melds, lay = self.A_USE, self.A_LAY, self.meld_index, self.lay_bits
         for f in forms:
             m = f[0]
@@ -230,7 +233,11 @@ class Encoding:
                 laid = 0
                 for x in f:
                     laid |= x
-                out.append((a_lay + hand_bits(laid & hand, hand), f))
+                i = a_lay + hand_bits(laid & hand, hand)
+                if i in lays:  # the listing lays each further set of hand cards once (use_forms, step 4)
+                    raise RuntimeError(f"two listed uses of one combination lay the same hand cards: {f!r}")
+                lays.add(i)
+                out.append((i, f))
         return out
 
     def _cooncan_actions(self) -> None:
