@@ -18,17 +18,23 @@ from conquian import get_rules
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.match import new_deal
-from conquian.envs import conquian_spanish_v0, conquian_v0, cooncan_double_v0, cooncan_v0
+from conquian.envs import conquian_spanish_v1, conquian_v1, cooncan_double_v1, cooncan_v1
 from conquian.envs.aec import ConquianAEC
 from conquian.envs.encoding import Public, encoding
 from test_cooncan_properties import public_rearrangement
 from test_view import rearrange_hidden
 
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)  # the first action space, still importable
+    from conquian.envs import conquian_spanish_v0, conquian_v0, cooncan_double_v0, cooncan_v0
+
 ENVS = [
-    (conquian_v0, {}), (conquian_v0, {"players": 3}), (conquian_v0, {"scoring": "pips"}),
-    (conquian_spanish_v0, {}),
-    (cooncan_v0, {}), (cooncan_v0, {"players": 2, "stock": "open", "jokers": 1}),
-    (cooncan_double_v0, {"players": 4}), (cooncan_double_v0, {"players": 7, "discard_taken": False}),
+    (conquian_v1, {}), (conquian_v1, {"players": 3}), (conquian_v1, {"scoring": "pips"}),
+    (conquian_spanish_v1, {}),
+    (cooncan_v1, {}), (cooncan_v1, {"players": 2, "stock": "open", "jokers": 1}),
+    (cooncan_double_v1, {"players": 4}), (cooncan_double_v1, {"players": 7, "discard_taken": False}),
+    (conquian_v0, {}), (conquian_v0, {"players": 3}), (conquian_spanish_v0, {}), (cooncan_v0, {}),
+    (cooncan_double_v0, {"players": 4}),
 ]
 PRESETS = [("conquian", {}), ("conquian-spanish", {}), ("cooncan", {"jokers": 1}),
            ("cooncan", {"stock": "open", "jokers": 1}), ("cooncan-double", {"players": 5})]
@@ -118,7 +124,7 @@ def test_random_episodes_end_with_the_engines_scores(module: Any, kw: dict[str, 
 
 
 def test_reset_seed_reproduces_the_deck_and_differs_between_seeds() -> None:
-    env = cooncan_v0.env()
+    env = cooncan_v1.env()
     env.reset(seed=11)
     a = env.unwrapped.deal.deck
     env.reset(seed=11)
@@ -128,15 +134,17 @@ def test_reset_seed_reproduces_the_deck_and_differs_between_seeds() -> None:
 
 
 def test_render_ansi_and_bad_arguments() -> None:
-    env = conquian_v0.env(render_mode="ansi")
+    env = conquian_v1.env(render_mode="ansi")
     env.reset(seed=1)
     assert "p1" in env.render()
     with pytest.raises(ValueError):
-        conquian_v0.env(render_mode="rgb_array")
+        conquian_v1.env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="R1"):
-        cooncan_v0.env(jokers=True)
+        cooncan_v1.env(jokers=True)
     with pytest.raises(ValueError, match="R1"):
-        conquian_v0.env(players=9)
+        conquian_v1.env(players=9)
+    with pytest.raises(ValueError, match="version"):
+        ConquianAEC("conquian", version=2)
 
 
 # ------------------------------------------------------------------ Gymnasium
@@ -210,7 +218,7 @@ def _illegal(module: Any, **kw: Any) -> dict[str, float]:
     return dict(env.rewards)
 
 
-@pytest.mark.parametrize("module,kw", [(conquian_v0, {"scoring": "pips"}), (cooncan_v0, {})])
+@pytest.mark.parametrize("module,kw", [(conquian_v1, {"scoring": "pips"}), (cooncan_v1, {}), (conquian_v0, {})])
 def test_the_illegal_move_reward_is_an_option(module: Any, kw: dict[str, Any]) -> None:
     assert min(_illegal(module, **kw).values()) == -1.0  # PettingZoo's convention by default
     rewards = _illegal(module, illegal_reward=-250.0, **kw)
@@ -220,8 +228,8 @@ def test_the_illegal_move_reward_is_an_option(module: Any, kw: dict[str, Any]) -
 def test_conquian_spanish_is_conquian_under_the_default_scoring() -> None:
     """docs/research.md: the same seed and actions give the same observations, masks and rewards
     (only the ranks' names differ)."""
-    for seed in range(6):
-        a, b = conquian_v0.env(), conquian_spanish_v0.env()
+    for seed, (ma, mb) in enumerate([(conquian_v1, conquian_spanish_v1)] * 5 + [(conquian_v0, conquian_spanish_v0)]):
+        a, b = ma.env(), mb.env()
         a.reset(seed=seed)
         b.reset(seed=seed)
         rng = np.random.RandomState(seed)

@@ -20,33 +20,42 @@ from conquian import get_rules
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.conquian.mexicano_listing import DISCARD, EXCHANGE, FORCED, SAY
 from conquian.engine.redeal import redeal_unseen
-from conquian.envs import conquian_mexicano_v0
+from conquian.envs import conquian_mexicano_v1
 from conquian.envs.aec import ConquianAEC
 from conquian.envs.encoding import Public, encoding
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)  # the first action space, still importable
+    from conquian.envs import conquian_mexicano_v0
 
 OPTIONS = [{}, {"players": 3}, {"players": 4}, {"players": 3, "hand": 9, "exhausted": "fewest"},
            {"exchange": False}]
 
 
-@pytest.mark.parametrize("kw", OPTIONS)
-def test_pettingzoo_api_and_seed_tests(kw: dict[str, Any]) -> None:
+@pytest.mark.parametrize("module,kw", [(conquian_mexicano_v1, kw) for kw in OPTIONS] +
+                         [(conquian_mexicano_v0, OPTIONS[0]), (conquian_mexicano_v0, OPTIONS[1])])
+def test_pettingzoo_api_and_seed_tests(module: Any, kw: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # dict observations with masks are PettingZoo's own convention
-        api_test(conquian_mexicano_v0.env(**kw), num_cycles=200)
-        seed_test(lambda: conquian_mexicano_v0.env(**kw), num_cycles=100)
+        api_test(module.env(**kw), num_cycles=200)
+        seed_test(lambda: module.env(**kw), num_cycles=100)
 
 
+@pytest.mark.parametrize("version", [0, 1])
 @pytest.mark.parametrize("players,sizes", [(2, (315, 698)), (3, (355, 944)), (4, (395, 1190))])
-def test_sizes_and_layout(players: int, sizes: tuple[int, int]) -> None:
+def test_sizes_and_layout(players: int, sizes: tuple[int, int], version: int) -> None:
     """docs/encodings.md: at two players the first 275 indices mean what they mean in conquian;
-    a force names the player forced, counted from the actor (R8.4); the gives come last (R8.2)."""
-    enc = encoding(get_rules("conquian-mexicano", players=players))
-    assert (enc.n_actions, enc.obs_size) == sizes
+    a force names the player forced, counted from the actor (R8.4); the gives come next (R8.2),
+    then (version 1) the further uses, 2 ** 9 of them whatever the hand."""
+    enc = encoding(get_rules("conquian-mexicano", players=players), version)
+    assert (enc.n_actions, enc.obs_size) == (sizes[0] + 512 * version, sizes[1])
     assert (0, 1, 1 + 40 * (players - 1)) == (enc.A_PASS, enc.A_FORCE, enc.A_DISCARD)
-    assert enc.A_USE == enc.A_DISCARD + 40 and enc.A_GIVE == enc.A_USE + 194
+    assert enc.A_USE == enc.A_DISCARD + 40 and enc.A_GIVE == enc.A_USE + 194 and enc.A_LAY == enc.A_GIVE + 40
+    assert encoding(get_rules("conquian-mexicano", players=3, hand=9), version).n_actions == \
+        encoding(get_rules("conquian-mexicano", players=3), version).n_actions
     assert enc.action_text(enc.A_GIVE, 1) == "p1 give Ac"
     if players == 2:
-        spanish = encoding(get_rules("conquian-spanish"))
+        spanish = encoding(get_rules("conquian-spanish"), version)
         assert [enc.action_text(i, 1) for i in range(275)] == [spanish.action_text(i, 1) for i in range(275)]
     else:
         # the second player after p3 at three is p2; at four, p1
@@ -77,6 +86,8 @@ def test_the_mask_is_exact(kw: dict[str, Any]) -> None:
                 assert deal.is_legal(text)
                 if " use " not in text:  # a use's text names the combination holding the card only
                     assert enc.action_text(i, seat) == text
+                if i >= enc.A_LAY:  # a further use: named in full from the view
+                    assert enc.action_text(i, seat, view) == text
             deal.play(enc.action(rng.choice(sorted(chosen)), view))
     assert kinds >= {"pass", "use", "discard", "force"} | ({"give"} if rules.exchange else set())
 
@@ -140,7 +151,7 @@ def test_the_exchange_shows_the_card_given_and_got_only_to_their_seats() -> None
 @pytest.mark.parametrize("kw", OPTIONS)
 def test_random_episodes_end_with_the_engines_scores(kw: dict[str, Any]) -> None:
     """R8.7: the rewards are the deal's scores (the winner +1 from every other player), and they balance."""
-    env = conquian_mexicano_v0.env(**kw)
+    env = conquian_mexicano_v1.env(**kw)
     raw: ConquianAEC = env.unwrapped
     for seed in range(8):
         env.reset(seed=seed)
@@ -161,13 +172,13 @@ def test_random_episodes_end_with_the_engines_scores(kw: dict[str, Any]) -> None
 
 
 def test_render_and_bad_options() -> None:
-    env = conquian_mexicano_v0.env(players=3, render_mode="ansi")
+    env = conquian_mexicano_v1.env(players=3, render_mode="ansi")
     env.reset(seed=1)
     assert "p3 (dealer)" in env.render()
     with pytest.raises(ValueError, match="R8.1"):
-        conquian_mexicano_v0.env(players=4, hand=9)
+        conquian_mexicano_v1.env(players=4, hand=9)
     with pytest.raises(ValueError, match="R8.1"):
-        conquian_mexicano_v0.env(exhausted="longest")
+        conquian_mexicano_v1.env(exhausted="longest")
 
 
 # ------------------------------------------------------------------ Gymnasium
@@ -194,7 +205,9 @@ def test_gymnasium_env_checker_and_episodes(kw: dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------ OpenSpiel
-@pytest.mark.parametrize("params", [{}, {"players": 3}, {"players": 4}, {"players": 3, "hand": 9, "exchange": False}])
+@pytest.mark.parametrize("params", [{}, {"players": 3}, {"players": 4}, {"players": 3, "hand": 9, "exchange": False},
+                                    {"players": 3, "version": 0}])
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_openspiel_random_simulation_checks(params: dict[str, Any]) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     import conquian.envs.openspiel  # noqa: F401 (registers the games)

@@ -20,8 +20,8 @@ PRESETS = [("conquian", 2), ("conquian-spanish", 2), ("conquian", 3), ("conquian
            ("conquian-mexicano", 3), ("cooncan", 3), ("cooncan-double", 5)]
 
 
-def _aec(variant: str, players: int, seed: int, dealer: int) -> ConquianAEC:
-    env = ConquianAEC(variant, players)
+def _aec(variant: str, players: int, seed: int, dealer: int, version: int = 1) -> ConquianAEC:
+    env = ConquianAEC(variant, players, version=version)
     env.reset(seed=seed, options={"dealer": dealer})
     return env
 
@@ -31,16 +31,20 @@ def _aec_obs(env: ConquianAEC, agent: str | None = None) -> tuple[np.ndarray, np
     return o["observation"], o["action_mask"]
 
 
-@pytest.mark.parametrize(("variant", "players"), PRESETS)
-def test_self_play_matches_the_aec_env(variant: str, players: int) -> None:
-    """Self-play: every seat's observation and mask, the rewards and the next deals are the AEC env's."""
+@pytest.mark.parametrize(("variant", "players", "version"), [(v, n, 1) for v, n in PRESETS] +
+                         [("conquian", 2, 0), ("conquian-mexicano", 3, 0)])
+def test_self_play_matches_the_aec_env(variant: str, players: int, version: int) -> None:
+    """Self-play: every seat's observation and mask, the rewards and the next deals are the AEC env's
+    (in both versions of the action space; version 1's further uses played too)."""
     n_envs, seed, dealer = 3, 11, 2
     steps = 160 if variant.startswith("cooncan") else 400
-    venv = ConquianVectorEnv(variant, n_envs, opponents=None, players=players, dealer=dealer)
+    venv = ConquianVectorEnv(variant, n_envs, opponents=None, players=players, dealer=dealer, version=version)
     obs, info = venv.reset(seed=seed)
-    refs = [_aec(variant, players, seed + i, dealer) for i in range(n_envs)]
+    refs = [_aec(variant, players, seed + i, dealer, version) for i in range(n_envs)]
     pick = random_legal(np.random.default_rng(5))
-    ended = 0
+    ended = further = 0
+    lay = venv.enc.A_LAY
+    coin = np.random.default_rng(9)
     for _ in range(steps):
         for i, ref in enumerate(refs):
             o, m = _aec_obs(ref)
@@ -48,6 +52,12 @@ def test_self_play_matches_the_aec_env(variant: str, players: int) -> None:
             np.testing.assert_array_equal(info["action_mask"][i], m)
             assert info["to_act"][i] == ref.seat(ref.agent_selection)
         actions = pick(obs, info["action_mask"])
+        masked_lay = np.flatnonzero(info["action_mask"][:, lay:].any(axis=1))
+        if len(masked_lay):  # a further use where there is one: play it, half the time
+            i = int(masked_lay[0])
+            if coin.random() < 0.5:
+                actions[i] = lay + int(np.flatnonzero(info["action_mask"][i, lay:])[0])
+        further += int((actions >= lay).sum())
         last_agents = [ref.agent_selection for ref in refs]
         obs, rewards, term, trunc, info = venv.step(actions)
         assert rewards.shape == (n_envs, players) and not trunc.any()
@@ -67,6 +77,8 @@ def test_self_play_matches_the_aec_env(variant: str, players: int) -> None:
                 assert ref.deal is not None and not ref.deal.over
     if not variant.startswith("cooncan"):
         assert ended > 0
+    if version == 1 and variant.startswith("conquian") and variant != "conquian-mexicano":
+        assert further > 0
 
 
 def _opponent_reference(variant: str, players: int, seed: int, dealer: int, seat: int,
@@ -389,12 +401,12 @@ def test_pettingzoo_api_with_the_new_options(kw: dict[str, Any]) -> None:
 
     from pettingzoo.test import api_test, seed_test
 
-    from conquian.envs import conquian_v0
+    from conquian.envs import conquian_v1
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(conquian_v0.env(**kw), num_cycles=300)
-        seed_test(lambda: conquian_v0.env(**kw), num_cycles=100)
+        api_test(conquian_v1.env(**kw), num_cycles=300)
+        seed_test(lambda: conquian_v1.env(**kw), num_cycles=100)
 
 
 def test_a_seed_per_environment() -> None:

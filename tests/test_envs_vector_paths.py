@@ -3,6 +3,8 @@ state, on many random deals of every preset: the same observation, mask and seat
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,7 @@ from conquian.envs.vector import ConquianVectorEnv, random_legal
 PRESETS = [("conquian", 2, {}), ("conquian-spanish", 2, {}), ("conquian", 3, {}), ("conquian", 2, {"scoring": "pips"}),
            ("conquian-mexicano", 2, {}), ("conquian-mexicano", 3, {"exhausted": "fewest"}),
            ("conquian-mexicano", 4, {}), ("conquian-mexicano", 2, {"hand": 9}), ("cooncan", 3, {}), ("cooncan", 2, {}),
-           ("cooncan-double", 5, {})]
+           ("cooncan-double", 5, {}), ("conquian", 2, {"version": 0}), ("conquian-mexicano", 3, {"version": 0})]
 
 
 def _reference(env: ConquianVectorEnv, i: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
@@ -39,7 +41,7 @@ def _check(env: ConquianVectorEnv, obs: np.ndarray, info: dict[str, np.ndarray],
 
 @pytest.mark.parametrize(("variant", "players", "options"), PRESETS)
 @pytest.mark.parametrize("opponents", [None, "random"])
-def test_fast_encodings_are_the_encoders(variant: str, players: int, options: dict[str, str],
+def test_fast_encodings_are_the_encoders(variant: str, players: int, options: dict[str, Any],
                                          opponents: str | None) -> None:
     """Self-play and a learner against ``random``: many deals at once, dealers drawn, every state
     encoded as :class:`~conquian.envs.encoding.Encoding` encodes it."""

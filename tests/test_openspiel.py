@@ -16,11 +16,44 @@ import pyspiel
 import conquian.envs.openspiel  # noqa: F401 (registers the games)
 
 
-@pytest.mark.parametrize("name,sims", [("python_conquian", 20), ("python_conquian_spanish", 10),
-                                       ("python_cooncan", 2), ("python_cooncan_double", 1)])
-def test_openspiel_random_simulation_checks(name: str, sims: int) -> None:
-    game = pyspiel.load_game(name)
+@pytest.mark.parametrize("name,sims,version", [("python_conquian", 20, 1), ("python_conquian_spanish", 10, 1),
+                                               ("python_cooncan", 2, 1), ("python_cooncan_double", 1, 1),
+                                               ("python_conquian", 10, 0), ("python_cooncan", 1, 0)])
+def test_openspiel_random_simulation_checks(name: str, sims: int, version: int) -> None:
+    if version == 0:
+        with pytest.deprecated_call():
+            game = pyspiel.load_game(name, {"version": 0})
+    else:
+        game = pyspiel.load_game(name)
+    assert game.get_parameters()["version"] == version
+    assert game.num_distinct_actions() == game.new_initial_state().g.enc.n_actions
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+
+
+def test_the_versions_sizes_and_the_further_uses_named_in_full() -> None:
+    """docs/encodings.md: version 1 adds 2 ** 10 further uses to conquian's 275 actions; a legal one
+    is named by the cards it lays, in notation, when the state can see the hand that lays them."""
+    with pytest.deprecated_call():
+        assert pyspiel.load_game("python_conquian", {"version": 0}).num_distinct_actions() == 275
+    game = pyspiel.load_game("python_conquian")
+    assert game.num_distinct_actions() == 275 + 1024
+    named = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            player = state.current_player()
+            for a in state.legal_actions():
+                text = state.action_to_string(player, a)
+                if a >= 275:
+                    assert text == str(state.g.enc.action(a, state.deal.view(player + 1)))
+                    assert text.startswith(f"p{player + 1} use ") and "laying" not in text
+                    named += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert named > 0
 
 
 def test_parameters_reach_the_rules() -> None:
@@ -45,9 +78,11 @@ def _dealt(game: object, seed: int) -> object:
     return state
 
 
-@pytest.mark.parametrize("name", ["python_conquian", "python_cooncan"])
-def test_resampling_keeps_the_information_state(name: str) -> None:
-    game = pyspiel.load_game(name)
+@pytest.mark.parametrize("name,params", [("python_conquian", {}), ("python_cooncan", {}),
+                                         ("python_conquian", {"version": 0})])
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_resampling_keeps_the_information_state(name: str, params: dict[str, int]) -> None:
+    game = pyspiel.load_game(name, params)
     for seed in range(10):
         state = _dealt(game, seed)
         if state.is_terminal():
@@ -147,7 +182,7 @@ def test_games_and_states_pickle(name: str) -> None:
     assert loaded.g is state.g
 
 
-def test_python_cooncan_deals_the_joker_as_cooncan_v0_does() -> None:
+def test_python_cooncan_deals_the_joker_as_cooncan_v1_does() -> None:
     from conquian import get_rules
 
     game = pyspiel.load_game("python_cooncan")

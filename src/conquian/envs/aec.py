@@ -2,7 +2,8 @@
 
 Agents are ``player_1`` .. ``player_N`` (the seats).  Each observation is a dict with
 ``observation`` (the seat's view, encoded as :mod:`conquian.envs.encoding` documents) and
-``action_mask``; actions are indices of the fixed discrete space of the preset.  Rewards are
+``action_mask``; actions are indices of the fixed discrete space of the preset (``version``: the
+action space's, 1 by default; the ``*_v0`` modules make version 0's).  Rewards are
 the deal's real scores at its end (games or pips, as the options say), zero before; no
 shaping.  ``reset(seed=...)`` reproduces the deck.  ``max_steps`` truncates a deal after that
 many actions (every seat's; zero rewards).  ``state()`` is the full state for centralised critics
@@ -14,8 +15,8 @@ observation followed by the match's running totals, the pool and its progress
 sits out (R6.3): he is not among the agents of that episode.
 
 ```pycon
->>> from conquian.envs import conquian_v0
->>> env = conquian_v0.env()
+>>> from conquian.envs import conquian_v1
+>>> env = conquian_v1.env()
 >>> env.reset(seed=3)
 >>> obs, reward, term, trunc, info = env.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) == len(env.unwrapped.deal.legal_actions())
@@ -41,7 +42,7 @@ from conquian.engine.conquian.view import ConquianView
 from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import get_rules
-from conquian.envs.encoding import Encoding, Obs, Public, encoding
+from conquian.envs.encoding import LATEST, Encoding, Obs, Public, encoding
 from conquian.envs.state import global_state, match_features, state_size
 
 _SEATS = {f"player_{i}": i for i in range(1, 8)}
@@ -50,11 +51,11 @@ _SEATS = {f"player_{i}": i for i in range(1, 8)}
 class ConquianAEC(AECEnv):  # type: ignore[misc]
     """One deal of a preset as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v1", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, variant: str = "conquian", players: int | None = None, render_mode: str | None = None,
                  name: str | None = None, max_steps: int | None = None, episode: str = "deal", rounds: int = 1,
-                 **options: Any) -> None:
+                 version: int = LATEST, **options: Any) -> None:
         super().__init__()
         if episode not in ("deal", "match"):
             raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
@@ -69,11 +70,12 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         if players is not None:
             opts["players"] = players
         self.rules = get_rules(variant, **opts)
-        self.enc: Encoding = encoding(self.rules)
+        self.enc: Encoding = encoding(self.rules, version)
+        self.version = version
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=name or f"{variant.replace('-', '_')}_v0")
+        self.metadata = dict(self.metadata, name=name or f"{variant.replace('-', '_')}_v{version}")
         n = self.rules.players
         self.possible_agents = [f"player_{i}" for i in range(1, n + 1)]
         size = self.enc.obs_size + (2 * n + 1 if episode == "match" else 0)
@@ -236,8 +238,9 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
 ILLEGAL_REWARD = -1.0
 
 
-def make_env(variant: str, name: str) -> Any:
-    """The ``env`` and ``raw_env`` constructors of one preset.
+def make_env(variant: str, name: str, version: int = LATEST) -> Any:
+    """The ``env`` and ``raw_env`` constructors of one preset, in version ``version`` of the action
+    space (``docs/encodings.md``).
 
     ``env`` wraps ``raw_env`` in PettingZoo's usual wrappers: an illegal action ends the episode,
     the seat that played it rewarded ``illegal_reward`` (-1 by default; under pip scoring, where a
@@ -245,7 +248,7 @@ def make_env(variant: str, name: str) -> Any:
     ``raw_env`` refuses an illegal action with ``ValueError``."""
 
     def raw_env(players: int | None = None, render_mode: str | None = None, **options: Any) -> ConquianAEC:
-        return ConquianAEC(variant, players, render_mode, name, **options)
+        return ConquianAEC(variant, players, render_mode, name, version=version, **options)
 
     def env(players: int | None = None, render_mode: str | None = None,
             illegal_reward: float = ILLEGAL_REWARD, **options: Any) -> AECEnv:

@@ -1,20 +1,14 @@
-"""PettingZoo environment ``conquian_mexicano_v0``: one deal of the conquián mexicano (R8) for two,
-three (the tercerilla) or four players, with the options ``hand``, ``exchange`` and ``exhausted``
-(see :mod:`conquian.envs.aec`).
+"""PettingZoo environment ``conquian_mexicano_v0`` (deprecated: use
+:mod:`conquian.envs.conquian_mexicano_v1`): one deal of the conquián mexicano (R8) in version 0 of
+the action space (see :mod:`conquian.envs.aec` and ``docs/encodings.md``): its mask marks, of the
+listed uses that share the combination holding the card in play, only the first;
+``conquian_mexicano_v1`` gives every listed action its index."""
 
-```pycon
->>> from conquian.envs import conquian_mexicano_v0
->>> env = conquian_mexicano_v0.env(players=3)
->>> env.reset(seed=5)
->>> env.agents, env.agent_selection          # p3 deals: p1 gives first in the exchange (R8.2)
-(['player_1', 'player_2', 'player_3'], 'player_1')
->>> obs, *_ = env.last()
->>> obs["observation"].shape, obs["action_mask"].shape, int(obs["action_mask"].sum())
-((944,), (355,), 8)
-
-```
-"""
+import warnings
 
 from conquian.envs.aec import make_env
 
-env, raw_env = make_env("conquian-mexicano", "conquian_mexicano_v0")
+warnings.warn("conquian.envs.conquian_mexicano_v0 is deprecated: use conquian.envs.conquian_mexicano_v1 "
+              "(docs/encodings.md)", DeprecationWarning, stacklevel=2)
+
+env, raw_env = make_env("conquian-mexicano", "conquian_mexicano_v0", version=0)

@@ -1,14 +1,20 @@
 """Fixed encodings of observations and actions for the research interfaces (``docs/encodings.md``).
 
-An :class:`Encoding` is made once per rules object.  It numbers every action the engine's
-listing can contain (a fixed discrete space), and turns a seat's view, with the public
-events seen so far, into a flat ``float32`` array of fixed shape.
+An :class:`Encoding` is made once per rules object and version of the action space.  It numbers
+every action the engine's listing can contain (a fixed discrete space), and turns a seat's
+view, with the public events seen so far, into a flat ``float32`` array of fixed shape.
+
+Versions of the action space (:data:`VERSIONS`; the observations are the same in both):
+version 1 (:data:`LATEST`) gives every listed action its own index; version 0, the space of
+the ``*_v0`` environments, numbers a conquian or conquián mexicano use only by the
+combination that holds the card in play, so that of several listed uses sharing that
+combination it marks only the first (``docs/encodings.md``).
 
 ```pycon
 >>> from conquian import get_rules, ConquianDeal
 >>> enc = encoding(get_rules("conquian"))
->>> enc.n_actions, enc.obs_size
-(275, 609)
+>>> enc.n_actions, enc.obs_size, enc.version
+(1299, 609, 1)
 >>> deal = ConquianDeal(get_rules("conquian"), seed=3, dealer=2)
 >>> mask = enc.mask(deal.view(1))
 >>> v = deal.view(1)
@@ -16,7 +22,11 @@ events seen so far, into a flat ``float32`` array of fixed shape.
 True
 >>> mex = encoding(get_rules("conquian-mexicano", players=3))   # R8: gives, forces naming a player
 >>> mex.n_actions, mex.obs_size, mex.action_text(mex.A_FORCE + 40 + 3, 1)
-(355, 944, 'p1 force 4c p3')
+(867, 944, 'p1 force 4c p3')
+>>> enc.action_text(enc.A_LAY + 0b1011, 2)                      # a further use, by the hand cards it lays
+'p2 use laying hand cards 1 2 4'
+>>> encoding(get_rules("conquian"), version=0).n_actions        # the first space (docs/encodings.md)
+275
 
 ```
 """
@@ -69,6 +79,12 @@ View = ConquianView | CooncanView | MexicanoView
 
 #: Conquian: the most combinations one side can hold (eleven down ends the deal: 4 x 3 = 12).
 CONQUIAN_SLOTS = 4
+#: The versions of the action space (``docs/encodings.md``), and the one made unless another is asked for.
+VERSIONS = (0, 1)
+LATEST = 1
+#: Version 1's block of further uses: one index per set of the seat's hand cards, a bit per card
+#: of the largest hand a use can be made from (conquian: ten; the conquián mexicano: nine, R8.1).
+LAY_BITS = {CONQUIAN: 10, MEXICANO: 9}
 CONQUIAN_PHASES = ("say", "forced", "discard", "over")
 """Conquian's phase floats, in order: the view's public phase, one-hot."""
 _SHIFT_WHICH = {None: 0, "low": 1, "high": 2}
@@ -95,11 +111,49 @@ class Public:
         return self.copy()
 
 
-class Encoding:
-    """Actions and observations of one rules object (a preset with its options)."""
+def hand_bits(laid: int, hand: int) -> int:
+    """The hand cards ``laid`` as bits over ``hand`` in the pack's order: bit ``i`` for the ``i``-th
+    card of the hand (the hand's cards ascending by card number, which is the pack's order).
 
-    def __init__(self, rules: Rules) -> None:
+    ```pycon
+    >>> from conquian.engine.cards import CardSet
+    >>> bin(hand_bits(CardSet.parse("3c 7h").mask, CardSet.parse("3c 5d 7h Ks").mask))
+    '0b101'
+
+    ```
+    """
+    out = 0
+    bit = 1
+    while hand:
+        low = hand & -hand
+        if laid & low:
+            out |= bit
+        hand ^= low
+        bit <<= 1
+    return out
+
+
+def hand_cards(bits: int, hand: int) -> int:
+    """The inverse of :func:`hand_bits`: the cards of ``hand`` whose bits are set in ``bits``."""
+    out = 0
+    while hand and bits:
+        low = hand & -hand
+        if bits & 1:
+            out |= low
+        hand ^= low
+        bits >>= 1
+    return out
+
+
+class Encoding:
+    """Actions and observations of one rules object (a preset with its options), in version
+    ``version`` of the action space (:data:`VERSIONS`)."""
+
+    def __init__(self, rules: Rules, version: int = LATEST) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"version must be one of {', '.join(map(str, VERSIONS))}, not {version!r}")
         self.rules = rules
+        self.version = version
         self.conquian = rules.family == CONQUIAN
         self.mexicano = rules.family == MEXICANO
         cards = sorted(set(c for c in pack_order(rules) if c != JOKER))
@@ -129,6 +183,7 @@ class Encoding:
         self.A_DISCARD = self.A_FORCE + self.n_cards
         self.A_USE = self.A_DISCARD + self.n_cards
         self.n_actions = self.A_USE + len(self.melds)
+        self._lay_block()
         c = self.n_cards
         self.obs_size = c * (1 + 2 * CONQUIAN_SLOTS + 1 + 1 + 4) + 4 + 3 + 2
 
@@ -144,9 +199,49 @@ class Encoding:
         self.A_USE = self.A_DISCARD + c
         self.A_GIVE = self.A_USE + len(self.melds)
         self.n_actions = self.A_GIVE + c
+        self._lay_block()
         # a side holds at most hand + 1 cards (going out, R8.5), so (hand + 1) // 3 combinations
         self.slots = (self.rules.hand_size + 1) // 3
         self.obs_size = c * (1 + n * self.slots + 4 + 3 * n) + 6 + 6 * n
+
+    def _lay_block(self) -> None:
+        """Version 1: the further uses, after every other block (``A_LAY``, ``2 ** lay_bits``
+        indices: the set of hand cards laid, as :func:`hand_bits`); version 0 has none."""
+        self.A_LAY = self.n_actions
+        self.lay_bits = LAY_BITS[self.rules.family] if self.version >= 1 else 0
+        if self.lay_bits:
+            if self.rules.hand_size > self.lay_bits:
+                raise ValueError(f"hands of {self.rules.hand_size} cards do not fit the action space")
+            self.n_actions += 1 << self.lay_bits
+
+    def number_uses(self, card: int, hand: int, forms: Sequence[tuple[int, ...]]) -> list[tuple[int, tuple[int, ...]]]:
+        """The index of each listed use of ``card`` (``forms``, in the listing's order, from a
+        hand ``hand``): the first use whose combination holding the card is ``m`` is ``A_USE +
+        m``'s number; each further one (version 1) is ``A_LAY`` + the hand cards it lays as
+        :func:`hand_bits` (two further uses laying the same hand cards, which the listing never
+        gives, raise ``RuntimeError``).  In version 0 the further ones have no index and are left
+        out."""
+        out: list[tuple[int, tuple[int, ...]]] = []
+        seen: set[int] = set()
+        lays: set[int] = set()
+        a_use, a_lay, melds, lay = self.A_USE, self.A_LAY, self.meld_index, self.lay_bits
+        for f in forms:
+            m = f[0]
+            if not m >> card & 1:
+                m = next(x for x in f if x >> card & 1)
+            if m not in seen:
+                seen.add(m)
+                out.append((a_use + melds[m], f))
+            elif lay:
+                laid = 0
+                for x in f:
+                    laid |= x
+                i = a_lay + hand_bits(laid & hand, hand)
+                if i in lays:  # the listing lays each further set of hand cards once (use_forms, step 4)
+                    raise RuntimeError(f"two listed uses of one combination lay the same hand cards: {f!r}")
+                lays.add(i)
+                out.append((i, f))
+        return out
 
     def _cooncan_actions(self) -> None:
         r = self.rules
@@ -155,6 +250,8 @@ class Encoding:
         self.slots = r.pack_size // 3
         full = sum(1 << c for c in self.cards)
         threes = hand_threes(full, full if r.copies == 2 else 0, min(r.jokers, 2))
+        if self.version == 0:  # the first space's threes: at most one joker, or a set of one natural and two
+            threes = [t for t in threes if t.count(JOKER) < 2 or t[1:] == (JOKER, JOKER)]
         self.threes = list(dict.fromkeys(threes))
         self.three_index = {t: i for i, t in enumerate(self.threes)}
         self.A_DRAW = 0
@@ -164,11 +261,13 @@ class Encoding:
         self.A_ADD = self.A_MELD + len(self.threes)
         self.A_SHIFT = self.A_ADD + self.slots * self.tokens
         # the sequences of one natural and two jokers (two jokers in the pack only), last, so that
-        # the indices before them mean what they meant when they were not listed
-        self.runs3 = joker_runs(full, min(r.jokers, 2))
+        # the indices before them mean what they meant when they were not listed; version 0's space
+        # is the first one, without them
+        self.runs3 = joker_runs(full, min(r.jokers, 2)) if self.version >= 1 else []
         self.run3_index = {t: i for i, t in enumerate(self.runs3)}
         self.A_RUN3 = self.A_SHIFT + self.slots * 3 * self.tokens
         self.n_actions = self.A_RUN3 + len(self.runs3)
+        self.A_LAY, self.lay_bits = self.n_actions, 0  # every Cooncan action of version 1 has its index
         n = self.players
         self.slot_size = d + 1 + d + n + 1
         self.obs_size = (d + 1) * 4 + self.slots * self.slot_size + (n - 1) * (d + 1) + 2 * n + n + 3 + 3
@@ -222,13 +321,17 @@ class Encoding:
         """The listed legal actions of the seat to act, by index (empty when it is not to act)."""
         out: dict[int, tuple[int, Any]] = {}
         if isinstance(view, ConquianView):
-            card, dense, melds = view.card, self.dense, self.meld_index
-            use, force, discard = self.A_USE, self.A_FORCE, self.A_DISCARD
-            for raw in view.legal_raw():
+            raws = view.legal_raw()
+            forms = [arg for kind, arg in raws if kind == K_USE]
+            if forms:
+                for i, f in self.number_uses(view.card, view.hand_mask, forms):
+                    out.setdefault(i, (K_USE, f))
+            dense, force, discard = self.dense, self.A_FORCE, self.A_DISCARD
+            for raw in raws:
                 kind, arg = raw
                 if kind == K_USE:
-                    i = use + melds[next(m for m in arg if m >> card & 1)]
-                elif kind == C_DISCARD:
+                    continue
+                if kind == C_DISCARD:
                     i = discard + dense[arg]
                 elif kind == K_FORCE:
                     i = force + dense[arg]
@@ -240,18 +343,25 @@ class Encoding:
         if isinstance(view, MexicanoView):
             return self._listed_mexicano(view)
         for raw in view.legal_raw():
+            if raw[0] == K_MELD3R and self.version == 0:
+                continue  # version 0 has no index for a sequence of one natural and two jokers
             out.setdefault(self.index(raw), raw)
         return out
 
     def _listed_mexicano(self, view: MexicanoView) -> dict[int, tuple[int, Any]]:
         out: dict[int, tuple[int, Any]] = {}
-        card, dense, melds, c, n = view.card, self.dense, self.meld_index, self.n_cards, self.players
+        dense, c, n = self.dense, self.n_cards, self.players
         me = view.player
-        for raw in view.legal_raw():
+        raws = view.legal_raw()
+        forms = [arg for kind, arg in raws if kind == K_USE]
+        if forms:
+            for i, f in self.number_uses(view.card, view.hand_mask, forms):
+                out.setdefault(i, (K_USE, f))
+        for raw in raws:
             kind, arg = raw
             if kind == K_USE:
-                i = self.A_USE + melds[next(m for m in arg if m >> card & 1)]
-            elif kind == C_DISCARD:
+                continue
+            if kind == C_DISCARD:
                 i = self.A_DISCARD + dense[arg]
             elif kind == K_FORCE:
                 i = self.A_FORCE + ((arg >> FORCE_SHIFT) - me - 1) % n * c + dense[arg & 63]
@@ -276,15 +386,37 @@ class Encoding:
         listed = self.listed(view)
         if index not in listed:
             raise ValueError(f"action {index} is not legal now")
-        raw = listed[index]
+        return self._to_action(listed[index], view)
+
+    def index_of(self, action: Action, view: View) -> int | None:
+        """The index of ``action`` if it is among the listed legal actions of ``view``'s seat (the
+        seat to act), else ``None``."""
+        for i, raw in self.listed(view).items():
+            if self._to_action(raw, view) == action:
+                return i
+        return None
+
+    @staticmethod
+    def _to_action(raw: tuple[int, Any], view: View) -> Action:
         if isinstance(view, ConquianView):
             return conquian_raw_to_action(view.seat, raw)
         if isinstance(view, MexicanoView):
             return mexicano_raw_to_action(view.seats, view.player, raw)
         return cooncan_raw_to_action(view.seat, raw, view.rules.stock == "open")
 
-    def action_text(self, index: int, seat: int) -> str:
-        """An index in words, for any seat (a use or an add names its combination)."""
+    def action_text(self, index: int, seat: int, view: View | None = None) -> str:
+        """An index in words, for any seat (a use or an add names its combination; a further use
+        of version 1 names the places of the hand cards it lays, 1 the hand's first card in the
+        pack's order).  With ``view``, the view of the seat to act, a legal index is the engine's
+        own action in notation (a further use names every card it lays)."""
+        if view is not None and index >= self.A_LAY:
+            listed = self.listed(view)
+            if index in listed:
+                return str(self.action(index, view))
+        if index >= self.A_LAY:
+            bits = index - self.A_LAY
+            places = " ".join(str(i + 1) for i in range(self.lay_bits) if bits >> i & 1)
+            return f"p{seat} use laying hand cards {places}" if places else f"p{seat} use laying no hand card"
         if self.mexicano:
             return self._mexicano_text(index, seat)
         if self.conquian:
@@ -523,7 +655,7 @@ class Encoding:
 
 
 @cache
-def encoding(rules: Rules) -> Encoding:
-    """The encoding of a rules object (made once)."""
-    return Encoding(rules)
+def encoding(rules: Rules, version: int = LATEST) -> Encoding:
+    """The encoding of a rules object in a version of the action space (each made once)."""
+    return Encoding(rules, version)
 

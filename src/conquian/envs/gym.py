@@ -1,6 +1,7 @@
 """A single-agent Gymnasium environment: one seat learns, bots named by the caller play the others.
 
-One episode is one deal.  The observation is the seat's encoded view (``docs/encodings.md``);
+One episode is one deal.  The observation is the seat's encoded view (``docs/encodings.md``;
+``version`` chooses the action space, 1 by default, 0 the first one's);
 the mask of legal actions is in ``info["action_mask"]`` and from :meth:`action_masks` (the
 method sb3-contrib's ``MaskablePPO`` calls).  The reward is the seat's score for the deal at its
 end, zero before.  A masked index ends the episode with ``illegal_reward``.  ``max_steps``
@@ -46,7 +47,7 @@ from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, get_rules
-from conquian.envs.encoding import Mask, Obs, Public, encoding
+from conquian.envs.encoding import LATEST, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, match_features
 
 
@@ -59,7 +60,8 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
 
     def __init__(self, variant: str = "conquian", opponents: Any = "random", seat: int = 1,
                  players: int | None = None, illegal_reward: float = -1.0, render_mode: str | None = None,
-                 max_steps: int | None = None, episode: str = "deal", rounds: int = 1, **options: Any) -> None:
+                 max_steps: int | None = None, episode: str = "deal", rounds: int = 1, version: int = LATEST,
+                 **options: Any) -> None:
         if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
         if episode not in ("deal", "match"):
@@ -85,7 +87,8 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             raise ValueError(f"name {len(others)} opponents, one per other seat, not {len(names)}")
         self.opponent_names: dict[int, Any] = dict(zip(others, names, strict=True))
         self.bots: dict[int, Any] = {}
-        self.enc = encoding(self.rules)
+        self.enc = encoding(self.rules, version)
+        self.version = version
         self.illegal_reward = illegal_reward
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
@@ -125,7 +128,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
             self.deal = new_deal(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
         from conquian.envs.league import make_player
 
-        self.bots = {s: make_player(name, self.rules, seed=self._rng.getrandbits(32))
+        self.bots = {s: make_player(name, self.rules, seed=self._rng.getrandbits(32), version=self.version)
                      for s, name in self.opponent_names.items()}
         self._random = random.Random(self._rng.getrandbits(32))
         self.public = Public()

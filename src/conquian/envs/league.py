@@ -45,7 +45,7 @@ from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.match import new_deal
 from conquian.engine.rules import Rules
-from conquian.envs.encoding import Encoding, Mask, Obs, Public, encoding
+from conquian.envs.encoding import LATEST, Encoding, Mask, Obs, Public, encoding
 from conquian.tournament import _jobs
 
 #: A policy: stacked observations and masks in, one legal action index per row out.
@@ -66,14 +66,15 @@ def rowwise(fn: Callable[[Obs, Mask], int]) -> Policy:
 class PolicyBot:
     """A policy as a bot: handed the seat's view, it folds the view's public events, encodes the
     observation and the mask exactly as the environments do, and plays the index the policy
-    chooses (a masked index raises ``ValueError``).  One instance follows one deal at a time and
-    starts again when it is handed a new deal's view."""
+    chooses (a masked index raises ``ValueError``), in version ``version`` of the action space
+    (``docs/encodings.md``).  One instance follows one deal at a time and starts again when it is
+    handed a new deal's view."""
 
     name = "policy"
 
-    def __init__(self, policy: Policy, rules: Rules, name: str = "policy") -> None:
+    def __init__(self, policy: Policy, rules: Rules, name: str = "policy", version: int = LATEST) -> None:
         self.policy = policy
-        self.enc: Encoding = encoding(rules)
+        self.enc: Encoding = encoding(rules, version)
         self.name = name
         self.public = Public()
         self._node: Any = None
@@ -98,21 +99,25 @@ class PolicyBot:
         return self.enc.action(index, view)
 
 
-def make_player(entrant: Entrant, rules: Rules, seed: int = 0, name: str | None = None) -> Any:
-    """A bot for an entrant: a registered bot made by name, or a policy wrapped in :class:`PolicyBot`."""
+def make_player(entrant: Entrant, rules: Rules, seed: int = 0, name: str | None = None,
+                version: int = LATEST) -> Any:
+    """A bot for an entrant: a registered bot made by name, or a policy wrapped in :class:`PolicyBot`
+    (its indices in version ``version`` of the action space)."""
     if isinstance(entrant, str):
         return make_bot(entrant, seed=seed)
-    return PolicyBot(entrant, rules, name or str(getattr(entrant, "__name__", "policy")))
+    return PolicyBot(entrant, rules, name or str(getattr(entrant, "__name__", "policy")), version)
 
 
-def play_deal(rules: Rules, players: Sequence[Entrant], deck_seed: int, bot_seed: int = 0) -> list[int]:
+def play_deal(rules: Rules, players: Sequence[Entrant], deck_seed: int, bot_seed: int = 0,
+              version: int = LATEST) -> list[int]:
     """Play one deal, ``players[i]`` in seat ``p(i+1)``, as :func:`conquian.tournament.play_game`
-    deals and seeds it (the same deal, the same bots); returns every seat's score."""
+    deals and seeds it (the same deal, the same bots; policies choose in version ``version`` of the
+    action space); returns every seat's score."""
     n = rules.players
     if len(players) != n:
         raise ValueError(f"give one player per seat: {n}, not {len(players)}")
     deal = new_deal(rules, seed=deck_seed, dealer=n)
-    bots = [make_player(e, rules, seed=bot_seed * 31 + i) for i, e in enumerate(players)]
+    bots = [make_player(e, rules, seed=bot_seed * 31 + i, version=version) for i, e in enumerate(players)]
     limit = 100_000
     while not deal.over and limit:
         seat = deal.to_act
@@ -123,7 +128,7 @@ def play_deal(rules: Rules, players: Sequence[Entrant], deck_seed: int, bot_seed
 
 
 def duplicate(rules: Rules, lineup: Sequence[str], entrants: Mapping[str, Entrant], deals: int,
-              seed: int = 0) -> Iterator[list[int]]:
+              seed: int = 0, version: int = LATEST) -> Iterator[list[int]]:
     """The results of ``lineup`` (names of ``entrants``, one per seat) on ``deals`` duplicate decks:
     for each deck, the sum of every lineup entry's scores over the rotations of the lineup over the
     seats (the decks and rotations of :mod:`conquian.tournament`)."""
@@ -133,7 +138,7 @@ def duplicate(rules: Rules, lineup: Sequence[str], entrants: Mapping[str, Entran
     sums = [0] * n
     for k, (_rules, seated, deck_seed, bot_seed, _params) in enumerate(_jobs(rules, list(lineup), deals, seed, {})):
         r = k % n  # seat s holds the lineup entry (s + r) % n
-        scores = play_deal(rules, [entrants[name] for name in seated], deck_seed, bot_seed)
+        scores = play_deal(rules, [entrants[name] for name in seated], deck_seed, bot_seed, version)
         for s, score in enumerate(scores):
             sums[(s + r) % n] += score
         if r == n - 1:
@@ -216,11 +221,12 @@ def elo_ratings(pairs: Mapping[tuple[str, str], tuple[int, int, int]], names: Se
 
 
 def league(rules: Rules, entrants: Mapping[str, Entrant], deals: int = 50, seed: int = 0,
-           anchor: str | None = None) -> LeagueResult:
+           anchor: str | None = None, version: int = LATEST) -> LeagueResult:
     """Play every pair of ``entrants`` (name to a bot name or a policy) on ``deals`` duplicate decks
     and rate them (see the module's documentation).  With more than two seats, a pair fills the
     seats alternately (``a, b, a, ...``) and every rotation is played; at an odd table the pair
-    plays the decks a second time, ``b, a, b, ...``, so that neither holds more seats."""
+    plays the decks a second time, ``b, a, b, ...``, so that neither holds more seats.  Policies
+    choose in version ``version`` of the action space (``docs/encodings.md``)."""
     names = list(entrants)
     if len(names) < 2:
         raise ValueError("a league needs two entrants at least")
@@ -235,7 +241,7 @@ def league(rules: Rules, entrants: Mapping[str, Entrant], deals: int = 50, seed:
         if n % 2:  # an odd table: each of the pair holds the extra seat in turn
             lineups.append([b if s % 2 == 0 else a for s in range(n)])
         for lineup in lineups:
-            for sums in duplicate(rules, lineup, entrants, deals, seed):
+            for sums in duplicate(rules, lineup, entrants, deals, seed, version):
                 pa = sum(x for x, who in zip(sums, lineup, strict=True) if who == a)
                 pb = sum(x for x, who in zip(sums, lineup, strict=True) if who == b)
                 for who, pts in ((a, pa), (b, pb)):

@@ -4,7 +4,8 @@ Importing this module registers ``python_conquian``, ``python_conquian_spanish``
 ``python_cooncan``, ``python_cooncan_double`` and ``python_conquian_mexicano`` with pyspiel, so that OpenSpiel's own
 algorithms run on them unchanged.  A game is one deal.  The deal of the cards is a sequence of
 chance nodes (the deck's cards, top first, each drawn uniformly from what is left); actions
-are the fixed indices of :mod:`conquian.envs.encoding`; the returns are the deal's scores.
+are the fixed indices of :mod:`conquian.envs.encoding` (the game parameter ``version``: the
+action space's, 1 by default; 0, deprecated, the first one's); the returns are the deal's scores.
 Observation tensors and strings are built from the seat's view; the information state string
 adds the seat's whole history (its hand as dealt and every public action), so it is perfect
 recall.  The games provide no information state tensor: the observation tensor (which holds
@@ -31,6 +32,7 @@ states pickle (a state in a few kilobytes: the shared tables stay with the game)
 from __future__ import annotations
 
 import random
+import warnings
 from functools import cache
 from typing import Any
 
@@ -49,7 +51,7 @@ from conquian.engine.history import build, newest_first
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.redeal import redeal_unseen
 from conquian.engine.rules import CONQUIAN, MEXICANO, PRESETS, Rules, get_rules
-from conquian.envs.encoding import Encoding, Obs, Public, encoding
+from conquian.envs.encoding import LATEST, Encoding, Obs, Public, encoding
 
 #: The options each preset takes as game parameters.
 _OPTIONS: dict[str, tuple[str, ...]] = {
@@ -65,14 +67,24 @@ _ATTRIBUTES = {"hand": "hand_size"}
 
 def _defaults(variant: str) -> dict[str, Any]:
     """The parameters' defaults: the preset's own (:data:`conquian.engine.rules.PRESETS`), so that
-    ``python_cooncan`` deals the joker as ``cooncan_v0`` does."""
+    ``python_cooncan`` deals the joker as ``cooncan_v1`` does; and the action space's version."""
     base = PRESETS[variant]
-    return {k: getattr(base, _ATTRIBUTES.get(k, k)) for k in _OPTIONS[variant]}
+    return {**{k: getattr(base, _ATTRIBUTES.get(k, k)) for k in _OPTIONS[variant]}, "version": LATEST}
+
+
+def _version(params: dict[str, Any] | None) -> int:
+    """The action space's version a game's parameters ask for (``docs/encodings.md``)."""
+    version = (params or {}).get("version", LATEST)
+    if version == 0:
+        warnings.warn("version 0 of the action space is deprecated: it cannot express every listed use "
+                      "(docs/encodings.md)", DeprecationWarning, stacklevel=3)
+    return int(version)
 
 
 def _rules(variant: str, params: dict[str, Any] | None) -> Rules:
     options = _defaults(variant)
     options.update(params or {})
+    options.pop("version")
     base = PRESETS[variant]
     changed = {k: v for k, v in options.items() if getattr(base, _ATTRIBUTES.get(k, k)) != v or k == "players"}
     return get_rules(variant, **changed)
@@ -121,13 +133,14 @@ def _game_info(rules: Rules, enc: Encoding) -> pyspiel.GameInfo:
 
 class GameData:
     """What a state needs of its game: the rules, their encoding (megabytes of tables) and the
-    pack.  One per rules object, shared by every game and state of those rules: a copy of a state
-    shares it, and a pickled state holds only the rules, the tables made again (or found) on
-    loading."""
+    pack.  One per rules object and version of the action space, shared by every game and state
+    of those rules: a copy of a state shares it, and a pickled state holds only the rules and the
+    version, the tables made again (or found) on loading."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, version: int = LATEST) -> None:
         self.rules = rules
-        self.enc = encoding(rules)
+        self.version = version
+        self.enc = encoding(rules, version)
         self.pack = pack_order(rules)
         self.outcomes = sorted(set(self.pack))
         self.outcome_of = {c: i for i, c in enumerate(self.outcomes)}
@@ -135,14 +148,14 @@ class GameData:
     def __deepcopy__(self, memo: dict[int, Any]) -> GameData:
         return self
 
-    def __reduce__(self) -> tuple[Any, tuple[Rules]]:
-        return game_data, (self.rules,)
+    def __reduce__(self) -> tuple[Any, tuple[Rules, int]]:
+        return game_data, (self.rules, self.version)
 
 
 @cache
-def game_data(rules: Rules) -> GameData:
-    """The shared :class:`GameData` of ``rules``."""
-    return GameData(rules)
+def game_data(rules: Rules, version: int = LATEST) -> GameData:
+    """The shared :class:`GameData` of ``rules`` in version ``version`` of the action space."""
+    return GameData(rules, version)
 
 
 def load_game(short_name: str, params: dict[str, Any]) -> pyspiel.Game:
@@ -157,7 +170,7 @@ class ConquianGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         rules = _rules(self.variant, params)
-        self.data = game_data(rules)
+        self.data = game_data(rules, _version(params))
         super().__init__(_game_type(self.variant), _game_info(rules, self.data.enc), params or {})
 
     def new_initial_state(self) -> ConquianState:
@@ -277,6 +290,9 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             c = self.g.outcomes[action]
             return "deal X" if c == JOKER else f"deal {card_str(c)}"
+        deal = self.deal
+        if deal is not None and not deal.over and player == self.current_player():
+            return self.g.enc.action_text(action, player + 1, deal.view(player + 1))  # a further use: its cards
         return self.g.enc.action_text(action, player + 1)
 
     def returns(self) -> list[float]:
@@ -291,10 +307,12 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         deal's chance outcomes, then the same actions) and its move number.
 
         A re-deal is kept only if every action is listed at its turn in the new deal, as it was
-        in this one: where the listing of uses is not complete (a use found by the complete search
-        is listed only when no usual form exists, ``docs/api.md``), an action tells the other
-        players something of the hand that chose it, and a re-deal that contradicts it is drawn
-        again.  After ``RESAMPLE_TRIES`` contradicting re-deals the state's own deal is returned."""
+        in this one: the listing lays each set of hand cards in one partition only
+        (``docs/api.md``), so an action can tell the other players something of the hand that
+        chose it, and a re-deal that contradicts it is drawn again.  Each action is replayed by
+        its index in the new deal (a use's index can depend on the hidden hand that makes it:
+        ``docs/encodings.md``).  After ``RESAMPLE_TRIES`` contradicting re-deals the state's own
+        deal is returned."""
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else random.getrandbits(31)
         if self.deal is None:
             return self.clone()  # still dealing: nothing seen yet
@@ -311,8 +329,9 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         return self.clone()
 
     def _replayed(self, deal: Deal, played: list[int]) -> ConquianState | None:
-        """A new state of this game dealt ``deal``'s deck and played the indices ``played`` (an
-        exchange's give of a card the re-deal changed gives the new card), if they give ``deal``."""
+        """A new state of this game dealt ``deal``'s deck and played ``deal``'s actions (those of
+        this state, an exchange's give of a card the re-deal changed giving the new card), each by
+        its index in the new state, if every one is listed at its turn."""
         enc, outcome_of = self.g.enc, self.g.outcome_of
         state: ConquianState = self.get_game().new_initial_state()
         for c in deal.deck:
@@ -320,13 +339,14 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         actions = deal.actions()
         if len(actions) != len(played):
             return None
-        for index, action in zip(played, actions, strict=True):
-            if isinstance(action, Give):
-                index = enc.A_GIVE + enc.dense[action.card]
-            try:
-                state.apply_action(index)
-            except ValueError:
+        for action in actions:
+            now = state.deal
+            assert now is not None
+            view = now.view(state.current_player() + 1)
+            index = enc.A_GIVE + enc.dense[action.card] if isinstance(action, Give) else enc.index_of(action, view)
+            if index is None:
                 return None  # not listed in this deal: it contradicts what the players saw
+            state.apply_action(index)
         return state if state.deal == deal else None
 
     def clone(self) -> ConquianState:

@@ -25,7 +25,7 @@ Two ways to play:
 >>> env = ConquianVectorEnv("conquian", num_envs=4, opponents="random", seed=1)
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, info["action_mask"].shape, obs.dtype
-((4, 609), (4, 275), dtype('float32'))
+((4, 609), (4, 1299), dtype('float32'))
 >>> for _ in range(100):
 ...     actions = first_legal(obs, info["action_mask"])
 ...     obs, rewards, terminated, truncated, info = env.step(actions)
@@ -35,7 +35,7 @@ Two ways to play:
 ```
 
 Deals are seeded as the single environments seed them: after ``reset(seed=s)`` the deals of
-environment ``i`` are those of ``conquian_v0.raw_env().reset(seed=s + i)`` and its following
+environment ``i`` are those of ``conquian_v1.raw_env().reset(seed=s + i)`` and its following
 ``reset()`` calls (``dealer`` fixed or drawn apart from the decks).  ``max_steps`` truncates a
 deal after that many actions (every seat's); ``state()`` gives the full state of every deal for
 centralised critics (:mod:`conquian.envs.state`, never handed to a seat as its observation).
@@ -77,7 +77,7 @@ from conquian.engine.conquian.melds import meld_table
 from conquian.engine.deck import SplitMix64, pack_order, seeded_deck
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
-from conquian.envs.encoding import Encoding, Mask, Obs, Public, encoding
+from conquian.envs.encoding import LATEST, Encoding, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, state_size
 from conquian.envs.vector_encoding import BatchEncoding
 
@@ -158,7 +158,8 @@ class ConquianVectorEnv(BatchEncoding):
     actions (in a match: the match's actions).  ``illegal_reward``: ``None`` raises
     ``ValueError`` on a masked action; a number ends that episode instead, the offending seat
     rewarded with it.  ``episode``: ``"deal"`` or ``"match"`` (then ``rounds`` rounds, ``dealer``
-    the first dealer).
+    the first dealer).  ``version``: the action space's (``docs/encodings.md``; 1 by default, 0 the
+    ``*_v0`` environments').
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -166,7 +167,7 @@ class ConquianVectorEnv(BatchEncoding):
     def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
                  | None = "random", seat: int = 1, players: int | None = None, seed: int | None = None,
                  dealer: int | None = None, max_steps: int | None = None, illegal_reward: float | None = None,
-                 episode: str = "deal", rounds: int = 1, **options: Any) -> None:
+                 episode: str = "deal", rounds: int = 1, version: int = LATEST, **options: Any) -> None:
         opts = dict(options)
         if episode not in ("deal", "match"):
             raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
@@ -179,7 +180,8 @@ class ConquianVectorEnv(BatchEncoding):
             opts["players"] = players
         self.variant = variant
         self.rules = get_rules(variant, **opts)
-        self.enc: Encoding = encoding(self.rules)
+        self.enc: Encoding = encoding(self.rules, version)
+        self.version = version
         n = self.players = self.rules.players
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")

@@ -178,8 +178,8 @@ class BatchEncoding:
         pad = [(0,) * (slots - j) for j in range(slots)]
         full = float(self.rules.hand_size + 1)
         pack_size = float(self.rules.pack_size)
-        dense, meld_index = enc.dense, enc.meld_index
-        a_pass, a_force, a_discard, a_use, a_give = enc.A_PASS, enc.A_FORCE, enc.A_DISCARD, enc.A_USE, enc.A_GIVE
+        dense, number_uses = enc.dense, enc.number_uses
+        a_pass, a_force, a_discard, a_give = enc.A_PASS, enc.A_FORCE, enc.A_DISCARD, enc.A_GIVE
         masks: list[int] = []
         tails: list[float] = []
         flat: list[int] = []
@@ -227,11 +227,18 @@ class BatchEncoding:
             listed: dict[int, Any] = {}
             if not over and actor == p:
                 at = k * a
-                for raw in deal.legal_raw():
+                raws = deal.legal_raw()
+                forms = [arg for kind, arg in raws if kind == K_USE]
+                if forms:
+                    for x, f in number_uses(card, hands[p], forms):
+                        if x not in listed:
+                            listed[x] = (K_USE, f)
+                            flat.append(at + x)
+                for raw in raws:
                     kind, arg = raw
                     if kind == K_USE:
-                        x = a_use + meld_index[next(m for m in arg if m >> card & 1)]
-                    elif kind == K_DISCARD:
+                        continue
+                    if kind == K_DISCARD:
                         x = a_discard + dense[arg]
                     elif kind == K_FORCE:
                         x = a_force + ((arg >> FORCE_SHIFT) - p - 1) % n * c + dense[arg & 63]
@@ -443,7 +450,8 @@ class BatchEncoding:
         engine's own listing (:func:`~conquian.engine.conquian.listing.use_forms`), called only
         where the hand and the cards down hold two cards of a three-card combination with the
         card in play (one set lookup per card), and numbered by the combination that holds the
-        card in play, as :meth:`Encoding.listed` numbers them.  ``players`` ``None``: each deal's
+        card in play, and the further ones by the hand cards they lay, as :meth:`Encoding.listed`
+        numbers them (:meth:`Encoding.number_uses`).  ``players`` ``None``: each deal's
         player to act (self-play), whose seat goes to ``to_act``.  Returns, per row, the listed
         uses by index (the pass, forces and discards are read back from the index itself)."""
         deals: list[Any]
@@ -463,7 +471,7 @@ class BatchEncoding:
         out: list[dict[int, Any]] = []
         a = self.n_actions
         enc = self.enc
-        a_use, meld_index = enc.A_USE, enc.meld_index
+        number_uses = enc.number_uses
         sidefits, side_fits, tbl = self._sidefits, self._side_fits, self._tbl
         near, makes = self._near, self._makes
         pad = _PAD
@@ -499,11 +507,7 @@ class BatchEncoding:
                         if forms:
                             uses = {}
                             at = len(out) * a
-                            for form in forms:
-                                m = form[0]
-                                if not m >> card & 1:
-                                    m = next(x for x in form if x >> card & 1)
-                                j = a_use + meld_index[m]
+                            for j, form in number_uses(card, hand, forms):
                                 if j not in uses:
                                     uses[j] = form
                                     flat.append(at + j)

@@ -1,0 +1,6 @@
+"""PettingZoo environment ``conquian_spanish_v1``: one deal of conquian-spanish (see
+:mod:`conquian.envs.aec`), version 1 of the action space (``docs/encodings.md``)."""
+
+from conquian.envs.aec import make_env
+
+env, raw_env = make_env("conquian-spanish", "conquian_spanish_v1", version=1)
