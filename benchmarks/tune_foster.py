@@ -36,13 +36,13 @@ CONSTANTS: dict[str, tuple[str, str, float]] = {
     "hdead": ("hopeless = dead >= 5 and o.down.bit_count() < 4",
               'hopeless = dead >= P["hdead"] and o.down.bit_count() < P["hdown"]', 5),
     "hdown": ("", "", 4),  # the same line as hdead
-    "use": ("return kept + 5.0 * (1 + laid) - 0.6 * max(0, laid - 2)",
-            'return kept + P["use"] * (1 + laid) - P["show"] * max(0, laid - 2)', 5.0),
-    "show": ("", "", 0.6),  # the same line as use
+    "use": ("return kept + 5.0 * (1 + min(laid, 2)) - 1.2 * max(0, laid - 2)",
+            'return kept + P["use"] * (1 + min(laid, 2)) - P["show"] * max(0, laid - 2)', 5.0),
+    "show": ("", "", 1.2),  # the same line as use
 }
 
 GRID = {
-    "use": [3.0, 4.0, 6.0, 8.0], "show": [0.0, 0.3, 1.2], "fit": [1.0, 4.0, 6.0], "side": [2.0, 4.0],
+    "use": [3.0, 4.0, 6.0, 8.0], "show": [0.0, 0.6, 2.4], "fit": [1.0, 4.0, 6.0], "side": [2.0, 4.0],
     "run3": [3.0, 5.0], "set3": [2.5, 4.5], "runout": [1.0, 1.5], "outmul": [0.5, 1.1], "outcap": [2.0, 5.0],
     "safe": [2, 4, 6], "hdead": [4, 6, 99], "hdown": [2, 6],
 }
