@@ -23,6 +23,8 @@ import asyncio
 import multiprocessing
 import os
 import secrets
+import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +75,14 @@ def choose(job: BotJob) -> str:
     return str(bot.choose(deal.view(job.seat)))
 
 
+def _worker_start() -> None:
+    """A bot worker ignores the terminal's ctrl+c and a stop sent to the whole process group
+    (systemd's SIGTERM to every process of the service): the server stops its workers when it
+    stops itself (:meth:`BotRunner.close`), after their last answer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
 class BotRunner:
     """Runs bot jobs in ``workers`` processes (0: in a thread of this process, for tests)."""
 
@@ -84,12 +94,32 @@ class BotRunner:
             self.executor = ThreadPoolExecutor(max_workers=1)
         else:
             # spawn, not fork: the server has threads and an event loop that a fork would copy
-            self.executor = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+            self.executor = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=_worker_start)
 
     async def choose(self, job: BotJob) -> str:
         """The bot's action for ``job``, computed off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, choose, job)
 
-    def close(self) -> None:
-        """Stop the workers."""
-        self.executor.shutdown(wait=False, cancel_futures=True)
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop the workers and wait for them: the jobs not started are dropped, a search under way
+        has ``timeout`` seconds to end before its process is terminated; then the pool's queues
+        and their semaphores are released (a process left running, or a pool left to the
+        interpreter's exit, makes Python warn of "leaked semaphore objects")."""
+        executor = self.executor
+        if not isinstance(executor, ProcessPoolExecutor):
+            executor.shutdown(wait=False, cancel_futures=True)  # a thread: nothing outlives the process
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+
+        def stop_searches() -> None:
+            for process in processes:
+                if process.is_alive():
+                    process.kill()  # it ignores SIGTERM
+
+        late = threading.Timer(timeout, stop_searches)
+        late.start()
+        try:
+            executor.shutdown(wait=True, cancel_futures=True)  # joins the workers, closes the queues
+        finally:
+            late.cancel()
