@@ -227,15 +227,15 @@ def decode_body(data: bytes, kind: type[Any]) -> Any:
 #: The fields a person fills, and the others, in words (``{kind}.{field}`` first, then ``{field}``).
 FIELD_WORDS = {
     "Sit.name": N_("your name"), "host_name": N_("your name"), "CreateTable.name": N_("the table's name"),
-    "seat": N_("the seat"), "seats": N_("the seats"), "kind": N_("a seat's player"), "bot": N_("the bot"),
+    "seat": N_("the seat"), "seats": N_("the list of seats"), "kind": N_("a seat's player"), "bot": N_("the bot"),
     "host": N_("the host's token"), "token": N_("the seat's token"), "variant": N_("the game"),
-    "players": N_("the number of players"), "options": N_("the game's options"), "deals": N_("the number of deals"),
+    "players": N_("the number of players"), "options": N_("the list of the game's options"), "deals": N_("the number of deals"),
     "show_buried": N_("the memory aid"), "away_after": N_("the time away before a bot plays"),
     "turn_timer": N_("the turn timer"), "set_deal": N_("the set deal"), "seed": N_("the seed"),
-    "deck": N_("the deck"), "state": N_("the state number"), "action": N_("the move"), "cards": N_("the cards"),
-    "text": N_("the chat line"), "reaction": N_("the reaction"), "seconds": N_("the seconds"),
+    "deck": N_("the deck"), "state": N_("the state number"), "action": N_("the move"), "cards": N_("the list of cards"),
+    "text": N_("the chat line"), "reaction": N_("the reaction"), "seconds": N_("the number of seconds"),
     "spectator": N_("the spectator"), "lang": N_("the language"), "type": N_("the message's type"),
-    "v": N_("the protocol's version"), "deal": N_("the deal"), "playouts": N_("the playouts"),
+    "v": N_("the protocol's version"), "deal": N_("the deal"), "playouts": N_("the number of playouts"),
 }
 #: The JSON kinds msgspec names, in words.
 KIND_WORDS = {
