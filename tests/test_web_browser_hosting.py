@@ -7,12 +7,14 @@ The home network's plain HTTP is a name that is not this machine's (``lan.test``
 Chromium is told is 127.0.0.1: the server still listens on loopback only, and answers to that
 name, ``--allowed-host lan.test``): a page there is not a secure context, as at 192.168.1.20.
 
-``CONQUIAN_SCREENSHOTS=1`` writes ``docs/screenshots/es-phone-invitation.png``.
+``CONQUIAN_SCREENSHOTS=1`` writes ``docs/screenshots/es-phone-invitation.png`` and
+``es-phone-join-refusal.png``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -73,6 +75,7 @@ def test_taking_a_seat_without_a_name_says_so_in_spanish(server: Server, browser
     page.locator(".seat-row[data-seat='2'] button.take").click()
     expect(page.locator("#alert")).to_have_text("Primero escribe tu nombre (de 1 a 40 caracteres)")
     assert name.get_attribute("aria-invalid") == "true"
+    shot(page, "es-phone-join-refusal.png")
     # the server's refusals read the same way: a sentence, without its code or msgspec's English
     said = page.evaluate("""async ([id, body]) => {
         try { await api(`/api/tables/${id}/sit`, body); return ""; } catch (e) { return e.message; } }""",
@@ -175,5 +178,5 @@ def test_a_finished_casual_match_opens_to_its_players_only(server: Server, brows
     with lupita.expect_download() as download:
         lupita.get_by_text("Descargar el registro").click()
     assert download.value.suggested_filename == f"conquian-conquian-{t['id']}.toml"
-    assert "[[deals]]" in open(download.value.path(), encoding="utf-8").read()
+    assert "[[deals]]" in Path(download.value.path()).read_text(encoding="utf-8")
     assert stranger.errors == [] and lupita.errors == []
