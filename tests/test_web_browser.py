@@ -295,8 +295,9 @@ def test_names_are_shown_as_text_never_run(server: Server, browser: Any) -> None
 
 
 def test_a_finished_match_replays_forwards_and_backwards(server: Server, browser: Any) -> None:
+    # a public table's: anyone may replay it (a casual one's is its players': test_web_browser_hosting.py)
     r = server.post("/api/tables", {"variant": "conquian", "seats": [{"kind": "random"}, {"kind": "random"}],
-                                    "deals": 1})
+                                    "deals": 1, "public": True})
     table_id = r.json()["id"]
     import time
 

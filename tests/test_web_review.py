@@ -73,8 +73,9 @@ def play_out(server: Server, table: dict[str, Any], seed: int = 5) -> None:
 
 @pytest.fixture(scope="module")
 def finished(server: Server) -> dict[str, Any]:
-    """A match of one deal of conquian (a set deal), Ann at random against foster, over."""
-    t = server.create(variant="conquian", host_name="Ann", deals=1, set_deal=True, seed=22,
+    """A match of one deal of conquian (a set deal), Ann at random against foster, over; a public
+    table's, which anyone may review (a casual one's is its players': tests/test_web_hosting.py)."""
+    t = server.create(variant="conquian", host_name="Ann", deals=1, set_deal=True, seed=22, public=True,
                       seats=[{"kind": "open"}, {"kind": "foster"}])
     play_out(server, t)
     return t
@@ -239,7 +240,7 @@ def test_a_server_that_reviews_nothing_says_so(tmp_path: Path) -> None:
     finally:
         del os.environ[review_jobs.JOBS_ENV]
     try:
-        t = s.create(variant="conquian", deals=1, seats=[{"kind": "foster"}, {"kind": "foster"}])
+        t = s.create(variant="conquian", deals=1, public=True, seats=[{"kind": "foster"}, {"kind": "foster"}])
         for _ in range(300):
             if s.get(f"/api/tables/{t['id']}").json()["status"] == "over":
                 break
@@ -366,7 +367,7 @@ def test_the_marks_on_the_timeline_jump_to_their_decisions(server: Server, brows
 
 
 def test_the_page_shows_the_progress_then_the_marks(server: Server, browser: Any) -> None:  # noqa: F811
-    t = server.create(variant="conquian", host_name="Ann", deals=1, set_deal=True, seed=45,
+    t = server.create(variant="conquian", host_name="Ann", deals=1, set_deal=True, seed=45, public=True,
                       seats=[{"kind": "open"}, {"kind": "foster"}])
     play_out(server, t, seed=9)
     page = new_page(browser)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 pytest.importorskip("uvicorn")
@@ -312,7 +313,10 @@ def test_a_rematch_seats_the_same_people_at_a_new_table(server: Server) -> None:
     again = Client(server, new_id, str(r["token"]))
     assert again.welcome["seat"] == 1 and again.table["status"] == "playing"
     assert [s["name"] for s in again.table["seats"]] == [s["name"] for s in final["seats"]]
-    replay = server.get(f"/api/tables/{r['id']}/replay").json()
+    # the finished match is its players': its replay opens to their tokens (docs/protocol.md)
+    assert server.get(f"/api/tables/{r['id']}/replay").status_code == 403
+    replay = httpx.get(f"{server.url}/api/tables/{r['id']}/replay",
+                       headers={"Authorization": f"Bearer {r['token']}"}, timeout=10).json()
     assert replay["frames"][-1]["deal"]["over"]
     a.close()
     again.close()

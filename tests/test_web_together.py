@@ -65,7 +65,9 @@ def test_the_lobby_lists_the_game_in_words_the_seats_free_who_sits_and_who_watch
 
 
 def test_a_finished_match_is_listed_with_its_game_and_players(server: Server) -> None:
-    t = server.create(variant="conquian", host_name="Cy", deals=1, seats=[{"kind": "open"}, {"kind": "foster"}])
+    # a public table's (a casual one's is its players' only: tests/test_web_hosting.py)
+    t = server.create(variant="conquian", host_name="Cy", deals=1, public=True,
+                      seats=[{"kind": "open"}, {"kind": "foster"}])
     cy = Client(server, t["id"], t["token"])
     try:
         finish_match(cy)

@@ -26,6 +26,10 @@ def add_parsers(sub: Subparsers) -> None:
                                      "invitation link.  Tables are kept in a database (by default SQLite in the "
                                      "user's data folder) and survive a restart."))
     w.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1: this machine only)"))
+    w.add_argument("--lan", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                   help=_("play on the home network: listen on this computer's address there (found by itself, or "
+                          "ADDRESS), answer to it, and print the lobby's address with a QR code for phones "
+                          "(instead of --host)"))
     w.add_argument("--port", type=bounded(1, 65535), default=8000, help=_("port (default 8000)"))
     w.add_argument("--db", metavar="URL", default=None,
                    help=_("database URL (SQLAlchemy), e.g. postgresql+psycopg://user@host/db "
@@ -91,6 +95,16 @@ def add_parsers(sub: Subparsers) -> None:
 
 
 
+def _lan_address(text: str) -> str | None:
+    """``--lan ADDRESS``: an IP address (IPv4 or IPv6, brackets allowed), or None."""
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_address(text.strip().strip("[]")))
+    except ValueError:
+        return None
+
+
 def seconds_list(text: str) -> tuple[int, ...]:
     """Whole numbers of seconds from 1 to 86,400 separated by commas, or an argparse error."""
     parse = bounded(1, 86400)
@@ -104,12 +118,24 @@ def serve_command(args: argparse.Namespace) -> int:
         import uvicorn
 
         from conquian.web.app import SETTINGS_ENV, Settings, build_app
+        from conquian.web.invite import lan_address, lan_url, terminal_qr
         from conquian.web.logs import configure
         from conquian.web.security import allowed_hosts, needs_names
         from conquian.web.store import Store
     except ImportError:
         print("conquian serve: " + _("the web table needs its extra: pip install 'conquian[web]'"), file=sys.stderr)
         return 2
+    if args.lan is not None:
+        address = lan_address() if args.lan == "auto" else _lan_address(args.lan)
+        if address is None:
+            print("conquian serve: " + (_("this computer has no address on a network: connect it to the home "
+                                           "network (Wi-Fi or cable), or give its address: --lan 192.168.1.20")
+                                         if args.lan == "auto" else
+                                         _("--lan wants this computer's IP address on the home network, such as "
+                                           "192.168.1.20, not {value}").format(value=quote(args.lan, 40))),
+                  file=sys.stderr)
+            return 2
+        args.host = address
     if needs_names(args.host, args.allowed_host):
         print("conquian serve: " + _("listening on {host}, say the names people reach this server by: "
                                      "--allowed-host cards.example (repeat for several), or --allowed-host '*' for "
@@ -160,6 +186,12 @@ def serve_command(args: argparse.Namespace) -> int:
     url = f"http://{host}:{args.port}/"
     print("conquian serve: " + _("the lobby is at {url} (database {database}); ctrl+c stops it").format(
         url=url, database=store.url.split("@")[-1]), flush=True)
+    if args.lan is not None:
+        print(_("On the home network, open {url} on a phone, a tablet or another computer, or scan this code "
+                "with a phone's camera:").format(url=lan_url(args.host, args.port)))
+        print(terminal_qr(lan_url(args.host, args.port)), end="")
+        print(_("Only devices on this network reach it. If a phone cannot, allow port {port} in this computer's "
+                "firewall.").format(port=args.port), flush=True)
     if args.open:
         import threading
         import webbrowser

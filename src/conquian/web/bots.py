@@ -183,6 +183,6 @@ class BotRunner:
             return self.pool.whole  # jobs are running: they find a dead worker themselves
         return await self.pool.probe()
 
-    def close(self) -> None:
-        """Stop the workers."""
-        self.pool.close()
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop the workers and wait for them (:meth:`SupervisedPool.close`)."""
+        self.pool.close(timeout)

@@ -54,6 +54,17 @@ def _reader(request: Request) -> Translator:
     return reader(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
+def _bearer(request: Request) -> str | None:
+    """The token a request presents (``Authorization: Bearer TOKEN``: a seat's or the host's), or None."""
+    scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+#: The refusal of a private table's finished match to a request without one of its tokens.
+PRIVATE = Msg("this match is kept to its players: open it in the browser you played it in, or from your seat's "
+              "link")
+
+
 def _first_line(e: BaseException) -> str:
     """An exception in one short line (a database error's own message, without its SQL)."""
     text = str(getattr(e, "orig", None) or e).strip()
@@ -194,6 +205,16 @@ def http_routes(server: Server) -> list[BaseRoute]:
             return no_table(tr)
         return JSONResponse(snapshot(hub, None, tr))
 
+    async def invitation_qr(request: Request) -> Response:
+        """The table's invitation (its address as the request reached the server) as a QR code, SVG."""
+        from conquian.web.invite import qr_svg
+
+        hub = await server.hub(request.path_params["id"])
+        if hub is None:
+            return no_table(_reader(request))
+        invitation = f"{str(request.base_url).rstrip('/')}/t/{hub.table.id}"
+        return Response(qr_svg(invitation), media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
     async def seat_change(request: Request, kind: type[Any]) -> Response:
         """Take a seat (``Sit``) or, for the host, give one to a bot (``SeatBot``)."""
         tr = _reader(request)
@@ -264,6 +285,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
         if hub is None:
             return no_table(tr)
         t = hub.table
+        if t.status == OVER and not t.may_read(_bearer(request)):
+            return _error(403, "private", PRIVATE, tr=tr)
         if t.session is None or not t.session.deal.over:
             return _error(409, "deal_in_progress", Msg("the record can be downloaded between deals and at the end "
                                                        "(it holds the deck of every deal)"), tr=tr)
@@ -278,13 +301,16 @@ def http_routes(server: Server) -> list[BaseRoute]:
 
     async def finished_match(request: Request, tr: Translator, refusal: Msg) -> Table | Response:
         """The request's table when its match is over (nothing in its record is then secret to
-        anyone); else the refusal: 404 no such table, 409 ``refusal``."""
+        anyone at the table) and the request may read it (a public table, or one of the table's
+        tokens); else the refusal: 404 no such table, 409 ``refusal``, 403 ``private``."""
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return no_table(tr)
         t = hub.table
         if t.status != OVER or t.session is None:
             return _error(409, "not_over", refusal, tr=tr)
+        if not t.may_read(_bearer(request)):
+            return _error(403, "private", PRIVATE, tr=tr)
         return t
 
     async def replay(request: Request) -> Response:
@@ -345,6 +371,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{id}", get_table),
         Route("/api/tables/{id}/sit", sit, methods=["POST"]),
+        Route("/api/tables/{id}/invitation.svg", invitation_qr),
         Route("/api/tables/{id}/bot", seat_bot, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
         Route("/api/tables/{id}/replay", replay),
@@ -444,7 +471,7 @@ def _new_table(spec: protocol.CreateTable, tr: Translator = ENGLISH) -> tuple[Ta
     table = Table(
         id=secrets.token_urlsafe(6), name=name[:60],
         rules=rules, seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
-        show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals,
+        show_buried=spec.show_buried, away_after=spec.away_after, deals_in_match=spec.deals, public=spec.public,
     )
     token = None
     if spec.host_name is not None:

@@ -250,8 +250,8 @@ class Server:
                 hub.bot_task.cancel()
         await self.cluster.stop()
         if self.bots:
-            self.bots.close()
-        self.finished.close()
+            await run_in_threadpool(self.bots.close)  # waits for the workers: off the event loop
+        await run_in_threadpool(self.finished.close)
         self.store.dispose()
 
     async def hub(self, table_id: str) -> Hub | None:
@@ -718,7 +718,7 @@ async def rematch(server: Server, hub: Hub) -> None:
             table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=None, deck=None,
                           host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
                           deals_in_match=old.deals_in_match, pace=old.pace, turn_timer=old.turn_timer,
-                          first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
+                          public=old.public, first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
                           carried=[int(r["total"]) for r in old.standings()])  # type: ignore[call-overload]
             for s, o in zip(table.seats, old.seats, strict=True):
                 s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash

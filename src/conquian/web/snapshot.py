@@ -65,6 +65,7 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "away_after": table.away_after,
         "deals_in_match": table.deals_in_match,
         "set_deal": table.set_deal,
+        "public": table.public,
         "rematch": table.rematch_id,
         "seats": [
             {"seat": s.number, "name": s.name, "kind": s.kind, "open": s.kind == OPEN,

@@ -49,6 +49,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     insert,
     select,
@@ -89,6 +90,7 @@ tables = SqlTable(
     Column("carried", Text, nullable=True),
     Column("pace", Float, nullable=True),
     Column("turn_timer", Integer, nullable=True),
+    Column("public", Boolean, nullable=False, server_default=false()),
     Index("ix_tables_status_updated", "status", "updated_at"),
 )
 
@@ -195,7 +197,7 @@ class Store:
                 deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
                 state=table.state, created_at=table.created, updated_at=now, first_dealer=table.first_dealer,
                 carried=json.dumps(table.carried) if table.carried else None, pace=table.pace,
-                turn_timer=table.turn_timer))
+                turn_timer=table.turn_timer, public=table.public))
             conn.execute(insert(seats), [
                 {"table_id": table.id, "seat": s.number, "kind": s.kind, "name": s.name, "token_hash": s.token_hash}
                 for s in table.seats])
@@ -327,7 +329,7 @@ class Store:
             deals_in_match=row["deals_in_match"], rematch_id=row["rematch_id"], created=row["created_at"],
             seats=[Seat(r["seat"], r["kind"], r["name"], r["token_hash"]) for r in seat_rows],
             first_dealer=row["first_dealer"], carried=json.loads(row["carried"]) if row["carried"] else [],
-            pace=row["pace"], turn_timer=row["turn_timer"],
+            pace=row["pace"], turn_timer=row["turn_timer"], public=bool(row["public"]),
         )
         table.rebuild(list(stored))
         return table
@@ -416,12 +418,13 @@ class Store:
                            "seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
 
     def finished(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Finished matches, newest first (they can be replayed), with who sat where."""
+        """Finished matches of public tables, newest first (anyone can replay them), with who sat
+        where; a private table's (the default) is its players' only, kept in their browsers."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(tables.c.id, tables.c.name, tables.c.variant, tables.c.players, tables.c.updated_at,
                        tables.c.rematch_id)
-                .where(tables.c.status == "over").order_by(tables.c.updated_at.desc()).limit(limit)
+                .where((tables.c.status == "over") & tables.c.public).order_by(tables.c.updated_at.desc()).limit(limit)
             ).mappings().all()
             ids = [r["id"] for r in rows]
             seat_rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name)

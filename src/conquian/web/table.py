@@ -194,9 +194,18 @@ class Table:
     """Seconds between the bots' moves set at the table (None: the server's default)."""
     turn_timer: int | None = None
     """Seconds a person has to move; then the expert plays that one move for him (None: no timer)."""
+    public: bool = False
+    """Listed among the lobby's finished matches, its replay, record and review open to anyone; else
+    (the default) a finished match is its players' only: its seats' and host's tokens open them."""
     turn_since: float = field(default_factory=time.time)
     """When the table's state last changed (not stored: each process counts from when it learnt of
     the change, and a restart gives the person to act a whole turn again)."""
+
+    def may_read(self, token: str | None) -> bool:
+        """Whether a request with ``token`` (a seat's or the host's; None: none) may read this
+        table's finished match (replay, record, review): anyone at a public table, else its
+        seats and its host only."""
+        return self.public or (bool(token) and (self.seat_of(token or "") is not None or self.is_host(token)))
 
     def __post_init__(self) -> None:
         if not self.seats:

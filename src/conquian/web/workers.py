@@ -28,6 +28,8 @@ import logging
 import math
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -45,6 +47,14 @@ HALF_LIFE = 10.0
 
 def _pid() -> int:
     return os.getpid()
+
+
+def _worker_start() -> None:
+    """A worker ignores the terminal's ctrl+c and a stop sent to the whole process group
+    (systemd's SIGTERM to every process of the service): the server stops its workers when it
+    stops itself (:meth:`SupervisedPool.close`), after their last answer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 class PoolGone(Exception):
@@ -69,7 +79,8 @@ class SupervisedPool:
     def _new(self) -> Executor:
         if self.workers <= 0:
             return ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name)
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_worker_start)
 
     def _replace(self, generation: int) -> None:
         """Replace the pool of ``generation`` (once, however many jobs saw it break)."""
@@ -113,10 +124,30 @@ class SupervisedPool:
             await asyncio.wait_for(self.run(_pid), timeout)
         return self.whole
 
-    def close(self) -> None:
-        """Stop the workers."""
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop the workers and wait for them: the jobs not started are dropped, a job under way
+        has ``timeout`` seconds to end before its process is killed; then the pool's queues and
+        their semaphores are released (a process left running, or a pool left to the
+        interpreter's exit, makes Python warn of "leaked semaphore objects")."""
         self.closed = True
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        executor = self.executor
+        if not isinstance(executor, ProcessPoolExecutor):
+            executor.shutdown(wait=False, cancel_futures=True)  # a thread: nothing outlives the process
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+
+        def stop_late_jobs() -> None:
+            for process in processes:
+                if process.is_alive():
+                    process.kill()  # it ignores SIGTERM
+
+        late = threading.Timer(timeout, stop_late_jobs)
+        late.daemon = True
+        late.start()
+        try:
+            executor.shutdown(wait=True, cancel_futures=True)  # joins the workers, closes the queues
+        finally:
+            late.cancel()
 
 
 class FairQueue(Generic[T]):

@@ -1,6 +1,6 @@
 // The lobby: a new table's form, the open tables, the finished matches.
 // Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
+// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
 "use strict";
 
 // ----------------------------------------------------------------------------- lobby
@@ -19,6 +19,7 @@ async function lobby() {
   name.addEventListener("change", () => rememberName(name.value));
   const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: _("Friday night") });
   const showBuried = el("input", { type: "checkbox", id: "show-buried" });
+  const isPublic = el("input", { type: "checkbox", id: "public" });
   const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
     [30, 60, 120, 300].map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
 
@@ -90,6 +91,7 @@ async function lobby() {
     el("label", {}, showBuried, " ", _("memory aid: show buried and covered cards to every seat (R3.3)")),
     el("label", {}, _("A bot plays for someone away:"), " ", away),
     el("label", {}, _("Turn timer:"), " ", turnTimer),
+    el("label", {}, isPublic, " ", _("public: once over, the match is listed here and anyone may replay it (else only its players)")),
     el("button", { type: "submit", id: "create-table" }, _("Create the table")));
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
@@ -104,7 +106,7 @@ async function lobby() {
       rememberName(name.value);
       const r = await api("/api/tables", {
         variant: variant.value, players: Number(players.value), options, seats, host_name: name.value.trim(),
-        name: tableName.value.trim(), show_buried: showBuried.checked, away_after: away.value ? Number(away.value) : null,
+        name: tableName.value.trim(), show_buried: showBuried.checked, public: isPublic.checked, away_after: away.value ? Number(away.value) : null,
         turn_timer: turnTimer.value ? Number(turnTimer.value) : null,
         deals: optionsBox.querySelector("#deals") ? Number(optionsBox.querySelector("#deals").value) : null,
       });

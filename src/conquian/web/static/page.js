@@ -1,6 +1,6 @@
 // The web page's common parts: words (the catalogue), cards in words, elements, the server's API, the browser's store.
 // Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
+// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
 // Every text from the server is put in the page as text (textContent), never as HTML.
 // Every text of the page goes through _() or ngettext() (extracted into the catalogues by
 // scripts/catalogues.py, translated with the catalogue the server serves at /i18n/{lang}.json);
@@ -112,6 +112,14 @@ function seatName(name, kind, seat) {
   return /^\d{1,2}$/.test(n) ? format(_("{bot} {n}"), { bot: botName(kind), n }) : name;
 }
 
+// a refusal as a person reads it: the server's sentence (in the page's language) without the
+// machine code before it ("seat_taken: ..."), its first letter capital; a rule's number stays
+function refusalText(error) {
+  let text = (error && typeof error.message === "string") ? error.message : "";
+  if (error && error.code && text.startsWith(`${error.code}: `)) text = text.slice(error.code.length + 2);
+  return text ? text.charAt(0).toLocaleUpperCase(LANG) + text.slice(1) : "";
+}
+
 function setTitle(text) { document.getElementById("title").textContent = text; document.title = text ? `${text} - conquian` : "conquian"; }
 
 // ----------------------------------------------------------------------------- cards
@@ -170,14 +178,40 @@ function cardEl(code, opts = {}) {
 
 function backs(n) { return cardBacks(n); }
 
-async function api(path, body) {
-  // the server answers a refusal in the page's language
+// the token this browser holds for a table (its seat's, else the host's): a private table's
+// finished match opens to it only, sent as "Authorization: Bearer", never in an address
+function tableToken(id) { return store.get("seat", id) || store.get("host", id) || ""; }
+function tokenHeaders(id) { const token = id ? tableToken(id) : ""; return token ? { Authorization: `Bearer ${token}` } : {}; }
+
+async function api(path, body, tokenOf) {
+  // the server answers a refusal in the page's language; tokenOf: the table whose token goes along
   path += (path.includes("?") ? "&" : "?") + `lang=${encodeURIComponent(LANG)}`;
-  const res = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const headers = tokenHeaders(tokenOf);
+  const res = await fetch(path, body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new Error((data && data.error && data.error.message) || format(_("request failed ({status})"), { status: res.status }));
+  if (!res.ok) throw new Error(refusalText(data && data.error) || format(_("request failed ({status})"), { status: res.status }));
   return data;
+}
+
+// a link that downloads a table's record: the browser's own download where no token is needed,
+// else the record fetched with the table's token and saved under the server's file name
+function recordLink(id, attrs) {
+  const link = el("a", { href: `/api/tables/${id}/record`, ...attrs }, _("Download the record"));
+  link.addEventListener("click", async ev => {
+    if (!tableToken(id)) return;
+    ev.preventDefault();
+    try {
+      const res = await fetch(`/api/tables/${id}/record?lang=${encodeURIComponent(LANG)}`, { headers: tokenHeaders(id) });
+      if (!res.ok) { let data = null; try { data = await res.json(); } catch (e) { /* not JSON */ } throw new Error(refusalText(data && data.error) || format(_("request failed ({status})"), { status: res.status })); }
+      const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
+      const url = URL.createObjectURL(await res.blob());
+      const save = el("a", { href: url, download: name ? name[1] : `conquian-${id}.toml` });
+      document.body.append(save); save.click(); save.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (e) { showError(e.message); }
+  });
+  return link;
 }
 
 const store = {

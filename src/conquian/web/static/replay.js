@@ -2,7 +2,7 @@
 // (docs/review.md, "In the browser"): its marks along the deal, each a button to the position
 // where the decision was taken, with the choices the seat had and what the search made of them.
 // Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
+// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
 "use strict";
 
 // the marks, best first, and their signs as chess annotators write them (so that they are not
@@ -21,7 +21,9 @@ function markSign(mark) {
 async function reviewFetch(path, body) {
   // the review's answers, with their status (202: under way; 503: the server is busy)
   path += (path.includes("?") ? "&" : "?") + `lang=${encodeURIComponent(LANG)}`;
-  const res = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const id = (/^\/api\/tables\/([^/?]+)\//.exec(path) || [])[1];
+  const headers = tokenHeaders(id);
+  const res = await fetch(path, body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   return { status: res.status, data, retry: Number(res.headers.get("Retry-After")) || 2 };
@@ -31,7 +33,7 @@ async function reviewFetch(path, body) {
 async function replayPage(id) {
   const generation = ++replayGeneration;
   let data;
-  try { data = await api(`/api/tables/${id}/replay`); } catch (e) { main.replaceChildren(el("p", {}, e.message)); return; }
+  try { data = await api(`/api/tables/${id}/replay`, undefined, id); } catch (e) { main.replaceChildren(el("p", {}, e.message)); return; }
   setTitle(format(_("{name} - replay"), { name: data.name }));
   spanishPack = spanishPackOf(data.variant);
   let i = 0;
@@ -64,7 +66,7 @@ async function replayPage(id) {
       box.append(el("div", {}, _("Discard pile:"), " ", d.stock.map(c => cardEl(c, { small: true })), " " + format(_("pack {n}"), { n: d.pack })));
     }
     if (f.scores) box.append(el("p", {}, _("Scores:"), " ", f.scores.map((v, k) => `${name(k + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")));
-    main.replaceChildren(box, reviewPanel(f), el("p", {}, el("a", { href: `/api/tables/${id}/record` }, _("Download the record")), " ", el("a", { href: "/", "data-link": 1 }, _("Lobby"))));
+    main.replaceChildren(box, reviewPanel(f), el("p", {}, recordLink(id, {}), " ", el("a", { href: "/", "data-link": 1 }, _("Lobby"))));
     // the control used keeps the focus across the redrawing (a mark, a button, the seat's choice)
     const again = focused && document.getElementById(focused);
     if (again) again.focus();
@@ -195,7 +197,7 @@ async function replayPage(id) {
       else if (answer.status === 200 && a.status === "none") post = true;  // another server process: ask it
       else if (answer.status === 503 && a.error && a.error.code === "review_busy") { reviews.set(key, { status: "waiting", seat, done: 0, total: 0, message: a.error.message }); post = true; wait = answer.retry * 1000; }
       else {
-        reviews.set(key, { status: "error", seat, message: (a.error && a.error.message) || format(_("request failed ({status})"), { status: answer.status }) });
+        reviews.set(key, { status: "error", seat, message: refusalText(a.error) || format(_("request failed ({status})"), { status: answer.status }) });
         show();
         return;
       }

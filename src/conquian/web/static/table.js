@@ -95,7 +95,7 @@ class Game {
       this.render();
     } else if (m.type === "error") {
       this.hintAsked = false; this.autoPlay = false;
-      showError(notationWords(m.message || ""), m.rule);
+      showError(notationWords(refusalText(m)), m.rule);
       if (m.code === "bad_token") { /* watching */ }
     }
   }
@@ -195,10 +195,7 @@ class Game {
   }
   waiting() {
     const t = this.table;
-    const invite = `${location.origin}/t/${t.id}`;
-    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, _("Waiting for players")), setDealNotice(t),
-      el("p", {}, _("Invite your friends with this link:"), " ", el("span", { class: "link", id: "invite" }, invite), " ",
-        el("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard && navigator.clipboard.writeText(invite) }, _("copy"))));
+    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, _("Waiting for players")), setDealNotice(t), invitationPanel(t.id));
     for (const s of t.seats) {
       const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
       if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: botName(s.kind) })) : "", s.seat === this.you ? el("span", { class: "dim" }, " " + _("(you)")) : "");
@@ -208,6 +205,12 @@ class Game {
           "aria-label": format(_("name for seat {n}"), { n: s.seat }), "data-key": `name-${s.seat}` });
         nm.addEventListener("input", () => { this.typedName = nm.value; });
         row.append(nm, el("button", { type: "button", class: "take", onclick: async () => {
+          if (!nm.value.trim()) {
+            // a name first: said in words, where the name goes
+            showError(refusalText({ message: format(_("write your name first (1 to {n} characters)"), { n: 40 }) }));
+            nm.setAttribute("aria-invalid", "true"); nm.focus();
+            return;
+          }
           try {
             const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
             store.set("seat", t.id, r.token); store.set("name", "me", nm.value.trim());
@@ -657,7 +660,7 @@ class Game {
     const box = el("div", { class: "panel", id: "links" });
     if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
     if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
-    if (t.deal && t.deal.over) box.append(el("p", {}, el("a", { href: `/api/tables/${t.id}/record`, id: "download" }, _("Download the record"))));
+    if (t.deal && t.deal.over) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
     return box;
   }
   // ------------------------------------------------------------------ what moved
