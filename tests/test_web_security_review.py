@@ -41,6 +41,7 @@ def finished_table(table_id: str, variant: str = "cooncan-double", players: int 
     """A finished match played by random legal moves (its replay is megabytes for seven Cooncan hands)."""
     rng = random.Random(seed)
     t = Table(table_id, "long", get_rules(variant, players=players))
+    t.public = True  # anyone may replay it (a private table's match is its players' only)
     for n in range(1, players + 1):
         t.sit(n, f"P{n}")
     while True:
@@ -408,7 +409,7 @@ def test_10_a_muted_spectator_stays_muted_on_a_new_connection(server: Server) ->
 
 # ---------------------------------------------------------------------------- 11: set-deal rematch
 def test_11_a_set_deal_rematch_is_shuffled_afresh(server: Server) -> None:
-    t = server.create(variant="conquian", set_deal=True, seed=5, deals=1,
+    t = server.create(variant="conquian", set_deal=True, seed=5, deals=1, public=True,
                       seats=[{"kind": "random"}, {"kind": "random"}])
     host = Client(server, t["id"], None, host=t["host"])
     host.wait_table(lambda x: x["status"] == "over", timeout=90)
@@ -494,6 +495,60 @@ def test_15_a_lone_player_at_a_waiting_table_cannot_set_the_pace(server: Server)
     lone.send({"type": "pace", "seconds": 0})
     assert lone.error()["code"] == "not_host"
     lone.close()
+
+
+# ---------------------------------------------------------------------------- 6: pace 0
+def test_6_a_search_nobody_waits_for_gives_its_worker_up() -> None:
+    """Finding 6: with one worker running a search for a table of bots only (its budget is
+    hours: ten million playouts), a job that a person waits for (another table's bot) is queued:
+    the search ends early, playing its best so far, and the person's job runs.  Before, the
+    person's job waited for the whole search (this test ran into its time-out)."""
+    from dataclasses import replace
+
+    from conquian.web import bots
+
+    rng = random.Random(3)
+    t = Table("bg", "bots", get_rules("conquian"))
+    for n in (1, 2):
+        t.sit(n, f"P{n}")
+    assert t.session is not None
+    deal = t.session.deal
+    while len(deal.legal_actions()) < 3:
+        t.act(deal.to_act, str(rng.choice(deal.legal_actions())), t.state)  # type: ignore[arg-type]
+    seat = deal.to_act
+    assert seat is not None
+    legal = {str(a) for a in deal.legal_actions()}
+    long_search = replace(bots.bot_job(t, seat, "expert", iterations=10_000_000), background=True)
+    assert not bots.bot_job(t, seat, "foster").background  # a person sits at this table
+
+    async def run() -> tuple[str, str, bool]:
+        runner = bots.BotRunner(1)
+        try:
+            assert await runner.probe()
+            searching = asyncio.ensure_future(runner.choose(long_search, "address bots"))
+            await asyncio.sleep(2.0)  # the search is under way in the worker
+            assert not searching.done()
+            person = await asyncio.wait_for(runner.choose(bots.bot_job(t, seat, "foster"), "address person"), 120)
+            return await asyncio.wait_for(searching, 120), person, not runner.people_waiting
+        finally:
+            runner.close()
+
+    searched, answered, none_left = asyncio.run(run())
+    assert searched in legal and answered in legal and none_left
+
+
+def test_6_only_a_table_of_bots_only_searches_in_the_background() -> None:
+    from conquian.web import bots
+
+    mixed = Table("mixed", "m", get_rules("conquian"))
+    mixed.set_bot(2, "master", host=True)
+    mixed.sit(1, "Ann")
+    assert not bots.bot_job(mixed, 2, "master").background
+    only = Table("only", "o", get_rules("conquian"))
+    only.set_bot(1, "master", host=True)
+    only.set_bot(2, "master", host=True)
+    assert only.session is not None
+    assert bots.bot_job(only, only.session.deal.to_act or 1, "master").background
 
 
 # ---------------------------------------------------------------------------- 16: header size

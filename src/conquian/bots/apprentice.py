@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from conquian.bots.apprentice_policy import choose_raw, playout
@@ -92,7 +91,7 @@ class ExitBot(MasterBot):
                 values[i].append(playout(d, view.seat, self.weights, random.Random(sub_seed), self.foster_adversary))
             self.playouts += len(alive)
             self.last_playouts += len(alive)
-            if deadline is not None and time.perf_counter() > deadline:
+            if self._out_of_time(deadline):
                 return
 
 

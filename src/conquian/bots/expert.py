@@ -23,6 +23,7 @@ import math
 import random
 import time
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 import conquian.bots.foster_cooncan as fk
@@ -136,6 +137,10 @@ class ExpertBot:
     COONCAN_ITERATIONS = 96
     #: how the adversary's hand is read in conquian when ``inference`` is not given
     INFERENCE = "choices"
+    #: asked between re-deals: true ends the search at once, and the best candidate so far is
+    #: played (how a server makes a search that nobody waits for give its worker up to one that
+    #: a person waits for); None: never asked
+    stop: Callable[[], bool] | None = None
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None,
@@ -213,8 +218,12 @@ class ExpertBot:
                 values[i].append(playout_value(d, view.seat, random.Random(sub_seed), self.horizon))
             self.playouts += len(alive)
             self.last_playouts += len(alive)
-            if deadline is not None and time.perf_counter() > deadline:
+            if self._out_of_time(deadline):
                 return
+
+    def _out_of_time(self, deadline: float | None) -> bool:
+        """Whether the search must end: its deadline passed, or :attr:`stop` says so."""
+        return (deadline is not None and time.perf_counter() > deadline) or (self.stop is not None and self.stop())
 
     def _halve(self, view: View, rng: random.Random, legal: list[Any], budget: int,
                values: list[list[float]], deadline: float | None) -> list[int]:
@@ -231,7 +240,7 @@ class ExpertBot:
             now = time.perf_counter()
             round_deadline = None if deadline is None else now + (deadline - now) / (rounds - r)
             self._sample(view, rng, legal, alive, n_samples, values, round_deadline)
-            if r == rounds - 1 or (deadline is not None and time.perf_counter() > deadline):
+            if r == rounds - 1 or self._out_of_time(deadline):
                 break
             alive.sort(key=lambda i: (-sum(values[i]) / len(values[i]), i))
             alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])

@@ -29,11 +29,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from conquian.bots import make_bot
+from conquian.bots.expert import ExpertBot
 from conquian.engine.match import new_deal
 from conquian.engine.rules import get_rules
 from conquian.review import hint_choice
 from conquian.web.table import Table
-from conquian.web.workers import FairQueue, SupervisedPool
+from conquian.web.workers import FairQueue, SupervisedPool, yield_asked
 
 #: The job of a hint (not a bot's name): the move the review would call best.
 HINT = "hint"
@@ -58,6 +59,9 @@ class BotJob:
     """The players' names, and the deal's number in the match: the hint's seed is the position's
     (:func:`conquian.review.position_seed`), the one the review of the record uses."""
     deal_number: int = 0
+    background: bool = False
+    """Nobody waits for the answer (a table of bots only): the search ends early, playing its
+    best so far, while a job that a person waits for waits for a worker."""
 
 
 def bot_job(table: Table, seat: int, bot: str, iterations: int | None = None) -> BotJob:
@@ -70,6 +74,7 @@ def bot_job(table: Table, seat: int, bot: str, iterations: int | None = None) ->
         # the bot's own randomness: the operating system's, nothing to do with the decks
         seat=seat, bot=bot, seed=secrets.randbits(63), iterations=iterations,
         names=tuple(table.session.names or ()), deal_number=len(table.session.match.deals),
+        background=table.all_bots,
     )
 
 
@@ -83,6 +88,8 @@ def choose(job: BotJob) -> str:
         return hint_choice(job.variant, job.options, job.names, job.deal_number, deal, job.seat)
     bot = make_bot(job.bot, seed=job.seed) if job.iterations is None else \
         make_bot(job.bot, seed=job.seed, iterations=job.iterations)
+    if job.background and isinstance(bot, ExpertBot):
+        bot.stop = yield_asked
     return str(bot.choose(deal.view(job.seat)))
 
 
@@ -100,7 +107,7 @@ class BotRunner:
     def __init__(self, workers: int | None = None) -> None:
         n = min(os.cpu_count() or 1, 4) if workers is None else workers
         self.workers = n
-        self.pool = SupervisedPool(n, "bot workers")
+        self.pool = SupervisedPool(n, "bot workers", yielding=True)
         self.slots = max(1, n)
         self.busy = 0
         self.queue: FairQueue[asyncio.Future[None]] = FairQueue()
@@ -108,6 +115,8 @@ class BotRunner:
         self.jobs_run = 0
         """Jobs the workers have run (hints included, each position's once)."""
         self.hint_answers: OrderedDict[tuple[str, int, int], tuple[str, float]] = OrderedDict()
+        self.people_waiting: set[asyncio.Future[None]] = set()
+        """The queued jobs that a person waits for (while there are any, background jobs yield)."""
 
     @property
     def whole(self) -> bool:
@@ -119,12 +128,15 @@ class BotRunner:
         """Jobs waiting for a worker."""
         return len(self.queue)
 
-    async def _slot(self, key: str, urgent: bool) -> None:
+    async def _slot(self, key: str, urgent: bool, background: bool = False) -> None:
         if self.busy < self.slots and not self.queue:
             self.busy += 1
             return
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.queue.push(key, 0 if urgent else 1, ready)
+        self.queue.push(key, 0 if urgent else 2 if background else 1, ready)
+        if not background:
+            self.people_waiting.add(ready)
+            self.pool.ask_to_yield(len(self.people_waiting))
         try:
             await ready
         except asyncio.CancelledError:
@@ -133,6 +145,10 @@ class BotRunner:
             else:
                 self.queue.discard(ready)
             raise
+        finally:
+            if not background:
+                self.people_waiting.discard(ready)
+                self.pool.ask_to_yield(len(self.people_waiting))
 
     def _release(self) -> None:
         while self.queue:
@@ -144,8 +160,9 @@ class BotRunner:
 
     async def choose(self, job: BotJob, key: str = "", urgent: bool = False) -> str:
         """The bot's action for ``job``, computed off the event loop when a worker is free for
-        ``key`` (``urgent``: a time-out's move, before every other job)."""
-        await self._slot(key, urgent)
+        ``key`` (``urgent``: a time-out's move, before every other job; a ``background`` job,
+        that nobody waits for, after every other, and it yields its worker early to them)."""
+        await self._slot(key, urgent, job.background)
         began = time.monotonic()
         try:
             answer = await self.pool.run(choose, job)

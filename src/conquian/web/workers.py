@@ -49,12 +49,31 @@ def _pid() -> int:
     return os.getpid()
 
 
-def _worker_start() -> None:
+#: In a worker of a pool made ``yielding``: the pool's shared count of jobs that a person waits
+#: for and that wait for a worker (:meth:`SupervisedPool.ask_to_yield`).
+_WAITING: Any = None
+
+
+def _worker_start(waiting: Any = None) -> None:
     """A worker ignores the terminal's ctrl+c and a stop sent to the whole process group
     (systemd's SIGTERM to every process of the service): the server stops its workers when it
-    stops itself (:meth:`SupervisedPool.close`), after their last answer."""
+    stops itself (:meth:`SupervisedPool.close`), after their last answer.  ``waiting``: the
+    pool's shared count, for :func:`yield_asked`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _thread_start(waiting)
+
+
+def _thread_start(waiting: Any = None) -> None:
+    global _WAITING
+    if waiting is not None:
+        _WAITING = waiting
+
+
+def yield_asked() -> bool:
+    """In a worker: whether a job that a person waits for is waiting for a worker (a job that
+    nobody waits for then ends as soon as it can, and gives its worker up)."""
+    return _WAITING is not None and _WAITING.value > 0
 
 
 class PoolGone(Exception):
@@ -66,9 +85,11 @@ class SupervisedPool:
     when one dies.  :meth:`run` tries a job again (at most :data:`RETRIES` times) when the pool
     broke under it; :attr:`whole` is false from a death until a job has run on the new pool."""
 
-    def __init__(self, workers: int, name: str = "workers") -> None:
+    def __init__(self, workers: int, name: str = "workers", yielding: bool = False) -> None:
         self.workers = workers
         self.name = name
+        # shared with the workers, read between a search's re-deals (no lock: one int, one writer)
+        self.waiting = multiprocessing.get_context("spawn").RawValue("i", 0) if yielding else None
         self.generation = 0
         self.replaced = 0
         """How many times the pool was replaced (a process died)."""
@@ -78,9 +99,16 @@ class SupervisedPool:
 
     def _new(self) -> Executor:
         if self.workers <= 0:
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name)
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name,
+                                      initializer=_thread_start, initargs=(self.waiting,))
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_worker_start)
+                                   initializer=_worker_start, initargs=(self.waiting,))
+
+    def ask_to_yield(self, waiting: int) -> None:
+        """Tell the workers how many jobs that a person waits for wait for a worker (a pool made
+        ``yielding``): while any do, the jobs that nobody waits for end early."""
+        if self.waiting is not None:
+            self.waiting.value = waiting
 
     def _replace(self, generation: int) -> None:
         """Replace the pool of ``generation`` (once, however many jobs saw it break)."""
