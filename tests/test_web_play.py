@@ -252,19 +252,26 @@ def test_the_last_move_is_marked_on_the_table(server: Server, browser: Any) -> N
     for _ in range(12):
         if over(page):
             break
-        event, seat, text = last_move(page)
-        kind = page.get_attribute("#last-move", "data-kind")
+        # one look at the page (a bot may move at any time: the marks are read together)
+        look = page.evaluate("""() => {
+          const box = document.querySelector('#last-move'), seat = box.dataset.seat;
+          const chip = document.querySelectorAll(`.seat.newest[data-seat='${seat}']`);
+          const card = document.querySelector('#in-play .card[data-card]');
+          const code = card ? card.dataset.card : '';
+          return {event: Number(box.dataset.event), seat, kind: box.dataset.kind, text: box.innerText,
+                  chips: chip.length, minis: chip.length ? chip[0].querySelectorAll('.last .mini-card').length : 0,
+                  marked: document.querySelectorAll(`#in-play .card.last-card[data-card='${code}']`).length,
+                  laid: document.querySelectorAll('#board .side .card.last-card').length};
+        }""")
+        event, seat, text, kind = look["event"], look["seat"], look["text"], look["kind"]
         name = "Ann" if seat == "1" else "Random"
         assert name in text, text
-        chip = page.locator(f".seat.newest[data-seat='{seat}']")
-        expect(chip).to_have_count(1)
+        assert look["chips"] == 1, look
         if kind in ("turn", "pass", "discard"):
             # the card that moved, where it lies now: the card in play (R3.3)
-            card = str(page.locator("#in-play .card[data-card]").first.get_attribute("data-card"))
-            expect(page.locator(f"#in-play .card.last-card[data-card='{card}']")).to_have_count(1)
-            expect(chip.locator(".last .mini-card")).to_have_count(1)
+            assert look["marked"] == 1 and look["minis"] == 1, look
         if kind == "use":
-            assert page.locator("#board .side .card.last-card").count() >= 3
+            assert look["laid"] >= 3, look
         seen.add(kind)
         if kind == "use" and "screenshot" not in seen:
             snap(page, "play-last-move-1280x800.png")
