@@ -38,7 +38,8 @@ def _play_deal(games: Games, table_id: str, rng: random.Random) -> dict[str, Any
         snap = _call(games, "handle", table_id, {"type": "hello"})[1]["table"]
         if snap["deal"]["over"]:
             return snap
-        out = _call(games, "handle", table_id, {"type": "act", "state": snap["state"], "action": rng.choice(snap["legal"])})
+        move = {"type": "act", "state": snap["state"], "action": rng.choice(snap["legal"])}
+        out = _call(games, "handle", table_id, move)
         assert out[0]["type"] == "table", out
     raise AssertionError("the deal did not end")
 
@@ -119,7 +120,8 @@ def test_presets_are_the_servers() -> None:
     p = presets()
     assert [v["name"] for v in p["variants"]] == list(PRESETS)
     assert p["bots"] == ["foster", "random", "expert"]
-    assert get_rules("conquian-mexicano").players == next(v for v in p["variants"] if v["name"] == "conquian-mexicano")["players"]
+    mexicano = next(v for v in p["variants"] if v["name"] == "conquian-mexicano")
+    assert get_rules("conquian-mexicano").players == mexicano["players"]
 
 
 def test_the_engine_for_the_page_is_pure_python_without_the_server() -> None:

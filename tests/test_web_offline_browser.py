@@ -16,8 +16,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -62,7 +61,8 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm"}
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                                                ".wasm": "application/wasm"}
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -107,8 +107,8 @@ def _play_turn(page: Any) -> None:
         page.locator("#all-moves button.move").first.click()
     else:
         page.locator("#actions button.move, #give").first.click()
-    page.wait_for_function("s => document.querySelector('#board') && document.querySelector('#board').dataset.state !== s",
-                           arg=state)
+    page.wait_for_function("s => document.querySelector('#board') && "
+                           "document.querySelector('#board').dataset.state !== s", arg=state)
 
 
 def _play_deal(page: Any, stop_after: int | None = None) -> int:
@@ -121,7 +121,7 @@ def _play_deal(page: Any, stop_after: int | None = None) -> int:
         if stop_after is not None and made >= stop_after:
             return made
         _play_turn(page)
-        made += 1
+        made += 1  # noqa: SIM113 (the moves made, not the rounds)
     raise AssertionError("the deal did not end in 400 moves")
 
 

@@ -2,7 +2,8 @@
 
 :mod:`~conquian.cli.play` (``play``), :mod:`~conquian.cli.records` (``replay``, ``rules``),
 :mod:`~conquian.cli.review` (``review``), :mod:`~conquian.cli.research` (``simulate``, ``tournament``,
-``stats``), :mod:`~conquian.cli.serve` (``serve``), :mod:`~conquian.cli.site` (``site``) and :mod:`~conquian.cli.speedups` (``speedups``), over
+``stats``), :mod:`~conquian.cli.serve` (``serve``),
+:mod:`~conquian.cli.site` (``site``) and :mod:`~conquian.cli.speedups` (``speedups``), over
 :mod:`~conquian.cli.options`.
 
 Every command speaks the language of ``--lang`` (before or after the command), else the

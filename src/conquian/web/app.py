@@ -23,8 +23,8 @@ from conquian.web.limits import REQUEST_TIMEOUT, deadline_protocol
 from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
 from conquian.web.routes import STATIC, http_routes
-from conquian.web.site import offline_file
 from conquian.web.server import EVICT_AFTER, Connection, Hub, Server, Settings
+from conquian.web.site import offline_file
 from conquian.web.sockets import websocket_route
 
 __all__ = ["EVICT_AFTER", "SETTINGS_ENV", "Connection", "Hub", "Server", "Settings", "app_from_environment",

@@ -49,7 +49,7 @@ SAVED_FORMAT = "conquian-offline/1"
 #: The bots a player may meet offline: quick enough in the page.
 OFFLINE_BOTS = ("foster", "random", "expert")
 #: The expert's time for one move in the page (milliseconds): its playouts stop there.
-EXPERT_MS = 500.0
+EXPERT_MS = 400.0
 #: Seconds between the bots' moves unless the player sets the pace.
 DEFAULT_PACE = 1.0
 #: The hint's playouts in the page (fewer than the review's: the page is slower than CPython).
@@ -226,7 +226,8 @@ class LocalTable:
         if kind == "hello":
             if "lang" in msg:
                 self.tr = _reader(msg.get("lang"))
-            return [{"type": "welcome", "v": 1, "seat": 1, "host": True, "table": t.id, "id": "local"}, self._table()]
+            return [{"type": "welcome", "v": 1, "seat": 1, "host": True, "table": t.id, "id": "local"},
+                    self._table()]
         if kind == "ping":
             return [{"type": "pong"}]
         if kind == "act":
@@ -238,7 +239,8 @@ class LocalTable:
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise TableError("bad_message", Msg("a selected card is not a card"))
             found = selection_options(t, 1, cards[:60], self.tr)
-            return [{"type": "options", "cards": cards, "actions": [a for a, _ in found], "words": [w for _, w in found]}]
+            return [{"type": "options", "cards": cards, "actions": [a for a, _ in found],
+                     "words": [w for _, w in found]}]
         elif kind == "hint":
             return [self.hint()]
         elif kind == "pace":
@@ -356,9 +358,11 @@ class Games:
         if not isinstance(d, dict):
             raise TableError("bad_message", Msg("a new match is described by an object"))
         seed, bot_seed = d.get("seed"), d.get("bot_seed")
-        t = LocalTable.new(str(d.get("variant", "")), players=_whole(d.get("players")), bot=str(d.get("bot", "foster")),
+        t = LocalTable.new(str(d.get("variant", "")), players=_whole(d.get("players")),
+                           bot=str(d.get("bot", "foster")),
                            name=str(d.get("name") or "You")[:40], seed=_whole(seed), bot_seed=_whole(bot_seed),
-                           deals=_whole(d.get("deals")), pace=d.get("pace") if isinstance(d.get("pace"), int | float) else None,
+                           deals=_whole(d.get("deals")),
+                           pace=d.get("pace") if isinstance(d.get("pace"), int | float) else None,
                            title=str(d.get("title") or "")[:60])
         if isinstance(d.get("expert_ms"), int | float):
             t.expert_ms = float(d["expert_ms"])

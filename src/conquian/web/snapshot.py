@@ -27,7 +27,6 @@ from typing import Any
 
 from conquian.engine.actions import parse_action
 from conquian.engine.cards import JOKER, card_str, cards_of, parse_card
-from conquian.engine.errors import ConquianError
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.events import Event
 from conquian.engine.conquian.melds import meld_table
@@ -37,6 +36,7 @@ from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.events import CooncanEvent
 from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.errors import ConquianError
 from conquian.hints import live_out_msgs
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.present import order_moves
@@ -280,7 +280,8 @@ def all_hands(deal: ConquianDeal | CooncanDeal | MexicanoDeal) -> dict[str, list
     return {str(s): [("X" if c == JOKER else card_str(c)) for c in deal.hand(s)] for s in range(1, deal.n + 1)}
 
 
-def selection_options(table: Table, seat: int | None, cards: list[str], tr: Translator = ENGLISH) -> list[tuple[str, str]]:
+def selection_options(table: Table, seat: int | None, cards: list[str],
+                      tr: Translator = ENGLISH) -> list[tuple[str, str]]:
     """The ``options`` answer: the moves the selected ``cards`` make for ``seat`` (listed moves
     holding every selected card, and forms built from the selection and checked by the engine),
     each as its notation and its words for the reader; none when it is not the seat's turn.  A

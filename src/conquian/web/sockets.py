@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import WebSocketRoute
