@@ -63,6 +63,9 @@ def build_app(settings: Settings | None = None) -> Starlette:
             websocket_route(server),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Route("/offline", lambda request: RedirectResponse("/offline/", status_code=308)),
+            # the offline app's links to the rule book (one file a language in a built site)
+            Route("/rules/{lang}.html", lambda request: RedirectResponse(
+                f"/rules?lang={request.path_params['lang'][:35]}", status_code=308)),
             Route("/offline/{path:path}", offline),
         ],
         lifespan=lifespan,

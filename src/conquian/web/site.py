@@ -159,6 +159,24 @@ def _languages() -> list[str]:
     return list(languages())
 
 
+def rules_page(lang: str) -> bytes:
+    """The rule book in ``lang`` as the built site's page ``rules/{lang}.html`` (the server's
+    page, its links made relative; without the ``web`` extra, the book's text as it is)."""
+    try:
+        from conquian.web.routes import _rules_html
+    except ImportError:
+        import html
+
+        from conquian.engine import rulebook
+
+        return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>conquian</title></head>'
+                f"<body><pre>{html.escape(rulebook.markdown(lang=lang))}</pre></body></html>").encode()
+    page = _rules_html(lang)
+    for code in _languages():
+        page = page.replace(f'href="/rules?lang={code}"', f'href="{code}.html"')
+    return page.replace('href="/static/', 'href="../static/').replace('href="/"', 'href="../offline/"').encode()
+
+
 def app_files() -> dict[str, bytes]:
     """The offline app's files but the runtime, by their path under the site's root."""
     files: dict[str, bytes] = {f"offline/{n}": (OFFLINE / n).read_bytes() for n in APP_FILES}
@@ -167,6 +185,7 @@ def app_files() -> dict[str, bytes]:
         files[f"static/{n}"] = (STATIC / n).read_bytes()
     for lang in _languages():
         files[f"i18n/{lang}.json"] = catalogue_json(lang)
+        files[f"rules/{lang}.html"] = rules_page(lang)
     return files
 
 

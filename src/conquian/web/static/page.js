@@ -54,7 +54,11 @@ async function loadLanguage() {
   pageTexts();
 }
 
-function rulesHref(rule) { return `${document.documentElement.dataset.rules || "/rules"}?lang=${encodeURIComponent(LANG)}` + (rule ? `#${rule}` : ""); }
+// the rule book: the server's page in the reader's language, or the offline app's files (data-rules: one file a language)
+function rulesHref(rule) {
+  const files = document.documentElement.dataset.rules;
+  return (files ? `${files}${encodeURIComponent(LANG)}.html` : `/rules?lang=${encodeURIComponent(LANG)}`) + (rule ? `#${rule}` : "");
+}
 
 function pageTexts() {
   // the page's own texts outside the main part, and the language switch (kept in localStorage)
