@@ -16,6 +16,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -199,3 +200,41 @@ def test_a_deal_in_the_page_and_in_cpython_give_the_same_record(browser: Any, si
     assert here.record() == in_page
     assert page.errors == []
     context.close()
+
+
+def test_conquian_serve_serves_the_offline_app_under_its_policy(browser: Any, site_url: str,
+                                                                tmp_path: Path) -> None:
+    """The same app at ``/offline/`` of ``conquian serve``, under the server's content security
+    policy (scripts and WebAssembly from its own origin only): it loads, plays, imports a record."""
+    from web_server import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path).start()
+    try:
+        listing = server.get("/offline/engine-assets.json").json()
+        assert "pyodide/pyodide.asm.wasm" in listing["files"] and "engine.zip" in listing["files"]
+        assert server.get("/offline/pyodide/pyodide.asm.wasm").headers["content-type"] == "application/wasm"
+        assert server.get("/offline/no-such-file").status_code == 404
+        assert "script-src 'self' 'wasm-unsafe-eval'" in server.get("/offline/").headers["content-security-policy"]
+        context = browser.new_context(viewport={"width": 844, "height": 390})
+        page = _page(context)
+        page.goto(f"{server.url}/")
+        page.click("#play-offline a")
+        _lobby(page)
+        # a record of the server's format imported: the player takes the first seat and plays on
+        here = LocalTable.new("cooncan", players=3, bot="random", name="Bea", seed=8, bot_seed=8)
+        while here.bot_to_act():
+            here.bot_move()
+        page.set_input_files("#offline-import", files=[{"name": "match.toml", "mimeType": "application/toml",
+                                                         "buffer": here.record().encode()}])
+        page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+        assert page.locator("#board .seat").count() == 3
+        _play_turn(page)
+        page.goto(f"{server.url}/offline/#/")
+        _lobby(page)
+        assert page.locator("#offline-saved li").count() == 1
+        rules = page.get_attribute("#rules-link", "href")
+        assert rules and rules.startswith("../rules/en.html")
+        assert page.errors == []
+        context.close()
+    finally:
+        server.stop()
