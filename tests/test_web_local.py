@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import zipfile
 from io import BytesIO
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conquian.cli import main
 from conquian.engine.record import read_record, replay
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.web.local import Games, LocalTable, presets
+from conquian.web import site
 from conquian.web.site import engine_zip
 
 
@@ -141,3 +145,44 @@ def test_the_engine_for_the_page_is_pure_python_without_the_server() -> None:
             "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_site_command_refuses_bad_input_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["site", "build"]) == 2
+    assert "conquian site build DIR" in capsys.readouterr().err
+    file = tmp_path / "file"
+    file.write_text("x")
+    assert main(["site", "build", str(file)]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    # no runtime and no npm: what to do, said in one line, nothing written
+    monkeypatch.setenv(site.RUNTIME_ENV, str(tmp_path / "nothing"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert main(["--lang", "es", "site", "build", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "npm (Node.js)" in err and "Traceback" not in err and "se necesita" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_runtime_whose_digest_is_not_the_pinned_one_is_refused() -> None:
+    with pytest.raises(site.SiteError, match="not the pinned"):
+        site._check_integrity(b"not the package")
+
+
+def test_site_build_writes_a_static_site(tmp_path: Path) -> None:
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    for name in site.RUNTIME_FILES:  # a stand-in runtime: the build copies it as it is
+        (runtime / name).write_bytes(name.encode())
+    written = site.build_site(tmp_path / "site", runtime)
+    assert "offline/index.html" in written and "offline/pyodide/pyodide.asm.wasm" in written
+    assert "rules/es.html" in written and "i18n/es.json" in written and "static/transport.js" in written
+    listing = json.loads((tmp_path / "site" / "offline" / "engine-assets.json").read_text())
+    for name in listing["files"]:
+        path = (tmp_path / "site" / "offline" / name).resolve()
+        assert path.exists(), name
+    # every script and style the page loads is in the site and in the list its service worker caches
+    page = (tmp_path / "site" / "offline" / "index.html").read_text()
+    for ref in re.findall(r'(?:src|href)="([^"#]+)"', page):
+        assert (tmp_path / "site" / "offline" / ref).resolve().exists(), ref
+        assert ref in listing["files"], ref
