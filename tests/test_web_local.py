@@ -22,8 +22,8 @@ import pytest
 from conquian.cli import main
 from conquian.engine.record import read_record, replay
 from conquian.engine.rules import PRESETS, get_rules
-from conquian.web.local import Games, LocalTable, presets
 from conquian.web import site
+from conquian.web.local import Games, LocalTable, presets
 from conquian.web.site import engine_zip
 
 
