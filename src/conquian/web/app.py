@@ -7,6 +7,7 @@ lifespan; :func:`app_from_environment` builds it in each process of ``conquian s
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import AsyncIterator
@@ -38,10 +39,15 @@ async def offline(request: Request) -> Response:
         return JSONResponse({"error": {"code": "not_found", "message": "no such file of the offline app "
                                        "(the runtime is fetched by: conquian site fetch)"}}, status_code=404)
     data, kind = found
-    # the page and the list of files are asked again each time (a new version is seen); the rest is kept
+    # the page and the list of files are asked again each time (a new version is seen); the rest is
+    # kept a while; either is checked again by its digest (a service worker's install: 304, no body)
     cache = "no-cache" if request.path_params["path"] in ("", "index.html", "sw.js", "engine-assets.json") \
         else "max-age=3600"
-    return Response(data, media_type=kind, headers={"Cache-Control": cache})
+    etag = '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+    headers = {"Cache-Control": cache, "ETag": etag}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=kind, headers=headers)
 
 
 def build_app(settings: Settings | None = None) -> Starlette:

@@ -49,7 +49,7 @@ SAVED_FORMAT = "conquian-offline/1"
 #: The bots a player may meet offline: quick enough in the page.
 OFFLINE_BOTS = ("foster", "random", "expert")
 #: The expert's time for one move in the page (milliseconds): its playouts stop there.
-EXPERT_MS = 400.0
+EXPERT_MS = 300.0
 #: Seconds between the bots' moves unless the player sets the pace.
 DEFAULT_PACE = 1.0
 #: The hint's playouts in the page (fewer than the review's: the page is slower than CPython).

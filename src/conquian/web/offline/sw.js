@@ -12,7 +12,8 @@ self.addEventListener("install", ev => {
   ev.waitUntil((async () => {
     const list = await (await fetch(LIST, { cache: "no-cache" })).json();
     const cache = await caches.open(CACHE);
-    await cache.addAll(list.files.map(f => new Request(f, { cache: "reload" })));
+    // checked against the server (a file the page has just loaded comes back as "not modified")
+    await cache.addAll(list.files.map(f => new Request(f, { cache: "no-cache" })));
     await cache.put(LIST, new Response(JSON.stringify(list), { headers: { "Content-Type": "application/json" } }));
     await self.skipWaiting();
   })());
