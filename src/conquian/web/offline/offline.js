@@ -21,17 +21,21 @@ function when(seconds) {
 async function offlineLobby() {
   setTitle(_("Play offline"));
   const status = el("p", { id: "engine-status", class: "dim", "aria-live": "polite" }, engineStatus());
-  ENGINE.onstatus = () => { status.textContent = engineStatus(); if (ENGINE.status === "ready" && !presets) offlineLobby(); };
+  ENGINE.onstatus = () => { status.textContent = engineStatus(); };
   const box = el("div", { class: "panel offline-lobby", id: "offline-lobby" },
     el("h2", {}, _("Play offline")),
     el("p", { class: "unrated" }, _("Offline games are played in this browser against the bots, with no network, and are unrated. They are kept in this browser.")),
     status);
   main.replaceChildren(box);
+  // the matches kept in this browser at once (IndexedDB), a new one once the engine is ready
+  const saved = await savedList();
+  box.append(saved);
   if (!presets) {
     try { presets = await ENGINE.call("presets"); } catch (e) { status.textContent = format(_("The engine could not start: {reason}"), { reason: e.message }); return; }
   }
   status.textContent = "";
-  box.append(newMatchForm(), await savedList(), importForm());
+  box.insertBefore(newMatchForm(), saved);
+  box.append(importForm());
 }
 
 function newMatchForm() {
