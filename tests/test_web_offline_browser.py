@@ -238,3 +238,34 @@ def test_conquian_serve_serves_the_offline_app_under_its_policy(browser: Any, si
         context.close()
     finally:
         server.stop()
+
+
+def test_every_preset_and_seat_count_against_each_bot_draws_in_the_page(browser: Any, site_url: str) -> None:
+    """Every preset at every seat count, against random, foster and the expert by turns: the
+    worker deals it and the table code draws every seat of the deal; the player's move is
+    played (unless he sits this deal out, R6.3)."""
+    from conquian.engine.rules import PRESETS
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = _page(context)
+    page.goto(f"{site_url}/offline/")
+    _lobby(page)
+    bots = ["random", "foster", "expert"]
+    k = 0
+    for variant, rules in PRESETS.items():
+        for n in range(rules.min_players, rules.max_players + 1):
+            bot = bots[k % 3]
+            k += 1
+            spec = {"variant": variant, "players": n, "bot": bot, "name": "Ann", "pace": 0}
+            table_id = page.evaluate("spec => ENGINE.call('create', { spec })", spec)
+            page.goto(f"{site_url}/offline/#/t/{table_id}")
+            page.wait_for_selector("#board", timeout=LOAD_MS)
+            assert page.evaluate("game.table.seats.length") == n
+            # conquian with more than two: the seats of the deal (one sits out, R6.3)
+            assert page.locator("#board .seats .seat").count() == page.evaluate("game.table.deal.seats.length")
+            assert page.locator(f"#board .seat:has-text('{bot.capitalize()}')").count() >= 1, (variant, n, bot)
+            if page.evaluate("!!game.table.deal.hand"):
+                page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+                _play_turn(page)
+    assert page.errors == []
+    context.close()
