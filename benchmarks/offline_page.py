@@ -92,7 +92,7 @@ def _load(context: Any, url: str) -> tuple[float, int, int]:
         page.reload()
     else:
         page.goto(url)
-    page.wait_for_selector("#offline-start", timeout=300_000)
+    page.wait_for_function("typeof ENGINE !== 'undefined' && ENGINE.status === 'ready'", timeout=300_000)
     seconds = time.perf_counter() - start
     context.remove_listener("requestfinished", finished)
     return seconds, got["bytes"], got["requests"]

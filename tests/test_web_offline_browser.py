@@ -87,6 +87,7 @@ def _page(context: Any) -> Any:
 
 def _lobby(page: Any) -> None:
     page.wait_for_selector("#offline-start", timeout=LOAD_MS)
+    page.wait_for_function("ENGINE.status === 'ready'", timeout=LOAD_MS)
 
 
 def _play_turn(page: Any) -> None:

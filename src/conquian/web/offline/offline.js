@@ -30,12 +30,20 @@ async function offlineLobby() {
   // the matches kept in this browser at once (IndexedDB), a new one once the engine is ready
   const saved = await savedList();
   box.append(saved);
+  // the games and bots as the engine said them last time (kept in this browser): the form at
+  // once, while the engine loads; a match asked for before it is ready starts once it is
   if (!presets) {
-    try { presets = await ENGINE.call("presets"); } catch (e) { status.textContent = format(_("The engine could not start: {reason}"), { reason: e.message }); return; }
+    try { presets = JSON.parse(store.get("offline", "presets") || "null"); } catch (e) { presets = null; }
+    if (!presets || !Array.isArray(presets.variants)) presets = null;
   }
-  status.textContent = "";
+  const fresh = ENGINE.call("presets").then(p => { store.set("offline", "presets", JSON.stringify(p)); return p; });
+  if (!presets) {
+    try { presets = await fresh; } catch (e) { status.textContent = format(_("The engine could not start: {reason}"), { reason: e.message }); return; }
+  }
+  if (ENGINE.status === "ready") status.textContent = "";
   box.insertBefore(newMatchForm(), saved);
   box.append(importForm());
+  fresh.then(p => { presets = p; }).catch(() => {});
 }
 
 function newMatchForm() {
