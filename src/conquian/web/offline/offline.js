@@ -75,8 +75,25 @@ function newMatchForm() {
   return form;
 }
 
+// the matches kept in this browser, read here (the worker is busy while the engine loads): the
+// worker's IndexedDB store (worker.js)
+function keptMatches() {
+  return new Promise(resolve => {
+    let req;
+    try { req = indexedDB.open("conquian-offline", 1); } catch (e) { resolve([]); return; }
+    req.onupgradeneeded = () => req.result.createObjectStore("matches", { keyPath: "id" });
+    req.onerror = () => resolve([]);
+    req.onsuccess = () => {
+      const d = req.result;
+      const all = d.transaction("matches", "readonly").objectStore("matches").getAll();
+      all.onsuccess = () => { d.close(); resolve(all.result || []); };
+      all.onerror = () => { d.close(); resolve([]); };
+    };
+  });
+}
+
 async function savedList() {
-  const list = (await ENGINE.call("list")).sort((a, b) => b.updated - a.updated);
+  const list = (await keptMatches()).sort((a, b) => b.updated - a.updated);
   const box = el("div", { id: "offline-saved" }, el("h3", {}, _("Your offline matches")));
   if (!list.length) { box.append(el("p", { class: "dim" }, _("None yet."))); return box; }
   box.append(el("ul", { class: "saved" }, list.map(m => {

@@ -33,7 +33,6 @@ async function dbDo(mode, fn) {
   });
 }
 const dbGet = id => dbDo("readonly", s => s.get(id));
-const dbAll = () => dbDo("readonly", s => s.getAll());
 const dbPut = saved => dbDo("readwrite", s => s.put(saved));
 const dbDelete = id => dbDo("readwrite", s => s.delete(id));
 
@@ -106,8 +105,6 @@ async function tableMessage(id, msg) {
 
 const CALLS = {
   async presets() { await ready; return py("presets"); },
-  async list() { return (await dbAll()).map(s => ({ id: s.id, name: s.name, variant: s.variant, players: s.players, seats: s.seats,
-    status: s.status, created: s.created, updated: s.updated, totals: s.totals, rematch: s.rematch })); },
   async create(m) { await ready; const saved = py("new", m.spec); await dbPut(saved); return saved.id; },
   async import(m) { await ready; const saved = py("import_record", m.text, m.name || ""); await dbPut(saved); return saved.id; },
   async record(m) { if (!(await opened(m.id))) throw new Error("no such match"); return py("record", m.id); },
