@@ -226,7 +226,8 @@ class LocalTable:
         if kind == "hello":
             if "lang" in msg:
                 self.tr = _reader(msg.get("lang"))
-            return [{"type": "welcome", "v": 1, "seat": 1, "host": True, "table": t.id, "id": "local"},
+            # not the host: nobody else joins, so the host's settings (the away rule, the turn timer) do not apply
+            return [{"type": "welcome", "v": 1, "seat": 1, "host": False, "table": t.id, "id": "local"},
                     self._table()]
         if kind == "ping":
             return [{"type": "pong"}]
