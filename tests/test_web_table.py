@@ -211,7 +211,7 @@ def assert_same_messages(t: Table, twin: Table, seat: int | None, hint: bool = F
     from conquian.i18n import translator
     from conquian.web.bots import bot_job, choose
     from conquian.web.server import Hub, snapshot
-    from conquian.web.sockets import hint_message
+    from conquian.web.snapshot import hint_message
 
     for lang in ("en", "es"):
         tr = translator(lang)

@@ -2,7 +2,8 @@
 
 :mod:`~conquian.cli.play` (``play``), :mod:`~conquian.cli.records` (``replay``, ``rules``),
 :mod:`~conquian.cli.review` (``review``), :mod:`~conquian.cli.research` (``simulate``, ``tournament``,
-``stats``), :mod:`~conquian.cli.serve` (``serve``) and :mod:`~conquian.cli.speedups` (``speedups``), over
+``stats``), :mod:`~conquian.cli.serve` (``serve``),
+:mod:`~conquian.cli.site` (``site``) and :mod:`~conquian.cli.speedups` (``speedups``), over
 :mod:`~conquian.cli.options`.
 
 Every command speaks the language of ``--lang`` (before or after the command), else the
@@ -22,7 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from conquian.cli import play, records, research, review, serve, speedups
+from conquian.cli import play, records, research, review, serve, site, speedups
 from conquian.cli.language import prescan, use_language
 from conquian.cli.options import Parser, rules_from_args
 from conquian.i18n import N_, _, active
@@ -38,6 +39,7 @@ _COMMAND_LINES = (
     ("rules", N_("the rule book, or one rule: conquian rules R3.4")),
     ("stats", N_("how long a hand lasts and what it takes to win: a report (needs the 'analysis' extra)")),
     ("speedups", N_("compile the hot path with mypyc, or remove it (needs the 'speed' extra)")),
+    ("site", N_("the offline app as static files: play the bots in the browser with no server")),
 )
 
 
@@ -55,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar=_("COMMAND"))
-    for group in (play, records, research, review, serve, speedups):
+    for group in (play, records, research, review, serve, site, speedups):
         group.add_parsers(sub)
     return p
 
@@ -65,7 +67,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": play.play_command, "replay": records.replay_command, "rules": records.rules_command,
     "simulate": research.simulate_command, "tournament": research.tournament_command,
     "stats": research.stats_command, "review": review.review_command,
-    "speedups": speedups.speedups_command, "serve": serve.serve_command,
+    "speedups": speedups.speedups_command, "serve": serve.serve_command, "site": site.site_command,
 }
 
 

@@ -7,13 +7,16 @@ lifespan; :func:`app_from_environment` builds it in each process of ``conquian s
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import Mount
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from conquian.web import security
@@ -22,10 +25,29 @@ from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
 from conquian.web.routes import STATIC, http_routes
 from conquian.web.server import EVICT_AFTER, Connection, Hub, Server, Settings
+from conquian.web.site import offline_file
 from conquian.web.sockets import websocket_route
 
 __all__ = ["EVICT_AFTER", "SETTINGS_ENV", "Connection", "Hub", "Server", "Settings", "app_from_environment",
            "build_app"]
+
+
+async def offline(request: Request) -> Response:
+    """The offline app (:mod:`conquian.web.site`): the page, its worker, the engine, the runtime."""
+    found = offline_file(request.path_params["path"])
+    if found is None:
+        return JSONResponse({"error": {"code": "not_found", "message": "no such file of the offline app "
+                                       "(the runtime is fetched by: conquian site fetch)"}}, status_code=404)
+    data, kind = found
+    # the page and the list of files are asked again each time (a new version is seen); the rest is
+    # kept a while; either is checked again by its digest (a service worker's install: 304, no body)
+    cache = "no-cache" if request.path_params["path"] in ("", "index.html", "sw.js", "engine-assets.json") \
+        else "max-age=3600"
+    etag = '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+    headers = {"Cache-Control": cache, "ETag": etag}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=kind, headers=headers)
 
 
 def build_app(settings: Settings | None = None) -> Starlette:
@@ -46,6 +68,11 @@ def build_app(settings: Settings | None = None) -> Starlette:
             *http_routes(server),
             websocket_route(server),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Route("/offline", lambda request: RedirectResponse("/offline/", status_code=308)),
+            # the offline app's links to the rule book (one file a language in a built site)
+            Route("/rules/{lang}.html", lambda request: RedirectResponse(
+                f"/rules?lang={request.path_params['lang'][:35]}", status_code=308)),
+            Route("/offline/{path:path}", offline),
         ],
         lifespan=lifespan,
         middleware=[Middleware(AccessLog), Middleware(security.HostCheck, allowed=settings.allowed_hosts)],

@@ -30,8 +30,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 #: people reach it by, so ``--allowed-host`` must say them (or ``*``: any).
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 #: Files the pages load, and where they connect: the server's own origin only (no inline script
-#: or style, no plugin, no frame of these pages on any site).
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+#: or style, no plugin, no frame of these pages on any site; WebAssembly compiled from the server's own
+#: files only: the offline app's engine, Pyodide).
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+                           "img-src 'self' data:; "
                            "connect-src 'self'{ws}; object-src 'none'; base-uri 'none'; form-action 'self'; "
                            "frame-ancestors 'none'")
 #: Headers on every HTTP answer besides the policy.  ``no-referrer``: a seat's link carries its

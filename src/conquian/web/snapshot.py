@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from conquian.engine.cards import JOKER, card_str, cards_of
+from conquian.engine.actions import parse_action
+from conquian.engine.cards import JOKER, card_str, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.events import Event
 from conquian.engine.conquian.melds import meld_table
@@ -35,10 +36,12 @@ from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.cooncan.events import CooncanEvent
 from conquian.engine.cooncan.view import CooncanView
-from conquian.i18n import ENGLISH, Translator
+from conquian.engine.errors import ConquianError
+from conquian.hints import live_out_msgs
+from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.present import order_moves
 from conquian.session import GameSession
-from conquian.web.table import OPEN, Table
+from conquian.web.table import OPEN, PLAYING, Table, TableError
 
 #: Log lines sent with a snapshot (the newest); the whole log is in the record.
 LOG_LINES = 200
@@ -275,3 +278,45 @@ def all_hands(deal: ConquianDeal | CooncanDeal | MexicanoDeal) -> dict[str, list
         key = deal.tbl.sort_key
         return {str(s): _cards(cards_of(deal.hands[p]), key) for p, s in enumerate(deal.seats)}
     return {str(s): [("X" if c == JOKER else card_str(c)) for c in deal.hand(s)] for s in range(1, deal.n + 1)}
+
+
+def selection_options(table: Table, seat: int | None, cards: list[str],
+                      tr: Translator = ENGLISH) -> list[tuple[str, str]]:
+    """The ``options`` answer: the moves the selected ``cards`` make for ``seat`` (listed moves
+    holding every selected card, and forms built from the selection and checked by the engine),
+    each as its notation and its words for the reader; none when it is not the seat's turn.  A
+    card that is not one, or not in the seat's hand, is refused (``bad_message``)."""
+    if seat is None or table.session is None or table.status != PLAYING:
+        return []
+    session = table.session
+    deal = session.deal
+    if deal.to_act != seat:
+        return []
+    try:
+        chosen = [parse_card(c) for c in cards]
+    except ConquianError:
+        raise TableError("bad_message", Msg("a selected card is not a card")) from None
+    view = deal.view(seat)
+    # a double pack holds two of a card: the cards held as a set (a sum of their bits would carry)
+    held = set(cards_of(view.hand_mask)) if hasattr(view, "hand_mask") else set(view.hand)
+    if any(c >= 0 and c not in held for c in chosen):
+        raise TableError("bad_message", Msg("select only cards in your hand"))
+    names = {c.replace("10", "T") for c in cards}
+    listed = [a for a in order_moves(view.legal_actions(), view.phase)
+              if names <= set(str(a).replace("|", " ").split()[2:])]
+    built = order_moves(session.actions_from_selection(chosen), view.phase) if chosen else []
+    out: list[tuple[str, str]] = []
+    for a in [*listed, *built]:
+        words = session.action_words(a)
+        if words not in (w for w, _ in out):
+            out.append((words, session.move_label(a, tr)))
+    return out
+
+
+def hint_message(session: GameSession, seat: int, act: str, tr: Translator) -> dict[str, Any]:
+    """The ``hint`` answer to ``seat``: the review's best move ``act`` (chosen from the seat's view) in
+    the notation and in words, and the live outs of its partial combinations, from its view."""
+    action = parse_action(act)
+    outs = live_out_msgs(session.deal, seat)
+    return {"type": "hint", "act": session.action_words(action), "move": session.move_label(action, tr),
+            "outs": [tr.render(m) for m in outs]}

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import WebSocketRoute
@@ -18,13 +17,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg, Translator
-from conquian.present import order_moves
-from conquian.session import HUMAN, GameSession
+from conquian.session import HUMAN
 from conquian.web import protocol
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
 from conquian.web.server import Connection, Hub, Server, log_move, rematch, snapshot
+from conquian.web.snapshot import hint_message, selection_options
 from conquian.web.table import OPEN, PLAYING, TableError, check_turn_timer
 
 log = logging.getLogger("conquian.web")
@@ -311,46 +310,6 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
     await conn.send(await run_in_threadpool(hint_message, session, conn.seat, act, conn.tr))
 
 
-def hint_message(session: GameSession, seat: int, act: str, tr: Translator) -> dict[str, Any]:
-    """The ``hint`` answer to ``seat``: the review's best move ``act`` (chosen from the seat's view) in
-    the notation and in words, and the live outs of its partial combinations, from its view."""
-    from conquian.engine.actions import parse_action
-    from conquian.hints import live_out_msgs
-
-    action = parse_action(act)
-    outs = live_out_msgs(session.deal, seat)
-    return {"type": "hint", "act": session.action_words(action), "move": session.move_label(action, tr),
-            "outs": [tr.render(m) for m in outs]}
-
-
 def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[tuple[str, str]]:
-    """The moves the selection makes: listed moves holding every selected card, and forms built from
-    the selection and checked by the engine; each as its notation and its words for the reader."""
-    from conquian.engine.cards import cards_of, parse_card
-
-    t = hub.table
-    if conn.seat is None or t.session is None or t.status != PLAYING:
-        return []
-    session = t.session
-    deal = session.deal
-    if deal.to_act != conn.seat:
-        return []
-    try:
-        chosen = [parse_card(c) for c in cards]
-    except ConquianError:
-        raise ProtocolError("bad_message", Msg("a selected card is not a card")) from None
-    view = deal.view(conn.seat)
-    # a double pack holds two of a card: the cards held as a set (a sum of their bits would carry)
-    held = set(cards_of(view.hand_mask)) if hasattr(view, "hand_mask") else set(view.hand)
-    if any(c >= 0 and c not in held for c in chosen):
-        raise ProtocolError("bad_message", Msg("select only cards in your hand"))
-    names = {c.replace("10", "T") for c in cards}
-    listed = [a for a in order_moves(view.legal_actions(), view.phase)
-              if names <= set(str(a).replace("|", " ").split()[2:])]
-    built = order_moves(session.actions_from_selection(chosen), view.phase) if chosen else []
-    out: list[tuple[str, str]] = []
-    for a in [*listed, *built]:
-        words = session.action_words(a)
-        if words not in (w for w, _ in out):
-            out.append((words, session.move_label(a, conn.tr)))
-    return out
+    """The moves the selection makes (:func:`~conquian.web.snapshot.selection_options`)."""
+    return selection_options(hub.table, conn.seat, cards, conn.tr)

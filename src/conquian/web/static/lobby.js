@@ -121,7 +121,10 @@ async function lobby() {
   const historyBox = el("div", { id: "history-box" });
   function refreshHistory() { historyBox.replaceChildren(historyPanel(refreshHistory)); }
   refreshHistory();
-  main.replaceChildren(el("div", { class: "grid" }, form, el("div", {}, listBox, historyBox)));
+  // the offline app: the engine in the page, against the bots, with no network (offline/)
+  const offline = el("p", { class: "panel", id: "play-offline" }, el("a", { href: "/offline/" }, _("Play offline")), " ",
+    el("span", { class: "dim" }, _("against the bots, in this browser, with no network (unrated)")));
+  main.replaceChildren(el("div", { class: "grid" }, form, el("div", {}, listBox, historyBox, offline)));
   async function refreshList() {
     if (!document.body.contains(listBox)) return;
     try {

@@ -41,7 +41,10 @@ async function loadLanguage() {
   const chosen = store.get("pref", "lang");
   const asked = chosen && /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/.test(chosen) ? chosen : "auto";
   try {
-    const res = await fetch(`/i18n/${asked}.json`);
+    // the offline app (a static site: no negotiation) reads its catalogue files from data-i18n
+    const files = document.documentElement.dataset.i18n;
+    const wanted = asked !== "auto" ? asked : ((navigator.languages || [navigator.language || "en"])[0] || "en");
+    const res = await fetch(files ? `${files}${wanted.slice(0, 2).toLowerCase() === "es" ? "es" : "en"}.json` : `/i18n/${asked}.json`);
     const data = await res.json();
     LANG = data.lang || "en"; CATALOG = data.messages || {}; NPLURALS = data.nplurals || 2;
     if (Array.isArray(data.languages) && data.languages.length) LANGUAGES = data.languages;
@@ -51,7 +54,11 @@ async function loadLanguage() {
   pageTexts();
 }
 
-function rulesHref(rule) { return `/rules?lang=${encodeURIComponent(LANG)}` + (rule ? `#${rule}` : ""); }
+// the rule book: the server's page in the reader's language, or the offline app's files (data-rules: one file a language)
+function rulesHref(rule) {
+  const files = document.documentElement.dataset.rules;
+  return (files ? `${files}${encodeURIComponent(LANG)}.html` : `/rules?lang=${encodeURIComponent(LANG)}`) + (rule ? `#${rule}` : "");
+}
 
 function pageTexts() {
   // the page's own texts outside the main part, and the language switch (kept in localStorage)

@@ -13,9 +13,12 @@ function setDealNotice(t) { return t.set_deal ? el("p", { class: "set-deal", rol
 const PACES = [0, 0.5, 1, 2, 3, 5];
 
 class Game {
-  constructor(id) {
+  // one client for both masters: the server (a SocketTransport, the default) or the engine in
+  // this page (a WorkerTransport, the offline app): transport.js
+  constructor(id, transport) {
     this.id = id; this.table = null; this.you = null; this.host = false; this.selected = [];
-    this.options = null; this.ws = null; this.closed = false; this.retry = 500;
+    this.options = null; this.closed = false;
+    this.transport = transport || new SocketTransport(id);
     this.target = null;       // the place of the table tapped: {kind: play|pack|stock|combo|side, ...}
     this.autoPlay = false;    // a card dropped on a place: play the move when exactly one fits
     this.hint = null; this.hintAsked = false;
@@ -25,25 +28,12 @@ class Game {
     this.clock = setInterval(() => this.tick(), 1000);
     const frag = new URLSearchParams(location.hash.slice(1));
     if (frag.get("seat")) { store.set("seat", id, frag.get("seat")); history.replaceState(null, "", location.pathname); }
-    this.connect();
+    this.transport.open(this);
   }
   token() { return store.get("seat", this.id); }
-  connect() {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${this.id}`);
-    this.ws = ws;
-    connBox.textContent = _("connecting…");
-    ws.onopen = () => { this.retry = 500; connBox.textContent = _("connected"); ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token(), host: store.get("host", this.id), lang: LANG })); };
-    ws.onmessage = ev => this.receive(JSON.parse(ev.data));
-    ws.onclose = ev => {
-      if (this.closed) return;
-      if (ev.code === 4404) { connBox.textContent = ""; main.replaceChildren(el("p", {}, _("There is no such table."), " ", el("a", { href: "/", "data-link": 1 }, _("Back to the lobby")))); return; }
-      connBox.textContent = _("reconnecting…");
-      setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
-      this.retry = Math.min(this.retry * 2, 8000);
-    };
-  }
-  close() { this.closed = true; clearInterval(this.clock); if (this.ws) this.ws.close(); }
-  send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); else showError(_("not connected: retrying")); }
+  gone() { connBox.textContent = ""; main.replaceChildren(el("p", {}, _("There is no such table."), " ", el("a", { href: this.transport.lobbyHref ? this.transport.lobbyHref() : "/", "data-link": 1 }, _("Back to the lobby")))); }
+  close() { this.closed = true; clearInterval(this.clock); this.transport.close(); }
+  send(msg) { if (!this.transport.send(msg)) showError(_("not connected: retrying")); }
   receive(m) {
     if (m.type === "welcome") { this.you = m.seat; this.host = m.host; }
     else if (m.type === "table") {
@@ -214,7 +204,7 @@ class Game {
           try {
             const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
             store.set("seat", t.id, r.token); store.set("name", "me", nm.value.trim());
-            this.ws.close();
+            this.transport.reconnect();
           } catch (e) { showError(e.message); }
         } }, _("Take this seat")));
       } else row.append(el("span", { class: "dim" }, _("open")));
@@ -582,9 +572,9 @@ class Game {
         { name: this.name(first % n + 1), rule })));
     }
     box.append(el("div", { class: "row" },
-      t.rematch ? el("a", { href: `/t/${t.rematch}`, "data-link": 1, id: "rematch-link", class: "button-link" }, _("Go to the rematch"))
+      t.rematch ? el("a", { href: this.transport.tableHref(t.rematch), "data-link": 1, id: "rematch-link", class: "button-link" }, _("Go to the rematch"))
         : el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, _("Rematch")),
-      el("a", { href: `/r/${t.id}`, "data-link": 1, id: "replay-link" }, _("Replay the match"))));
+      this.transport.replayHref(t.id) ? el("a", { href: this.transport.replayHref(t.id), "data-link": 1, id: "replay-link" }, _("Replay the match")) : ""));
     return box;
   }
   scores() {
@@ -656,6 +646,7 @@ class Game {
   }
   links() {
     const t = this.table;
+    if (this.transport.links) return this.transport.links(this);  // the offline app's own
     const token = this.token();
     const box = el("div", { class: "panel", id: "links" });
     if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));

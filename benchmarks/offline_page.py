@@ -1,0 +1,165 @@
+"""The offline app in Chromium: what a first and a warm load cost, and an ``expert`` move in the
+page beside the same move in CPython.
+
+    python -m benchmarks.offline_page                # 30 expert moves
+    python -m benchmarks.offline_page --moves 10     # fewer
+
+The site is ``conquian site build``'s, served by a plain static file server on 127.0.0.1.
+- first load: a new browser profile opens ``offline/`` until the engine is ready (the lobby's
+  button shows): the bytes that came over the network and the time;
+- warm load: the same profile reloads once its service worker has cached the app: the bytes
+  that still came over the network (not from the service worker) and the time;
+- an ``expert`` move: a two-handed conquian match against the expert at its page's time cap
+  (:data:`conquian.web.local.EXPERT_MS`), the bots at once; the time from the player's move to
+  the bot's answer as the page receives it (the worker's think, its save to IndexedDB and the
+  message), p50 and p95; then the same positions in CPython (:meth:`LocalTable.bot_move`).
+Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from conquian.web import site
+from conquian.web.local import EXPERT_MS, LocalTable
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+#: Drives a match against the expert in the page: the player plays the first legal move, the
+#: time from each move sent to the bot's answer received is kept.
+DRIVE = """async ([spec, moves]) => {
+  const id = await ENGINE.call('create', { spec });
+  const times = [], mine = [];
+  let sent = 0, resolve;
+  const done = new Promise(r => { resolve = r; });
+  ENGINE.listen(id, m => {
+    if (m.type !== 'table') return;
+    const t = m.table, d = t.deal;
+    if (sent && d && d.to_act === 1) { times.push(performance.now() - sent); sent = 0; }
+    if (times.length >= moves || t.status !== 'playing') { resolve(); return; }
+    if (d.over) { ENGINE.post(id, { type: 'next', state: t.state }); return; }
+    if (d.to_act === 1 && t.legal.length) {
+      mine.push(t.legal[0]);
+      sent = performance.now();
+      ENGINE.post(id, { type: 'act', state: t.state, action: t.legal[0] });
+    }
+  });
+  ENGINE.post(id, { type: 'hello', v: 1, lang: 'en' });
+  await done;
+  return { times, id };
+}"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                                                ".wasm": "application/wasm"}
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
+
+
+def _load(context: Any, url: str) -> tuple[float, int, int]:
+    """Open the app until the engine is ready: seconds, bytes over the network, requests."""
+    got = {"bytes": 0, "requests": 0}
+
+    def finished(request: Any) -> None:
+        response = request.response()
+        if response is None or response.from_service_worker:
+            return
+        got["requests"] += 1
+        got["bytes"] += request.sizes()["responseBodySize"]
+
+    context.on("requestfinished", finished)
+    page = context.pages[0] if context.pages else context.new_page()
+    start = time.perf_counter()
+    if page.url.startswith(url):
+        page.reload()
+    else:
+        page.goto(url)
+    page.wait_for_function("typeof ENGINE !== 'undefined' && ENGINE.status === 'ready'", timeout=300_000)
+    seconds = time.perf_counter() - start
+    context.remove_listener("requestfinished", finished)
+    return seconds, got["bytes"], got["requests"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the site, serve it, measure in Chromium, print the figures."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--moves", type=int, default=30, help="expert moves timed (default 30)")
+    p.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    args = p.parse_args(argv)
+    from playwright import sync_api
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "site"
+        site.build_site(root)
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/offline/"
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=args.chromium, args=ARGS)
+            context = browser.new_context()
+            first = _load(context, url)
+            page = context.pages[0]
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000)
+            page.wait_for_function("caches.keys().then(k => k.some(n => n.startsWith('conquian-offline-')))")
+            time.sleep(2)  # the service worker's cache filled
+            warm = _load(context, url)
+            spec = {"variant": "conquian", "players": 2, "bot": "expert", "name": "Bench", "seed": 17, "bot_seed": 17,
+                    "pace": 0}
+            out = page.evaluate(DRIVE, [spec, args.moves])
+            saved = page.evaluate("id => ENGINE.call('record', { id })", out["id"])
+            browser.close()
+        httpd.shutdown()
+        httpd.server_close()
+    page_ms = out["times"]
+    # the same positions in CPython: the page's moves replayed, the expert timed at each of its own
+    from conquian.bots import make_bot
+    from conquian.engine.record import read_record
+
+    rec = read_record(saved["text"])
+    t = LocalTable.new("conquian", players=2, bot="expert", name="Bench", seed=17, bot_seed=17, pace=0)
+    cpython_ms: list[float] = []
+    for i, deal in enumerate(rec.deals):
+        if i:
+            t.table.next_deal(t.table.state)
+        for action in deal.actions:
+            seat = int(action.split()[0][1:])
+            if seat != 1:
+                session = t.table.session
+                assert session is not None
+                start = time.perf_counter()
+                make_bot("expert", seed=i, ms=EXPERT_MS).choose(session.deal.view(seat))
+                cpython_ms.append((time.perf_counter() - start) * 1000)
+            t.table.act(seat, action, t.table.state)
+    print(f"offline app, Pyodide {site.PYODIDE_VERSION}, the expert capped at {EXPERT_MS:g} ms a move")
+    print(f"first load: {first[1] / 1e6:.2f} MB in {first[2]} requests, {first[0]:.1f} s to the engine ready")
+    print(f"warm load:  {warm[1] / 1e6:.3f} MB in {warm[2]} requests from the network, "
+          f"{warm[0]:.1f} s to the engine ready")
+    if page_ms:
+        print(f"expert move in the page ({len(page_ms)} moves): p50 {statistics.median(page_ms):.0f} ms, "
+              f"p95 {_pct(page_ms, 0.95):.0f} ms")
+    if cpython_ms:
+        print(f"expert move in CPython {sys.version.split()[0]} ({len(cpython_ms)} moves): "
+              f"p50 {statistics.median(cpython_ms):.0f} ms, p95 {_pct(cpython_ms, 0.95):.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,129 @@
+// The engine in the page: a Web Worker that runs the Python engine, its bots and its catalogues in
+// Pyodide (pyodide/, from this site's own origin) so the page never freezes while a bot thinks.
+// The page's table code talks to it as to the server (docs/protocol.md): see transport.js
+// (WorkerTransport, Engine) and conquian.web.local (LocalTable, Games). Every table is kept in
+// IndexedDB ("conquian-offline", store "matches") after every change, and reopened from there.
+"use strict";
+
+importScripts("pyodide/pyodide.js");
+
+let games = null;            // conquian.web.local.Games, once the engine is loaded
+const timers = new Map();    // table -> the timer of its next bot move
+const DB = "conquian-offline", STORE = "matches";
+
+// ------------------------------------------------------------------------------ IndexedDB
+function db() {
+  if (!db.open) {
+    db.open = new Promise((resolve, reject) => {
+      const req = indexedDB.open(DB, 1);
+      req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "id" });
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+  }
+  return db.open;
+}
+async function dbDo(mode, fn) {
+  const d = await db();
+  return new Promise((resolve, reject) => {
+    const tx = d.transaction(STORE, mode);
+    const req = fn(tx.objectStore(STORE));
+    tx.oncomplete = () => resolve(req ? req.result : undefined);
+    tx.onerror = () => reject(tx.error);
+  });
+}
+const dbGet = id => dbDo("readonly", s => s.get(id));
+const dbPut = saved => dbDo("readwrite", s => s.put(saved));
+const dbDelete = id => dbDo("readwrite", s => s.delete(id));
+
+// ------------------------------------------------------------------------------ the engine
+const ready = (async () => {
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", self.location.href).href });
+  const zip = await (await fetch("engine.zip")).arrayBuffer();
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/engine" });
+  pyodide.runPython("import sys\nsys.path.insert(0, '/engine')\nfrom conquian.web.local import Games\ngames = Games()");
+  games = pyodide.globals.get("games");
+  postMessage({ status: "ready" });
+})().catch(e => { postMessage({ status: "failed", error: String(e && e.message || e) }); throw e; });
+postMessage({ status: "loading" });
+
+let LANG = "en";
+function py(method, ...args) {
+  const out = JSON.parse(games.call(method, JSON.stringify(args), LANG));
+  if (!out.ok) throw Object.assign(new Error(out.error.message), out.error);
+  return out.value;
+}
+
+async function save(id) {
+  const saved = py("saved", id);
+  await dbPut(saved);
+  return saved;
+}
+
+async function opened(id) {
+  await ready;
+  if (py("is_open", id)) return true;
+  const saved = await dbGet(id);
+  if (!saved) return false;
+  py("open", saved);
+  return true;
+}
+
+function send(table, msgs) { for (const msg of msgs) postMessage({ table, msg }); }
+
+function schedule(id, now) {
+  // the bots' moves, one at a time, the table's pace apart; the player's messages come between them
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  if (!py("bot_to_act", id)) return;
+  const wait = now ? 0 : Math.max(0, py("pace", id)) * 1000;
+  timers.set(id, setTimeout(async () => {
+    timers.delete(id);
+    try {
+      send(id, py("bot_move", id));
+      await save(id);
+    } catch (e) {
+      send(id, [{ type: "error", code: e.code || "engine", message: e.message, rule: e.rule || null }]);
+      return;
+    }
+    schedule(id);
+  }, wait));
+}
+
+async function tableMessage(id, msg) {
+  if (!(await opened(id))) { send(id, [{ type: "gone" }]); return; }
+  if (msg.type === "hello" && msg.lang) LANG = msg.lang;
+  let out;
+  try { out = py("handle", id, msg); } catch (e) { out = [{ type: "error", code: e.code || "engine", message: e.message, rule: e.rule || null }]; }
+  send(id, out);
+  if (msg.type === "rematch") {
+    const saved = await save(id);
+    if (saved.rematch) { await save(saved.rematch); }
+  } else if (["act", "next", "pace"].includes(msg.type)) await save(id);
+  schedule(id, msg.type === "hurry");
+}
+
+const CALLS = {
+  async presets() { await ready; return py("presets"); },
+  async create(m) { await ready; const saved = py("new", m.spec); await dbPut(saved); return saved.id; },
+  async import(m) { await ready; const saved = py("import_record", m.text, m.name || ""); await dbPut(saved); return saved.id; },
+  async record(m) { if (!(await opened(m.id))) throw new Error("no such match"); return py("record", m.id); },
+  async remove(m) { clearTimeout(timers.get(m.id)); await dbDelete(m.id); return true; },
+  async lang(m) { LANG = m.lang || "en"; return true; },
+};
+
+// the page's messages, one after another (a bot's move never runs in the middle of one)
+let queue = Promise.resolve();
+self.onmessage = ev => {
+  const data = ev.data || {};
+  queue = queue.then(async () => {
+    if (data.table) { await tableMessage(data.table, data.msg || {}); return; }
+    const fn = CALLS[data.type];
+    try {
+      if (!fn) throw new Error(`no call ${data.type}`);
+      postMessage({ reply: data.call, ok: true, value: await fn(data) });
+    } catch (e) {
+      postMessage({ reply: data.call, ok: false, error: { message: e.message, code: e.code || "engine", rule: e.rule || null } });
+    }
+  }).catch(() => {});
+};

@@ -1,0 +1,254 @@
+"""The offline app as files: the Pyodide runtime, the engine's package, ``conquian site build``.
+
+The page plays offline with the engine itself: Pyodide (CPython compiled to WebAssembly, the
+``pyodide`` package of the npm registry) runs this package in a Web Worker of the page.  Nothing
+comes from a third-party site: the runtime is fetched once with ``npm pack`` at a pinned version,
+checked against its pinned digest, and kept in a cache folder (:func:`runtime_dir`;
+``conquian site fetch`` does it, ``conquian site build`` and ``conquian serve`` use it); the
+server, or any static host the built site is copied to, serves it from its own origin.
+
+The files of the offline app (``/offline/`` on the server, ``offline/`` in a built site):
+
+- ``index.html``, ``offline.js``, ``offline.css``: the page (the table code is the server page's,
+  ``../static/``, talking to the worker instead of the socket: ``docs/internals.md``);
+- ``worker.js``: the Web Worker that loads Pyodide and the engine and answers the page;
+- ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`);
+- ``pyodide/``: the runtime (:data:`RUNTIME_FILES`);
+- ``engine-assets.json``: every file the app needs, for a service worker to cache
+  (:func:`asset_list`), and ``sw.js``, the offline app's own service worker that does.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from conquian.engine.errors import ConquianError
+from conquian.i18n import Msg
+
+#: The Pyodide release the offline app runs (Python 3.13), and the npm registry's digest of its package.
+PYODIDE_VERSION = "0.29.3"
+PYODIDE_INTEGRITY = "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA=="
+#: The runtime's files the worker loads (the rest of the npm package is not served).
+RUNTIME_FILES = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: The environment variable naming a folder that holds the runtime's files (else the cache).
+RUNTIME_ENV = "CONQUIAN_PYODIDE_DIR"
+
+PACKAGE = Path(__file__).resolve().parent.parent
+OFFLINE = Path(__file__).resolve().parent / "offline"
+STATIC = Path(__file__).resolve().parent / "static"
+#: The page's scripts and styles the offline page loads from ``../static/`` (no lobby, chat,
+#: invitation, history or replay: those are the server's).
+STATIC_FILES = ("style.css", "cards.css", "play.css", "favicon.svg", "cards.js", "page.js", "play.js",
+                "transport.js", "table.js")
+#: The offline app's own files.
+APP_FILES = ("index.html", "offline.js", "offline.css", "worker.js", "sw.js")
+#: The engine's sub-packages and modules the page does not need (the terminal game, the learning
+#: environments, the analysis, the command line, the server).
+_SKIPPED = ("tui/", "envs/", "analysis/", "cli/", "web/static/", "web/offline/", "web/migrations/")
+_WEB_KEPT = ("web/__init__.py", "web/table.py", "web/snapshot.py", "web/local.py")
+_DATA = (".py", ".json", ".mo", ".md", ".typed")
+
+
+class SiteError(ConquianError):
+    """The runtime cannot be had: the message says what to do."""
+
+
+def runtime_dir() -> Path:
+    """Where the Pyodide runtime's files are: ``$CONQUIAN_PYODIDE_DIR``, else a folder of the
+    user's cache (``$XDG_CACHE_HOME/conquian/pyodide-VERSION``)."""
+    env = os.environ.get(RUNTIME_ENV)
+    if env:
+        return Path(env)
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "conquian" / f"pyodide-{PYODIDE_VERSION}"
+
+
+def runtime_ready(folder: Path | None = None) -> bool:
+    """Whether every runtime file is there."""
+    folder = folder or runtime_dir()
+    return all((folder / f).is_file() for f in RUNTIME_FILES)
+
+
+def _check_integrity(data: bytes, integrity: str = PYODIDE_INTEGRITY) -> None:
+    algo, _, want = integrity.partition("-")
+    got = base64.b64encode(hashlib.new(algo, data).digest()).decode()
+    if got != want:
+        raise SiteError(Msg("the pyodide package's digest is {got}, not the pinned {want}: not used",
+                            got=f"{algo}-{got}", want=integrity))
+
+
+def fetch_runtime(folder: Path | None = None, npm: str = "npm") -> Path:
+    """Fetch the pinned Pyodide package with ``npm pack``, check its digest, and keep its runtime
+    files in ``folder`` (:func:`runtime_dir`); nothing is done if they are already there."""
+    folder = folder or runtime_dir()
+    if runtime_ready(folder):
+        return folder
+    exe = shutil.which(npm)
+    if exe is None:
+        raise SiteError(Msg("npm (Node.js) is needed once, to fetch the Pyodide runtime: install Node.js, or put "
+                            "the files {files} of pyodide {version} in a folder named by ${env}",
+                            files=", ".join(RUNTIME_FILES), version=PYODIDE_VERSION, env=RUNTIME_ENV))
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run([exe, "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"],
+                              capture_output=True, text=True, timeout=600, cwd=tmp, check=False)
+        packs = list(Path(tmp).glob("pyodide-*.tgz"))
+        if done.returncode != 0 or not packs:
+            raise SiteError(Msg("npm could not fetch pyodide {version}: {reason}", version=PYODIDE_VERSION,
+                                reason=(done.stderr or done.stdout).strip()[:300]))
+        data = packs[0].read_bytes()
+        _check_integrity(data)
+        part = folder.with_name(folder.name + ".part")
+        shutil.rmtree(part, ignore_errors=True)
+        part.mkdir(parents=True)
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for name in RUNTIME_FILES:
+                member = tar.extractfile(f"package/{name}")
+                if member is None:
+                    raise SiteError(Msg("the pyodide package has no {name}", name=name))
+                (part / name).write_bytes(member.read())
+        shutil.rmtree(folder, ignore_errors=True)
+        part.rename(folder)
+    return folder
+
+
+def _engine_files() -> Iterator[tuple[str, Path]]:
+    for path in sorted(PACKAGE.rglob("*")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if not path.is_file() or "__pycache__" in rel or not rel.endswith(_DATA):
+            continue
+        if rel.startswith(_SKIPPED) or (rel.startswith("web/") and rel not in _WEB_KEPT):
+            continue
+        yield f"conquian/{rel}", path
+
+
+def engine_zip() -> bytes:
+    """The engine's package as the worker unpacks it: its pure-Python modules and their data
+    (rule books, catalogues, the bots' tables), never a compiled module; the same bytes for the
+    same sources (no dates)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, path in _engine_files():
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, path.read_bytes())
+    return out.getvalue()
+
+
+def catalogue_json(lang: str) -> bytes:
+    """The page's catalogue for ``lang`` (what the server serves at ``/i18n/{lang}.json``)."""
+    from conquian.web.lang import catalogue
+
+    return json.dumps(catalogue(lang), ensure_ascii=False, sort_keys=True).encode()
+
+
+def _languages() -> list[str]:
+    from conquian.i18n import languages
+
+    return list(languages())
+
+
+def rules_page(lang: str) -> bytes:
+    """The rule book in ``lang`` as the built site's page ``rules/{lang}.html`` (the server's
+    page, its links made relative; without the ``web`` extra, the book's text as it is)."""
+    try:
+        from conquian.web.routes import _rules_html
+    except ImportError:
+        import html
+
+        from conquian.engine import rulebook
+
+        return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>conquian</title></head>'
+                f"<body><pre>{html.escape(rulebook.markdown(lang=lang))}</pre></body></html>").encode()
+    page = _rules_html(lang)
+    for code in _languages():
+        page = page.replace(f'href="/rules?lang={code}"', f'href="{code}.html"')
+    return page.replace('href="/static/', 'href="../static/').replace('href="/"', 'href="../offline/"').encode()
+
+
+def app_files() -> dict[str, bytes]:
+    """The offline app's files but the runtime, by their path under the site's root."""
+    files: dict[str, bytes] = {f"offline/{n}": (OFFLINE / n).read_bytes() for n in APP_FILES}
+    files["offline/engine.zip"] = engine_zip()
+    for n in STATIC_FILES:
+        files[f"static/{n}"] = (STATIC / n).read_bytes()
+    for lang in _languages():
+        files[f"i18n/{lang}.json"] = catalogue_json(lang)
+        files[f"rules/{lang}.html"] = rules_page(lang)
+    return files
+
+
+def asset_list(files: dict[str, bytes], runtime: Path | None = None) -> dict[str, object]:
+    """``engine-assets.json``: the version (a digest of every file, the runtime's too) and every
+    file the offline app needs, relative to ``offline/``, for a service worker to cache."""
+    runtime = runtime or runtime_dir()
+    digest = hashlib.sha256(PYODIDE_INTEGRITY.encode())
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    names = ["./"] + [n[len("offline/"):] if n.startswith("offline/") else f"../{n}" for n in sorted(files)]
+    names += [f"pyodide/{n}" for n in RUNTIME_FILES]
+    return {"version": digest.hexdigest()[:16], "pyodide": PYODIDE_VERSION, "files": names}
+
+
+def build_site(target: Path, runtime: Path | None = None) -> list[str]:
+    """Write the offline app into ``target`` as static files that any static host serves (no
+    server): ``index.html`` (to ``offline/``), ``offline/``, ``static/``, ``i18n/``.  The runtime
+    is fetched first if it is not there.  Returns the paths written."""
+    runtime = fetch_runtime(runtime)
+    files = app_files()
+    files["offline/engine-assets.json"] = json.dumps(asset_list(files, runtime), indent=1).encode()
+    files["index.html"] = (b'<!doctype html><html><head><meta charset="utf-8">'
+                           b'<meta http-equiv="refresh" content="0; url=offline/"><title>conquian</title></head>'
+                           b'<body><a href="offline/">conquian</a></body></html>\n')
+    written = []
+    for name, data in sorted(files.items()):
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        written.append(name)
+    (target / "offline" / "pyodide").mkdir(parents=True, exist_ok=True)
+    for n in RUNTIME_FILES:
+        shutil.copyfile(runtime / n, target / "offline" / "pyodide" / n)
+        written.append(f"offline/pyodide/{n}")
+    return written
+
+
+#: Content types of the offline app's files, by ending.
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".css": "text/css; charset=utf-8", ".json": "application/json", ".zip": "application/zip",
+                 ".wasm": "application/wasm", ".svg": "image/svg+xml"}
+_served: dict[str, bytes] = {}
+
+
+def offline_file(path: str) -> tuple[bytes, str] | None:
+    """A file of the offline app as the server serves it under ``/offline/`` (``""``: the page),
+    with its content type; None if there is no such file (or the runtime is not fetched: the page
+    then says what to run)."""
+    path = path or "index.html"
+    if path in APP_FILES:
+        data = (OFFLINE / path).read_bytes()
+    elif path in ("engine.zip", "engine-assets.json"):
+        if not _served:
+            files = app_files()
+            _served["engine.zip"] = files["offline/engine.zip"]
+            _served["engine-assets.json"] = json.dumps(asset_list(files), indent=1).encode()
+        data = _served[path]
+    elif path.startswith("pyodide/") and path[len("pyodide/"):] in RUNTIME_FILES:
+        file = runtime_dir() / path[len("pyodide/"):]
+        if not file.is_file():
+            return None
+        data = file.read_bytes()
+    else:
+        return None
+    return data, CONTENT_TYPES.get(Path(path).suffix, "application/octet-stream")

@@ -1,0 +1,98 @@
+// The table's one client and its two transports (docs/internals.md): the page's table code (Game,
+// table.js) sends the protocol's messages (docs/protocol.md) and receives the same snapshots from
+// either master, the server over its WebSocket (SocketTransport) or the engine running in this
+// page's Web Worker (WorkerTransport, over an Engine: the offline app, offline/).
+// A transport: open(game) (then game.receive(message) for every message), send(message) (false
+// when it cannot), reconnect(), close(), local (true: the page's own engine), tableHref(id),
+// replayHref(id) (null: none).
+// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+"use strict";
+
+class SocketTransport {
+  constructor(id) { this.id = id; this.ws = null; this.closed = false; this.retry = 500; this.local = false; this.game = null; }
+  open(game) { this.game = game; this.connect(); }
+  connect() {
+    const game = this.game;
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${this.id}`);
+    this.ws = ws;
+    connBox.textContent = _("connecting…");
+    ws.onopen = () => { this.retry = 500; connBox.textContent = _("connected"); ws.send(JSON.stringify({ type: "hello", v: 1, token: game.token(), host: store.get("host", this.id), lang: LANG })); };
+    ws.onmessage = ev => game.receive(JSON.parse(ev.data));
+    ws.onclose = ev => {
+      if (this.closed) return;
+      if (ev.code === 4404) { game.gone(); return; }
+      connBox.textContent = _("reconnecting…");
+      setTimeout(() => { if (!this.closed) this.connect(); }, this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+  send(msg) { if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(msg)); return true; } return false; }
+  reconnect() { if (this.ws) this.ws.close(); }
+  close() { this.closed = true; if (this.ws) this.ws.close(); }
+  tableHref(id) { return `/t/${id}`; }
+  replayHref(id) { return `/r/${id}`; }
+}
+
+// The engine in the page: one Web Worker (offline/worker.js) running the Python engine in Pyodide.
+// Calls are answered by number ({reply, ok, value | error}); a table's messages come as {table, msg};
+// the engine's state as {status: loading | ready | failed}.
+class Engine {
+  constructor(url) {
+    this.worker = new Worker(url);
+    this.calls = new Map(); this.next = 1; this.tables = new Map(); this.status = "loading"; this.error = "";
+    this.onstatus = null;
+    this.worker.onmessage = ev => this.receive(ev.data);
+    this.worker.onerror = ev => { this.status = "failed"; this.error = ev.message || "worker"; if (this.onstatus) this.onstatus(this.status); };
+  }
+  receive(data) {
+    if (data.status) { this.status = data.status; this.error = data.error || ""; if (this.onstatus) this.onstatus(data.status); return; }
+    if (data.reply) {
+      const call = this.calls.get(data.reply);
+      if (!call) return;
+      this.calls.delete(data.reply);
+      if (data.ok) call.resolve(data.value); else call.reject(Object.assign(new Error(data.error && data.error.message || "engine"), data.error || {}));
+      return;
+    }
+    if (data.table) { const fn = this.tables.get(data.table); if (fn) fn(data.msg); }
+  }
+  call(type, payload) {
+    const n = this.next++;
+    return new Promise((resolve, reject) => { this.calls.set(n, { resolve, reject }); this.worker.postMessage({ call: n, type, ...(payload || {}) }); });
+  }
+  post(table, msg) { this.worker.postMessage({ table, msg }); }
+  listen(table, fn) { this.tables.set(table, fn); return () => { if (this.tables.get(table) === fn) this.tables.delete(table); }; }
+}
+
+class WorkerTransport {
+  constructor(id, engine) { this.id = id; this.engine = engine; this.local = true; this.off = null; }
+  open(game) {
+    this.off = this.engine.listen(this.id, m => (m.type === "gone" ? game.gone() : game.receive(m)));
+    connBox.textContent = _("offline: unrated");
+    this.engine.post(this.id, { type: "hello", v: 1, lang: LANG });
+  }
+  send(msg) { this.engine.post(this.id, msg); return true; }
+  reconnect() { this.engine.post(this.id, { type: "hello", v: 1, lang: LANG }); }
+  close() { if (this.off) this.off(); this.off = null; }
+  tableHref(id) { return `#/t/${id}`; }
+  replayHref() { return null; }
+  lobbyHref() { return "#/"; }
+  links(game) {
+    // an offline match: said to be unrated, its record exported, the way back to the offline games
+    const t = game.table;
+    return el("div", { class: "panel", id: "links" },
+      el("p", { id: "unrated", role: "note" }, _("An offline game against the bots, played in this browser: unrated.")),
+      t.deal ? el("p", {}, el("button", { type: "button", class: "secondary", id: "export-record", onclick: () => exportRecord(this.engine, t.id) }, _("Export the record"))) : "",
+      el("p", {}, el("a", { href: this.lobbyHref(), id: "offline-games" }, _("Offline games"))));
+  }
+}
+
+// a table's record (conquian-record/1) saved as a file
+async function exportRecord(engine, id) {
+  try {
+    const rec = await engine.call("record", { id });
+    const url = URL.createObjectURL(new Blob([rec.text], { type: "application/toml" }));
+    const save = el("a", { href: url, download: rec.name });
+    document.body.append(save); save.click(); save.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) { showError(refusalText(e)); }
+}

@@ -1,0 +1,272 @@
+"""The offline app in Chromium: the engine in the page (Pyodide in a Web Worker), no server.
+
+The site is ``conquian site build``'s, served by a plain static file server on 127.0.0.1 (what any
+static host does); its own service worker keeps it for use offline.  Loaded once, the network is
+cut (``context.set_offline``), the page reloaded, a match against ``foster`` started and a whole
+deal played by taps, then the page reloaded offline again and the match resumed from IndexedDB;
+in English and in Spanish.  A deal played in the page and the same seeded deal in CPython give
+the same record.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright import sync_api
+
+from conquian.engine.record import read_record
+from conquian.web import site
+from conquian.web.local import LocalTable
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: The engine's first load (the runtime compiled, the package unpacked) on a slow shared machine.
+LOAD_MS = 120_000
+
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CONQUIAN_REQUIRE_BROWSER"):
+        raise RuntimeError("Chromium is required (CONQUIAN_REQUIRE_BROWSER) but /usr/bin/chromium is missing")
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The built site served by Python's plain static file server."""
+    try:
+        site.fetch_runtime()
+    except site.SiteError as e:
+        if os.environ.get("CONQUIAN_REQUIRE_BROWSER"):
+            raise
+        pytest.skip(f"the Pyodide runtime cannot be had here: {e}")
+    root = tmp_path_factory.mktemp("site")
+    site.build_site(root)
+    handler = functools.partial(_Quiet, directory=str(root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                                                ".wasm": "application/wasm"}
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _page(context: Any) -> Any:
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(30_000)
+    return page
+
+
+def _lobby(page: Any) -> None:
+    page.wait_for_selector("#offline-start", timeout=LOAD_MS)
+    page.wait_for_function("ENGINE.status === 'ready'", timeout=LOAD_MS)
+
+
+def _play_turn(page: Any) -> None:
+    """One move of the player, by taps: an offered move, else a hand card then a move it makes,
+    else the card in play then its move, else the list of every move."""
+    state = page.get_attribute("#board", "data-state")
+    offered = page.locator("#actions button.move, #give")
+    if offered.count() == 0:
+        page.locator("#hand .card").first.click()
+        try:
+            page.wait_for_selector("#actions button.move, #give", timeout=5_000)
+        except sync_api.TimeoutError:
+            page.locator("[data-key=clear]").first.click()
+            if page.locator("#play-card.tappable").count():
+                page.click("#play-card")
+    if page.locator("#actions button.move, #give").count() == 0:
+        if page.get_attribute("#all-moves", "open") is None:
+            page.click("[data-key=all-moves]")
+        page.locator("#all-moves button.move").first.click()
+    else:
+        page.locator("#actions button.move, #give").first.click()
+    page.wait_for_function("s => document.querySelector('#board') && "
+                           "document.querySelector('#board').dataset.state !== s", arg=state)
+
+
+def _play_deal(page: Any, stop_after: int | None = None) -> int:
+    """Play the player's moves until the deal is over (or ``stop_after`` of them); the moves made."""
+    made = 0
+    for _ in range(400):
+        page.wait_for_selector("#board[data-mine='1'], #board[data-over='1']", timeout=60_000)
+        if page.get_attribute("#board", "data-over") == "1":
+            return made
+        if stop_after is not None and made >= stop_after:
+            return made
+        _play_turn(page)
+        made += 1  # noqa: SIM113 (the moves made, not the rounds)
+    raise AssertionError("the deal did not end in 400 moves")
+
+
+@pytest.mark.parametrize(("lang", "variant", "players", "start", "unrated"), [
+    ("en", "conquian", 2, "Play offline", "unrated"),
+    ("es", "conquian-mexicano", 3, "Jugar sin conexión", "sin clasificar"),
+])
+def test_offline_match_played_and_resumed(browser: Any, site_url: str, lang: str, variant: str, players: int,
+                                          start: str, unrated: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(f"localStorage.setItem('conquian:pref:lang', '{lang}')")
+    page = _page(context)
+    page.goto(f"{site_url}/offline/")
+    _lobby(page)
+    # the service worker has cached the app: the network goes off
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=LOAD_MS)
+    page.wait_for_function("caches.keys().then(k => k.some(n => n.startsWith('conquian-offline-')))")
+    context.set_offline(True)
+    page.reload()
+    _lobby(page)
+    assert page.text_content("#offline-start") == start
+    assert unrated in page.text_content("#offline-lobby")
+    page.select_option("#offline-variant", variant)
+    page.select_option("#offline-players", str(players))
+    page.select_option("#offline-bot", "foster")
+    page.fill("#offline-name", "Ana")
+    page.click("#offline-start")
+    page.wait_for_selector("#board", timeout=60_000)
+    page.click("[data-key=settings]")
+    page.select_option("#pace", "0")  # the bots at once
+    # a few moves, a reload, and the deal goes on where it was
+    _play_deal(page, stop_after=3)
+    state = page.get_attribute("#board", "data-state")
+    page.reload()
+    page.wait_for_selector(f"#board[data-state='{state}']", timeout=LOAD_MS)
+    _play_deal(page)
+    over = page.get_attribute("#board", "data-state")
+    assert page.locator("#next-deal").count() == 1
+    assert unrated in page.text_content("#unrated")
+    # offline still: the match is kept in the browser, listed, and resumed as it was
+    page.reload()
+    page.wait_for_selector(f"#board[data-state='{over}'][data-over='1']", timeout=LOAD_MS)
+    page.goto(f"{site_url}/offline/#/")
+    _lobby(page)
+    assert page.locator("#offline-saved li").count() == 1
+    page.click("#offline-saved .resume")
+    page.wait_for_selector(f"#board[data-state='{over}'][data-over='1']", timeout=LOAD_MS)
+    page.click("#next-deal")
+    page.wait_for_selector("#board[data-over='']")
+    assert page.errors == []
+    context.close()
+
+
+def test_a_deal_in_the_page_and_in_cpython_give_the_same_record(browser: Any, site_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 850})
+    page = _page(context)
+    page.goto(f"{site_url}/offline/")
+    _lobby(page)
+    spec = {"variant": "conquian", "players": 2, "bot": "foster", "name": "Ann", "seed": 41, "bot_seed": 41, "pace": 0}
+    table_id = page.evaluate("spec => ENGINE.call('create', { spec })", spec)
+    page.goto(f"{site_url}/offline/#/t/{table_id}")
+    page.wait_for_selector("#board", timeout=LOAD_MS)
+    _play_deal(page)
+    in_page = page.evaluate("id => ENGINE.call('record', { id })", table_id)["text"]
+    # the same seeded deal in CPython: the player's moves as the page made them, the bots' its own
+    rec = read_record(in_page)
+    assert len(rec.deals) == 1 and rec.deals[0].result is not None
+    here = LocalTable.new("conquian", players=2, bot="foster", name="Ann", seed=41, bot_seed=41, pace=0)
+    for action in rec.deals[0].actions:
+        if action.startswith("p1 "):
+            assert here.handle({"type": "act", "state": here.table.state, "action": action})[0]["type"] == "table"
+        else:
+            assert here.bot_to_act()
+            here.bot_move()
+    assert here.record() == in_page
+    assert page.errors == []
+    context.close()
+
+
+def test_conquian_serve_serves_the_offline_app_under_its_policy(browser: Any, site_url: str,
+                                                                tmp_path: Path) -> None:
+    """The same app at ``/offline/`` of ``conquian serve``, under the server's content security
+    policy (scripts and WebAssembly from its own origin only): it loads, plays, imports a record."""
+    from web_server import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path).start()
+    try:
+        listing = server.get("/offline/engine-assets.json").json()
+        assert "pyodide/pyodide.asm.wasm" in listing["files"] and "engine.zip" in listing["files"]
+        assert server.get("/offline/pyodide/pyodide.asm.wasm").headers["content-type"] == "application/wasm"
+        assert server.get("/offline/no-such-file").status_code == 404
+        assert "script-src 'self' 'wasm-unsafe-eval'" in server.get("/offline/").headers["content-security-policy"]
+        context = browser.new_context(viewport={"width": 844, "height": 390})
+        page = _page(context)
+        page.goto(f"{server.url}/")
+        page.click("#play-offline a")
+        _lobby(page)
+        # a record of the server's format imported: the player takes the first seat and plays on
+        here = LocalTable.new("cooncan", players=3, bot="random", name="Bea", seed=8, bot_seed=8)
+        while here.bot_to_act():
+            here.bot_move()
+        page.set_input_files("#offline-import", files=[{"name": "match.toml", "mimeType": "application/toml",
+                                                         "buffer": here.record().encode()}])
+        page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+        assert page.locator("#board .seat").count() == 3
+        _play_turn(page)
+        page.goto(f"{server.url}/offline/#/")
+        _lobby(page)
+        assert page.locator("#offline-saved li").count() == 1
+        rules = page.get_attribute("#rules-link", "href")
+        assert rules and rules.startswith("../rules/en.html")
+        assert page.errors == []
+        context.close()
+    finally:
+        server.stop()
+
+
+def test_every_preset_and_seat_count_against_each_bot_draws_in_the_page(browser: Any, site_url: str) -> None:
+    """Every preset at every seat count, against random, foster and the expert by turns: the
+    worker deals it and the table code draws every seat of the deal; the player's move is
+    played (unless he sits this deal out, R6.3)."""
+    from conquian.engine.rules import PRESETS
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = _page(context)
+    page.goto(f"{site_url}/offline/")
+    _lobby(page)
+    bots = ["random", "foster", "expert"]
+    k = 0
+    for variant, rules in PRESETS.items():
+        for n in range(rules.min_players, rules.max_players + 1):
+            bot = bots[k % 3]
+            k += 1
+            spec = {"variant": variant, "players": n, "bot": bot, "name": "Ann", "pace": 0}
+            table_id = page.evaluate("spec => ENGINE.call('create', { spec })", spec)
+            page.goto(f"{site_url}/offline/#/t/{table_id}")
+            page.wait_for_selector("#board", timeout=LOAD_MS)
+            assert page.evaluate("game.table.seats.length") == n
+            # conquian with more than two: the seats of the deal (one sits out, R6.3)
+            assert page.locator("#board .seats .seat").count() == page.evaluate("game.table.deal.seats.length")
+            assert page.locator(f"#board .seat:has-text('{bot.capitalize()}')").count() >= 1, (variant, n, bot)
+            if page.evaluate("!!game.table.deal.hand"):
+                page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+                _play_turn(page)
+    assert page.errors == []
+    context.close()
