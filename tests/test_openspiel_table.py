@@ -134,3 +134,26 @@ def test_the_public_tensor_is_the_same_for_both_hands_dealt_again() -> None:
         other = state.resample_from_infostate(1, sampler)  # the other seat's hand re-dealt
         public.set_from(other, 0)
         assert np.array_equal(public.tensor, before)
+
+
+@pytest.mark.parametrize("name", ["python_conquian", "python_conquian_mexicano"])
+def test_the_cpp_ismcts_bot_is_refused_clearly(name: str) -> None:
+    """OpenSpiel's C++ ISMCTSBot releases the interpreter lock during its search and then calls the
+    game's Python methods: the process died (a segmentation fault) at 100 simulations.  It is now
+    refused with a message naming the Python implementation, which plays (test_openspiel.py)."""
+    from conquian.envs.openspiel import CPP_ISMCTS_REFUSED
+
+    game = pyspiel.load_game(name)
+    bot = pyspiel.ISMCTSBot(0, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 100)
+    state = _play(game, 0, moves=0)
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    for call in (bot.step, bot.get_policy, bot.step_with_policy):
+        with pytest.raises(TypeError, match="open_spiel.python.algorithms.ismcts"):
+            call(state)
+    assert "segmentation fault" in CPP_ISMCTS_REFUSED
+    kuhn = pyspiel.load_game("kuhn_poker")  # a C++ game: searched as before
+    state = kuhn.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    assert bot.step(state) in state.legal_actions()

@@ -507,6 +507,47 @@ def _dealt_cooncan(deal: Any, seat: int) -> list[int]:
     return [deck[k] for k in range(n * hs) if (deal.dealer + k) % n + 1 == seat]
 
 
+#: Why pyspiel's C++ information-set MCTS bot cannot search these games (``docs/research.md``).
+CPP_ISMCTS_REFUSED = (
+    "pyspiel.ISMCTSBot (OpenSpiel's C++ information-set MCTS) cannot search {game}, a game written in Python: "
+    "its step releases Python's global interpreter lock and then calls the game's Python methods "
+    "(observation strings, clones, legal actions), which crashes the interpreter (a segmentation fault); "
+    "use OpenSpiel's Python implementation, open_spiel.python.algorithms.ismcts.ISMCTSBot, which calls "
+    "the game's resample_from_infostate")
+
+
+def _guard_cpp_ismcts() -> None:
+    """Make ``pyspiel.ISMCTSBot`` refuse a state of these games with ``TypeError`` instead of crashing
+    the interpreter (:data:`CPP_ISMCTS_REFUSED`); every other game it searches as before."""
+    base = getattr(pyspiel, "ISMCTSBot", None)
+    if base is None or getattr(base, "guards_python_games", False):
+        return
+
+    def refuse(state: Any) -> None:
+        if isinstance(state, ConquianState):
+            raise TypeError(CPP_ISMCTS_REFUSED.format(game=state.get_game().get_type().short_name))
+
+    class ISMCTSBot(base):  # type: ignore[misc, valid-type]
+        """``pyspiel.ISMCTSBot``, refusing the conquian games' states (:data:`CPP_ISMCTS_REFUSED`)."""
+
+        guards_python_games = True
+
+        def step(self, state: Any) -> Any:
+            refuse(state)
+            return super().step(state)
+
+        def get_policy(self, state: Any) -> Any:
+            refuse(state)
+            return super().get_policy(state)
+
+        def step_with_policy(self, state: Any) -> Any:
+            refuse(state)
+            return super().step_with_policy(state)
+
+    ISMCTSBot.__qualname__ = ISMCTSBot.__name__ = "ISMCTSBot"
+    pyspiel.ISMCTSBot = ISMCTSBot
+
+
 def _register() -> None:
     for variant in PRESETS:
         name = f"Game_{variant.replace('-', '_')}"
@@ -516,3 +557,4 @@ def _register() -> None:
 
 
 _register()
+_guard_cpp_ismcts()
