@@ -96,7 +96,12 @@ class ConquianSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         """The batched environment's attribute, once per environment asked for."""
-        value = self.action_masks if attr_name == "action_masks" else getattr(self.env, attr_name)
+        if attr_name == "action_masks":
+            value: Any = self.action_masks
+        elif attr_name == "render_mode":
+            value = None  # the batched environment does not render
+        else:
+            value = getattr(self.env, attr_name)
         return [value for _ in self._rows(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
