@@ -748,7 +748,7 @@ def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
     if isinstance(mode, AutoresetMode):
         return mode
     for m in AutoresetMode:
-        if str(mode).upper() == m.name or str(mode).lower() == m.value:
+        if str(mode).upper() == m.name or str(mode).lower() == str(m.value).lower():
             return m
     raise ValueError(f"autoreset_mode must be one of {', '.join(m.name for m in AutoresetMode)}, not {mode!r}")
 
