@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-
 #: Modules whose doctests need an optional package that the ``dev`` extra does not install.
 OPTIONAL = {"sb3.py": "stable_baselines3"}
 

@@ -65,7 +65,7 @@ def test_disabled_autoreset_waits_for_a_reset_mask() -> None:
     obs, info = env.reset(seed=4)
     done = np.zeros(3, dtype=bool)
     for _ in range(400):
-        obs, rew, term, trunc, info = env.step(first_legal(obs, info["action_mask"]))
+        obs, _rew, term, trunc, info = env.step(first_legal(obs, info["action_mask"]))
         done = term | trunc
         if done.any():
             break
@@ -91,8 +91,8 @@ def test_gymnasiums_vector_observation_wrappers_apply() -> None:
     obs, info = wrapped.reset(seed=1)
     episodes = 0
     for _ in range(300):
-        obs, rew, term, trunc, info = wrapped.step(first_legal(obs, env.action_masks()) if env.action_masks().any()
-                                                   else np.zeros(4, dtype=np.int64))
+        obs, _rew, _term, _trunc, info = wrapped.step(first_legal(obs, env.action_masks()) if env.action_masks().any()
+                                                      else np.zeros(4, dtype=np.int64))
         episodes += int("episode" in info and info["_episode"].sum())
     assert episodes > 0
 

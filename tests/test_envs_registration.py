@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-gymnasium = pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium")
 
+import gymnasium
 import numpy as np
 
 import conquian.envs  # noqa: F401 (registers the environments)
