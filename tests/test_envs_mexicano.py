@@ -173,7 +173,7 @@ def test_random_episodes_end_with_the_engines_scores(kw: dict[str, Any]) -> None
 
 def test_render_and_bad_options() -> None:
     env = conquian_mexicano_v1.env(players=3, render_mode="ansi")
-    env.reset(seed=1)
+    env.reset(seed=1, options={"dealer": 3})
     assert "p3 (dealer)" in env.render()
     with pytest.raises(ValueError, match="R8.1"):
         conquian_mexicano_v1.env(players=4, hand=9)
