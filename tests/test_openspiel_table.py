@@ -157,3 +157,18 @@ def test_the_cpp_ismcts_bot_is_refused_clearly(name: str) -> None:
     state.apply_action(0)
     state.apply_action(1)
     assert bot.step(state) in state.legal_actions()
+
+
+def test_a_public_perfect_recall_observer_names_no_private_card() -> None:
+    """The mexicano's exchange (R8.2): the public history says who gave, never which card."""
+    game = pyspiel.load_game("python_conquian_mexicano", {"players": 3, "dealer": 3})
+    observer = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True, public_info=True,
+                                                                 private_info=pyspiel.PrivateInfoType.NONE))
+    state = _play(game, 0, moves=0)
+    for _ in range(5):
+        state.apply_action(random.Random(0).choice(state.legal_actions()))
+    for player in range(3):
+        text = observer.string_from(state, player)
+        assert "dealt hidden" in text and "hand hidden" in text and " gave " in text and " got " not in text
+        assert str(state.deal.view(player + 1).hand) not in text
+        assert "got" in state.information_state_string(player)  # the seat's own string names its cards
