@@ -141,7 +141,7 @@ def _game_info(rules: Rules, enc: Encoding) -> pyspiel.GameInfo:
         min_utility=-bound,
         max_utility=bound,
         utility_sum=0.0,
-        max_game_length=length + rules.pack_size,
+        max_game_length=length + rules.pack_size + 1,  # and the cut for the deal
     )
 
 
