@@ -62,14 +62,16 @@ def aec_steps(variant: str, players: int, seconds: float, raw: bool = True) -> d
 
 
 def vector_steps(variant: str, players: int, seconds: float, num_envs: int = 128,
-                 opponents: str | None = None) -> dict[str, float]:
+                 opponents: str | None = None, copy: bool = False) -> dict[str, float]:
     """Steps per second of the batched environment under random legal play (self-play by default:
-    every decision of every seat is a step, its observation and mask built)."""
+    every decision of every seat is a step, its observation and mask built).  ``copy=False``: the
+    environment's own buffers, as the figures of docs/benchmarks.md were measured (``copy=True``, the
+    default, adds a copy of the arrays a step)."""
     import numpy as np
 
     from conquian.envs.vector import ConquianVectorEnv, random_legal
 
-    env = ConquianVectorEnv(variant, num_envs, opponents=opponents, players=players, seed=0)
+    env = ConquianVectorEnv(variant, num_envs, opponents=opponents, players=players, seed=0, copy=copy)
     pick = random_legal(np.random.default_rng(0))
     obs, info = env.reset(seed=0)
     steps = episodes = 0

@@ -94,7 +94,7 @@ def play_decks(job: tuple[int, int, str, dict[str, Any], int, float | None]) -> 
     from conquian.bots import make_bot
     from conquian.engine.match import new_deal
 
-    game = pyspiel.load_game("python_conquian")
+    game = pyspiel.load_game("python_conquian", {"dealer": 2})  # p2 deals every deck, as new_deal below
     rules = get_rules("conquian")
     tally = Tally()
     for deck_no in range(first, first + count):

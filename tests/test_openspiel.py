@@ -60,6 +60,8 @@ def test_parameters_reach_the_rules() -> None:
     game = pyspiel.load_game("python_cooncan", {"players": 2, "jokers": 1, "stock": "open"})
     assert game.num_players() == 2
     state = game.new_initial_state()
+    assert [p for _, p in state.chance_outcomes()] == [0.5, 0.5]  # the cut for the deal (R6.1)
+    state.apply_action(0)
     assert len(state.chance_outcomes()) == 53  # the joker is in the pack
     with pytest.raises(Exception, match="R1"):
         pyspiel.load_game("python_conquian", {"players": 9})
@@ -154,7 +156,9 @@ def test_a_resampled_state_has_the_history_of_its_own_deal(name: str) -> None:
             moved += other.deal != state.deal
             assert other.move_number() == state.move_number() == len(other.history())
             pairs = [(h.player, h.action) for h in other.full_history()]
-            assert [other.g.outcomes[a] for p, a in pairs if p == chance] == list(other.deal.deck)
+            dealt = [a for p, a in pairs if p == chance]
+            assert dealt[0] == other.deal.dealer - 1 == state.deal.dealer - 1  # the cut for the deal
+            assert [other.g.outcomes[a] for a in dealt[1:]] == list(other.deal.deck)
             assert [p for p, _ in pairs] == [h.player for h in state.full_history()]
             replay = game.new_initial_state()
             for action in other.history():
@@ -188,8 +192,8 @@ def test_python_cooncan_deals_the_joker_as_cooncan_v1_does() -> None:
     game = pyspiel.load_game("python_cooncan")
     assert game.get_parameters()["jokers"] == 1
     assert game.new_initial_state().g.rules == get_rules("cooncan")
-    assert len(game.new_initial_state().chance_outcomes()) == 53
-    assert len(pyspiel.load_game("python_cooncan", {"jokers": 0}).new_initial_state().chance_outcomes()) == 52
+    assert len(game.new_initial_state().child(0).chance_outcomes()) == 53  # after the cut for the deal
+    assert len(pyspiel.load_game("python_cooncan", {"jokers": 0}).new_initial_state().child(0).chance_outcomes()) == 52
 
 
 @pytest.mark.parametrize("name", ALL)

@@ -8,11 +8,16 @@ the deal's real scores at its end (games or pips, as the options say), zero befo
 shaping.  ``reset(seed=...)`` reproduces the deck.  ``max_steps`` truncates a deal after that
 many actions (every seat's; zero rewards).  ``state()`` is the full state for centralised critics
 (:mod:`conquian.envs.state`).  ``episode="match"`` makes an episode a whole match of ``rounds``
-rounds (``options={"dealer": d}`` at reset: the first dealer): each deal's rewards as the match
+rounds (the first dealer drawn, or ``options={"dealer": d}``): each deal's rewards as the match
 scores it (the conquian tableau pool applied), every seat an agent throughout, and the
 observation followed by the match's running totals, the pool and its progress
 (:func:`conquian.envs.state.match_features`).  At a three-seat conquian table the dealer
 sits out (R6.3): he is not among the agents of that episode.
+
+The dealer: each ``reset`` draws him uniformly among the seats (the cut, R6.1), from the seed and
+apart from the deck, unless ``options={"dealer": d}`` names him; in a match the deal then passes
+in turn (R3.8, R4.3).  So every seat deals, and every seat plays, as often as any other
+(``docs/research.md``: the same rule in every environment).
 
 ```pycon
 >>> from conquian.envs import conquian_v1
@@ -88,6 +93,7 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.enc.n_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 8.0, shape=(state_size(self.enc),), dtype=np.float32)
         self._seeds = SplitMix64(random.SystemRandom().getrandbits(63))
+        self._cut = random.Random(random.SystemRandom().getrandbits(63))  # draws the dealers, apart from the decks
         self.deal: Deal | None = None
         self.public = Public()
         self._view: Any = None
@@ -108,9 +114,14 @@ class ConquianAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = SplitMix64(seed)
+            self._cut = random.Random(seed * 2 + 1)
         deal_seed = self._seeds.next64()
         n = self.rules.players
-        dealer = (options or {}).get("dealer", n)
+        dealer = (options or {}).get("dealer")
+        if dealer is None:
+            dealer = self._cut.randint(1, n)  # the cut for the deal (R6.1): every seat alike
+        elif not (type(dealer) is int and 1 <= dealer <= n):
+            raise ValueError(f"dealer must be a seat from 1 to {n}, not {dealer!r}")
         if self.episode == "match":
             self.match = Match(self.rules, first_dealer=dealer, rounds=self.rounds)
             self.deal = self.match.new_deal(seed=deal_seed)

@@ -5,7 +5,7 @@ three (the tercerilla) or four players, with the options ``hand``, ``exchange`` 
 ```pycon
 >>> from conquian.envs import conquian_mexicano_v1
 >>> env = conquian_mexicano_v1.env(players=3)
->>> env.reset(seed=5)
+>>> env.reset(seed=5, options={"dealer": 3})
 >>> env.agents, env.agent_selection          # p3 deals: p1 gives first in the exchange (R8.2)
 (['player_1', 'player_2', 'player_3'], 'player_1')
 >>> obs, *_ = env.last()

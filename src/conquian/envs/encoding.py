@@ -528,6 +528,26 @@ class Encoding:
             return self._observe_mexicano(view, public)
         return self._observe_cooncan(view, public)
 
+    def private_ranges(self) -> list[tuple[int, int]]:
+        """The ``[start, stop)`` ranges of the observation that only its seat knows (``docs/encodings.md``):
+        the hand, and in the conquián mexicano the card the seat gave and the card it got in the
+        exchange (R8.2).  Everything else is public: every seat sees it alike."""
+        c = self.n_cards
+        if self.conquian:
+            return [(0, c)]
+        if self.mexicano:
+            gave = c + self.players * self.slots * c + 2 * c
+            return [(0, c), (gave, gave + 2 * c)]
+        return [(0, c + 1)]
+
+    def observe_public(self, view: View, public: Public) -> Obs:
+        """:meth:`observe` with the private ranges (:meth:`private_ranges`) zeroed: what anyone
+        watching the table knows, from ``view``'s seat."""
+        out = self.observe(view, public)
+        for start, stop in self.private_ranges():
+            out[start:stop] = 0.0
+        return out
+
     def _planes(self, masks: list[int], out: Obs | None = None) -> Obs:
         """Card masks as 0/1 rows over the pack's cards: each mask is four 16-bit suit rows, and a
         table gives a row's ranks (one lookup for all the rows of all the masks, written into

@@ -6,7 +6,10 @@ the mask of legal actions is in ``info["action_mask"]`` and from :meth:`action_m
 method sb3-contrib's ``MaskablePPO`` calls).  The reward is the seat's score for the deal at its
 end, zero before.  A masked index ends the episode with ``illegal_reward``.  ``max_steps``
 truncates a deal after that many actions (every seat's); ``state()`` is the full state for
-centralised critics (:mod:`conquian.envs.state`).
+centralised critics (:mod:`conquian.envs.state`).  Each deal's dealer is drawn from the seed
+among the seats (R6.1; at a three-seat conquian table among the others, the dealer sitting out,
+R6.3), or named by ``reset(options={"dealer": d})``: the rule of every environment
+(``docs/research.md``).
 
 ``episode="match"`` makes an episode a whole match (:class:`~conquian.engine.match.Match`) of
 ``rounds`` rounds, every seat dealing once a round (``reset(options={"dealer": d})``: the first

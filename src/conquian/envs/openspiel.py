@@ -2,7 +2,11 @@
 
 Importing this module registers ``python_conquian``, ``python_conquian_spanish``,
 ``python_cooncan``, ``python_cooncan_double`` and ``python_conquian_mexicano`` with pyspiel, so that OpenSpiel's own
-algorithms run on them unchanged.  A game is one deal.  The deal of the cards is a sequence of
+algorithms run on them unchanged.  A game is one deal.  Its first chance node cuts for the deal
+(R6.1): the dealer is drawn uniformly among the seats (outcome ``s`` makes seat ``s + 1`` the
+dealer), so that every seat deals and plays alike (at a three-seat conquian table the dealer sits
+out, R6.3); the game parameter ``dealer`` (a seat from 1) fixes him instead, and the node is
+left out.  The deal of the cards is a sequence of
 chance nodes (the deck's cards, top first, each drawn uniformly from what is left); actions
 are the fixed indices of :mod:`conquian.envs.encoding` (the game parameter ``version``: the
 action space's, 1 by default; 0, deprecated, the first one's); the returns are the deal's scores.
@@ -23,8 +27,8 @@ states pickle (a state in a few kilobytes: the shared tables stay with the game)
 >>> state = game.new_initial_state()
 >>> while state.is_chance_node():
 ...     state.apply_action(state.chance_outcomes()[0][0])
->>> state.current_player(), len(state.observation_tensor(0)) == game.observation_tensor_size()
-(0, True)
+>>> state.deal.dealer, state.current_player(), len(state.observation_tensor(0)) == game.observation_tensor_size()
+(1, 1, True)
 
 ```
 """
@@ -69,7 +73,16 @@ def _defaults(variant: str) -> dict[str, Any]:
     """The parameters' defaults: the preset's own (:data:`conquian.engine.rules.PRESETS`), so that
     ``python_cooncan`` deals the joker as ``cooncan_v1`` does; and the action space's version."""
     base = PRESETS[variant]
-    return {**{k: getattr(base, _ATTRIBUTES.get(k, k)) for k in _OPTIONS[variant]}, "version": LATEST}
+    return {**{k: getattr(base, _ATTRIBUTES.get(k, k)) for k in _OPTIONS[variant]}, "version": LATEST, "dealer": 0}
+
+
+def _dealer(params: dict[str, Any] | None, players: int) -> int:
+    """The game parameter ``dealer``: 0 (the default), the dealer drawn by chance, uniformly among
+    the seats, before the cards (R6.1's cut); or a seat from 1 to ``players``, dealing every game."""
+    dealer = (params or {}).get("dealer", 0)
+    if type(dealer) is not int or not 0 <= dealer <= players:
+        raise ValueError(f"R6.1: dealer must be 0 (drawn by chance) or a seat from 1 to {players}, not {dealer!r}")
+    return dealer
 
 
 def _version(params: dict[str, Any] | None) -> int:
@@ -85,6 +98,7 @@ def _rules(variant: str, params: dict[str, Any] | None) -> Rules:
     options = _defaults(variant)
     options.update(params or {})
     options.pop("version")
+    options.pop("dealer")
     base = PRESETS[variant]
     changed = {k: v for k, v in options.items() if getattr(base, _ATTRIBUTES.get(k, k)) != v or k == "players"}
     return get_rules(variant, **changed)
@@ -122,12 +136,12 @@ def _game_info(rules: Rules, enc: Encoding) -> pyspiel.GameInfo:
         length = rules.pack_size * (rules.players + 4) + rules.players
     return pyspiel.GameInfo(
         num_distinct_actions=enc.n_actions,
-        max_chance_outcomes=distinct,
+        max_chance_outcomes=max(distinct, rules.players),
         num_players=rules.players,
         min_utility=-bound,
         max_utility=bound,
         utility_sum=0.0,
-        max_game_length=length + rules.pack_size,
+        max_game_length=length + rules.pack_size + 1,  # and the cut for the deal
     )
 
 
@@ -171,14 +185,32 @@ class ConquianGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         rules = _rules(self.variant, params)
         self.data = game_data(rules, _version(params))
+        self.dealer = _dealer(params, rules.players)
         super().__init__(_game_type(self.variant), _game_info(rules, self.data.enc), params or {})
 
     def new_initial_state(self) -> ConquianState:
         return ConquianState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        """The observer OpenSpiel's ``make_observation`` asks for: ``iig_obs_type`` ``None`` is the
+        default (the seat's own cards and the public facts); ``perfect_recall`` gives the
+        information-state strings; ``private_info=PrivateInfoType.NONE`` leaves the seat's own
+        cards out (a public observer); ``public_info=False`` keeps only them (a private observer:
+        the tensor's public part zero).  Every seat's private cards at once
+        (``PrivateInfoType.ALL_PLAYERS``) and an observer of nothing are refused."""
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return Observer(self, perfect)
+        private = public = True
+        if iig_obs_type is not None:
+            kind = iig_obs_type.private_info
+            if kind == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                raise ValueError("no observer of every seat's private cards: a seat sees only its own")
+            private = kind == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            public = bool(iig_obs_type.public_info)
+            if not private and not public:
+                raise ValueError("an observer of neither the public nor the private information sees nothing")
+            if perfect and not public:
+                raise ValueError("no perfect-recall observer without the public information")
+        return Observer(self, perfect, private, public)
 
     def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
         return load_game, (self.get_type().short_name, dict(self.get_parameters()))
@@ -234,6 +266,8 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
             self.left[c] = self.left.get(c, 0) + 1
         self.held = _Held(None)
         self.public = Public()
+        #: the dealer's seat, once known (the game's parameter, or drawn by the first chance node)
+        self.dealer: int | None = game.dealer or None
 
     @property
     def deal(self) -> Deal | None:
@@ -256,6 +290,9 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         return self.deal is not None and self.deal.over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealer is None:  # the cut for the deal (R6.1): every seat alike
+            n = self.g.rules.players
+            return [(s, 1.0 / n) for s in range(n)]
         total = sum(self.left.values())
         return [(i, k / total) for i, c in enumerate(self.g.outcomes) if (k := self.left.get(c, 0))]
 
@@ -265,6 +302,11 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.g.enc.listed(self.deal.view(player + 1)))
 
     def _apply_action(self, action: int) -> None:
+        if self.dealer is None:
+            if not 0 <= action < self.g.rules.players:
+                raise ValueError(f"chance outcome {action} is not a seat: the dealer is drawn first")
+            self.dealer = action + 1
+            return
         if self.deal is None:
             card = self.g.outcomes[action]
             if not self.left.get(card):
@@ -273,7 +315,7 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
             self.deck.append(card)
             if len(self.deck) == len(self.g.pack):
                 rules = self.g.rules
-                self.deal = new_deal(rules, tuple(self.deck), dealer=rules.players)
+                self.deal = new_deal(rules, tuple(self.deck), dealer=self.dealer)
                 self._fold()
             return
         deal = self.deal
@@ -288,6 +330,8 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self.dealer is None:
+                return f"dealer p{action + 1}"
             c = self.g.outcomes[action]
             return "deal X" if c == JOKER else f"deal {card_str(c)}"
         deal = self.deal
@@ -334,6 +378,8 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         its index in the new state, if every one is listed at its turn."""
         enc, outcome_of = self.g.enc, self.g.outcome_of
         state: ConquianState = self.get_game().new_initial_state()
+        if state.dealer is None:
+            state.apply_action(deal.dealer - 1)
         for c in deal.deck:
             state.apply_action(outcome_of[c])
         actions = deal.actions()
@@ -359,8 +405,10 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         return self.clone()
 
     def __str__(self) -> str:
+        if self.dealer is None:
+            return "cutting for the deal"
         if self.deal is None:
-            return f"dealing: {len(self.deck)} of {len(self.g.pack)} cards"
+            return f"p{self.dealer} dealing: {len(self.deck)} of {len(self.g.pack)} cards"
         return str(self.deal)
 
 
@@ -368,13 +416,42 @@ class Observer:
     """Observation tensors and strings from a seat's view; information-state strings (perfect
     recall) add the seat's whole history.  There is no information-state tensor: a fixed-size
     tensor of a seat's whole history would be as long as the longest deal, and the observation
-    tensor is not perfect recall (``docs/research.md``)."""
+    tensor is not perfect recall (``docs/research.md``).  Without ``private`` (a public
+    observer) the seat's own cards are left out: the tensor's private ranges
+    (:meth:`conquian.envs.encoding.Encoding.private_ranges`) are zero and the strings name no
+    card of a hand; without ``public`` (a private observer) only those ranges are kept.
 
-    def __init__(self, game: ConquianGame, perfect_recall: bool) -> None:
+    At a three-seat conquian table the dealer sits out (R6.3): he holds no cards, and his
+    observation is the public one seen from the first player's side of the table (the tensor's
+    rows "the seat" are the first player's, with "the seat is to act" 0 and "the seat dealt" 1)."""
+
+    def __init__(self, game: ConquianGame, perfect_recall: bool, private: bool = True, public: bool = True) -> None:
         self.game = game.data
         self.perfect_recall = perfect_recall
+        self.private = private
+        self.public = public
         self.tensor: Obs | None = None if perfect_recall else np.zeros(game.data.enc.obs_size, dtype=np.float32)
         self.dict: dict[str, Obs] = {} if self.tensor is None else {"observation": self.tensor}
+
+    def _observed(self, state: ConquianState, player: int) -> tuple[Obs, bool]:
+        """The seat's observation (public only without ``private``) and whether it sits out."""
+        deal = state.deal
+        assert deal is not None
+        enc, seat = self.game.enc, player + 1
+        if isinstance(deal, ConquianDeal) and seat not in deal.seats:
+            out = enc.observe_public(deal.view(deal.seats[0]), state.public)
+            out[-2], out[-1] = 0.0, 1.0  # not to act; dealt (R6.3: the dealer sits out)
+            return (out if self.public else np.zeros_like(out)), True
+        view = deal.view(seat)
+        if not self.private:
+            return enc.observe_public(view, state.public), False
+        out = enc.observe(view, state.public)
+        if not self.public:
+            kept = np.zeros_like(out)
+            for start, stop in enc.private_ranges():
+                kept[start:stop] = out[start:stop]
+            out = kept
+        return out, False
 
     def set_from(self, state: ConquianState, player: int) -> None:
         if self.tensor is None:
@@ -383,7 +460,7 @@ class Observer:
         if state.deal is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = self.game.enc.observe(state.deal.view(player + 1), state.public)
+        self.tensor[:] = self._observed(state, player)[0]
 
     def string_from(self, state: ConquianState, player: int) -> str:
         if state.deal is None:
@@ -391,23 +468,26 @@ class Observer:
         deal = state.deal
         seat = player + 1
         view: ConquianView | CooncanView | MexicanoView
+        out = seated = False
         if isinstance(deal, ConquianDeal) and seat not in deal.seats:
             view = deal.view(deal.seats[0])
             hand = "sits out"
+            out = True
         else:
             view = deal.view(seat)
-            hand = str(view.hand) if isinstance(view, ConquianView | MexicanoView) else " ".join(
-                "X" if c == JOKER else card_str(c) for c in view.hand)
+            seated = self.private
+            hand = (str(view.hand) if isinstance(view, ConquianView | MexicanoView) else " ".join(
+                "X" if c == JOKER else card_str(c) for c in view.hand)) if self.private else "hidden"
         if not self.perfect_recall:
-            return f"p{seat} hand {hand} | {np.flatnonzero(self.game.enc.observe(view, state.public)).tolist()}"
+            return f"p{seat} hand {hand} | {np.flatnonzero(self._observed(state, player)[0]).tolist()}"
         events = " ; ".join(str(e) for e in view.events)
-        dealt = ""
-        if isinstance(deal, ConquianDeal) and seat in deal.seats:
+        dealt = "-" if out else "hidden"
+        if seated and isinstance(deal, ConquianDeal):
             p = deal.player_of(seat)
             deck = deal.deck
             first = [deck[i] for i in range(20) if (i >> 1) & 1 == p]
             dealt = str(CardSet(sum(1 << c for c in first)))
-        elif isinstance(deal, MexicanoDeal) and isinstance(view, MexicanoView):
+        elif seated and isinstance(deal, MexicanoDeal) and isinstance(view, MexicanoView):
             # R8.2: dealt one at a time from the first player after the dealer; the card the seat
             # gave, and the one it got once every seat has given
             p, n = deal.player_of(seat), deal.n
@@ -416,15 +496,56 @@ class Observer:
             gave = card_str(view.gave_card) if view.gave_card >= 0 else "-"
             got = card_str(view.got_card) if view.got_card >= 0 else "-"
             dealt = f"{CardSet(sum(1 << c for c in first))} | gave {gave} got {got}"
-        elif not isinstance(deal, ConquianDeal):
+        elif seated:
             dealt = " ".join("X" if c == JOKER else card_str(c) for c in sorted(_dealt_cooncan(deal, seat)))
-        return f"p{seat} dealt {dealt} | {events} | hand {hand}"
+        return f"p{seat} dealer p{deal.dealer} dealt {dealt} | {events} | hand {hand}"
 
 
 def _dealt_cooncan(deal: Any, seat: int) -> list[int]:
     n, hs = deal.n, deal.rules.hand_size
     deck = deal.deck
     return [deck[k] for k in range(n * hs) if (deal.dealer + k) % n + 1 == seat]
+
+
+#: Why pyspiel's C++ information-set MCTS bot cannot search these games (``docs/research.md``).
+CPP_ISMCTS_REFUSED = (
+    "pyspiel.ISMCTSBot (OpenSpiel's C++ information-set MCTS) cannot search {game}, a game written in Python: "
+    "its step releases Python's global interpreter lock and then calls the game's Python methods "
+    "(observation strings, clones, legal actions), which crashes the interpreter (a segmentation fault); "
+    "use OpenSpiel's Python implementation, open_spiel.python.algorithms.ismcts.ISMCTSBot, which calls "
+    "the game's resample_from_infostate")
+
+
+def _guard_cpp_ismcts() -> None:
+    """Make ``pyspiel.ISMCTSBot`` refuse a state of these games with ``TypeError`` instead of crashing
+    the interpreter (:data:`CPP_ISMCTS_REFUSED`); every other game it searches as before."""
+    base = getattr(pyspiel, "ISMCTSBot", None)
+    if base is None or getattr(base, "guards_python_games", False):
+        return
+
+    def refuse(state: Any) -> None:
+        if isinstance(state, ConquianState):
+            raise TypeError(CPP_ISMCTS_REFUSED.format(game=state.get_game().get_type().short_name))
+
+    class ISMCTSBot(base):  # type: ignore[misc, valid-type]
+        """``pyspiel.ISMCTSBot``, refusing the conquian games' states (:data:`CPP_ISMCTS_REFUSED`)."""
+
+        guards_python_games = True
+
+        def step(self, state: Any) -> Any:
+            refuse(state)
+            return super().step(state)
+
+        def get_policy(self, state: Any) -> Any:
+            refuse(state)
+            return super().get_policy(state)
+
+        def step_with_policy(self, state: Any) -> Any:
+            refuse(state)
+            return super().step_with_policy(state)
+
+    ISMCTSBot.__qualname__ = ISMCTSBot.__name__ = "ISMCTSBot"
+    pyspiel.ISMCTSBot = ISMCTSBot
 
 
 def _register() -> None:
@@ -436,3 +557,4 @@ def _register() -> None:
 
 
 _register()
+_guard_cpp_ismcts()

@@ -160,15 +160,33 @@ class ConquianVectorEnv(BatchEncoding):
     rewarded with it.  ``episode``: ``"deal"`` or ``"match"`` (then ``rounds`` rounds, ``dealer``
     the first dealer).  ``version``: the action space's (``docs/encodings.md``; 1 by default, 0 the
     ``*_v0`` environments').
+
+    ``copy`` (Gymnasium's convention, on by default): every call returns arrays of its own.  With
+    ``copy=False`` the observations, masks, rewards and flags are the environment's own buffers,
+    written again by the next call (the fastest, for a loop that uses each step's arrays before
+    the next step).  ``autoreset_mode`` (:class:`gymnasium.vector.AutoresetMode` or its name):
+    ``SAME_STEP`` (the default) starts a finished episode again in the step that ends it, its last
+    observation in ``info["final_obs"]``; ``NEXT_STEP`` returns the last observation in ``obs``
+    (its mask all zero: no action is legal in a finished deal) and starts the episode again at the
+    next step, which ignores that environment's action and rewards it 0; ``DISABLED`` leaves a
+    finished environment alone until ``reset(options={"reset_mask": m})`` starts it again (stepping
+    it before raises ``ValueError``).  In the last two modes the arrays returned are always new.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (the default; an instance's own)
 
     def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
                  | None = "random", seat: int = 1, players: int | None = None, seed: int | None = None,
                  dealer: int | None = None, max_steps: int | None = None, illegal_reward: float | None = None,
-                 episode: str = "deal", rounds: int = 1, version: int = LATEST, **options: Any) -> None:
+                 episode: str = "deal", rounds: int = 1, version: int = LATEST, copy: bool = True,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP, **options: Any) -> None:
         opts = dict(options)
+        self.copy = copy
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {"autoreset_mode": self.autoreset_mode}
+        #: NEXT_STEP and DISABLED: the environments whose episode ended, with their last observation
+        #: (the next episode already started behind it, shown at the next step or reset)
+        self._held: dict[int, Obs] = {}
         if episode not in ("deal", "match"):
             raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
         if rounds < 1:
@@ -280,7 +298,13 @@ class ConquianVectorEnv(BatchEncoding):
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         """Start a new episode in every environment; an int ``seed`` seeds environment ``i`` with
-        ``seed + i``, a list one seed per environment."""
+        ``seed + i``, a list one seed per environment.  ``options={"reset_mask": m}`` (a boolean
+        array, one per environment) starts only the environments ``m`` marks, the others going on
+        (the way to go on in the ``DISABLED`` autoreset mode); a seed then seeds those only."""
+        mask = (options or {}).get("reset_mask")
+        if mask is not None:
+            return self._reset_some(np.asarray(mask, dtype=np.bool_).reshape(-1), seed)
+        self._held = {}
         if seed is None:
             seed = self._seed
             self._seed = None  # the constructor's seed serves the first reset only
@@ -304,7 +328,43 @@ class ConquianVectorEnv(BatchEncoding):
         self._pending = [None] * n
         self._start(self._rows_all)
         self._encode_out()
-        return self._obs, self._info()
+        return self._out(self._obs), self._info()
+
+    def _reset_some(self, mask: npt.NDArray[np.bool_], seed: int | Sequence[int] | None) -> tuple[Obs, dict[str, Any]]:
+        """Start the environments ``mask`` marks again (a held one: the episode already started
+        behind its last observation, unless a seed asks for another)."""
+        if len(mask) != self.num_envs:
+            raise ValueError(f"reset_mask must mark {self.num_envs} environments, not {len(mask)}")
+        if not self.deals:
+            raise ValueError("reset every environment first: reset() without reset_mask")
+        rows = [int(i) for i in np.flatnonzero(mask)]
+        fresh = [i for i in rows if i not in self._held]
+        if seed is not None:
+            seeds = [seed + i for i in rows] if isinstance(seed, int) else [int(x) for x in seed]
+            if len(seeds) != len(rows):
+                raise ValueError(f"give one seed per environment reset: {len(rows)}, not {len(seeds)}")
+            for i, x in zip(rows, seeds, strict=True):
+                self._streams[i], self._queues[i], self._rngs[i] = SplitMix64(x), deque(), random.Random(x * 2 + 1)
+            fresh = rows
+        for i in rows:
+            self._held.pop(i, None)
+        for i in fresh:
+            self.matches[i] = None
+            self._pending[i] = None
+        self._start(fresh)
+        self._encode_out()
+        return self._out(self._obs), self._info()
+
+    def _out(self, obs: Obs) -> Obs:
+        """The observations returned: the held environments' last ones in their rows, and a copy
+        unless ``copy=False``."""
+        if self._held:
+            obs = obs.copy()
+            for i, last in self._held.items():
+                obs[i] = last
+        elif self.copy:
+            obs = obs.copy()
+        return obs
 
     def _start(self, rows: Sequence[int]) -> None:
         """New deals in environments ``rows``, the opponents playing up to the learner's first
@@ -461,10 +521,13 @@ class ConquianVectorEnv(BatchEncoding):
                 ends.append(i)
         return ends
 
-    def _play_conquian_checked(self, acts: list[int], legal: list[bool], illegal: set[int]) -> None:
-        """Conquian: play every environment's action, those masked left out (``illegal``) or, without
-        ``illegal_reward``, refused."""
+    def _play_conquian_checked(self, acts: list[int], legal: list[bool], illegal: set[int],
+                               skip: frozenset[int] = frozenset()) -> None:
+        """Conquian: play every environment's action but those of ``skip``, those masked left out
+        (``illegal``) or, without ``illegal_reward``, refused."""
         for i in self._rows_all:
+            if i in skip:
+                continue
             if not legal[i]:
                 if self.illegal_reward is None:
                     raise ValueError(f"action {acts[i]!r} is not legal now in environment {i} (see the action mask)")
@@ -477,8 +540,38 @@ class ConquianVectorEnv(BatchEncoding):
                                           npt.NDArray[np.bool_], dict[str, Any]]:
         """Play one action index in every environment; returns ``(obs, rewards, terminated,
         truncated, info)`` with ``info["action_mask"]``, ``info["to_act"]`` and, for the deals
-        that ended, ``info["final_obs"]`` and ``info["final_info"]`` (Gymnasium's same-step
-        autoreset: ``obs`` already holds the next deal's first observation)."""
+        that ended, ``info["final_info"]`` and (same-step autoreset, the default: ``obs`` already
+        holds the next deal's first observation) ``info["final_obs"]``.  The autoreset modes are
+        the class's documentation's."""
+        mode = self.autoreset_mode
+        if mode == AutoresetMode.SAME_STEP:
+            obs, rew, term, trunc, info = self._step(actions, frozenset())
+            if self.copy:
+                rew, term, trunc = rew.copy(), term.copy(), trunc.copy()
+            return self._out(obs), rew, term, trunc, info
+        if mode == AutoresetMode.DISABLED and self._held:
+            raise ValueError(f"the episodes of environments {sorted(self._held)} are over: start them again with "
+                             "reset(options={'reset_mask': ...}) (autoreset_mode DISABLED)")
+        skip = frozenset(self._held)  # NEXT_STEP: their action is ignored, the next episode shown
+        self._held = {}
+        obs, rew, term, trunc, info = self._step(actions, skip)
+        ended = np.flatnonzero(term | trunc).tolist()
+        final = info.pop("final_obs", None)
+        info.pop("_final_obs", None)
+        for i in ended:
+            assert final is not None
+            self._held[i] = final[i]
+        info["action_mask"] = info["action_mask"].copy()
+        info["to_act"] = info["to_act"].copy()
+        for i in ended:
+            info["action_mask"][i] = 0
+            info["to_act"][i] = 0
+        return self._out(obs), rew.copy(), term.copy(), trunc.copy(), info
+
+    def _step(self, actions: Any, skip: frozenset[int]) -> tuple[Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_],
+                                                               npt.NDArray[np.bool_], dict[str, Any]]:
+        """:meth:`step` in same-step autoreset, the environments ``skip`` left as they are (their
+        actions ignored), into the environment's own arrays."""
         arr = np.asarray(actions).reshape(-1)
         acts = arr.tolist()
         if len(acts) != self.num_envs:
@@ -492,16 +585,18 @@ class ConquianVectorEnv(BatchEncoding):
         ends: list[int] | None = None
         if self.fast:
             flat = self._mask.reshape(-1)
-            if arr.dtype.kind in "iu" and arr.min() >= 0 and arr.max() < self.n_actions \
+            if not skip and arr.dtype.kind in "iu" and arr.min() >= 0 and arr.max() < self.n_actions \
                     and flat.take(self._flat_base + arr).all():  # every action legal: the common case
                 ends = self._play_conquian(acts)
             else:
                 clipped = np.minimum(np.maximum(arr, 0), self.n_actions - 1)
                 ok = flat.take(self._flat_base + clipped).astype(np.bool_) & (arr == clipped)
-                self._play_conquian_checked(acts, ok.tolist(), illegal)
+                self._play_conquian_checked(acts, ok.tolist(), illegal, skip)
         else:
             listed, apply = self._listed, self._apply
             for i in self._rows_all:
+                if i in skip:
+                    continue
                 raw = listed[i].get(acts[i])
                 if raw is None:
                     if self.illegal_reward is None:
@@ -608,11 +703,20 @@ class ConquianVectorEnv(BatchEncoding):
         return self._obs, rew, term, trunc, info
 
     def _info(self) -> dict[str, Any]:
+        if self._held:
+            mask, to_act = self._mask.copy(), self._to_act.copy()
+            for i in self._held:
+                mask[i] = 0
+                to_act[i] = 0
+            return {"action_mask": mask, "to_act": to_act}
+        if self.copy:
+            return {"action_mask": self._mask.copy(), "to_act": self._to_act.copy()}
         return {"action_mask": self._mask, "to_act": self._to_act}
 
     def action_masks(self) -> Mask:
         """The legal actions of every environment now (as ``info["action_mask"]``)."""
-        return self._mask
+        mask: Mask = self._info()["action_mask"]
+        return mask
 
     def state(self) -> Obs:
         """The full state of every deal, ``(num_envs, state_size)``: every seat's observation and
@@ -639,18 +743,32 @@ class ConquianVectorEnv(BatchEncoding):
         """Nothing to release (Gymnasium's interface)."""
 
 
+def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
+    """An autoreset mode from itself or its name (``"next_step"``, ``"NEXT_STEP"``...)."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    for m in AutoresetMode:
+        if str(mode).upper() == m.name or str(mode).lower() == str(m.value).lower():
+            return m
+    raise ValueError(f"autoreset_mode must be one of {', '.join(m.name for m in AutoresetMode)}, not {mode!r}")
+
+
 class ConquianGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """:class:`ConquianVectorEnv` with opponents (one seat learns) as a ``gymnasium.vector.VectorEnv``:
-    batched spaces, same-step autoreset (``metadata["autoreset_mode"]``), the masks in
-    ``info["action_mask"]`` and from :meth:`action_masks`."""
+    batched spaces, the autoreset mode asked for (``autoreset_mode``: same-step by default,
+    next-step or disabled; in ``metadata["autoreset_mode"]``, where Gymnasium's wrappers read it),
+    the masks in ``info["action_mask"]`` and from :meth:`action_masks`; every array returned is
+    its own unless ``copy=False``.  Gymnasium's vector wrappers that transform observations or
+    record episodes need ``NEXT_STEP`` or ``DISABLED`` (``docs/research.md``)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (the default; an instance's own)
 
     def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
                  = "random", **kwargs: Any) -> None:
         if opponents is None:
             raise ValueError("a Gymnasium vector environment has one learner: name its opponents")
         self.env = ConquianVectorEnv(variant, num_envs, opponents=opponents, **kwargs)
+        self.metadata = {"autoreset_mode": self.env.autoreset_mode}
         self.num_envs = num_envs
         self.single_observation_space = self.env.single_observation_space
         self.single_action_space = self.env.single_action_space
