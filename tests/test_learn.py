@@ -15,7 +15,7 @@ from conquian.engine.record import read_record, replay
 from conquian.i18n import translator
 from conquian.learn import progress
 from conquian.learn.lessons import LESSONS
-from conquian.learn.model import ANY
+from conquian.learn.model import ANY, Lesson
 from conquian.learn.runner import LessonRun
 
 
@@ -28,7 +28,7 @@ def test_path_has_enough_lessons_and_foster_hands() -> None:
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.key)
-def test_scripted_deal_replays(lesson, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_scripted_deal_replays(lesson: Lesson, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """RULES R3.1/R4.1/R8.2: the lesson's deck deals its hands, and its moves replay (RECORDS.md)."""
     text = lesson.record()
     rep = replay(read_record(text))
@@ -41,7 +41,7 @@ def test_scripted_deal_replays(lesson, tmp_path: Path, capsys: pytest.CaptureFix
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.key)
-def test_expected_moves_legal_and_others_refused(lesson) -> None:
+def test_expected_moves_legal_and_others_refused(lesson: Lesson) -> None:
     run = LessonRun(lesson)
     es = translator("es")
     for step in lesson.steps:

@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Each command's function, by name.
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "play": play.play_command, "learn": learn.learn_command, "replay": records.replay_command, "rules": records.rules_command,
+    "play": play.play_command, "learn": learn.learn_command, "replay": records.replay_command,
+    "rules": records.rules_command,
     "simulate": research.simulate_command, "tournament": research.tournament_command,
     "stats": research.stats_command, "review": review.review_command,
     "speedups": speedups.speedups_command, "serve": serve.serve_command, "site": site.site_command,

@@ -12,7 +12,6 @@ from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import Rules, get_rules
 from conquian.i18n import Msg
 
-
 #: A step's ``expect`` that accepts any legal move.
 ANY: tuple[str, ...] = ("*",)
 

@@ -67,13 +67,13 @@ class LessonRun:
     def hand(self) -> list[int]:
         """The learner's hand (what the seat sees of itself)."""
         from conquian.engine.cards import cards_of, sort_key
+        from conquian.engine.cooncan.deal import CooncanDeal
 
         d = self.deal
         seat = self.lesson.seat
-        if hasattr(d, "hand") and callable(d.hand):
+        if isinstance(d, CooncanDeal):
             return sorted(d.hand(seat), key=sort_key)
-        view = d.view(seat)
-        return sorted(cards_of(view.hand_mask), key=sort_key)
+        return sorted(cards_of(d.view(seat).hand_mask), key=sort_key)
 
     def try_move(self, text: str) -> Answer:
         """Check a move and, if it is the lesson's, make it and the scripted replies that follow."""

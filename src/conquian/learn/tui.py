@@ -85,6 +85,7 @@ class LessonScreen(Screen[bool]):
         self.refresh_lesson()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
         if event.option.id:
             self.show_answer(event.option.id)
 
@@ -124,6 +125,7 @@ class LearnApp(App[None]):
         path.clear_options()
         for lesson in LESSONS:
             path.add_option(Option(lesson_line(lesson, lesson.key in done), id=lesson.key))
+        path.highlighted = 0
         path.focus()
 
     def open(self, key: str) -> None:
@@ -132,5 +134,5 @@ class LearnApp(App[None]):
         self.push_screen(LessonScreen(lesson), lambda _done: self.fill())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id:
+        if event.option_list.id == "path" and event.option.id:
             self.open(event.option.id)

@@ -47,7 +47,8 @@ LESSONS = (
         title=Msg("Cooncan: the joker"),
         intro=Msg("The joker may stand for any card. The first player laid X 5♦ 6♦, the joker as the 4♦. "
                   "You hold the 8♦ and 9♦."),
-        summary=Msg("A joker at the end of a sequence may be moved to the other end once, if you add the card it needs."),
+        summary=Msg("A joker at the end of a sequence may be moved to the other end once, if you add the card "
+                    "it needs."),
         variant="cooncan", options={"jokers": 1}, dealer=3, seat=2,
         hands=("X 5d 6d 2h 9c Qc Kc", "8d 9d 3c 8h Jd 2s Qs", "Ac 2c 5c 6h 9h Th Ks"),
         stock="Jc", pack="3h 4s",

@@ -30,7 +30,8 @@ LESSONS = (
         key="eleven", concept="eleven",
         title=Msg("Eleven down"),
         intro=Msg("You have three tens and 4♥ 5♥ 6♥ down, and 6♦ 8♦ 9♦ 10♦ in hand. You turned the 7♦."),
-        summary=Msg("You win the moment eleven cards are down: your ten and the card you take. A discard never counts."),
+        summary=Msg("You win the moment eleven cards are down: your ten and the card you take. A discard "
+                    "never counts."),
         variant="conquian",
         hands=("Tc Th 4h 5h 8d 9d Td 6d Ac 2s", "As 2c 3d 4s 5c 7h 9h 8c 2h 4d"),
         pack="Ts 6h 3c 7d",

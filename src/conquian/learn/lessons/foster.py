@@ -47,11 +47,13 @@ LESSONS = (
         title=Msg("Foster: a whole hand for two"),
         intro=Msg("Foster (1913) plays a hand between A (you, the pone) and B. The 3♠ is turned: you hold "
                   "4♠ 5♠ 8♠, 3♥ 3♦, 7♣ 7♦, 6♥ 10♥ and 2♣."),
-        summary=Msg("Foster: when forced, borrow to make the most of it; ten down, you wait for two cards B cannot keep."),
+        summary=Msg("Foster: when forced, borrow to make the most of it; ten down, you wait for two cards "
+                    "B cannot keep."),
         variant="conquian",
         hands=("4s 5s 8s 3h 3d 7c 7d 6h Th 2c", "8d 9d Td Ac Ad Ah 5c 2h 4h 6d"),
         pack="3s 2d 5h 9h 9c 8c 3c 6s 7s",
-        source=Source(FOSTER_1913, "Suggestions for good play, for two players: Let us suppose that these are the cards"),
+        source=Source(FOSTER_1913, "Suggestions for good play, for two players: "
+                             "Let us suppose that these are the cards"),
         steps=(
             Step(("p1 use 3s 4s 5s",), Msg("Take the 3♠ with 4♠ 5♠: Foster prefers a sequence to three treys."),
                  Msg("Foster plays for the sequence, which may run long, and shows only three cards"), "R3.4"),
@@ -118,7 +120,8 @@ LESSONS = (
         title=Msg("Foster: the splash"),
         intro=Msg("Foster (1913), five hands: A laid 5♣ 6♣ 7♣ and three eights, B laid X 5♦ 6♦ and three fours "
                   "and discarded the K♠. You are C: K♣ K♦, three fives, 8♠ 4♠ 8♦ 9♦ 6♠."),
-        summary=Msg("A splash: every card down in one turn, using the others' combinations. Do not lay down too early."),
+        summary=Msg("A splash: every card down in one turn, using the others' combinations. Do not lay "
+                    "down too early."),
         variant="cooncan-double", options={"splash_bonus": 25}, seat=3, dealer=5,
         hands=("5c 6c 7c 8d 8h Kh Kd 4h 6h Ah", "X 5d 6d 4c 4d 4s 8s 7s 6h Ks",
                "Kc Kd 5c 5d 5h 8s 4s 8d 9d 6s", "2c 3c 9c Tc Jc 2d 3d Td Jd Qd",
