@@ -1,0 +1,152 @@
+"""The web table's Learn section: ``/learn`` (the page) and ``/api/learn`` (the lessons, and one
+lesson's state after the learner's moves), played by taps with the same lesson runner as the
+terminal (:mod:`conquian.learn`).
+
+The server keeps nothing: the page sends the moves the lesson accepted so far and the move tried;
+the server replays them on the lesson's deal and answers with the seat's view. Progress is kept by
+the browser (``localStorage``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from conquian.i18n import Msg, Translator
+from conquian.learn.board import board_lines
+from conquian.learn.lessons import LESSONS, lesson
+from conquian.learn.runner import LessonRun
+from conquian.present import symbols
+from conquian.web.lang import reader
+
+#: The most moves a lesson's state may replay (the longest lesson has far fewer).
+MAX_MOVES = 64
+
+
+def _reader(request: Request) -> Translator:
+    return reader(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def _error(status: int, message: Msg, tr: Translator) -> JSONResponse:
+    return JSONResponse({"error": {"code": "bad_request", "rule": None, "message": tr.render(message)}},
+                        status_code=status)
+
+
+def lesson_state(run: LessonRun, tr: Translator) -> dict[str, Any]:
+    """What the page shows of a lesson in progress: the seat's view only."""
+    les = run.lesson
+    step = run.step
+    out: dict[str, Any] = {
+        "key": les.key, "title": tr.render(les.title), "intro": tr.render(les.intro),
+        "source": (tr.render(Msg("After {book}: \u201c{passage}\u2026\u201d", book=les.source.book,
+                                 passage=les.source.passage)) if les.source else None),
+        "board": board_lines(run, tr),
+        "hand_label": tr.render(Msg("Your hand: ")),
+        "hand": [symbols(" ".join([c])) for c in _hand(run)],
+        "prompt": tr.render(step.prompt) if step else None,
+        "moves": [{"move": m, "label": symbols(m.split(" ", 1)[1])} for m in run.legal()],
+        "step": run.index, "steps": len(les.steps), "done": run.done,
+        "summary": tr.render(les.summary) if run.done else None,
+    }
+    if run.last is not None:
+        out["answer"] = {"accepted": run.last.accepted, "rule": run.last.rule, "text": run.last.render(tr)}
+    return out
+
+
+def _hand(run: LessonRun) -> list[str]:
+    from conquian.engine.cards import card_str
+
+    return [card_str(c) for c in run.hand()]
+
+
+def learn_routes() -> list[BaseRoute]:
+    """The Learn section's routes."""
+
+    async def page(request: Request) -> Response:
+        tr = _reader(request)
+        return HTMLResponse(learn_page(tr), headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+    async def lessons(request: Request) -> Response:
+        tr = _reader(request)
+        return JSONResponse({"lang": tr.lang, "lessons": [
+            {"key": les.key, "title": tr.render(les.title), "foster": les.source is not None} for les in LESSONS]},
+            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+    async def play(request: Request) -> Response:
+        tr = _reader(request)
+        try:
+            les = lesson(request.path_params["key"])
+        except KeyError:
+            return _error(404, Msg("there is no such lesson"), tr)
+        try:
+            body = json.loads(await request.body() or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return _error(400, Msg("the request is not a JSON object"), tr)
+        moves = body.get("moves", [])
+        move = body.get("move")
+        if (not isinstance(moves, list) or len(moves) > MAX_MOVES or not all(isinstance(m, str) for m in moves)
+                or not (move is None or isinstance(move, str)) or (move is not None and len(move) > 200)):
+            return _error(400, Msg("the moves must be a list of texts"), tr)
+        run = LessonRun(les)
+        for m in moves:
+            if not run.try_move(m[:200]).accepted:
+                return _error(400, Msg("the moves do not replay this lesson"), tr)
+        run.last = None
+        if move is not None:
+            run.try_move(move)
+        return JSONResponse(lesson_state(run, tr), headers={"Cache-Control": "no-store"})
+
+    return [
+        Route("/learn", page),
+        Route("/api/learn", lessons),
+        Route("/api/learn/{key}", play, methods=["POST"]),
+    ]
+
+
+def learn_page(tr: Translator) -> str:
+    """The Learn page, its words in the reader's language (the lessons come from ``/api/learn``)."""
+    words = {
+        "learn": tr.render(Msg("Learn")),
+        "back": tr.render(Msg("All lessons")), "done": tr.render(Msg("done")),
+        "next": tr.render(Msg("Next lesson")),
+        "moves": tr.render(Msg("Your moves")),
+    }
+    data = html.escape(json.dumps(words, ensure_ascii=False), quote=True)
+    title = html.escape(tr.render(Msg("Learn conquián: choose a lesson")))
+    return f"""<!doctype html>
+<html lang="{html.escape(tr.lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>conquian · {html.escape(words["learn"])}</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/learn.css">
+</head>
+<body data-lang="{html.escape(tr.lang)}" data-words="{data}">
+<header class="top"><a href="/" class="brand">conquian</a>
+<a href="/learn" class="learn-home">{html.escape(words["learn"])}</a></header>
+<main id="learn">
+<section id="path"><h1>{title}</h1><ol id="lesson-list"></ol></section>
+<section id="lesson" hidden>
+<h1 id="l-title"></h1><p id="l-intro"></p><p id="l-source" class="source"></p>
+<ul id="l-board" class="board"></ul>
+<p id="l-hand" class="hand"></p>
+<p id="l-prompt" class="prompt" aria-live="polite"></p>
+<p id="l-answer" class="answer" role="status"></p>
+<div id="l-moves" class="moves" aria-label="{html.escape(words["moves"])}"></div>
+<p id="l-summary" class="summary" hidden></p>
+<nav class="after"><button id="l-back" type="button">{html.escape(words["back"])}</button>
+<button id="l-next" type="button" hidden>{html.escape(words["next"])}</button></nav>
+</section>
+</main>
+<script src="/static/learn.js"></script>
+</body>
+</html>
+"""
