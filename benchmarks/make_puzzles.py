@@ -74,6 +74,15 @@ def mine(deals: int, screen: int, most: int) -> list[Puzzle]:
     return found
 
 
+def select(found: list[Puzzle], easy: int) -> list[Puzzle]:
+    """Every puzzle that a bot misses, and at most ``easy`` of each theme that every bot finds;
+    the hardest first."""
+    kept = [p for p in found if p.difficulty > 0]
+    for theme in sorted({p.theme for p in found}):
+        kept += [p for p in found if p.theme == theme and p.difficulty == 0][:easy]
+    return sorted(kept, key=lambda p: (-p.difficulty, p.id))
+
+
 def verify(playouts: int) -> int:
     bad = 0
     for p in puzzles():
@@ -86,16 +95,17 @@ def verify(playouts: int) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     a = argparse.ArgumentParser(description="mine the shipped puzzles, or verify them")
-    a.add_argument("--deals", type=int, default=40)
+    a.add_argument("--deals", type=int, default=60)
     a.add_argument("--screen", type=int, default=100)
-    a.add_argument("--most", type=int, default=30)
+    a.add_argument("--most", type=int, default=400)
+    a.add_argument("--easy", type=int, default=2, help="puzzles every bot finds kept per theme")
     a.add_argument("--out", type=Path, default=OUT)
     a.add_argument("--verify", action="store_true")
     args = a.parse_args(argv)
     if args.verify:
         return verify(CONFIRM_PLAYOUTS)
     t0 = time.time()
-    found = sorted(mine(args.deals, args.screen, args.most), key=lambda p: (-p.difficulty, p.id))
+    found = select(mine(args.deals, args.screen, args.most), args.easy)
     args.out.write_text(json.dumps({"format": "conquian-puzzles/1", "margin": MARGIN,
                                     "confirm_playouts": CONFIRM_PLAYOUTS,
                                     "puzzles": [p.to_json() for p in found]}, ensure_ascii=False, indent=1) + "\n",

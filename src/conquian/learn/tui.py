@@ -3,23 +3,24 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from conquian.i18n import _, active, render
+from conquian.i18n import N_, Msg, _, active, render
 from conquian.learn.lessons import LESSONS
 from conquian.learn.model import Lesson
 from conquian.learn.progress import done_lessons, mark_done
 from conquian.learn.runner import LessonRun
 from conquian.present import spanish_pack, symbols
-from conquian.tui.widgets import cards_text, table_text
+from conquian.tui.widgets import cards_text, table_text, translate_bindings
+from conquian.words import YOU
 
 
 def lesson_line(lesson: Lesson, done: bool) -> str:
@@ -32,10 +33,11 @@ def lesson_line(lesson: Lesson, done: bool) -> str:
 class LessonScreen(Screen[bool]):
     """One lesson: the table as the learner's seat sees it, the prompt, the moves, the answer."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [("escape", "leave", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", N_("back"))]
 
     def __init__(self, lesson: Lesson) -> None:
         super().__init__()
+        translate_bindings(self)
         self.run = LessonRun(lesson)
 
     def compose(self) -> ComposeResult:
@@ -61,7 +63,9 @@ class LessonScreen(Screen[bool]):
     def refresh_lesson(self) -> None:
         """Redraw the table, the hand, the prompt and the moves."""
         run = self.run
-        names = [_("you") if s == run.lesson.seat else f"p{s}" for s in range(1, run.deal.rules.players + 1)]
+        # the learner's seat is "You" (a message, so that the table speaks to him in the second person)
+        names = cast(list[str], [Msg(YOU) if s == run.lesson.seat else f"p{s}"
+                                 for s in range(1, run.deal.rules.players + 1)])
         spanish = spanish_pack(run.deal.rules)
         self.query_one("#table", Static).update(table_text(None, run.deal, False, False, names=names, spanish=spanish))
         hand = Text(_("Your hand: "))
@@ -102,10 +106,11 @@ class LearnApp(App[None]):
     """The path of lessons: choose one to play; the marks show which are done."""
 
     TITLE = "conquian learn"
-    BINDINGS: ClassVar[list[BindingType]] = [("q", "quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", N_("quit"))]
 
     def __init__(self, start: str | None = None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.start = start
 
     def compose(self) -> ComposeResult:
