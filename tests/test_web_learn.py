@@ -75,6 +75,25 @@ def test_bad_requests(client: TestClient) -> None:
     assert client.post("/api/learn/say", json={"moves": "x"}).status_code == 400
 
 
+def test_puzzles_over_http(client: TestClient) -> None:
+    from conquian.learn.puzzles import puzzles
+
+    data = client.get("/api/puzzles?lang=es").json()
+    assert [p["id"] for p in data["puzzles"]] == [p.id for p in puzzles()]
+    assert data["daily"] in {p.id for p in puzzles()}
+    p = puzzles()[0]
+    state = client.post(f"/api/puzzles/{p.id}?lang=es", json={}).json()
+    assert "result" not in state and p.answer in [m["move"] for m in state["moves"]]
+    assert state["lines"][0].startswith("Eres p")
+    right = client.post(f"/api/puzzles/{p.id}?lang=es", json={"move": p.answer}).json()
+    assert right["result"]["right"] is True and right["result"]["text"].startswith("¡Correcto!")
+    wrong = next(m["move"] for m in state["moves"] if m["move"] != p.answer)
+    answer = client.post(f"/api/puzzles/{p.id}?lang=es", json={"move": wrong}).json()
+    assert answer["result"]["right"] is False and "Tema:" in answer["result"]["text"]
+    assert client.post(f"/api/puzzles/{p.id}", json={"move": "p1 nonsense"}).status_code == 400
+    assert client.post("/api/puzzles/nosuch", json={}).status_code == 404
+
+
 def test_chromium_first_lesson_by_taps_in_spanish(tmp_path: Path) -> None:
     pytest.importorskip("uvicorn")
     pytest.importorskip("playwright.sync_api")
@@ -108,6 +127,11 @@ def test_chromium_first_lesson_by_taps_in_spanish(tmp_path: Path) -> None:
                 assert page.evaluate("document.documentElement.scrollWidth") <= 390
                 page.locator("#l-back").tap()
                 expect(page.locator(".lesson-button.done")).to_have_count(1)
+                # the puzzle of the day, answered by a tap
+                page.locator("#puzzle-list button").first.tap()
+                page.locator("#p-moves button").first.tap()
+                expect(page.locator("#p-result")).to_contain_text("Tema:")
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390
                 assert not errors
             finally:
                 b.close()

@@ -9,6 +9,7 @@ the browser (``localStorage``).
 
 from __future__ import annotations
 
+import datetime
 import html
 import json
 from typing import Any
@@ -20,6 +21,7 @@ from starlette.routing import BaseRoute, Route
 from conquian.i18n import Msg, Translator
 from conquian.learn.board import board_lines
 from conquian.learn.lessons import LESSONS, lesson
+from conquian.learn.puzzles import THEME_WORDS, puzzle_lines, puzzles
 from conquian.learn.runner import LessonRun
 from conquian.present import symbols
 from conquian.web.lang import reader
@@ -103,10 +105,49 @@ def learn_routes() -> list[BaseRoute]:
             run.try_move(move)
         return JSONResponse(lesson_state(run, tr), headers={"Cache-Control": "no-store"})
 
+    async def puzzle_list(request: Request) -> Response:
+        tr = _reader(request)
+        shipped = puzzles()
+        daily = shipped[datetime.date.today().toordinal() % len(shipped)].id if shipped else None
+        return JSONResponse({"daily": daily, "puzzles": [
+            {"id": p.id, "theme": tr.render(THEME_WORDS[p.theme]), "difficulty": p.difficulty} for p in shipped]},
+            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+    async def puzzle(request: Request) -> Response:
+        tr = _reader(request)
+        found = [p for p in puzzles() if p.id == request.path_params["id"]]
+        if not found:
+            return _error(404, Msg("there is no such puzzle"), tr)
+        try:
+            body = json.loads(await request.body() or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or not (body.get("move") is None or isinstance(body.get("move"), str)):
+            return _error(400, Msg("the request is not a JSON object"), tr)
+        p = found[0]
+        moves = [str(a) for a in p.deal().legal_actions()]
+        out: dict[str, Any] = {
+            "id": p.id, "title": tr.render(Msg("Puzzle {id} ({theme})", id=p.id, theme=THEME_WORDS[p.theme])),
+            "lines": puzzle_lines(p, tr), "prompt": tr.render(Msg("Find the best move.")),
+            "moves": [{"move": m, "label": symbols(m.split(" ", 1)[1])} for m in moves],
+        }
+        move = body.get("move")
+        if move is not None:
+            if move not in moves:
+                return _error(400, Msg("that is not one of the moves listed"), tr)
+            right = move == p.answer
+            verdict = (Msg("Right!") if right else
+                       Msg("Not this time: the answer is {answer}.", answer=symbols(p.answer.split(" ", 1)[1])))
+            out["result"] = {"right": right, "answer": p.answer,
+                             "text": tr.render(verdict) + " " + tr.render(p.explanation())}
+        return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
     return [
         Route("/learn", page),
         Route("/api/learn", lessons),
         Route("/api/learn/{key}", play, methods=["POST"]),
+        Route("/api/puzzles", puzzle_list),
+        Route("/api/puzzles/{id}", puzzle, methods=["POST"]),
     ]
 
 
@@ -116,7 +157,8 @@ def learn_page(tr: Translator) -> str:
         "learn": tr.render(Msg("Learn")),
         "back": tr.render(Msg("All lessons")), "done": tr.render(Msg("done")),
         "next": tr.render(Msg("Next lesson")),
-        "moves": tr.render(Msg("Your moves")),
+        "moves": tr.render(Msg("Your moves")), "puzzles": tr.render(Msg("Puzzles")),
+        "daily": tr.render(Msg("Puzzle of the day")), "difficulty": tr.render(Msg("difficulty")),
     }
     data = html.escape(json.dumps(words, ensure_ascii=False), quote=True)
     title = html.escape(tr.render(Msg("Learn conquián: choose a lesson")))
@@ -133,7 +175,14 @@ def learn_page(tr: Translator) -> str:
 <header class="top"><a href="/" class="brand">conquian</a>
 <a href="/learn" class="learn-home">{html.escape(words["learn"])}</a></header>
 <main id="learn">
-<section id="path"><h1>{title}</h1><ol id="lesson-list"></ol></section>
+<section id="path"><h1>{title}</h1><ol id="lesson-list"></ol>
+<h2>{html.escape(words["puzzles"])}</h2><ul id="puzzle-list" class="puzzles"></ul></section>
+<section id="puzzle" hidden>
+<h1 id="p-title"></h1><ul id="p-lines" class="board"></ul>
+<p id="p-prompt" class="prompt"></p><div id="p-moves" class="moves"></div>
+<p id="p-result" class="answer" role="status"></p>
+<nav class="after"><button id="p-back" type="button">{html.escape(words["back"])}</button></nav>
+</section>
 <section id="lesson" hidden>
 <h1 id="l-title"></h1><p id="l-intro"></p><p id="l-source" class="source"></p>
 <ul id="l-board" class="board"></ul>

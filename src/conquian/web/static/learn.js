@@ -30,6 +30,7 @@
 
   function showPath() {
     $("lesson").hidden = true;
+    $("puzzle").hidden = true;
     $("path").hidden = false;
     const done = doneSet();
     const list = $("lesson-list");
@@ -100,15 +101,76 @@
     if (s.done) markDone(current);
   }
 
+  async function openPuzzle(id) {
+    $("path").hidden = true;
+    $("puzzle").hidden = false;
+    location.hash = "puzzle-" + id;
+    renderPuzzle(await api("/api/puzzles/" + encodeURIComponent(id), {}));
+    window.scrollTo(0, 0);
+  }
+
+  function renderPuzzle(s) {
+    if (s.error) { $("p-result").textContent = s.error.message; return; }
+    $("p-title").textContent = s.title;
+    const lines = $("p-lines");
+    lines.textContent = "";
+    for (const line of s.lines) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      lines.appendChild(li);
+    }
+    $("p-prompt").textContent = s.prompt;
+    const moves = $("p-moves");
+    moves.textContent = "";
+    for (const m of s.moves) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "move";
+      b.dataset.move = m.move;
+      b.textContent = m.label;
+      if (s.result) {
+        b.disabled = true;
+        if (m.move === s.result.answer) b.classList.add("answer-move");
+      } else {
+        b.addEventListener("click", async () => renderPuzzle(
+          await api("/api/puzzles/" + encodeURIComponent(s.id), {move: m.move})));
+      }
+      moves.appendChild(b);
+    }
+    const r = $("p-result");
+    r.textContent = s.result ? s.result.text : "";
+    r.className = "answer" + (s.result ? (s.result.right ? " ok" : " refused") : "");
+  }
+
+  function listPuzzles(data) {
+    const list = $("puzzle-list");
+    list.textContent = "";
+    for (const p of data.puzzles) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "lesson-button";
+      b.dataset.puzzle = p.id;
+      b.textContent = (p.id === data.daily ? words.daily + ": " : "") + p.id + " · " + p.theme + " · "
+        + words.difficulty + " " + Math.round(p.difficulty * 100) + "%";
+      b.addEventListener("click", () => openPuzzle(p.id));
+      li.appendChild(b);
+      if (p.id === data.daily) list.prepend(li); else list.appendChild(li);
+    }
+  }
+
+  $("p-back").addEventListener("click", showPath);
   $("l-back").addEventListener("click", showPath);
   $("l-next").addEventListener("click", () => {
     const i = lessons.findIndex((l) => l.key === current);
     if (i >= 0 && i + 1 < lessons.length) open(lessons[i + 1].key);
   });
 
-  api("/api/learn").then((data) => {
+  Promise.all([api("/api/learn"), api("/api/puzzles")]).then(([data, puzzleData]) => {
     lessons = data.lessons;
+    listPuzzles(puzzleData);
     const key = decodeURIComponent(location.hash.slice(1));
-    if (key && lessons.some((l) => l.key === key)) open(key); else showPath();
+    if (key.startsWith("puzzle-") && puzzleData.puzzles.some((p) => "puzzle-" + p.id === key)) openPuzzle(key.slice(7));
+    else if (key && lessons.some((l) => l.key === key)) open(key); else showPath();
   });
 })();
