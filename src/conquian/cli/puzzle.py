@@ -22,8 +22,8 @@ def add_parsers(sub: Subparsers) -> None:
 
 def puzzle_command(args: argparse.Namespace) -> int:
     """Run ``conquian puzzle``."""
-    from conquian.learn.puzzles import THEME_WORDS, puzzle_lines, puzzles
-    from conquian.present import symbols
+    from conquian.learn.puzzles import THEME_WORDS, move_words, puzzle_lines, puzzles
+    from conquian.present import move_msg
 
     shipped = puzzles()
     if not shipped:
@@ -46,10 +46,11 @@ def puzzle_command(args: argparse.Namespace) -> int:
     print(_("Puzzle {id} ({theme})").format(id=puzzle.id, theme=render(THEME_WORDS[puzzle.theme])))
     for line in puzzle_lines(puzzle):
         print("  " + line)
-    moves = [str(a) for a in puzzle.deal().legal_actions()]
+    actions = puzzle.deal().legal_actions()
+    moves = [str(a) for a in actions]
     print(_("Your moves:"))
-    for i, m in enumerate(moves, 1):
-        print(f"  {i}. {symbols(m.split(' ', 1)[1])}")
+    for i, a in enumerate(actions, 1):
+        print(f"  {i}. {render(move_msg(a))}")
     choice = args.answer
     if choice is None:
         try:
@@ -69,6 +70,6 @@ def puzzle_command(args: argparse.Namespace) -> int:
     if picked == puzzle.answer:
         print(_("Right!"))
     else:
-        print(_("Not this time: the answer is {answer}.").format(answer=symbols(puzzle.answer.split(" ", 1)[1])))
+        print(_("Not this time: the answer is {answer}.").format(answer=render(move_words(puzzle.answer))))
     print(active().render(puzzle.explanation()))
     return 0

@@ -17,11 +17,12 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from conquian.engine.actions import parse_action
 from conquian.engine.cards import JOKER, card_symbol, cards_of, parse_cards, sort_key
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import get_rules
 from conquian.i18n import Msg, NMsg, Translator, active
-from conquian.present import symbols
+from conquian.present import move_msg
 
 #: The least lead in win chance of the answer over the second-best move.
 MARGIN = 0.2
@@ -71,8 +72,8 @@ class Puzzle:
         best, win = self.estimates[0]
         second, other = self.second
         return Msg("{answer} wins {win} of the re-deals of the cards you cannot see; the next best, {second}, "
-                   "only {other}. Theme: {theme}.", answer=symbols(best.split(" ", 1)[1]),
-                   win=f"{round(win * 100)}%", second=symbols(second.split(" ", 1)[1]), other=f"{round(other * 100)}%",
+                   "only {other}. Theme: {theme}.", answer=move_words(best),
+                   win=f"{round(win * 100)}%", second=move_words(second), other=f"{round(other * 100)}%",
                    theme=THEME_WORDS[self.theme])
 
     def to_json(self) -> dict[str, Any]:
@@ -89,6 +90,11 @@ class Puzzle:
                    actions=tuple(data["actions"]), seat=data["seat"], answer=data["answer"],
                    estimates=tuple((str(a), float(w)) for a, w in data["estimates"]), theme=data["theme"],
                    difficulty=float(data["difficulty"]), options=dict(data.get("options", {})))
+
+
+def move_words(notation: str) -> Msg:
+    """A move in words, in the reader's language when rendered (``pagar 10♥``)."""
+    return move_msg(parse_action(notation))
 
 
 def theme_of(deal: Deal, answer: str) -> str:

@@ -64,6 +64,14 @@ class LessonRun:
             return []
         return [str(a) for a in self.deal.legal_actions()]
 
+    def moves(self) -> list[tuple[str, Msg]]:
+        """The learner's legal moves now: each one's notation and its words for a button."""
+        from conquian.present import move_msg
+
+        if self.done:
+            return []
+        return [(str(a), move_msg(a)) for a in self.deal.legal_actions()]
+
     def hand(self) -> list[int]:
         """The learner's hand (what the seat sees of itself)."""
         from conquian.engine.cards import cards_of, sort_key

@@ -18,7 +18,7 @@ from conquian.learn.lessons import LESSONS
 from conquian.learn.model import Lesson
 from conquian.learn.progress import done_lessons, mark_done
 from conquian.learn.runner import LessonRun
-from conquian.present import spanish_pack, symbols
+from conquian.present import spanish_pack
 from conquian.tui.widgets import cards_text, table_text, translate_bindings
 from conquian.words import YOU
 
@@ -76,8 +76,8 @@ class LessonScreen(Screen[bool]):
         self.query_one("#prompt", Static).update(Text(prompt, style="bold"))
         moves = self.query_one("#moves", OptionList)
         moves.clear_options()
-        for move in run.legal():
-            moves.add_option(Option(symbols(move.split(" ", 1)[1]), id=move))
+        for move, words in run.moves():
+            moves.add_option(Option(render(words), id=move))
 
     def show_answer(self, text: str) -> None:
         """Try a move and show what the lesson says to it."""

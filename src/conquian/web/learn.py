@@ -18,12 +18,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from conquian.engine.cards import card_symbol
 from conquian.i18n import Msg, Translator
 from conquian.learn.board import board_lines
 from conquian.learn.lessons import LESSONS, lesson
-from conquian.learn.puzzles import THEME_WORDS, puzzle_lines, puzzles
+from conquian.learn.puzzles import THEME_WORDS, move_words, puzzle_lines, puzzles
 from conquian.learn.runner import LessonRun
-from conquian.present import symbols
+from conquian.present import move_msg
 from conquian.web.lang import reader
 
 #: The most moves a lesson's state may replay (the longest lesson has far fewer).
@@ -49,21 +50,15 @@ def lesson_state(run: LessonRun, tr: Translator) -> dict[str, Any]:
                                  passage=les.source.passage)) if les.source else None),
         "board": board_lines(run, tr),
         "hand_label": tr.render(Msg("Your hand: ")),
-        "hand": [symbols(" ".join([c])) for c in _hand(run)],
+        "hand": [card_symbol(c) for c in run.hand()],
         "prompt": tr.render(step.prompt) if step else None,
-        "moves": [{"move": m, "label": symbols(m.split(" ", 1)[1])} for m in run.legal()],
+        "moves": [{"move": m, "label": tr.render(words)} for m, words in run.moves()],
         "step": run.index, "steps": len(les.steps), "done": run.done,
         "summary": tr.render(les.summary) if run.done else None,
     }
     if run.last is not None:
         out["answer"] = {"accepted": run.last.accepted, "rule": run.last.rule, "text": run.last.render(tr)}
     return out
-
-
-def _hand(run: LessonRun) -> list[str]:
-    from conquian.engine.cards import card_str
-
-    return [card_str(c) for c in run.hand()]
 
 
 def learn_routes() -> list[BaseRoute]:
@@ -125,11 +120,12 @@ def learn_routes() -> list[BaseRoute]:
         if not isinstance(body, dict) or not (body.get("move") is None or isinstance(body.get("move"), str)):
             return _error(400, Msg("the request is not a JSON object"), tr)
         p = found[0]
-        moves = [str(a) for a in p.deal().legal_actions()]
+        actions = p.deal().legal_actions()
+        moves = [str(a) for a in actions]
         out: dict[str, Any] = {
             "id": p.id, "title": tr.render(Msg("Puzzle {id} ({theme})", id=p.id, theme=THEME_WORDS[p.theme])),
             "lines": puzzle_lines(p, tr), "prompt": tr.render(Msg("Find the best move.")),
-            "moves": [{"move": m, "label": symbols(m.split(" ", 1)[1])} for m in moves],
+            "moves": [{"move": str(a), "label": tr.render(move_msg(a))} for a in actions],
         }
         move = body.get("move")
         if move is not None:
@@ -137,7 +133,7 @@ def learn_routes() -> list[BaseRoute]:
                 return _error(400, Msg("that is not one of the moves listed"), tr)
             right = move == p.answer
             verdict = (Msg("Right!") if right else
-                       Msg("Not this time: the answer is {answer}.", answer=symbols(p.answer.split(" ", 1)[1])))
+                       Msg("Not this time: the answer is {answer}.", answer=move_words(p.answer)))
             out["result"] = {"right": right, "answer": p.answer,
                              "text": tr.render(verdict) + " " + tr.render(p.explanation())}
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
