@@ -34,6 +34,13 @@ class LessonScreen(Screen[bool]):
     """One lesson: the table as the learner's seat sees it, the prompt, the moves, the answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", N_("back"))]
+    DEFAULT_CSS = """
+    LessonScreen #title { margin-bottom: 1; }
+    LessonScreen #source { margin-top: 1; }
+    LessonScreen #table { margin-top: 1; }
+    LessonScreen #prompt { margin-top: 1; }
+    LessonScreen #moves { height: auto; max-height: 14; }
+    """
 
     def __init__(self, lesson: Lesson) -> None:
         super().__init__()
