@@ -9,8 +9,9 @@ LESSONS = (
     Lesson(
         key="combinations", concept="combinations",
         title=Msg("What a combination is"),
-        intro=Msg("A combination is three or more cards laid face up: a set (cards of one rank) or a "
-                  "sequence (one suit, in order). The 7♥ is turned up and you have the first say."),
+        intro=Msg("Conquian is won by laying eleven cards on the table in combinations. A combination is three "
+                  "or more cards laid face up: a set (cards of one rank) or a sequence (one suit, in order). "
+                  "The 7♥ is turned up and you have the first say."),
         summary=Msg("A combination: three or more of one rank, or three or more in suit and in order."),
         variant="conquian",
         hands=("7c 7d 4h 5h 9s 2c Ad 8d Tc 3s", "2h 3h 6s 6c Ac As 9d Td 4c 5c"),
