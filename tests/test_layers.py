@@ -23,8 +23,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("bots", ("conquian.bots",)),
     ("sessions", ("conquian.session", "conquian.simulate", "conquian.tournament", "conquian.present",
                   "conquian.words", "conquian.hints", "conquian.typed",
-                  "conquian.review")),
-    ("interfaces", ("conquian.envs", "conquian.analysis", "conquian.web", "conquian.tui")),
+                  "conquian.review", "conquian.learn")),
+    ("interfaces", ("conquian.envs", "conquian.analysis", "conquian.web", "conquian.tui", "conquian.learn.tui")),
     ("entry", ("conquian.cli", "conquian.__main__")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from conquian.cli import play, records, research, review, serve, site, speedups
+from conquian.cli import learn, play, puzzle, records, research, review, serve, site, speedups
 from conquian.cli.language import prescan, use_language
 from conquian.cli.options import Parser, rules_from_args
 from conquian.i18n import N_, _, active
@@ -31,6 +31,8 @@ from conquian.i18n import N_, _, active
 #: The commands as the main help lists them.
 _COMMAND_LINES = (
     ("play", N_("play a match in the terminal (needs the 'play' extra)")),
+    ("learn", N_("learn the game by doing: short lessons on prepared deals")),
+    ("puzzle", N_("solve a puzzle: a real position where one move is clearly best")),
     ("replay", N_("replay a record file through the engine; --json prints the replay contract")),
     ("review", N_("where did a seat go wrong in a deal: each decision marked by what it cost")),
     ("simulate", N_("random legal play: speed and outcome figures, optionally a record of every deal")),
@@ -57,14 +59,16 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar=_("COMMAND"))
-    for group in (play, records, research, review, serve, site, speedups):
+    for group in (play, learn, puzzle, records, research, review, serve, site, speedups):
         group.add_parsers(sub)
     return p
 
 
 #: Each command's function, by name.
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "play": play.play_command, "replay": records.replay_command, "rules": records.rules_command,
+    "play": play.play_command, "learn": learn.learn_command, "puzzle": puzzle.puzzle_command,
+    "replay": records.replay_command,
+    "rules": records.rules_command,
     "simulate": research.simulate_command, "tournament": research.tournament_command,
     "stats": research.stats_command, "review": review.review_command,
     "speedups": speedups.speedups_command, "serve": serve.serve_command, "site": site.site_command,

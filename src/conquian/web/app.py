@@ -20,6 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from conquian.web import security
+from conquian.web.learn import learn_routes
 from conquian.web.limits import REQUEST_TIMEOUT, deadline_protocol
 from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
@@ -66,6 +67,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(
         routes=[
             *http_routes(server),
+            *learn_routes(),
             websocket_route(server),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Route("/offline", lambda request: RedirectResponse("/offline/", status_code=308)),

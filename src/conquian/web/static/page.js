@@ -64,6 +64,8 @@ function pageTexts() {
   // the page's own texts outside the main part, and the language switch (kept in localStorage)
   const rules = document.getElementById("rules-link");
   if (rules) { rules.textContent = _("Rules"); rules.href = rulesHref(); }
+  const learn = document.getElementById("learn-link");
+  if (learn) { learn.textContent = _("Learn"); learn.href = `/learn?lang=${encodeURIComponent(LANG)}`; }
   const loading = document.getElementById("loading");
   if (loading) loading.textContent = _("Loading…");
   const box = document.getElementById("lang-switch");

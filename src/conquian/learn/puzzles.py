@@ -1,0 +1,167 @@
+"""Puzzles: real positions of the bots' self-play, from one seat's view, where one choice is clearly
+best (``python -m benchmarks.make_puzzles`` mines them; ``puzzles.json`` beside this module ships them).
+
+A position is kept only when the search of the review (:func:`conquian.review.evaluate`: re-deals of
+the cards the seat has not seen, played out by ``foster``) puts the best move at least
+:data:`MARGIN` in win chance above the second, at :data:`CONFIRM_PLAYOUTS` playouts (three times the
+review's) on each of :data:`CONFIRM_SEEDS` independent sets of re-deals.  Its difficulty is how often
+``foster`` and ``expert`` miss the answer.  A puzzle is shown from its seat's view alone
+(:func:`puzzle_lines`); the whole deck is kept only to set the position up.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from conquian.engine.actions import parse_action
+from conquian.engine.cards import JOKER, card_symbol, cards_of, parse_cards, sort_key
+from conquian.engine.match import Deal, new_deal
+from conquian.engine.rules import get_rules
+from conquian.i18n import Msg, NMsg, Translator, active
+from conquian.present import move_msg
+
+#: The least lead in win chance of the answer over the second-best move.
+MARGIN = 0.2
+#: Playouts per candidate when a puzzle is confirmed (three times the review's 200).
+CONFIRM_PLAYOUTS = 600
+#: The independent re-deal seeds on which the answer must lead by :data:`MARGIN`.
+CONFIRM_SEEDS = (1, 2)
+#: The puzzles' themes, by the kind of the answer (their words: :data:`THEME_WORDS`).
+THEMES = ("going-out", "forcing", "safe-discard", "the-say", "borrowing", "using")
+THEME_WORDS = {
+    "going-out": Msg("going out"), "forcing": Msg("forcing"), "safe-discard": Msg("safe discards"),
+    "the-say": Msg("the say"), "borrowing": Msg("borrowing"), "using": Msg("using a card"),
+}
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle: the position (variant, dealer, deck, the actions before it, the seat to act), the
+    answer and the estimates that make it one, its theme and difficulty."""
+
+    id: str
+    variant: str
+    dealer: int
+    deck: str
+    actions: tuple[str, ...]
+    seat: int
+    answer: str
+    estimates: tuple[tuple[str, float], ...]
+    theme: str
+    difficulty: float
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def deal(self) -> Deal:
+        """The position: the deal after the actions before the puzzle."""
+        d = new_deal(get_rules(self.variant, **self.options), parse_cards(self.deck), dealer=self.dealer)
+        for a in self.actions:
+            d.play(a)
+        return d
+
+    @property
+    def second(self) -> tuple[str, float]:
+        """The second-best move and its win chance."""
+        return self.estimates[1]
+
+    def explanation(self) -> Msg:
+        """Why the answer is best, in words (translated where read)."""
+        best, win = self.estimates[0]
+        second, other = self.second
+        return Msg("{answer} wins {win} of the re-deals of the cards you cannot see; the next best, {second}, "
+                   "only {other}. Theme: {theme}.", answer=move_words(best),
+                   win=f"{round(win * 100)}%", second=move_words(second), other=f"{round(other * 100)}%",
+                   theme=THEME_WORDS[self.theme])
+
+    def to_json(self) -> dict[str, Any]:
+        """The puzzle as the data file keeps it."""
+        out = asdict(self)
+        out["actions"] = list(self.actions)
+        out["estimates"] = [list(e) for e in self.estimates]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Puzzle:
+        """A puzzle from the data file."""
+        return cls(id=data["id"], variant=data["variant"], dealer=data["dealer"], deck=data["deck"],
+                   actions=tuple(data["actions"]), seat=data["seat"], answer=data["answer"],
+                   estimates=tuple((str(a), float(w)) for a, w in data["estimates"]), theme=data["theme"],
+                   difficulty=float(data["difficulty"]), options=dict(data.get("options", {})))
+
+
+def move_words(notation: str) -> Msg:
+    """A move in words, in the reader's language when rendered (``pagar 10♥``)."""
+    return move_msg(parse_action(notation))
+
+
+def theme_of(deal: Deal, answer: str) -> str:
+    """The theme of an answer in its position."""
+    verb = answer.split()[1]
+    if verb == "force":
+        return "forcing"
+    if verb == "discard":
+        return "safe-discard"
+    if verb == "pass":
+        return "the-say"
+    after = deal.copy()
+    after.play(answer)
+    if after.over and after.winner_seat == int(answer.split()[0][1:]):
+        return "going-out"
+    if verb == "use" and "|" in answer:
+        return "borrowing"
+    return "using"
+
+
+@cache
+def puzzles() -> tuple[Puzzle, ...]:
+    """The shipped puzzles."""
+    text = files("conquian.learn").joinpath("puzzles.json").read_text(encoding="utf-8")
+    return tuple(Puzzle.from_json(p) for p in json.loads(text)["puzzles"])
+
+
+def _cards(cards: list[int]) -> str:
+    return " ".join("X" if c == JOKER else card_symbol(c) for c in sorted(cards, key=sort_key))
+
+
+def puzzle_lines(puzzle: Puzzle, tr: Translator | None = None) -> list[str]:
+    """The puzzle as its seat sees it (:func:`view_lines`)."""
+    return view_lines(puzzle.deal(), puzzle.seat, tr)
+
+
+def view_lines(deal: Deal, seat: int, tr: Translator | None = None) -> list[str]:
+    """A two-hand conquian position as ``seat`` sees it, made from its view alone: its hand, both sides
+    of the table, the card in play, the pack, and the cards buried so far (both saw them)."""
+    tr = tr or active()
+    view: Any = deal.view(seat)
+    lines = [tr.render(NMsg("You are p{seat}; p{other} has {n} card in hand.",
+                            "You are p{seat}; p{other} has {n} cards in hand.", view.adversary_hand_count,
+                            seat=seat, other=3 - seat))]
+    lines.append(tr.render(Msg("Your hand: ")) + _cards(cards_of(view.hand_mask)))
+    for s, side in zip(view.seats, view.side_masks, strict=False):
+        melds = " | ".join(_cards(cards_of(m)) for m in side) or tr.render(Msg("nothing down"))
+        lines.append(f"p{s}: {melds}")
+    if view.card >= 0:
+        lines.append(tr.render(Msg("In play: ")) + _cards([view.card]))
+    lines.append(tr.render(Msg("pack {n}", n=view.pack_count)))
+    lines.append(tr.render(Msg("Buried: ")) + (_cards(cards_of(view.buried_mask)) or "-"))
+    return lines
+
+
+def search(puzzle: Puzzle, playouts: int, seed: int) -> list[tuple[str, float]]:
+    """The review's search at the puzzle's position from its seat's view: every candidate with its
+    win chance, best first (ties by notation)."""
+    from conquian.bots.foster import FosterBot
+    from conquian.review import candidates, evaluate
+
+    view = puzzle.deal().view(puzzle.seat)
+    foster = str(FosterBot(seed).choose(view))
+    ests = evaluate(view, candidates(view, foster, foster), playouts, seed)
+    return sorted(((e.action, e.win) for e in ests), key=lambda e: (-e[1], e[0]))
+
+
+def lead(ranked: list[tuple[str, float]]) -> float:
+    """How far the best move leads the second in win chance (1 when it is the only move)."""
+    return ranked[0][1] - ranked[1][1] if len(ranked) > 1 else 1.0

@@ -1,0 +1,57 @@
+"""The shipped puzzles (issue 41): each is a legal position whose answer leads the second move by
+the margin; a sample is verified again by the search; a puzzle shows only its seat's view (the
+re-deal test); ``conquian puzzle`` answers in words."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conquian.cli import main
+from conquian.engine.redeal import redeal_unseen
+from conquian.i18n import translator
+from conquian.learn.puzzles import MARGIN, THEMES, lead, puzzle_lines, puzzles, search, view_lines
+
+
+def test_shipped_puzzles_are_positions_with_a_clear_answer() -> None:
+    shipped = puzzles()
+    assert len(shipped) >= 5
+    assert len({p.id for p in shipped}) == len(shipped)
+    for p in shipped:
+        deal = p.deal()
+        assert not deal.over and deal.to_act == p.seat
+        assert deal.is_legal(p.answer)
+        assert p.estimates[0][0] == p.answer and p.estimates[0][1] - p.estimates[1][1] >= MARGIN
+        assert p.theme in THEMES and 0.0 <= p.difficulty <= 1.0
+
+
+@pytest.mark.parametrize("index", [0, -1])
+def test_sample_verified_again(index: int) -> None:
+    """The search, on re-deals other than the ones that made the puzzle, still picks the answer."""
+    p = puzzles()[index]
+    ranked = search(p, 300, 12345)
+    assert ranked[0][0] == p.answer
+    assert lead(ranked) >= MARGIN / 2
+
+
+def test_puzzle_shows_only_the_seats_view() -> None:
+    """Re-dealing every card the seat has not seen changes nothing the puzzle shows."""
+    for p in puzzles():
+        deal = p.deal()
+        shown = puzzle_lines(p, translator("es"))
+        assert shown == view_lines(deal, p.seat, translator("es"))
+        for k in range(3):
+            other = redeal_unseen(deal, p.seat, random.Random(k))
+            assert view_lines(other, p.seat, translator("es")) == shown
+
+
+def test_puzzle_command(capsys: pytest.CaptureFixture[str]) -> None:
+    p = puzzles()[0]
+    assert main(["puzzle", p.id, "--answer", p.answer.split(" ", 1)[1], "--lang", "es"]) == 0
+    out = capsys.readouterr().out
+    assert "¡Correcto!" in out and "%" in out
+    assert main(["puzzle", "--list"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == len(puzzles())
+    assert main(["puzzle", "nosuch"]) == 2
+    assert main(["puzzle", p.id, "--answer", "99"]) == 2
