@@ -15,7 +15,8 @@ from gymnasium.vector import AutoresetMode
 
 from conquian.envs.aec import ConquianAEC
 from conquian.envs.gym import ConquianGymEnv
-from conquian.envs.vector import ConquianGymVectorEnv, ConquianVectorEnv, first_legal
+from conquian.envs.gym_vector import ConquianGymVectorEnv
+from conquian.envs.vector import ConquianVectorEnv, first_legal
 
 
 def test_every_call_returns_arrays_of_its_own_by_default() -> None:

@@ -13,8 +13,9 @@ import numpy as np
 
 import conquian.envs  # noqa: F401 (registers the environments)
 from conquian.envs.gym import ConquianGymEnv
+from conquian.envs.gym_vector import ConquianGymVectorEnv
 from conquian.envs.registration import ENVIRONMENTS
-from conquian.envs.vector import ConquianGymVectorEnv, ConquianVectorEnv
+from conquian.envs.vector import ConquianVectorEnv
 
 
 @pytest.mark.parametrize("name", sorted(ENVIRONMENTS))

@@ -14,7 +14,8 @@ import gymnasium
 
 from conquian.envs.aec import ConquianAEC
 from conquian.envs.gym import ConquianGymEnv
-from conquian.envs.vector import ConquianGymVectorEnv, ConquianVectorEnv, first_legal, random_legal
+from conquian.envs.gym_vector import ConquianGymVectorEnv
+from conquian.envs.vector import ConquianVectorEnv, first_legal, random_legal
 
 PRESETS = [("conquian", 2), ("conquian-spanish", 2), ("conquian", 3), ("conquian-mexicano", 2),
            ("conquian-mexicano", 3), ("cooncan", 3), ("cooncan-double", 5)]

@@ -3,7 +3,7 @@
 Importing :mod:`conquian.envs` registers them (or name the module in the id:
 ``gymnasium.make("conquian.envs:conquian/Conquian-v1")``).  Each id makes a
 :class:`conquian.envs.gym.ConquianGymEnv` with ``gymnasium.make`` and, with ``gymnasium.make_vec``,
-the batched :class:`conquian.envs.vector.ConquianGymVectorEnv` (the fast path: every deal in one
+the batched :class:`conquian.envs.gym_vector.ConquianGymVectorEnv` (the fast path: every deal in one
 process, stepped with numpy arrays) by default; the keyword arguments are the classes' own
 (``opponents``, ``seat``, ``players``, the R1 options...).  The version is the action space's
 (``docs/encodings.md``): version 0, deprecated, is not registered.
@@ -42,5 +42,5 @@ def register_envs() -> None:
         if env_id in gymnasium.registry:
             continue
         gymnasium.register(env_id, entry_point="conquian.envs.gym:ConquianGymEnv",
-                           vector_entry_point="conquian.envs.vector:ConquianGymVectorEnv",
+                           vector_entry_point="conquian.envs.gym_vector:ConquianGymVectorEnv",
                            kwargs={"variant": variant})

@@ -14,7 +14,7 @@ Two ways to play:
   the other seats are played inside the environment by bots named by the caller, or by
   *policies*, any callable ``policy(obs, mask) -> actions`` on stacked observations and masks
   (a learned network plugs in without registering a bot class).  Rewards have shape
-  ``(num_envs,)``.  :class:`ConquianGymVectorEnv` is this mode as a
+  ``(num_envs,)``.  :class:`conquian.envs.gym_vector.ConquianGymVectorEnv` is this mode as a
   ``gymnasium.vector.VectorEnv``.
 - ``opponents=None``: self-play.  The caller chooses for whichever seat is to act in each deal;
   the observation and mask are that seat's, ``info["to_act"]`` names it, and rewards have
@@ -58,7 +58,6 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -74,9 +73,10 @@ from conquian.engine.conquian.listing import (
     legal_raw,
 )
 from conquian.engine.conquian.melds import meld_table
-from conquian.engine.deck import SplitMix64, pack_order, seeded_deck
+from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
+from conquian.envs.decks import shuffled_decks
 from conquian.envs.encoding import LATEST, Encoding, Mask, Obs, Public, encoding
 from conquian.envs.state import global_state, state_size
 from conquian.envs.vector_encoding import BatchEncoding
@@ -90,41 +90,6 @@ Opponent = str | Policy
 
 #: How many decks an environment has shuffled ahead at a time.
 _AHEAD = 16
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-def shuffled_decks(rules: Any, seeds: Sequence[int]) -> list[tuple[int, ...]]:
-    """The decks :func:`~conquian.engine.deck.seeded_deck` gives for ``seeds``, shuffled all at
-    once with numpy (the same SplitMix64 numbers and Fisher-Yates swaps, 64-bit arithmetic
-    wrapping as the engine masks it; a deck whose draw would be rejected, about once in
-    ``2**58`` decks, is made by the engine itself)."""
-    cards = pack_order(rules)
-    b, size = len(seeds), len(cards)
-    decks = np.tile(np.array(cards, dtype=np.int64), (b, 1))
-    state = np.array([x & 0xFFFFFFFFFFFFFFFF for x in seeds], dtype=np.uint64)
-    rows = np.arange(b)
-    redo = np.zeros(b, dtype=np.bool_)
-    with np.errstate(over="ignore"):
-        for i in range(size - 1, 0, -1):
-            n = i + 1
-            state += _GOLDEN
-            z = state ^ (state >> np.uint64(30))
-            z *= _MIX1
-            z ^= z >> np.uint64(27)
-            z *= _MIX2
-            z ^= z >> np.uint64(31)
-            if (1 << 64) % n:  # else every draw is accepted
-                redo |= z >= np.uint64((1 << 64) - (1 << 64) % n)
-            j = (z % np.uint64(n)).astype(np.int64)
-            picked = decks[rows, j]
-            decks[rows, j] = decks[:, i]
-            decks[:, i] = picked
-    out = [tuple(d) for d in decks.tolist()]
-    for k in np.flatnonzero(redo).tolist():
-        out[k] = seeded_deck(rules, seeds[k])
-    return out
 
 
 def first_legal(obs: Obs, mask: Mask) -> npt.NDArray[np.int64]:
@@ -751,48 +716,3 @@ def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
         if str(mode).upper() == m.name or str(mode).lower() == str(m.value).lower():
             return m
     raise ValueError(f"autoreset_mode must be one of {', '.join(m.name for m in AutoresetMode)}, not {mode!r}")
-
-
-class ConquianGymVectorEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
-    """:class:`ConquianVectorEnv` with opponents (one seat learns) as a ``gymnasium.vector.VectorEnv``:
-    batched spaces, the autoreset mode asked for (``autoreset_mode``: same-step by default,
-    next-step or disabled; in ``metadata["autoreset_mode"]``, where Gymnasium's wrappers read it),
-    the masks in ``info["action_mask"]`` and from :meth:`action_masks`; every array returned is
-    its own unless ``copy=False``.  Gymnasium's vector wrappers that transform observations or
-    record episodes need ``NEXT_STEP`` or ``DISABLED`` (``docs/research.md``)."""
-
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (the default; an instance's own)
-
-    def __init__(self, variant: str = "conquian", num_envs: int = 16, *, opponents: Opponent | Sequence[Opponent]
-                 = "random", **kwargs: Any) -> None:
-        if opponents is None:
-            raise ValueError("a Gymnasium vector environment has one learner: name its opponents")
-        self.env = ConquianVectorEnv(variant, num_envs, opponents=opponents, **kwargs)
-        self.metadata = {"autoreset_mode": self.env.autoreset_mode}
-        self.num_envs = num_envs
-        self.single_observation_space = self.env.single_observation_space
-        self.single_action_space = self.env.single_action_space
-        self.observation_space = self.env.observation_space
-        self.action_space = self.env.action_space
-
-    def reset(self, *, seed: int | list[int] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
-        """Start an episode in every environment (an int seed: environment ``i`` gets ``seed + i``;
-        a list: one seed each)."""
-        if seed is not None:
-            first = seed if isinstance(seed, int) else seed[0]
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(first)
-        return self.env.reset(seed=seed, options=options)
-
-    def step(self, actions: npt.NDArray[np.int64]) -> tuple[Obs, npt.NDArray[Any], npt.NDArray[np.bool_],
-                                                            npt.NDArray[np.bool_], dict[str, Any]]:
-        """One action per environment (see :meth:`ConquianVectorEnv.step`)."""
-        return self.env.step(actions)
-
-    def action_masks(self) -> Mask:
-        """The legal actions of every environment now."""
-        return self.env.action_masks()
-
-    def state(self) -> Obs:
-        """The full state of every deal (centralised critics only)."""
-        return self.env.state()
