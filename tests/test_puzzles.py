@@ -11,7 +11,7 @@ import pytest
 from conquian.cli import main
 from conquian.engine.redeal import redeal_unseen
 from conquian.i18n import translator
-from conquian.learn.puzzles import MARGIN, THEMES, lead, puzzle_lines, puzzles, search, view_lines
+from conquian.learn.puzzles import MARGIN, THEMES, lead, puzzle_lines, puzzles, reasons_at, search, view_lines
 
 
 def test_shipped_puzzles_are_positions_with_a_clear_answer() -> None:
@@ -44,6 +44,22 @@ def test_puzzle_shows_only_the_seats_view() -> None:
         for k in range(3):
             other = redeal_unseen(deal, p.seat, random.Random(k))
             assert view_lines(other, p.seat, translator("es")) == shown
+
+
+def test_the_reasons_are_in_words_and_read_nothing_hidden() -> None:
+    """Each puzzle says in words what its answer and the second-best move do (the card left to the
+    adversary and whether it fits his combinations, the cards laid, going out), in both
+    languages, and re-dealing the cards the seat has not seen changes none of it."""
+    es = translator("es")
+    for p in puzzles():
+        moves = (p.answer, p.second[0])
+        said = [es.render(m) for m in p.reasons()]
+        assert said and all(s.startswith("Al ") for s in said), said
+        assert all(translator("en").render(m).startswith("If you ") for m in p.reasons())
+        deal = p.deal()
+        for k in range(3):
+            other = redeal_unseen(deal, p.seat, random.Random(k))
+            assert [es.render(m) for m in reasons_at(other, p.seat, moves)] == said
 
 
 def test_puzzle_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -72,4 +72,6 @@ def puzzle_command(args: argparse.Namespace) -> int:
     else:
         print(_("Not this time: the answer is {answer}.").format(answer=render(move_words(puzzle.answer))))
     print(active().render(puzzle.explanation()))
+    for reason in puzzle.reasons():
+        print(active().render(reason))
     return 0

@@ -18,7 +18,8 @@ from importlib.resources import files
 from typing import Any
 
 from conquian.engine.actions import parse_action
-from conquian.engine.cards import JOKER, card_symbol, cards_of, parse_cards, sort_key
+from conquian.engine.cards import JOKER, card_symbol, cards_of, parse_card, parse_cards, sort_key, the_card
+from conquian.engine.conquian.melds import meld_table
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import get_rules
 from conquian.i18n import Msg, NMsg, Translator, active
@@ -76,6 +77,10 @@ class Puzzle:
                    win=f"{round(win * 100)}%", second=move_words(second), other=f"{round(other * 100)}%",
                    theme=THEME_WORDS[self.theme])
 
+    def reasons(self) -> list[Msg]:
+        """What the answer and the second-best move do, in words (:func:`reasons_at`)."""
+        return reasons_at(self.deal(), self.seat, (self.answer, self.second[0]))
+
     def to_json(self) -> dict[str, Any]:
         """The puzzle as the data file keeps it."""
         out = asdict(self)
@@ -95,6 +100,45 @@ class Puzzle:
 def move_words(notation: str) -> Msg:
     """A move in words, in the reader's language when rendered (``pagar 10♥``)."""
     return move_msg(parse_action(notation))
+
+
+def reasons_at(deal: Deal, seat: int, moves: tuple[str, ...]) -> list[Msg]:
+    """What each of ``moves`` does, in words, from ``seat``'s view alone (:func:`move_effect`): the
+    card it leaves to the adversary and whether it fits his combinations on the table, the cards
+    it lays, whether it goes out."""
+    view: Any = deal.view(seat)
+    effects = (move_effect(deal, view, seat, move) for move in moves)
+    return [e for e in effects if e is not None]
+
+
+def move_effect(deal: Deal, view: Any, seat: int, move: str) -> Msg | None:
+    """What ``move`` does at ``seat``'s turn, in words, from what the seat sees (``view``): the card
+    it leaves to the adversary and whether it fits one of his combinations on the table (R3.3,
+    R3.6); the cards it lays and how many are then down; whether it goes out (R3.7)."""
+    words = move_words(move)
+    verb = move.split()[1]
+    table = meld_table(deal.rules)
+    if verb in ("pass", "discard", "force"):
+        card = view.card if verb == "pass" else parse_card(move.split()[2])
+        if card < 0:
+            return None
+        his = view.side_masks[1 - view.seats.index(seat)]
+        fits = [m for m in his if (m | (1 << card)) in table.valid]
+        if fits:
+            return Msg("If you {move}, he may take {card}, and it fits {meld}, his combination on the table.",
+                       move=words, card=the_card(card), meld=_cards(cards_of(fits[0])))
+        return Msg("If you {move}, he may take {card}, but it fits none of his combinations on the table.",
+                   move=words, card=the_card(card))
+    after = deal.copy()
+    after.play(move)
+    if after.over and after.winner_seat == seat:
+        return Msg("If you {move}, you go out: every card you need is down.", move=words)
+    if verb == "use":
+        mine: Any = after.view(seat)
+        down = sum(m.bit_count() for m in mine.side_masks[mine.seats.index(seat)])
+        return NMsg("If you {move}, you have {n} card down.", "If you {move}, you have {n} cards down.", down,
+                    move=words)
+    return None
 
 
 def theme_of(deal: Deal, answer: str) -> str:

@@ -135,7 +135,7 @@ def learn_routes() -> list[BaseRoute]:
             verdict = (Msg("Right!") if right else
                        Msg("Not this time: the answer is {answer}.", answer=move_words(p.answer)))
             out["result"] = {"right": right, "answer": p.answer,
-                             "text": tr.render(verdict) + " " + tr.render(p.explanation())}
+                             "text": " ".join(tr.render(m) for m in (verdict, p.explanation(), *p.reasons()))}
         return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
     return [
