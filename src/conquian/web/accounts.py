@@ -39,6 +39,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
@@ -47,7 +48,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from conquian.engine.errors import ConquianError
@@ -60,6 +61,8 @@ from conquian.web.table import name_skeleton
 
 #: The cookie that keeps a player's session.
 COOKIE = "conquian_account"
+#: The readable cookie that holds the session's CSRF token for the page's scripts.
+CSRF_COOKIE = "conquian_csrf"
 #: The header that carries a session's CSRF token on a state-changing request.
 CSRF_HEADER = "x-csrf-token"
 #: How long a session's cookie is kept by the browser (a year; the server can revoke it sooner).
@@ -335,8 +338,18 @@ class Accounts:
         return account
 
     def _cookie(self, request: Request, response: Response, token: str) -> None:
+        """The session's cookie (HttpOnly) and its CSRF token's readable twin, which the page shows
+        in :data:`CSRF_HEADER` (a page of another site can read neither)."""
+        secure = request.url.scheme == "https"
         response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax", path="/",
-                            secure=request.url.scheme == "https")
+                            secure=secure)
+        response.set_cookie(CSRF_COOKIE, csrf_of(token), max_age=COOKIE_AGE, httponly=False, samesite="strict",
+                            path="/", secure=secure)
+
+    @staticmethod
+    def _forget(response: Response) -> None:
+        response.delete_cookie(COOKIE, path="/")
+        response.delete_cookie(CSRF_COOKIE, path="/")
 
     async def me(self, request: Request) -> Response:
         """``GET /api/account``: the account (made on the first visit), its CSRF token and seats."""
@@ -356,7 +369,7 @@ class Accounts:
                                  "session": account.session_id,
                                  "seats": [{"table": t, "seat": s} for t, s in taken]},
                                 headers={"Cache-Control": "no-store"})
-        if made:
+        if made or request.cookies.get(CSRF_COOKIE) != csrf_of(account.token):
             self._cookie(request, response, account.token)
         return response
 
@@ -382,7 +395,7 @@ class Accounts:
             return found
         await run_in_threadpool(self.store.revoke, found.id, found.session_id)
         response = JSONResponse({"signed_out": True})
-        response.delete_cookie(COOKIE, path="/")
+        self._forget(response)
         return response
 
     async def sessions(self, request: Request) -> Response:
@@ -418,14 +431,19 @@ class Accounts:
             taken = await run_in_threadpool(self.store.delete, found.id)
             await rename(taken)
             response = JSONResponse({"deleted": True})
-            response.delete_cookie(COOKIE, path="/")
+            self._forget(response)
             return response
 
         return delete_account
 
     def routes(self, rename: Callable[[list[tuple[str, int]]], Awaitable[None]]) -> list[BaseRoute]:
         """The account endpoints."""
+        async def page(request: Request) -> Response:
+            return FileResponse(Path(__file__).with_name("static") / "account.html",
+                                headers={"Cache-Control": "no-cache"})
+
         return [
+            Route("/account", page),
             Route("/api/account", self.me, methods=["GET"]),
             Route("/api/account/name", self.choose_name, methods=["POST"]),
             Route("/api/account/signout", self.sign_out, methods=["POST"]),
