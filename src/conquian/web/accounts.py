@@ -273,6 +273,10 @@ class AccountStore:
                 conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat)
                              .values(name=DELETED_NAME))
             conn.execute(delete(seat_accounts).where(seat_accounts.c.account_id == account_id))
+            for name in ("rating_history", "ratings"):  # its ratings (conquian.web.ratings), if that module is in use
+                kept = metadata.tables.get(name)
+                if kept is not None:
+                    conn.execute(delete(kept).where(kept.c.subject == account_id))
             conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return taken

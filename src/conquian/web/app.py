@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from conquian.web import security
+from conquian.web import ratings, security
 from conquian.web.accounts import CsrfCheck
 from conquian.web.learn import learn_routes
 from conquian.web.limits import REQUEST_TIMEOUT, deadline_protocol
@@ -68,6 +68,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(
         routes=[
             *server.accounts.routes(server.rename_seats),
+            *ratings.routes(server.ratings),
             *http_routes(server),
             *learn_routes(),
             websocket_route(server),

@@ -176,11 +176,18 @@ def http_routes(server: Server) -> list[BaseRoute]:
         try:
             spec = await _body(request, protocol.CreateTable)
             table, host_token, token = _new_table(spec, tr)
+            if spec.rated:
+                if token is not None:
+                    raise TableError("sign_in", Msg("at a rated table, every person sits from a signed-in account: "
+                                                    "take your seat once the table is made"))
+                table.public = True  # a rated match is listed when it is over, its replay open to all
             table.turn_timer = check_turn_timer(spec.turn_timer, settings.turn_timers)
         except ConquianError as e:
             return _conquian_error(e, tr)
         try:
             await run_in_threadpool(server.store.create, table)
+            if spec.rated:
+                await run_in_threadpool(server.ratings.mark_rated, table.id)
         except Exception as e:  # a full disk, a database gone read-only or away
             server.write_failed()
             log.warning("a table could not be stored", extra={"event": "store_failed", "error": _first_line(e)})
@@ -266,6 +273,10 @@ def http_routes(server: Server) -> list[BaseRoute]:
         # seat's token works as for a guest)
         account = await server.accounts.current(request)
         if account is None or account.name is None:
+            if await run_in_threadpool(server.ratings.is_rated, request.path_params["id"]):
+                return _error(403, "sign_in", Msg("a rated table's seats are for signed-in players with a name: "
+                                                  "choose yours on your account's page (/account)"),
+                              tr=_reader(request))
             return await seat_change(request, protocol.Sit)
         response = await seat_change(request, protocol.Sit, account.name)
         if response.status_code == 200:

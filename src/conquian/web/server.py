@@ -36,6 +36,7 @@ from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluste
 from conquian.web.finished import Finished
 from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
 from conquian.web.protocol import RateLimit
+from conquian.web.ratings import Ratings
 from conquian.web.review_jobs import Reviews
 from conquian.web.snapshot import table_snapshot
 from conquian.web.store import ConflictError, Store
@@ -199,6 +200,7 @@ class Server:
         self.bots: BotRunner | None = None
         self.reviews = Reviews.from_environment()
         self.finished = Finished()
+        self.ratings = Ratings(self.store.engine)
         self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
                                     settings.tables_per_minute)
@@ -527,6 +529,12 @@ class Server:
         return found
 
     # ------------------------------------------------------------------ telling and bots
+    async def _settle(self, table: Table) -> None:
+        try:
+            await run_in_threadpool(self.ratings.settle, table)
+        except Exception:
+            log.exception("a match could not be rated", extra={"event": "rating_failed", "table": table.id})
+
     async def rename_seats(self, taken: list[tuple[str, int]]) -> None:
         """Name the seats of a deleted account :data:`~conquian.web.accounts.DELETED_NAME` in the
         tables this process holds (the store has renamed them already), and tell their connections."""
@@ -539,7 +547,10 @@ class Server:
             await self.broadcast(hub)
 
     async def broadcast(self, hub: Hub) -> None:
-        """Send every connection the table as its seat may see it, in its reader's language."""
+        """Send every connection the table as its seat may see it, in its reader's language (and
+        rate a rated table's match once it is over)."""
+        if hub.table.status == OVER and hub.table.id not in self.ratings.done:
+            self.spawn(self._settle(hub.table))
         cache: dict[tuple[int | None, str, bool], str] = {}
         for conn in list(hub.connections):
             muted = hub.is_muted(conn)
