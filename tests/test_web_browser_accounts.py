@@ -82,3 +82,43 @@ def test_two_browsers_names_csrf_and_delete(server: Server, browser: Any, tmp_pa
     expect(bea.locator("#name-form")).to_be_visible()  # a new, nameless account for this browser
     ann.context.close()
     bea.context.close()
+
+
+def test_two_browsers_play_a_rated_match_and_see_the_leaderboard(server: Server, browser: Any) -> None:
+    """Two browsers sign up, make and take a rated conquian table from their pages (the CSRF token
+    sent by the page), their seats' moves played through the table's socket, and both find
+    themselves on the leaderboard page beside a bot (marked), and on their player pages."""
+    from test_web_ratings import play_out
+    from web_server import Client
+
+    pages = []
+    for name, locale in (("Gil", "en-US"), ("Hana", "es-MX")):
+        page = browser.new_context(locale=locale).new_page()
+        page.goto(server.url + "/account")
+        choose(page, name)
+        expect(page.locator("#account-name")).to_contain_text(name)
+        pages.append(page)
+    gil, hana = pages
+    t = gil.evaluate("() => api('/api/tables', { variant: 'conquian', rated: true, deals: 1 })")
+    sg = gil.evaluate(f"() => api('/api/tables/{t['id']}/sit', {{ seat: 1, name: 'x' }})")
+    sh = hana.evaluate(f"() => api('/api/tables/{t['id']}/sit', {{ seat: 2, name: 'x' }})")
+    play_out([Client(server, t["id"], sg["token"]), Client(server, t["id"], sh["token"])])
+    # a rated match against a bot, so that the leaderboard has one
+    t2 = gil.evaluate("() => api('/api/tables', { variant: 'conquian', rated: true, deals: 1 })")
+    s2 = gil.evaluate(f"() => api('/api/tables/{t2['id']}/sit', {{ seat: 1, name: 'x' }})")
+    gil.evaluate(f"() => api('/api/tables/{t2['id']}/bot', {{ seat: 2, bot: 'foster', host: '{t2['host']}' }})")
+    play_out([Client(server, t2["id"], s2["token"])])
+
+    hana.goto(server.url + "/leaderboard?game=conquian")
+    board = hana.locator("#leaderboard")
+    expect(board).to_contain_text("Gil")
+    expect(board).to_contain_text("Hana")
+    expect(board.locator("tr.bot")).to_contain_text("Foster (bot)")
+    for row in board.locator("tbody tr.person").all():
+        assert row.locator("td").nth(2).inner_text() != "1000"  # both ratings moved
+    hana.click("#leaderboard a:text('Gil')")
+    expect(hana.locator("#player-name")).to_have_text("Gil")
+    expect(hana.locator(".rating-chart circle")).to_have_count(2)
+    expect(hana.locator("#recent a")).to_have_count(2)
+    gil.context.close()
+    hana.context.close()

@@ -121,3 +121,45 @@ def test_pages(server: Server, tmp_path: Path) -> None:
     for path in ("/leaderboard", "/p/Ann", "/account"):
         r = httpx.get(server.url + path)
         assert r.status_code == 200 and "<main" in r.text
+
+
+def test_ratings_payloads_are_the_same_when_unknown_cards_are_redealt(tmp_path: Path) -> None:
+    """The leaderboard and a player's page are built from settled matches only: at a rated table
+    whose match is under way, the table and its twin (every card unknown to a seat dealt again)
+    settle nothing and give the same payloads; once a match is over every card is public."""
+    import json
+    import random
+
+    from conquian.web.accounts import AccountStore
+    from conquian.web.ratings import Ratings
+    from conquian.web.store import Store
+    from test_view import rearrange_hidden
+    from test_web_table import _play_and_snapshot, _twin, full_table
+
+    store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+    store.upgrade()
+    accounts, board = AccountStore(store.engine), Ratings(store.engine)
+    ids = []
+    for name in ("P1", "P2"):
+        account_id, _sid, _token = accounts.create("test")
+        accounts.set_name(account_id, name)
+        ids.append(account_id)
+    for seed in range(6):
+        t = full_table("conquian", 2, seed=seed)
+        t.id = f"t{seed}"
+        store.create(t)
+        board.mark_rated(t.id)
+        for seat, account_id in enumerate(ids, 1):
+            accounts.tie_seat(account_id, t.id, seat)
+        _play_and_snapshot(t, random.Random(seed), random.Random(seed).randint(0, 40))
+        deal = t.session.deal  # type: ignore[union-attr]
+        if deal.over:
+            continue
+        for seat in (1, 2):
+            twin = _twin(t, tuple(rearrange_hidden(deal, seat, random.Random(seed + seat)).deck))
+            payloads = []
+            for table in (t, twin):
+                assert board.settle(table) is False
+                board.done.discard(table.id)
+                payloads.append(json.dumps([board.leaderboard("conquian"), board.player("P1"), board.player("P2")]))
+            assert payloads[0] == payloads[1]

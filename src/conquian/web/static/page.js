@@ -66,6 +66,10 @@ function pageTexts() {
   if (rules) { rules.textContent = _("Rules"); rules.href = rulesHref(); }
   const learn = document.getElementById("learn-link");
   if (learn) { learn.textContent = _("Learn"); learn.href = `/learn?lang=${encodeURIComponent(LANG)}`; }
+  const board = document.getElementById("board-link");
+  if (board) board.textContent = _("Leaderboard");
+  const account = document.getElementById("account-link");
+  if (account) account.textContent = _("Your account");
   const loading = document.getElementById("loading");
   if (loading) loading.textContent = _("Loading…");
   const box = document.getElementById("lang-switch");

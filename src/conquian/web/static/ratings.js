@@ -3,12 +3,12 @@
 // tableaux, and the recent rated matches with their replay links.  Loaded after page.js.
 "use strict";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+const CHART_NS = "http://www.w3.org/2000/svg";
 
 function chart(points) {
   // the rating after each rated match, as a line (the first point at the left)
   const w = 240, h = 60, pad = 4;
-  const svg = document.createElementNS(SVG_NS, "svg");
+  const svg = document.createElementNS(CHART_NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`); svg.setAttribute("width", w); svg.setAttribute("height", h);
   svg.setAttribute("role", "img"); svg.setAttribute("class", "rating-chart");
   svg.setAttribute("aria-label", format(_("rating after each match: {ratings}"), { ratings: points.join(", ") }));
@@ -16,12 +16,12 @@ function chart(points) {
   const lo = Math.min(...points), hi = Math.max(...points), span = Math.max(1, hi - lo);
   const xy = points.map((p, i) => [pad + (points.length === 1 ? (w - 2 * pad) / 2 : i * (w - 2 * pad) / (points.length - 1)),
                                    h - pad - (p - lo) * (h - 2 * pad) / span]);
-  const line = document.createElementNS(SVG_NS, "polyline");
+  const line = document.createElementNS(CHART_NS, "polyline");
   line.setAttribute("points", xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "));
   line.setAttribute("fill", "none"); line.setAttribute("stroke", "currentColor"); line.setAttribute("stroke-width", "2");
   svg.append(line);
   for (const [x, y] of xy) {
-    const dot = document.createElementNS(SVG_NS, "circle");
+    const dot = document.createElementNS(CHART_NS, "circle");
     dot.setAttribute("cx", x.toFixed(1)); dot.setAttribute("cy", y.toFixed(1)); dot.setAttribute("r", "2.5"); dot.setAttribute("fill", "currentColor");
     svg.append(dot);
   }
