@@ -15,10 +15,10 @@ import pytest
 pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 
-from pg import require_postgres, running_postgres  # noqa: E402
-from test_web_accounts import visit  # noqa: E402
-from test_web_ratings import board, play_out  # noqa: E402
-from web_server import Client, Server  # noqa: E402
+from pg import require_postgres, running_postgres
+from test_web_accounts import visit
+from test_web_ratings import board, play_out
+from web_server import Client, Server
 
 require_postgres()
 

@@ -163,3 +163,37 @@ def test_ratings_payloads_are_the_same_when_unknown_cards_are_redealt(tmp_path: 
                 board.done.discard(table.id)
                 payloads.append(json.dumps([board.leaderboard("conquian"), board.player("P1"), board.player("P2")]))
             assert payloads[0] == payloads[1]
+
+
+def test_an_abandoned_match_is_a_loss_for_the_one_who_left(tmp_path: Path) -> None:
+    import random
+
+    from conquian.web.accounts import AccountStore
+    from conquian.web.ratings import Ratings
+    from conquian.web.store import Store
+    from test_web_table import _play_and_snapshot, full_table
+
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    store.upgrade()
+    accounts, ratings = AccountStore(store.engine), Ratings(store.engine)
+    ids = []
+    for name in ("P1", "P2"):
+        account_id, _sid, _token = accounts.create("test")
+        accounts.set_name(account_id, name)
+        ids.append(account_id)
+    t = full_table("conquian", 2, seed=3, deals_in_match=1, away_after=30.0)
+    t.id = "left1"
+    store.create(t)
+    ratings.mark_rated(t.id)
+    for seat, account_id in enumerate(ids, 1):
+        accounts.tie_seat(account_id, t.id, seat)
+    _play_and_snapshot(t, random.Random(3), 500)
+    assert t.status == "over"
+    totals = [s["total"] for s in t.standings()]
+    leaver = 1 if totals[0] >= totals[1] else 2  # the one who led (or tied) leaves: still last
+    t.seats[leaver - 1].away_since = time.time() - 31
+    assert ratings.settle(t) is True and ratings.settle(t) is False  # once
+    rows = {r["name"]: r for r in ratings.leaderboard("conquian")}
+    stayed = rows[f"P{3 - leaver}"]
+    assert stayed["wins"] == 1 and rows[f"P{leaver}"]["wins"] == 0 and stayed["rating"] > rows[f"P{leaver}"]["rating"]
+    assert ratings.player(f"P{leaver}")["recent"][0]["place"] == 2  # type: ignore[index]

@@ -4,7 +4,9 @@ players in one result).
 A rated table is made with ``"rated": true``; only signed-in players with a name may sit there
 (their seats are tied to their accounts), and bots.  When its match is over, the match is rated
 once (whichever server process sees it first claims it in the database): the seats ranked by
-their totals, equal totals a draw (a match of tableaux only is a draw for all).  Bots are rated
+their totals, equal totals a draw (a match of tableaux only is a draw for all), and a person
+who left (away past the table's away rule, :data:`RATED_AWAY` when the host set none) after all
+who stayed.  Bots are rated
 on the same scale from the rated games they play, marked as bots on the leaderboard.
 
 The rating shown is openskill's ordinal (mu - 3 sigma) on a familiar scale:
@@ -82,9 +84,30 @@ def shown(mu: float, sigma: float) -> int:
     return round(1000 + 40 * (mu - 3 * sigma))
 
 
-def match_ranks(totals: list[int]) -> list[int]:
-    """Each seat's place by its total (higher is better), equal totals sharing a place."""
-    return [1 + sum(1 for o in totals if o > t) for t in totals]
+def match_ranks(totals: list[int], left: list[bool] | None = None) -> list[int]:
+    """Each seat's place by its total (higher is better), equal totals sharing a place; a seat that
+    ``left`` (its person away past the away rule when the match ended) is placed after every seat
+    that stayed, whatever its total (an abandoned match is a loss for the one who left).
+
+    >>> match_ranks([5, -2, -3], left=[True, False, False])
+    [3, 1, 2]
+    """
+    left = left or [False] * len(totals)
+    return [1 + sum(1 for o, lo in zip(totals, left, strict=True) if (lo, -o) < (lt, -t))
+            for t, lt in zip(totals, left, strict=True)]
+
+
+#: Seconds a person may be away at a rated table before a bot plays for him (the away rule), when
+#: its host set none: the match goes on, and is a loss for the one who left.
+RATED_AWAY = 120.0
+
+
+def has_left(table: Table, number: int, now: float) -> bool:
+    """Whether seat ``number``'s person left: away (no connection in any process) longer than the
+    table's away rule, a bot playing for him."""
+    seat = table.seats[number - 1]
+    return (seat.kind == HUMAN and not seat.present and seat.away_since is not None
+            and table.away_after is not None and now - seat.away_since >= table.away_after)
 
 
 def _model() -> Any:
@@ -138,7 +161,7 @@ class Ratings:
             game = table.rules.name
             match = table.session.match
             totals = [int(t) for t in match.totals]
-            ranks = match_ranks(totals)
+            ranks = match_ranks(totals, [has_left(table, s.number, time.time()) for s in table.seats])
             tableaux = sum(1 for r in match.results if not any(r))
             model = _model()
             current = {r.subject: r for r in conn.execute(

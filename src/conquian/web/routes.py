@@ -181,6 +181,10 @@ def http_routes(server: Server) -> list[BaseRoute]:
                     raise TableError("sign_in", Msg("at a rated table, every person sits from a signed-in account: "
                                                     "take your seat once the table is made"))
                 table.public = True  # a rated match is listed when it is over, its replay open to all
+                if table.away_after is None:  # a person who leaves does not stop the match: a bot plays on
+                    from conquian.web.ratings import RATED_AWAY
+
+                    table.away_after = RATED_AWAY
             table.turn_timer = check_turn_timer(spec.turn_timer, settings.turn_timers)
         except ConquianError as e:
             return _conquian_error(e, tr)
