@@ -77,6 +77,13 @@ def test_two_browsers_names_csrf_and_delete(server: Server, browser: Any, tmp_pa
     assert httpx.get(server.url + f"/api/tables/{made['id']}").json()["seats"][0]["name"] == DELETED_NAME
     assert not [c for c in ann.context.cookies() if c["name"].startswith("conquian_")]
 
+    # every path is guarded, the lessons' too (learn.js sends the token from the cookie)
+    bea.goto(server.url + "/learn")
+    bea.wait_for_load_state("networkidle")
+    status = bea.evaluate("""async () => (await fetch('/api/learn/nosuch', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: '{}'})).status""")
+    assert status == 403  # without the header: refused for the cookie's sake
+    bea.goto(server.url + "/account")
     # Bea signs out from the page: her session ends
     bea.click("#sessions button")
     expect(bea.locator("#name-form")).to_be_visible()  # a new, nameless account for this browser
