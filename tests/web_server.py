@@ -36,7 +36,8 @@ class Server:
 
     #: The tests open many tables and connections from 127.0.0.1: limits per address far above them.
     LOOSE = ("--tables-per-minute", "10000", "--connections-per-address", "10000", "--messages-per-address", "10000",
-             "--lobby-per-address", "10000", "--replays-per-minute", "10000")
+             "--lobby-per-address", "10000", "--replays-per-minute", "10000",
+             "--accounts-per-hour", "10000", "--account-requests-per-minute", "10000")
 
     def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None,
                  extra: tuple[str, ...] = ("--log-level", "warning"), limits: tuple[str, ...] = LOOSE,

@@ -63,6 +63,11 @@ def add_parsers(sub: Subparsers) -> None:
                    help=_("messages a second one client address may send over all its connections (default 20)"))
     w.add_argument("--tables-per-minute", type=bounded(1, 100_000), default=3,
                    help=_("new tables one client address may make a minute, in bursts of five (default 3)"))
+    w.add_argument("--accounts-per-hour", type=bounded(1, 100_000), default=10,
+                   help=_("new player accounts one client address may make an hour (default 10)"))
+    w.add_argument("--account-requests-per-minute", type=bounded(1, 100_000), default=20,
+                   help=_("account requests one client address may make a minute, half as many from one account "
+                          "(default 20)"))
     w.add_argument("--replays-per-minute", type=bounded(1, 100_000), default=30,
                    help=_("replays, records and reviews one client address may have made a minute, in bursts of six "
                           "(default 30; what is made already is not counted)"))
@@ -178,6 +183,8 @@ def serve_command(args: argparse.Namespace) -> int:
                         health_token=args.health_token, max_spectators=args.max_spectators,
                         connections_per_address=args.connections_per_address,
                         messages_per_address=args.messages_per_address, tables_per_minute=args.tables_per_minute,
+                        accounts_per_hour=args.accounts_per_hour,
+                        account_requests_per_minute=args.account_requests_per_minute,
                         unjoined_after=args.unjoined_after, chat_chars=args.chat_chars,
                         replays_per_minute=args.replays_per_minute, lobby_per_address=args.lobby_per_address,
                         chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
@@ -214,7 +221,9 @@ def serve_command(args: argparse.Namespace) -> int:
                 "health_token": settings.health_token, "max_spectators": settings.max_spectators,
                 "connections_per_address": settings.connections_per_address,
                 "messages_per_address": settings.messages_per_address,
-                "tables_per_minute": settings.tables_per_minute, "unjoined_after": settings.unjoined_after,
+                "tables_per_minute": settings.tables_per_minute, "accounts_per_hour": settings.accounts_per_hour,
+                "account_requests_per_minute": settings.account_requests_per_minute,
+                "unjoined_after": settings.unjoined_after,
                 "replays_per_minute": settings.replays_per_minute, "lobby_per_address": settings.lobby_per_address,
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
                 "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),

@@ -19,7 +19,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from conquian.web import security
+from conquian.web import ratings, security
+from conquian.web.accounts import CsrfCheck
 from conquian.web.learn import learn_routes
 from conquian.web.limits import REQUEST_TIMEOUT, deadline_protocol
 from conquian.web.logs import AccessLog
@@ -66,6 +67,8 @@ def build_app(settings: Settings | None = None) -> Starlette:
 
     app = Starlette(
         routes=[
+            *server.accounts.routes(server.rename_seats),
+            *ratings.routes(server.ratings),
             *http_routes(server),
             *learn_routes(),
             websocket_route(server),
@@ -77,7 +80,8 @@ def build_app(settings: Settings | None = None) -> Starlette:
             Route("/offline/{path:path}", offline),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(AccessLog), Middleware(security.HostCheck, allowed=settings.allowed_hosts)],
+        middleware=[Middleware(AccessLog), Middleware(security.HostCheck, allowed=settings.allowed_hosts),
+                    Middleware(CsrfCheck)],
     )
     app.state.server = server
     # the security headers wrap Starlette's own error handler too, so its 500s carry them

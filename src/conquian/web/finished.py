@@ -76,6 +76,12 @@ class Kept:
             self.size -= len(old)
 
 
+    def forget(self, table_id: str) -> None:
+        """Forget everything made for ``table_id`` (a name in it changed)."""
+        for key in [k for k in self.items if k[0] == table_id]:
+            self.size -= len(self.items.pop(key))
+
+
 class Finished:
     """The records and replays of one server process (module docstring)."""
 
@@ -125,6 +131,10 @@ class Finished:
         finally:
             self.waiting -= 1
             self.making.pop(key, None)
+
+    def forget(self, table_id: str) -> None:
+        """Forget the records and replays made for ``table_id`` (a name in it changed)."""
+        self.kept.forget(table_id)
 
     def close(self) -> None:
         """Stop the worker."""

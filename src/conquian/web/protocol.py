@@ -193,6 +193,9 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     deck: Annotated[str, msgspec.Meta(max_length=1000)] | None = None
     public: bool = False
     """The finished match is listed in the lobby and anyone may replay it (else: its players only)."""
+    rated: bool = False
+    """The match is rated (only signed-in players with a name sit there); a rated match is listed
+    in the lobby when it is over, and anyone may replay it."""
 
 
 class Sit(msgspec.Struct, forbid_unknown_fields=True):

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -175,11 +176,22 @@ def http_routes(server: Server) -> list[BaseRoute]:
         try:
             spec = await _body(request, protocol.CreateTable)
             table, host_token, token = _new_table(spec, tr)
+            if spec.rated:
+                if token is not None:
+                    raise TableError("sign_in", Msg("at a rated table, every person sits from a signed-in account: "
+                                                    "take your seat once the table is made"))
+                table.public = True  # a rated match is listed when it is over, its replay open to all
+                if table.away_after is None:  # a person who leaves does not stop the match: a bot plays on
+                    from conquian.web.ratings import RATED_AWAY
+
+                    table.away_after = RATED_AWAY
             table.turn_timer = check_turn_timer(spec.turn_timer, settings.turn_timers)
         except ConquianError as e:
             return _conquian_error(e, tr)
         try:
             await run_in_threadpool(server.store.create, table)
+            if spec.rated:
+                await run_in_threadpool(server.ratings.mark_rated, table.id)
         except Exception as e:  # a full disk, a database gone read-only or away
             server.write_failed()
             log.warning("a table could not be stored", extra={"event": "store_failed", "error": _first_line(e)})
@@ -215,14 +227,17 @@ def http_routes(server: Server) -> list[BaseRoute]:
         invitation = f"{str(request.base_url).rstrip('/')}/t/{hub.table.id}"
         return Response(qr_svg(invitation), media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
-    async def seat_change(request: Request, kind: type[Any]) -> Response:
-        """Take a seat (``Sit``) or, for the host, give one to a bot (``SeatBot``)."""
+    async def seat_change(request: Request, kind: type[Any], name: str | None = None) -> Response:
+        """Take a seat (``Sit``; ``name``: a signed-in player's, whatever the body says) or, for
+        the host, give one to a bot (``SeatBot``)."""
         tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return no_table(tr)
         try:
             spec = await _body(request, kind)
+            if name is not None:
+                spec = msgspec.structs.replace(spec, name=name)
             answer = await _seat(server, hub, spec)
         except ConquianError as e:
             code = getattr(e, "code", "")
@@ -258,7 +273,21 @@ def http_routes(server: Server) -> list[BaseRoute]:
         raise TableError("busy", Msg("the table's seats keep changing; try again"))
 
     async def sit(request: Request) -> Response:
-        return await seat_change(request, protocol.Sit)
+        # a signed-in player with a name sits under that name, the seat tied to the account (the
+        # seat's token works as for a guest)
+        account = await server.accounts.current(request)
+        if account is None or account.name is None:
+            if await run_in_threadpool(server.ratings.is_rated, request.path_params["id"]):
+                return _error(403, "sign_in", Msg("a rated table's seats are for signed-in players with a name: "
+                                                  "choose yours on your account's page (/account)"),
+                              tr=_reader(request))
+            return await seat_change(request, protocol.Sit)
+        response = await seat_change(request, protocol.Sit, account.name)
+        if response.status_code == 200:
+            answer = json.loads(bytes(response.body))
+            await run_in_threadpool(server.accounts.store.tie_seat, account.id, request.path_params["id"],
+                                    answer["seat"])
+        return response
 
     async def seat_bot(request: Request) -> Response:
         return await seat_change(request, protocol.SeatBot)

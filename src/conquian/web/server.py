@@ -30,11 +30,13 @@ from conquian.engine.errors import ConquianError
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol, security
+from conquian.web.accounts import DELETED_NAME, Accounts
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
 from conquian.web.finished import Finished
 from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
 from conquian.web.protocol import RateLimit
+from conquian.web.ratings import Ratings
 from conquian.web.review_jobs import Reviews
 from conquian.web.snapshot import table_snapshot
 from conquian.web.store import ConflictError, Store
@@ -83,6 +85,11 @@ class Settings:
     """Messages a second one client address may send across all its connections."""
     tables_per_minute: float = 3.0
     """New tables one client address may make a minute (bursts of five)."""
+    accounts_per_hour: int = 10
+    """New accounts one client address may make an hour (in each server process)."""
+    account_requests_per_minute: int = 20
+    """Account requests (names, sessions, signing out) a minute from one address, and half as many
+    from one account (in each server process)."""
     unjoined_after: float = 600.0
     """Seconds after which the lobby stops listing a waiting table that no person has sat at."""
     chat_chars: int = CHAT_CHARS
@@ -193,6 +200,8 @@ class Server:
         self.bots: BotRunner | None = None
         self.reviews = Reviews.from_environment()
         self.finished = Finished()
+        self.ratings = Ratings(self.store.engine)
+        self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
                                     settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}
@@ -520,8 +529,28 @@ class Server:
         return found
 
     # ------------------------------------------------------------------ telling and bots
+    async def _settle(self, table: Table) -> None:
+        try:
+            await run_in_threadpool(self.ratings.settle, table)
+        except Exception:
+            log.exception("a match could not be rated", extra={"event": "rating_failed", "table": table.id})
+
+    async def rename_seats(self, taken: list[tuple[str, int]]) -> None:
+        """Name the seats of a deleted account :data:`~conquian.web.accounts.DELETED_NAME` in the
+        tables this process holds (the store has renamed them already), and tell their connections."""
+        for table_id, number in taken:
+            hub = self.hubs.get(table_id)
+            if hub is None or not 1 <= number <= len(hub.table.seats):
+                continue
+            hub.table.seats[number - 1].name = DELETED_NAME
+            self.finished.forget(table_id)
+            await self.broadcast(hub)
+
     async def broadcast(self, hub: Hub) -> None:
-        """Send every connection the table as its seat may see it, in its reader's language."""
+        """Send every connection the table as its seat may see it, in its reader's language (and
+        rate a rated table's match once it is over)."""
+        if hub.table.status == OVER and hub.table.id not in self.ratings.done:
+            self.spawn(self._settle(hub.table))
         cache: dict[tuple[int | None, str, bool], str] = {}
         for conn in list(hub.connections):
             muted = hub.is_muted(conn)

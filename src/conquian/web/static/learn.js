@@ -21,9 +21,15 @@
     try { localStorage.setItem(STORE, JSON.stringify([...done])); } catch (e) { /* private mode */ }
   }
 
+  // a signed-in browser shows its session's CSRF token (the readable twin of its account cookie)
+  function csrf() {
+    const m = /(?:^|; )conquian_csrf=([0-9a-f]{64})/.exec(document.cookie);
+    return m ? {"X-CSRF-Token": m[1]} : {};
+  }
+
   async function api(path, payload) {
     const opts = payload === undefined ? {} : {
-      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(payload)};
+      method: "POST", headers: {"Content-Type": "application/json", ...csrf()}, body: JSON.stringify(payload)};
     const r = await fetch(path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang), opts);
     return r.json();
   }

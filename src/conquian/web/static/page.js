@@ -66,6 +66,10 @@ function pageTexts() {
   if (rules) { rules.textContent = _("Rules"); rules.href = rulesHref(); }
   const learn = document.getElementById("learn-link");
   if (learn) { learn.textContent = _("Learn"); learn.href = `/learn?lang=${encodeURIComponent(LANG)}`; }
+  const board = document.getElementById("board-link");
+  if (board) board.textContent = _("Leaderboard");
+  const account = document.getElementById("account-link");
+  if (account) account.textContent = _("Your account");
   const loading = document.getElementById("loading");
   if (loading) loading.textContent = _("Loading…");
   const box = document.getElementById("lang-switch");
@@ -190,7 +194,9 @@ function backs(n) { return cardBacks(n); }
 // the token this browser holds for a table (its seat's, else the host's): a private table's
 // finished match opens to it only, sent as "Authorization: Bearer", never in an address
 function tableToken(id) { return store.get("seat", id) || store.get("host", id) || ""; }
-function tokenHeaders(id) { const token = id ? tableToken(id) : ""; return token ? { Authorization: `Bearer ${token}` } : {}; }
+// a signed-in browser shows its session's CSRF token (the readable twin of its account cookie) on every request
+function csrfHeaders() { const m = /(?:^|; )conquian_csrf=([0-9a-f]{64})/.exec(document.cookie); return m ? { "X-CSRF-Token": m[1] } : {}; }
+function tokenHeaders(id) { const token = id ? tableToken(id) : ""; return { ...csrfHeaders(), ...(token ? { Authorization: `Bearer ${token}` } : {}) }; }
 
 async function api(path, body, tokenOf) {
   // the server answers a refusal in the page's language; tokenOf: the table whose token goes along

@@ -1,0 +1,260 @@
+"""Ratings per game for rated tables, with openskill's Plackett-Luce model (it rates 2 to 7
+players in one result).
+
+A rated table is made with ``"rated": true``; only signed-in players with a name may sit there
+(their seats are tied to their accounts), and bots.  When its match is over, the match is rated
+once (whichever server process sees it first claims it in the database): the seats ranked by
+their totals, equal totals a draw (a match of tableaux only is a draw for all), and a person
+who left (away past the table's away rule, :data:`RATED_AWAY` when the host set none) after all
+who stayed.  Bots are rated
+on the same scale from the rated games they play, marked as bots on the leaderboard.
+
+The rating shown is openskill's ordinal (mu - 3 sigma) on a familiar scale:
+``1000 + 40 * ordinal``: a new player shows 1000 and climbs as the model grows sure.
+
+```pycon
+>>> shown(25.0, 25 / 3)
+1000
+>>> match_ranks([3, -1, -2]), match_ranks([0, 0])
+([1, 2, 3], [1, 1])
+
+```
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, insert, select, update
+from sqlalchemy import Table as SqlTable
+from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from conquian.engine.rules import PRESETS
+from conquian.i18n import Msg
+from conquian.session import HUMAN
+from conquian.web.accounts import accounts, seat_accounts
+from conquian.web.lang import reader
+from conquian.web.store import metadata
+from conquian.web.table import OPEN, OVER, Table
+
+#: The subject of a bot's rating: ``bot:`` and its name.
+BOT = "bot:"
+
+ratings = SqlTable(
+    "ratings", metadata,
+    Column("subject", String(40), primary_key=True),
+    Column("game", String(30), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("tableaux", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_game", "game"),
+)
+
+rating_history = SqlTable(
+    "rating_history", metadata,
+    Column("subject", String(40), primary_key=True),
+    Column("table_id", String(16), primary_key=True),
+    Column("game", String(30), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+rated_tables = SqlTable(
+    "rated_tables", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("settled", Boolean, nullable=False),
+    Column("settled_at", Float, nullable=True),
+)
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating shown to people: ``1000 + 40 * (mu - 3 sigma)``."""
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
+def match_ranks(totals: list[int], left: list[bool] | None = None) -> list[int]:
+    """Each seat's place by its total (higher is better), equal totals sharing a place; a seat that
+    ``left`` (its person away past the away rule when the match ended) is placed after every seat
+    that stayed, whatever its total (an abandoned match is a loss for the one who left).
+
+    >>> match_ranks([5, -2, -3], left=[True, False, False])
+    [3, 1, 2]
+    """
+    left = left or [False] * len(totals)
+    return [1 + sum(1 for o, lo in zip(totals, left, strict=True) if (lo, -o) < (lt, -t))
+            for t, lt in zip(totals, left, strict=True)]
+
+
+#: Seconds a person may be away at a rated table before a bot plays for him (the away rule), when
+#: its host set none: the match goes on, and is a loss for the one who left.
+RATED_AWAY = 120.0
+
+
+def has_left(table: Table, number: int, now: float) -> bool:
+    """Whether seat ``number``'s person left: away (no connection in any process) longer than the
+    table's away rule, a bot playing for him."""
+    seat = table.seats[number - 1]
+    return (seat.kind == HUMAN and not seat.present and seat.away_since is not None
+            and table.away_after is not None and now - seat.away_since >= table.away_after)
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+class Ratings:
+    """The rated tables and the ratings in the server's database (synchronous)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.done: set[str] = set()
+        """Tables this process knows are settled (no need to ask the database again)."""
+
+    def mark_rated(self, table_id: str) -> None:
+        """Record that ``table_id`` is rated."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(rated_tables).values(table_id=table_id, settled=False, settled_at=None))
+
+    def is_rated(self, table_id: str) -> bool:
+        """Whether ``table_id`` is a rated table."""
+        with self.engine.begin() as conn:
+            return conn.execute(select(rated_tables.c.table_id).where(rated_tables.c.table_id == table_id)
+                                ).first() is not None
+
+    def settle(self, table: Table) -> bool:
+        """Rate ``table``'s finished match, once across every process; whether this call rated it."""
+        if table.status != OVER or table.session is None or table.id in self.done:
+            return False
+        with self.engine.begin() as conn:
+            claimed = conn.execute(update(rated_tables).where(rated_tables.c.table_id == table.id,
+                                                              rated_tables.c.settled.is_(False))
+                                   .values(settled=True, settled_at=time.time())).rowcount
+            self.done.add(table.id)
+            if not claimed:
+                return False
+            tied = dict(conn.execute(select(seat_accounts.c.seat, seat_accounts.c.account_id)
+                                     .where(seat_accounts.c.table_id == table.id)).all())
+            subjects: list[str] = []
+            for s in table.seats:
+                if s.kind == HUMAN:
+                    if s.number not in tied:
+                        return False  # a guest's seat (not possible at a rated table): not rated
+                    subjects.append(str(tied[s.number]))
+                elif s.kind != OPEN:
+                    subjects.append(BOT + s.kind)
+                else:
+                    return False
+            game = table.rules.name
+            match = table.session.match
+            totals = [int(t) for t in match.totals]
+            ranks = match_ranks(totals, [has_left(table, s.number, time.time()) for s in table.seats])
+            tableaux = sum(1 for r in match.results if not any(r))
+            model = _model()
+            current = {r.subject: r for r in conn.execute(
+                select(ratings).where(ratings.c.game == game, ratings.c.subject.in_(subjects))).all()}
+            before = [model.rating(mu=current[s].mu, sigma=current[s].sigma) if s in current else model.rating()
+                      for s in subjects]
+            after = model.rate([[r] for r in before], ranks=ranks)
+            now = time.time()
+            for subject, [r], rank in zip(subjects, after, ranks, strict=True):
+                won = int(rank == 1 and ranks.count(1) == 1)
+                drew = int(rank == 1 and ranks.count(1) > 1)
+                if subject in current:
+                    old = current[subject]
+                    conn.execute(update(ratings).where(ratings.c.subject == subject, ratings.c.game == game).values(
+                        mu=r.mu, sigma=r.sigma, games=old.games + 1, wins=old.wins + won, draws=old.draws + drew,
+                        tableaux=old.tableaux + tableaux, updated_at=now))
+                else:
+                    conn.execute(insert(ratings).values(subject=subject, game=game, mu=r.mu, sigma=r.sigma, games=1,
+                                                        wins=won, draws=drew, tableaux=tableaux, updated_at=now))
+                conn.execute(insert(rating_history).values(subject=subject, table_id=table.id, game=game, mu=r.mu,
+                                                           sigma=r.sigma, rank=rank, at=now))
+        return True
+
+    def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The game's rated players and bots, best first (bots marked)."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(ratings, accounts.c.name).outerjoin(accounts, accounts.c.id == ratings.c.subject)
+                                .where(ratings.c.game == game)).all()
+        out = []
+        for r in rows:
+            bot = r.subject.startswith(BOT)
+            if not bot and r.name is None:
+                continue  # an account without a name (or deleted)
+            out.append({"name": r.subject[len(BOT):] if bot else r.name, "bot": bot,
+                        "rating": shown(r.mu, r.sigma), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                        "games": r.games, "wins": r.wins, "draws": r.draws, "tableaux": r.tableaux})
+        out.sort(key=lambda e: (-e["rating"], e["name"]))
+        return out[:limit]
+
+    def player(self, name: str) -> dict[str, Any] | None:
+        """A named player's ratings per game with their history, and recent rated matches."""
+        with self.engine.begin() as conn:
+            account = conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.name == name)).first()
+            if account is None:
+                return None
+            rows = conn.execute(select(ratings).where(ratings.c.subject == account.id)).all()
+            history = conn.execute(select(rating_history).where(rating_history.c.subject == account.id)
+                                   .order_by(rating_history.c.at)).all()
+        games = {}
+        for r in rows:
+            games[r.game] = {"rating": shown(r.mu, r.sigma), "games": r.games, "wins": r.wins, "draws": r.draws,
+                             "tableaux": r.tableaux,
+                             "history": [shown(h.mu, h.sigma) for h in history if h.game == r.game]}
+        recent = [{"table": h.table_id, "game": h.game, "place": h.rank, "rating": shown(h.mu, h.sigma),
+                   "at": h.at, "replay": f"/r/{h.table_id}"} for h in reversed(history[-20:])]
+        return {"name": account.name, "games": games, "recent": recent}
+
+
+def check_game(game: str | None) -> str | None:
+    """``game`` if it is a preset's name, else None."""
+    return game if game in PRESETS else None
+
+
+
+def routes(board: Ratings) -> list[BaseRoute]:
+    """``GET /api/leaderboard?game=``, ``GET /api/players/{name}``, and their pages."""
+
+    def refuse(request: Request, code: str, message: Msg, status: int) -> JSONResponse:
+        tr = reader(request.query_params.get("lang"), request.headers.get("accept-language"))
+        return JSONResponse({"error": {"code": code, "rule": None, "message": tr.render(message)[:300]}},
+                            status_code=status)
+
+    async def leaderboard(request: Request) -> Response:
+        game = check_game(request.query_params.get("game", "conquian"))
+        if game is None:
+            return refuse(request, "bad_variant", Msg("there is no game {variant} (games: {games})",
+                                                      variant=repr(request.query_params.get("game", "")[:30]),
+                                                      games=", ".join(PRESETS)), 400)
+        rows = await run_in_threadpool(board.leaderboard, game)
+        return JSONResponse({"game": game, "players": rows}, headers={"Cache-Control": "no-cache"})
+
+    async def player(request: Request) -> Response:
+        found = await run_in_threadpool(board.player, request.path_params["name"][:40])
+        if found is None:
+            return refuse(request, "no_player", Msg("there is no player of that name"), 404)
+        return JSONResponse(found, headers={"Cache-Control": "no-cache"})
+
+    async def page(request: Request) -> Response:
+        return FileResponse(Path(__file__).with_name("static") / "ratings.html", headers={"Cache-Control": "no-cache"})
+
+    return [
+        Route("/leaderboard", page),
+        Route("/p/{name}", page),
+        Route("/api/leaderboard", leaderboard),
+        Route("/api/players/{name}", player),
+    ]

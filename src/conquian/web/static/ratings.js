@@ -1,0 +1,75 @@
+// The leaderboard (/leaderboard?game=) and a player's page (/p/{name}): ratings per game (bots
+// marked, on the same scale), a player's rating history as a small chart, games, wins, draws,
+// tableaux, and the recent rated matches with their replay links.  Loaded after page.js.
+"use strict";
+
+const CHART_NS = "http://www.w3.org/2000/svg";
+
+function chart(points) {
+  // the rating after each rated match, as a line (the first point at the left)
+  const w = 240, h = 60, pad = 4;
+  const svg = document.createElementNS(CHART_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`); svg.setAttribute("width", w); svg.setAttribute("height", h);
+  svg.setAttribute("role", "img"); svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("aria-label", format(_("rating after each match: {ratings}"), { ratings: points.join(", ") }));
+  if (!points.length) return svg;
+  const lo = Math.min(...points), hi = Math.max(...points), span = Math.max(1, hi - lo);
+  const xy = points.map((p, i) => [pad + (points.length === 1 ? (w - 2 * pad) / 2 : i * (w - 2 * pad) / (points.length - 1)),
+                                   h - pad - (p - lo) * (h - 2 * pad) / span]);
+  const line = document.createElementNS(CHART_NS, "polyline");
+  line.setAttribute("points", xy.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "));
+  line.setAttribute("fill", "none"); line.setAttribute("stroke", "currentColor"); line.setAttribute("stroke-width", "2");
+  svg.append(line);
+  for (const [x, y] of xy) {
+    const dot = document.createElementNS(CHART_NS, "circle");
+    dot.setAttribute("cx", x.toFixed(1)); dot.setAttribute("cy", y.toFixed(1)); dot.setAttribute("r", "2.5"); dot.setAttribute("fill", "currentColor");
+    svg.append(dot);
+  }
+  return svg;
+}
+
+async function renderLeaderboard() {
+  const params = new URLSearchParams(location.search);
+  const game = params.get("game") || "conquian";
+  setTitle(_("Leaderboard"));
+  let presets, data;
+  try { presets = await api("/api/presets"); data = await api(`/api/leaderboard?game=${encodeURIComponent(game)}`); }
+  catch (e) { showError(e.message); return; }
+  const pick = el("select", { id: "game", "aria-label": _("Game") },
+    presets.variants.map(v => el("option", { value: v.name, selected: v.name === game }, gameName(v.name))));
+  pick.addEventListener("change", () => { location.search = `?game=${encodeURIComponent(pick.value)}`; });
+  const head = el("tr", {}, [_("Place"), _("Player"), _("Rating"), _("Games"), _("Wins"), _("Draws")].map(t => el("th", { scope: "col" }, t)));
+  const rows = data.players.map((p, i) => el("tr", { class: p.bot ? "bot" : "person" },
+    el("td", {}, String(i + 1)),
+    el("td", {}, p.bot ? format(_("{bot} (bot)"), { bot: botName(p.name) }) : el("a", { href: `/p/${encodeURIComponent(p.name)}` }, p.name)),
+    el("td", {}, String(p.rating)), el("td", {}, String(p.games)), el("td", {}, String(p.wins)), el("td", {}, String(p.draws))));
+  main.replaceChildren(
+    el("p", {}, pick),
+    data.players.length ? el("table", { id: "leaderboard", class: "leaderboard" }, el("thead", {}, head), el("tbody", {}, rows))
+                        : el("p", { class: "dim" }, _("No rated match of this game yet.")),
+    el("p", {}, el("a", { href: "/account" }, _("Your account")), " · ", el("a", { href: "/" }, _("Back to the tables"))));
+}
+
+async function renderPlayer(name) {
+  setTitle(name);
+  let p;
+  try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (e) { showError(e.message); return; }
+  const games = Object.entries(p.games).map(([game, g]) => el("section", { class: "player-game" },
+    el("h2", {}, gameName(game)),
+    el("p", {}, format(_("Rating {rating} · {games} rated matches · {wins} won · {draws} drawn · {tableaux} tableaux"), g)),
+    chart(g.history)));
+  const recent = p.recent.map(r => el("li", {},
+    format(_("{game}: place {place}, rating {rating}"), { game: gameName(r.game), place: r.place, rating: r.rating }), " ",
+    el("a", { href: r.replay }, _("Replay"))));
+  main.replaceChildren(
+    el("h1", { id: "player-name" }, p.name),
+    ...(games.length ? games : [el("p", { class: "dim" }, _("No rated match yet."))]),
+    el("h2", {}, _("Recent rated matches")), el("ul", { id: "recent" }, recent),
+    el("p", {}, el("a", { href: "/leaderboard" }, _("Leaderboard")), " · ", el("a", { href: "/" }, _("Back to the tables"))));
+}
+
+(async () => {
+  await loadLanguage();
+  const m = /^\/p\/([^/]+)$/.exec(location.pathname);
+  if (m) await renderPlayer(decodeURIComponent(m[1])); else await renderLeaderboard();
+})();

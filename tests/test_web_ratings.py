@@ -1,0 +1,199 @@
+"""Rated tables over a real server: only signed-in players with a name sit there, a rated match
+moves both players' ratings (openskill) once it is over, the leaderboard lists them beside the bots
+(marked), a player's page has each game's rating with its history and the recent matches with their
+replay links, a rated match is listed among the lobby's finished matches, and a deleted account's
+ratings are gone."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from test_web_accounts import visit
+from web_server import Client, Server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("ratings")
+    s = Server(f"sqlite:///{tmp / 'web.db'}", tmp).start()
+    yield s
+    s.stop()
+
+
+def signed_in(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+    c, csrf = visit(url)
+    h = {"X-CSRF-Token": csrf}
+    assert c.post("/api/account/name", json={"name": name}, headers=h).status_code == 200
+    return c, h
+
+
+def play_out(clients: list[Client], timeout: float = 240) -> dict[str, Any]:
+    """Play every client's seat (its first listed move) until the match is over."""
+    end = time.time() + timeout
+    acted: dict[int, int] = {}
+    while time.time() < end:
+        for i, c in enumerate(clients):
+            t = c.table
+            if t.get("status") == "over":
+                return t
+            if t.get("legal") and acted.get(i) != t["state"]:
+                acted[i] = t["state"]
+                c.act(t["legal"][0])
+        for c in clients:
+            with contextlib.suppress(TimeoutError):
+                c.recv(0.05)
+            assert not c.errors, c.errors
+    raise AssertionError("the match did not end")
+
+
+def board(url: str, game: str = "conquian") -> dict[str, dict[str, Any]]:
+    r = httpx.get(url + f"/api/leaderboard?game={game}")
+    assert r.status_code == 200 and r.json()["game"] == game
+    return {e["name"]: e for e in r.json()["players"]}
+
+
+def test_a_rated_match_moves_both_ratings(server: Server) -> None:
+    url = server.url
+    ann, ha = signed_in(url, "Ann")
+    bea, hb = signed_in(url, "Bea")
+    t = ann.post("/api/tables", json={"variant": "conquian", "rated": True, "deals": 1}, headers=ha).json()
+    # a guest may not sit at a rated table
+    guest = httpx.post(url + f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": "Guest"})
+    assert guest.status_code == 403 and guest.json()["error"]["code"] == "sign_in"
+    sa = ann.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "x"}, headers=ha).json()
+    sb = bea.post(f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": "x"}, headers=hb).json()
+    ca, cb = Client(server, t["id"], sa["token"]), Client(server, t["id"], sb["token"])
+    over = play_out([ca, cb])
+    totals = [s["total"] for s in over["standings"]]
+    for _ in range(100):
+        rows = board(url)
+        if "Ann" in rows and "Bea" in rows:
+            break
+        time.sleep(0.1)
+    a, b = rows["Ann"], rows["Bea"]
+    assert a["games"] == b["games"] == 1 and not a["bot"]
+    # both shown ratings moved from a newcomer's 1000 (a draw too: the model is surer of both)
+    assert a["rating"] != 1000 and b["rating"] != 1000 and a["sigma"] < 25 / 3 and b["sigma"] < 25 / 3
+    if totals[0] == totals[1]:
+        assert a["draws"] == b["draws"] == 1 and a["mu"] == b["mu"]
+    else:
+        winner, loser = (a, b) if totals[0] > totals[1] else (b, a)
+        assert winner["wins"] == 1 and loser["wins"] == 0 and winner["mu"] > 25 > loser["mu"]
+    # rated once, whatever else happens at the table
+    assert board(url)["Ann"]["games"] == 1
+    # a rated match is listed among the finished ones, its replay open to anyone
+    assert t["id"] in [f["id"] for f in httpx.get(url + "/api/tables").json()["finished"]]
+    assert httpx.get(url + f"/api/tables/{t['id']}/replay").status_code == 200
+    page = httpx.get(url + "/api/players/Ann").json()
+    assert page["games"]["conquian"]["games"] == 1 and len(page["games"]["conquian"]["history"]) == 1
+    assert page["recent"][0]["replay"] == f"/r/{t['id']}"
+    assert httpx.get(url + "/api/players/Nobody").status_code == 404
+
+
+def test_bots_on_the_leaderboard_and_deleted_accounts_gone(server: Server) -> None:
+    url = server.url
+    cleo, h = signed_in(url, "Cleo")
+    t = cleo.post("/api/tables", json={"variant": "conquian", "rated": True, "deals": 1}, headers=h).json()
+    seat = cleo.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "x"}, headers=h).json()
+    assert httpx.post(url + f"/api/tables/{t['id']}/bot", json={"seat": 2, "bot": "random", "host": t["host"]},
+                      headers={"Content-Type": "application/json"}).status_code == 200
+    play_out([Client(server, t["id"], seat["token"])])
+    for _ in range(100):
+        rows = board(url)
+        if "Cleo" in rows and "random" in rows:
+            break
+        time.sleep(0.1)
+    assert rows["random"]["bot"] is True and rows["random"]["games"] == 1 and rows["Cleo"]["bot"] is False
+    assert httpx.get(url + "/api/leaderboard?game=nothing").status_code == 400
+    assert cleo.post("/api/account/delete", headers=h).status_code == 200
+    assert "Cleo" not in board(url)
+    assert httpx.get(url + "/api/players/Cleo").status_code == 404
+
+
+def test_pages(server: Server, tmp_path: Path) -> None:
+    for path in ("/leaderboard", "/p/Ann", "/account"):
+        r = httpx.get(server.url + path)
+        assert r.status_code == 200 and "<main" in r.text
+
+
+def test_ratings_payloads_are_the_same_when_unknown_cards_are_redealt(tmp_path: Path) -> None:
+    """The leaderboard and a player's page are built from settled matches only: at a rated table
+    whose match is under way, the table and its twin (every card unknown to a seat dealt again)
+    settle nothing and give the same payloads; once a match is over every card is public."""
+    import json
+    import random
+
+    from conquian.web.accounts import AccountStore
+    from conquian.web.ratings import Ratings
+    from conquian.web.store import Store
+    from test_view import rearrange_hidden
+    from test_web_table import _play_and_snapshot, _twin, full_table
+
+    store = Store(f"sqlite:///{tmp_path / 'r.db'}")
+    store.upgrade()
+    accounts, board = AccountStore(store.engine), Ratings(store.engine)
+    ids = []
+    for name in ("P1", "P2"):
+        account_id, _sid, _token = accounts.create("test")
+        accounts.set_name(account_id, name)
+        ids.append(account_id)
+    for seed in range(6):
+        t = full_table("conquian", 2, seed=seed)
+        t.id = f"t{seed}"
+        store.create(t)
+        board.mark_rated(t.id)
+        for seat, account_id in enumerate(ids, 1):
+            accounts.tie_seat(account_id, t.id, seat)
+        _play_and_snapshot(t, random.Random(seed), random.Random(seed).randint(0, 40))
+        deal = t.session.deal  # type: ignore[union-attr]
+        if deal.over:
+            continue
+        for seat in (1, 2):
+            twin = _twin(t, tuple(rearrange_hidden(deal, seat, random.Random(seed + seat)).deck))
+            payloads = []
+            for table in (t, twin):
+                assert board.settle(table) is False
+                board.done.discard(table.id)
+                payloads.append(json.dumps([board.leaderboard("conquian"), board.player("P1"), board.player("P2")]))
+            assert payloads[0] == payloads[1]
+
+
+def test_an_abandoned_match_is_a_loss_for_the_one_who_left(tmp_path: Path) -> None:
+    import random
+
+    from conquian.web.accounts import AccountStore
+    from conquian.web.ratings import Ratings
+    from conquian.web.store import Store
+    from test_web_table import _play_and_snapshot, full_table
+
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    store.upgrade()
+    accounts, ratings = AccountStore(store.engine), Ratings(store.engine)
+    ids = []
+    for name in ("P1", "P2"):
+        account_id, _sid, _token = accounts.create("test")
+        accounts.set_name(account_id, name)
+        ids.append(account_id)
+    t = full_table("conquian", 2, seed=3, deals_in_match=1, away_after=30.0)
+    t.id = "left1"
+    store.create(t)
+    ratings.mark_rated(t.id)
+    for seat, account_id in enumerate(ids, 1):
+        accounts.tie_seat(account_id, t.id, seat)
+    _play_and_snapshot(t, random.Random(3), 500)
+    assert t.status == "over"
+    totals = [s["total"] for s in t.standings()]
+    leaver = 1 if totals[0] >= totals[1] else 2  # the one who led (or tied) leaves: still last
+    t.seats[leaver - 1].away_since = time.time() - 31
+    assert ratings.settle(t) is True and ratings.settle(t) is False  # once
+    rows = {r["name"]: r for r in ratings.leaderboard("conquian")}
+    stayed = rows[f"P{3 - leaver}"]
+    assert stayed["wins"] == 1 and rows[f"P{leaver}"]["wins"] == 0 and stayed["rating"] > rows[f"P{leaver}"]["rating"]
+    assert ratings.player(f"P{leaver}")["recent"][0]["place"] == 2  # type: ignore[index]
