@@ -732,33 +732,3 @@ def log_move(table: Table, seat: int | None, by: str) -> None:
         command = command.split(" ", 1)[0]  # never the deck of a deal
     log.info("move", extra={"event": "move", "table": table.id, "state": table.state, "seat": seat, "by": by,
                             "command": command})
-
-
-async def rematch(server: Server, hub: Hub) -> None:
-    """Start the rematch of a finished match: a new table with the same seats (or, if another
-    process made it first, the rematch is that one)."""
-    old = hub.table
-    if old.status != OVER:
-        raise TableError("not_over", Msg("a rematch starts once the match is over"))
-    async with hub.lock:
-        if old.rematch_id is None:
-            # a rematch is dealt from fresh randomness, a set deal's too: its decks are known to
-            # whoever read the first match's record or replay (seats swapped, every card the same)
-            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=None, deck=None,
-                          host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
-                          deals_in_match=old.deals_in_match, pace=old.pace, turn_timer=old.turn_timer,
-                          public=old.public, first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
-                          carried=[int(r["total"]) for r in old.standings()])  # type: ignore[call-overload]
-            for s, o in zip(table.seats, old.seats, strict=True):
-                s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
-            table.start_if_full()
-            await run_in_threadpool(server.store.create, table)
-            old.rematch_id = table.id
-            stored = await run_in_threadpool(server.store.save_rematch, old)
-            if stored != table.id:  # another process made the rematch first: join that one
-                await run_in_threadpool(server.store.delete, table.id)
-                old.rematch_id = stored
-                return
-            new = server.hubs[table.id] = Hub(table, table.state, maker=hub.maker)
-            new.muted, new.muted_addresses = server.mutes_of(table.id)
-            server.schedule(new)

@@ -22,7 +22,8 @@ from conquian.web import protocol
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
-from conquian.web.server import Connection, Hub, Server, log_move, rematch, snapshot
+from conquian.web.rematch import rematch
+from conquian.web.server import Connection, Hub, Server, log_move, snapshot
 from conquian.web.snapshot import hint_message, selection_options
 from conquian.web.table import OPEN, PLAYING, TableError, check_turn_timer
 
