@@ -130,3 +130,22 @@ function soundOffer(game) {
     el("button", { type: "button", class: "small", id: "sound-yes", "data-key": "sound-yes", onclick: () => answer(true) }, _("Sounds on")),
     el("button", { type: "button", class: "secondary small", id: "sound-no", "data-key": "sound-no", onclick: () => answer(false) }, _("No sounds")));
 }
+
+// ----------------------------------------------------------------------------- seats
+// how many cards a seat holds, for a chip across the top: a few backs and the number (the words
+// for screen readers and as the tip)
+function heldCards(n) {
+  const words = format(ngettext("{n} card", "{n} cards", n), { n });
+  const pile = cardBacks(n).querySelector(".pile");
+  return el("span", { class: "held backs", title: words }, pile || "", el("span", { class: "n", "aria-hidden": "true" }, String(n)),
+    el("span", { class: "visually-hidden" }, words));
+}
+
+// the language and the rule book, in the settings sheet (the header keeps them on a wide screen)
+function pageChoices() {
+  const pick = el("select", { id: "table-lang", "data-key": "table-lang" },
+    LANGUAGES.map(l => el("option", { value: l.code, lang: l.code, selected: l.code === LANG }, l.name)));
+  pick.addEventListener("change", () => { store.set("pref", "lang", pick.value); location.reload(); });
+  return el("div", { class: "page-choices" }, el("label", {}, _("Language:"), " ", pick),
+    el("a", { href: rulesHref(), target: "_blank", rel: "noopener", id: "table-rules" }, _("Rules")));
+}

@@ -336,8 +336,9 @@ class Game {
       el("div", { class: "who" }, el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "",
         t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away")),
         d.family === "mexicano" ? this.seatMark(d, s) : ""),
-      el("div", { class: "meta" }, backs(d.hand_counts[i]),
-        el("span", { class: "score", title: _("score") }, format(_("score {points}"), { points: total > 0 ? `+${total}` : total }))),
+      el("div", { class: "meta" }, heldCards(d.hand_counts[i]),
+        el("span", { class: "score", title: format(_("score {points}"), { points: total > 0 ? `+${total}` : total }) },
+          format(_("{points} pts"), { points: total > 0 ? `+${total}` : total }))),
       last && last.kind ? el("div", { class: "last", title: notationWords(logWords(last.words || "")) }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
   }
   marked(code, where) {
@@ -403,17 +404,18 @@ class Game {
     if (d.family === "conquian" || d.family === "mexicano") {
       // a card of the hand dragged here in the discard is the discard (R3.5)
       centre.append(el("div", { class: "row center piles", id: "in-play", "data-drop": mine && d.phase === "discard" ? JSON.stringify({ kind: "play" }) : null },
-        el("span", { class: "pile-label" }, _("In play:")), this.playCard(d), el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : "",
-          el("span", { class: "dim" }, format(_("pack {n}"), { n: d.pack })))));
+        el("span", { class: "pile-spot" }, this.playCard(d), el("span", { class: "pile-label" }, _("In play"))),
+        el("span", { class: "pile-spot" }, el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : ""),
+          el("span", { class: "pile-label" }, format(_("pack {n}"), { n: d.pack })))));
       if (d.buried) centre.append(el("div", { class: "dim buried" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
       const sides = el("div", { class: "combos-area" });
       for (const side of d.sides) { if (side.seat === this.you) ownSide = sideOf(side); else sides.append(sideOf(side)); }
       centre.append(sides);
     } else {
       const count = { count: d.stock_count, pack: d.pack, turns: d.pack_turns };
-      centre.append(el("div", { class: "row center piles", id: "stock" }, el("span", { class: "pile-label" }, _("Discard pile:")), this.stockCards(d),
-        el("span", { class: "dim" }, " " + (d.pack_turns ? format(_("({count}) - pack {pack}, turned {turns}×"), count) : format(_("({count}) - pack {pack}"), count))),
-        this.packPile(d)));
+      centre.append(el("div", { class: "row center piles", id: "stock" },
+        el("span", { class: "pile-spot" }, this.packPile(d), el("span", { class: "pile-label" }, d.pack_turns ? format(_("pack {pack}, turned {turns}×"), count) : format(_("pack {n}"), { n: d.pack }))),
+        el("span", { class: "pile-spot" }, this.stockCards(d), el("span", { class: "pile-label" }, format(_("discard pile ({count})"), count)))));
       centre.append(el("div", { class: "combos-area", id: "combos" }, d.combos.length ? d.combos.map(c => this.meld(c.cards, { combo: c.number, num: c.number, owner: this.name(c.owner), seat: c.owner,
         target: mine && d.phase === "play" ? { kind: "combo", number: c.number } : null,
         label: format(_("combination {n} of {name}: {cards}"), { n: c.number, name: this.name(c.owner), cards: c.cards.map(x => tokenWords(x)).join(" ") }) }))
@@ -665,6 +667,7 @@ class Game {
       box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
       box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
     }
+    box.append(pageChoices());
     return box;
   }
   links() {
