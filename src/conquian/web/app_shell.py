@@ -3,7 +3,8 @@ keeps the app shell (the page, its scripts, styles, icons) in the browser's cach
 
 The service worker is ``static/sw.js`` with two things filled in when the server serves it at
 ``/sw.js`` (its scope is then the whole site): the shell's files, and a version that is a digest of
-their contents.  A change to any of them is a new service worker, which the browser installs
+their contents (and of ``CONQUIAN_RELEASE``, which a deployment may set to name its release).  A
+change to any of them is a new service worker, which the browser installs
 beside the one in use; the page then offers to reload (``static/install.js``).
 
 ```pycon
@@ -20,12 +21,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from conquian.i18n import Msg, Translator
 
 STATIC = Path(__file__).with_name("static")
+#: The environment variable naming a deployment's release: a new name is a new version of the app.
+RELEASE_ENV = "CONQUIAN_RELEASE"
 #: The colour of the felt's rim: the browser's bar and the splash screen of the installed app.
 THEME_COLOUR = "#0b3d26"
 #: What the manifest says of the app (the store-like line under its name).
@@ -55,7 +59,7 @@ def shell_files() -> list[str]:
 def service_worker() -> str:
     """``static/sw.js`` with the shell's files and its version (a digest of them and of itself)."""
     source = (STATIC / "sw.js").read_text(encoding="utf-8")
-    digest = hashlib.sha256(source.encode())
+    digest = hashlib.sha256(source.encode() + os.environ.get(RELEASE_ENV, "").encode())
     for f in shell_files()[1:]:
         digest.update(f.encode() + b"\0" + (STATIC / f.removeprefix("/static/")).read_bytes())
     return (source.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16]))

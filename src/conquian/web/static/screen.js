@@ -84,7 +84,7 @@ function sidePanels(game, panels) {
   const aside = el("aside", { class: "side-column" + (open ? " open" : ""), id: "side", "aria-label": open ? open[1]() : _("Scores, chat, log and settings") },
     el("div", { class: "sheet-head" }, el("h2", { class: "sheet-title" }, open ? open[1]() : ""),
       el("button", { type: "button", class: "secondary small sheet-close", "data-key": "sheet-close", "aria-label": _("Close"), onclick: () => closeSheet(game) }, "✕")),
-    el("div", { class: "side-panels" }, panels));
+    el("div", { class: "side-panels", tabindex: 0 }, panels));
   return [el("div", { class: "sheet-backdrop", "aria-hidden": "true", onclick: () => closeSheet(game) }), aside];
 }
 document.addEventListener("keydown", ev => {

@@ -387,7 +387,8 @@ class Game {
         t.spectators ? el("span", { id: "spectators" }, " - " + format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })) : ""),
       setDealNotice(t)));
     box.append(el("div", { class: "seats", "data-count": others.length }, others.map(([s, i]) => this.seatChip(d, s, i))));
-    const centre = el("div", { class: "centre-area" });
+    // the centre scrolls when a long deal fills it: a region the keyboard reaches too
+    const centre = el("div", { class: "centre-area", role: "region", tabindex: 0, "aria-label": _("the table's centre") });
     const mine = this.mine();
     const sideOf = side => {
       const target = { kind: "side", seat: side.seat };
@@ -439,7 +440,7 @@ class Game {
       centre.append(el("h2", {}, _("Every hand")), el("div", { id: "hands" }, Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, _("no cards"))))));
     }
     box.append(centre);
-    if (own >= 0 || ownSide) box.append(el("div", { class: "own-row" }, own >= 0 ? this.seatChip(d, this.you, own) : "", ownSide || ""));
+    if (own >= 0 || ownSide) box.append(el("div", { class: "own-row", role: "region", tabindex: 0, "aria-label": _("your place") }, own >= 0 ? this.seatChip(d, this.you, own) : "", ownSide || ""));
     box.append(sheetButtons(this));
     return box;
   }
@@ -500,7 +501,7 @@ class Game {
       hand.append(b);
     });
     const to = this.name(d.exchange.to);
-    const bar = el("div", { class: "moves-bar", id: "moves-bar" }, el("h2", { id: "exchange-prompt" }, mine ? format(_("Choose a card to give to {name}"), { name: to })
+    const bar = el("div", { class: "moves-bar", id: "moves-bar", role: "region", tabindex: 0, "aria-label": _("your moves") }, el("h2", { id: "exchange-prompt" }, mine ? format(_("Choose a card to give to {name}"), { name: to })
       : (d.exchange.gave ? _("Waiting for the others to give...") : format(_("Wait: you give a card to {name} in turn"), { name: to }))));
     box.append(bar, el("div", { class: "hand-box" }, hand));
     if (d.exchange.gave) bar.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: theCard(d.exchange.gave), name: to })));
@@ -556,7 +557,7 @@ class Game {
     });
     if (mine) dragCards(hand, (i, target) => this.drop(i, target));
     // the moves in words in a bar just above the hand, the hand fanned along the bottom (fanHand)
-    const bar = el("div", { class: "moves-bar", id: "moves-bar" });
+    const bar = el("div", { class: "moves-bar", id: "moves-bar", role: "region", tabindex: 0, "aria-label": _("your moves") });
     const handBox = el("div", { class: "hand-box" }, el("h2", { class: "visually-hidden" }, _("Your hand")), hand);
     box.append(bar, handBox);
     if (!mine) {
