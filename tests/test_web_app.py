@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import browser, new_page  # noqa: F401
+from test_web_browser import ARGS, CHROMIUM, browser, new_page  # noqa: F401
 from web_server import Server
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "conquian" / "web" / "static"
@@ -29,6 +29,18 @@ def app_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Serv
     s = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path).start()
     yield s
     s.stop()
+
+
+def profile_page(browser: Any, tmp_path: Path) -> Any:  # noqa: F811
+    """A page in a browser profile of its own on disk: Chromium installs no app from an incognito
+    context (Playwright's usual ones)."""
+    ctx = browser.browser_type.launch_persistent_context(str(tmp_path / "profile"), executable_path=CHROMIUM,
+                                                         args=ARGS, viewport={"width": 390, "height": 844})
+    page = ctx.pages[0] if ctx.pages else ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(20_000)
+    return page
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -65,9 +77,9 @@ def test_the_manifest_is_valid_in_each_language(app_server: Server) -> None:
     assert "__VERSION__" not in sw.text and '"/static/table.js"' in sw.text
 
 
-def test_the_service_worker_controls_the_page_and_chromium_reports_it_installable(app_server: Server,
-                                                                                  browser: Any) -> None:  # noqa: F811
-    page = new_page(browser, 390, 844)
+def test_the_service_worker_controls_the_page_and_chromium_reports_it_installable(
+        app_server: Server, browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    page = profile_page(browser, tmp_path)
     page.goto(app_server.url + "/")
     page.wait_for_selector("#create-table")
     controlled(page)
