@@ -123,8 +123,9 @@ def check_screen(page: Any, server: Server, table_id: str) -> None:  # noqa: F81
            *page.evaluate(UNSEEN, "#moves-bar #prompt, #moves-bar #exchange-prompt"), *page.evaluate(SMALL_CARDS, TOUCH)]
     assert not bad, bad
     # the moves in words lie just above the hand
-    bar, hand = page.locator("#moves-bar").bounding_box(), page.locator("#hand").bounding_box()
-    assert bar["y"] + bar["height"] <= hand["y"] + 1 and hand["y"] - (bar["y"] + bar["height"]) < 20, (bar, hand)
+    bar, hand = page.evaluate("() => ['#moves-bar', '#hand'].map(s => document.querySelector(s).getBoundingClientRect())"
+                              ".map(r => ({ top: r.top, bottom: r.bottom }))")
+    assert bar["bottom"] <= hand["top"] + 1 and hand["top"] - bar["bottom"] < 20, (bar, hand)
     # the scores: beside the table on a wide screen, else in a sheet the felt's button opens
     sheet = page.locator("#sheet-scores")
     if sheet.is_visible():
@@ -147,7 +148,11 @@ def test_every_preset_fills_every_screen(server: Server, browser: Any, variant: 
     choose_cards(page)
     for w, h in SIZES:
         page.set_viewport_size({"width": w, "height": h})
-        check_screen(page, server, r["id"])
+        try:
+            check_screen(page, server, r["id"])
+        except AssertionError as e:
+            page.screenshot(path=str(SHOTS.parent.parent / ".pytest-layout-failure.png"))
+            raise AssertionError(f"{variant} {players} at {w}x{h}: {e}") from None
     assert page.errors == []
     page.context.close()
 
