@@ -73,7 +73,8 @@ def test_the_manifest_is_valid_in_each_language(app_server: Server) -> None:
             data = app_server.get(icon["src"]).content
             assert "x".join(map(str, png_size(data))) == icon["sizes"], icon
     sw = app_server.get("/sw.js")
-    assert sw.status_code == 200 and "javascript" in sw.headers["content-type"] and sw.headers["cache-control"] == "no-cache"
+    assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
+    assert sw.headers["cache-control"] == "no-cache"
     assert "__VERSION__" not in sw.text and '"/static/table.js"' in sw.text
 
 
@@ -97,8 +98,8 @@ def test_the_service_worker_controls_the_page_and_chromium_reports_it_installabl
     page.context.close()
 
 
-def test_a_new_version_is_offered_and_taken_on_reload(app_server: Server, browser: Any,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_a_new_version_is_offered_and_taken_on_reload(app_server: Server, browser: Any,  # noqa: F811
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     page = new_page(browser)
     page.goto(app_server.url + "/")
     page.wait_for_selector("#create-table")
@@ -139,7 +140,8 @@ def test_the_title_and_the_favicon_say_whose_turn_it_is(app_server: Server, brow
     page.locator("#hand button.card").first.click()
     page.wait_for_function("() => document.querySelector('#prompt')?.dataset.waiting === ''")
     page.locator("#actions button.move[data-action^='discard']").first.click()
-    page.wait_for_function("() => !document.title.startsWith('Your turn') || document.querySelector('#board').dataset.mine === '1'")
+    page.wait_for_function("() => !document.title.startsWith('Your turn')"
+                           " || document.querySelector('#board').dataset.mine === '1'")
     page.goto(app_server.url + "/")
     page.wait_for_selector("#create-table")
     assert page.get_attribute("link[rel='icon']", "href") == "/static/favicon.svg"

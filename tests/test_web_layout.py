@@ -81,7 +81,8 @@ def table_at(page: Any, server: Server, variant: str, players: int, lang: str = 
     r = server.create(**spec)
     page.goto(server.url + "/")
     page.evaluate("([id, host, token, lang]) => { localStorage.setItem('conquian:host:' + id, host);"
-                  " localStorage.setItem('conquian:seat:' + id, token); localStorage.setItem('conquian:pref:lang', lang);"
+                  " localStorage.setItem('conquian:seat:' + id, token);"
+                  " localStorage.setItem('conquian:pref:lang', lang);"
                   " localStorage.setItem('conquian:pref:sound', '0'); }", [r["id"], r["host"], r["token"], lang])
     return dict(r)
 
@@ -119,11 +120,14 @@ def check_screen(page: Any, server: Server, table_id: str) -> None:  # noqa: F81
         total = t["scores"]["totals"][seat - 1]
         assert names[seat - 1] in text and str(t["deal"]["hand_counts"][i]) in text, text
         assert (f"+{total}" if total > 0 else str(total)) in chip.locator(".score").inner_text(), text
-    bad = [*page.evaluate(UNSEEN, "#board .seat[data-seat]"), *page.evaluate(UNSEEN, "#in-play .pile-spot, #stock .pile-spot"),
-           *page.evaluate(UNSEEN, "#moves-bar #prompt, #moves-bar #exchange-prompt"), *page.evaluate(SMALL_CARDS, TOUCH)]
+    bad = [*page.evaluate(UNSEEN, "#board .seat[data-seat]"),
+           *page.evaluate(UNSEEN, "#in-play .pile-spot, #stock .pile-spot"),
+           *page.evaluate(UNSEEN, "#moves-bar #prompt, #moves-bar #exchange-prompt"),
+           *page.evaluate(SMALL_CARDS, TOUCH)]
     assert not bad, bad
     # the moves in words lie just above the hand
-    bar, hand = page.evaluate("() => ['#moves-bar', '#hand'].map(s => document.querySelector(s).getBoundingClientRect())"
+    bar, hand = page.evaluate("() => ['#moves-bar', '#hand']"
+                              ".map(s => document.querySelector(s).getBoundingClientRect())"
                               ".map(r => ({ top: r.top, bottom: r.bottom }))")
     assert bar["bottom"] <= hand["top"] + 1 and hand["top"] - bar["bottom"] < 20, (bar, hand)
     # the scores: beside the table on a wide screen, else in a sheet the felt's button opens
