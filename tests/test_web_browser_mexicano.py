@@ -128,6 +128,7 @@ def test_a_person_plays_a_whole_tercerilla_deal_by_clicks(server: Server, browse
 def test_the_spanish_suits_switch_names_the_suits_and_is_kept(server: Server, browser: Any) -> None:  # noqa: F811
     page = new_page(browser)
     create(page, server, "Ann", "conquian-mexicano", 2, ["random"])
+    page.locator("#settings summary").click()  # the switch is among the table's settings
     switch = page.locator("#spanish-suits")
     expect(switch).not_to_be_checked()
     first = page.locator("#hand button.card").first

@@ -182,10 +182,10 @@ def test_one_person_and_four_bots_at_five_hands_on_a_phone(server: Server, brows
             continue
         no_overflow(page)
         # every seat's name, count of cards and score in view
-        seen = page.evaluate("""() => [...document.querySelectorAll('#board .seats [data-seat]')].map(chip => {
+        seen = page.evaluate("""() => [...document.querySelectorAll('#board .seat[data-seat]')].map(chip => {
             const inside = e => { const r = e && e.getBoundingClientRect();
               return !!r && r.width > 0 && r.left >= -0.5 && r.right <= window.innerWidth + 0.5; };
-            return [inside(chip), inside(chip.querySelector('.score')), inside(chip.querySelector('.backs .count')),
+            return [inside(chip), inside(chip.querySelector('.score')), inside(chip.querySelector('.held .n')),
                     inside(chip.querySelector('.who strong'))]; })""")
         assert len(seen) == 5 and all(all(x) for x in seen), seen
         if turns == 2:
@@ -358,10 +358,11 @@ def test_the_host_sets_the_bots_pace_and_hurries_them(slow_server: Server, brows
     tap(page, "#hurry")
     page.wait_for_function(f"() => Number(document.querySelector('#board').dataset.state) > {before}")
     assert time.monotonic() - start < 3.5  # not the server's four seconds
-    # the host sets the pace at the table: the bots play at once
-    page.locator("#settings summary").click()
+    # the host sets the pace at the table (its settings, in a sheet on a phone): the bots play at once
+    page.click("#sheet-settings")
     page.select_option("#pace", "0")
     page.wait_for_function("() => game.table.pace === 0")
+    page.click("#side .sheet-close")  # the table again
     page.wait_for_function("() => document.querySelector('#board').dataset.mine === '1'", timeout=15_000)
     for _ in range(2):
         a_turn(page, rng)

@@ -30,6 +30,8 @@ def chat_text(page: Any) -> str:
 
 
 def say(page: Any, text: str) -> None:
+    if not page.locator("#chat-text").is_visible():  # a phone: the chat opens in a sheet over the table
+        page.click("#sheet-chat")
     page.fill("#chat-text", text)
     page.click("#chat-send")
 

@@ -29,7 +29,7 @@ from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
-from conquian.web import protocol, security
+from conquian.web import app_shell, protocol, security
 from conquian.web.finished import Busy
 from conquian.web.lang import catalogue, language_list, reader
 from conquian.web.limits import HEAVY_BURST, client_address
@@ -99,6 +99,15 @@ def http_routes(server: Server) -> list[BaseRoute]:
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def web_manifest(request: Request) -> Response:
+        return JSONResponse(app_shell.manifest(_reader(request)), media_type="application/manifest+json",
+                            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+    async def service_worker(request: Request) -> Response:
+        # never kept by the browser's HTTP cache: a new version is seen on the next visit
+        return Response(app_shell.service_worker(), media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:
         try:
@@ -391,6 +400,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
         Route("/", page),
         Route("/t/{id}", page),
         Route("/r/{id}", page),
+        Route("/manifest.webmanifest", web_manifest),
+        Route("/sw.js", service_worker),
         Route("/health", health),
         Route("/rules", rules_page),
         Route("/i18n/{lang}.json", i18n),

@@ -7,6 +7,7 @@
 function route() {
   if (game) { game.close(); game = null; }
   document.onkeydown = null;
+  leaveTable();
   spanishPack = false;
   showError("");
   connBox.textContent = "";

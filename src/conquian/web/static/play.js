@@ -175,7 +175,7 @@ function reducedMotion() { return !!(window.matchMedia && window.matchMedia("(pr
 function placesOnPage() {
   const rect = e => (e ? e.getBoundingClientRect() : null);
   const seats = {};
-  for (const s of main.querySelectorAll("#board .seats [data-seat]")) seats[s.dataset.seat] = rect(s);
+  for (const s of main.querySelectorAll("#board .seat[data-seat]")) seats[s.dataset.seat] = rect(s);
   const hand = {};
   for (const c of main.querySelectorAll("#hand .card")) hand[c.dataset.card] = rect(c);
   const play = main.querySelector("#play-card .card, #play-card.card, #stock-card");

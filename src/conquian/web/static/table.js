@@ -171,16 +171,21 @@ class Game {
     spanishPack = spanishPackOf(t.variant);
     setTitle(`${t.name} - ${gameName(t.variant)}`);
     const parts = [];
-    if (t.status === "waiting") parts.push(this.waiting());
+    const playing = t.status !== "waiting";
+    // in play the table is a full screen (screen.js): the felt, the moves bar and the hand; the
+    // scores, the chat, the log and the settings in a column beside it, or in sheets on a small screen
+    document.body.classList.toggle("in-play", playing);
+    if (!playing) parts.push(this.waiting());
     else {
-      parts.push(this.status());
-      parts.push(el("div", { class: "layout" },
-        el("div", {}, this.board(), this.handPanel()),
-        el("div", { class: "side-column" }, this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.settings(), this.links())));
+      parts.push(el("div", { class: "table-screen", id: "table-screen", "data-sheet": this.sheet || "" },
+        el("div", { class: "play-area" }, this.status(), this.board(), this.handPanel()),
+        sidePanels(this, [this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.settings(), this.links()])));
     }
     const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     main.replaceChildren(...parts);
-    if (focus) { const again = main.querySelector(`[data-key="${CSS.escape(focus)}"]`); if (again) again.focus(); }
+    if (focus) { const again = main.querySelector(`[data-key="${CSS.escape(focus)}"]`); if (again) again.focus({ preventScroll: true }); }
+    fanHand(main.querySelector("#hand"));
+    turnSignals(this);
     this.tick();
   }
   waiting() {
@@ -295,6 +300,7 @@ class Game {
       box.append(el("button", { type: "button", id: "hint-button", class: "secondary small", "data-key": "hint", disabled: this.hintAsked,
         onclick: () => { this.hintAsked = true; this.send({ type: "hint" }); this.render(); } }, this.hintAsked ? _("Thinking…") : _("Hint")));
     }
+    box.append(soundOffer(this));
     return box;
   }
   tick() {
@@ -330,8 +336,9 @@ class Game {
       el("div", { class: "who" }, el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "",
         t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away")),
         d.family === "mexicano" ? this.seatMark(d, s) : ""),
-      el("div", { class: "meta" }, backs(d.hand_counts[i]),
-        el("span", { class: "score", title: _("score") }, format(_("score {points}"), { points: total > 0 ? `+${total}` : total }))),
+      el("div", { class: "meta" }, heldCards(d.hand_counts[i]),
+        el("span", { class: "score", title: format(_("score {points}"), { points: total > 0 ? `+${total}` : total }) },
+          format(_("{points} pts"), { points: total > 0 ? `+${total}` : total }))),
       last && last.kind ? el("div", { class: "last", title: notationWords(logWords(last.words || "")) }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
   }
   marked(code, where) {
@@ -365,61 +372,76 @@ class Game {
     return el("span", attrs, inner);
   }
   board() {
+    // the felt: the adversaries across the top, the card in play, the pack and the stock in the
+    // centre, the combinations, the player's own seat at the bottom (above the moves and the hand)
     const t = this.table, d = t.deal;
     const newest = this.newest();
-    const box = el("div", { class: "panel", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "",
-      "data-mine": this.mine() ? "1" : "", "data-last-event": t.last_event === null ? "" : t.last_event });
-    box.append(el("div", { class: "dim deal-info" }, format(_("Deal {number} of {total} - {name} dealt"), { number: d.number, total: t.deals_in_match, name: this.name(d.dealer) }),
-      d.sitting_out ? " - " + format(_("{name} sits out"), { name: this.name(d.sitting_out) }) : "",
-      d.goal ? " - " + format(_("{n} down to win"), { n: d.goal }) : ""));
-    box.append(setDealNotice(t));
-    if (spanishPack) box.append(suitSwitch(() => this.render()));
-    if (t.spectators) box.append(el("div", { class: "dim", id: "spectators" }, format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })));
-    box.append(el("div", { class: "seats" }, d.seats.map((s, i) => this.seatChip(d, s, i))));
+    const box = el("div", { class: "felt", id: "board", "data-state": t.state, "data-to-act": d.to_act || "", "data-over": d.over ? "1" : "",
+      "data-mine": this.mine() ? "1" : "", "data-last-event": t.last_event === null ? "" : t.last_event, "data-seats": d.seats.length });
+    const others = d.seats.map((s, i) => [s, i]).filter(([s]) => s !== this.you);
+    const own = d.seats.indexOf(this.you);
+    box.append(el("div", { class: "felt-head" },
+      el("div", { class: "dim deal-info" }, format(_("Deal {number} of {total} - {name} dealt"), { number: d.number, total: t.deals_in_match, name: this.name(d.dealer) }),
+        d.sitting_out ? " - " + format(_("{name} sits out"), { name: this.name(d.sitting_out) }) : "",
+        d.goal ? " - " + format(_("{n} down to win"), { n: d.goal }) : "",
+        t.spectators ? el("span", { id: "spectators" }, " - " + format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })) : ""),
+      setDealNotice(t)));
+    box.append(el("div", { class: "seats", "data-count": others.length }, others.map(([s, i]) => this.seatChip(d, s, i))));
+    // the centre scrolls when a long deal fills it: a region the keyboard reaches too
+    const centre = el("div", { class: "centre-area", role: "region", tabindex: 0, "aria-label": _("the table's centre") });
+    const mine = this.mine();
+    const sideOf = side => {
+      const target = { kind: "side", seat: side.seat };
+      // the card in play laid with one's own, or forced on another (R3.4, R3.6); a discard forced (R3.5)
+      const tappable = mine && (d.card_in_play || d.phase === "discard");
+      const who = side.seat === this.you ? _("your combinations") : format(_("{name}'s combinations"), { name: this.name(side.seat) });
+      const melds = side.melds.map(m => this.meld(m, { seat: side.seat, target: tappable && side.melds.length ? target : null,
+        label: format(_("{who}: {cards}"), { who, cards: m.map(cardWords).join(" ") }) }));
+      return el("div", { class: "side" + (side.seat === this.you ? " own" : ""), "data-side": side.seat }, el("strong", { class: "side-name" }, side.seat === this.you ? _("You") : this.name(side.seat)),
+        melds.length ? melds : el("span", { class: "dim" }, _("nothing down")),
+        side.down ? el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down })) : "");
+    };
+    let ownSide = null;
+    if (d.family === "conquian" || d.family === "mexicano") {
+      // a card of the hand dragged here in the discard is the discard (R3.5)
+      centre.append(el("div", { class: "row center piles", id: "in-play", "data-drop": mine && d.phase === "discard" ? JSON.stringify({ kind: "play" }) : null },
+        el("span", { class: "pile-spot" }, this.playCard(d), el("span", { class: "pile-label" }, _("In play"))),
+        el("span", { class: "pile-spot" }, el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : ""),
+          el("span", { class: "pile-label" }, format(_("pack {n}"), { n: d.pack })))));
+      if (d.buried) centre.append(el("div", { class: "dim buried" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
+      const sides = el("div", { class: "combos-area" });
+      for (const side of d.sides) { if (side.seat === this.you) ownSide = sideOf(side); else sides.append(sideOf(side)); }
+      centre.append(sides);
+    } else {
+      const count = { count: d.stock_count, pack: d.pack, turns: d.pack_turns };
+      centre.append(el("div", { class: "row center piles", id: "stock" },
+        el("span", { class: "pile-spot" }, this.packPile(d), el("span", { class: "pile-label" }, d.pack_turns ? format(_("pack {pack}, turned {turns}×"), count) : format(_("pack {n}"), { n: d.pack }))),
+        el("span", { class: "pile-spot" }, this.stockCards(d), el("span", { class: "pile-label" }, format(_("discard pile ({count})"), count)))));
+      centre.append(el("div", { class: "combos-area", id: "combos" }, d.combos.length ? d.combos.map(c => this.meld(c.cards, { combo: c.number, num: c.number, owner: this.name(c.owner), seat: c.owner,
+        target: mine && d.phase === "play" ? { kind: "combo", number: c.number } : null,
+        label: format(_("combination {n} of {name}: {cards}"), { n: c.number, name: this.name(c.owner), cards: c.cards.map(x => tokenWords(x)).join(" ") }) }))
+        : el("span", { class: "dim" }, _("No combinations on the table yet."))));
+    }
     if (newest) {
-      box.append(el("div", { id: "last-move", class: "last-move", "data-seat": newest.seat, "data-kind": newest.kind, "data-event": newest.event },
+      centre.append(el("div", { id: "last-move", class: "last-move", "data-seat": newest.seat, "data-kind": newest.kind, "data-event": newest.event },
         el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, notationWords(logWords(newest.words || "")))));
     }
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
-      box.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
+      centre.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
         { gave: theCard(d.exchange.gave), to: this.name(d.exchange.to), got: theCard(d.exchange.got), from: this.name(d.exchange.from) })));
     }
     if (d.family === "mexicano" && d.over && t.scores.deals.length) {
       // R8.7: every other player pays the winner one counter; a draw scores nothing
       const last = t.scores.deals[t.scores.deals.length - 1];
       const scores = last.map((v, i) => `${this.name(i + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ");
-      box.append(el("div", { id: "deal-end" }, d.winner ? format(_("Scores: {scores} (every other player pays the winner one counter, R8.7)"), { scores }) : _("Nobody scores (R8.7).")));
-    }
-    const mine = this.mine();
-    if (d.family === "conquian" || d.family === "mexicano") {
-      for (const side of d.sides) {
-        const target = { kind: "side", seat: side.seat };
-        // the card in play laid with one's own, or forced on another (R3.4, R3.6); a discard forced (R3.5)
-        const tappable = mine && (d.card_in_play || d.phase === "discard");
-        const who = side.seat === this.you ? _("your combinations") : format(_("{name}'s combinations"), { name: this.name(side.seat) });
-        const melds = side.melds.map(m => this.meld(m, { seat: side.seat, target: tappable && side.melds.length ? target : null,
-          label: format(_("{who}: {cards}"), { who, cards: m.map(cardWords).join(" ") }) }));
-        box.append(el("div", { class: "side", "data-side": side.seat }, el("strong", {}, `${this.name(side.seat)}: `),
-          melds.length ? melds : el("span", { class: "dim" }, _("nothing down")),
-          side.down ? el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down })) : ""));
-      }
-      // a card of the hand dragged here in the discard is the discard (R3.5)
-      box.append(el("div", { class: "row center", id: "in-play", "data-drop": mine && d.phase === "discard" ? JSON.stringify({ kind: "play" }) : null }, _("In play:"), " ", this.playCard(d), el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : "",
-        el("span", { class: "dim" }, format(_("pack {n}"), { n: d.pack })))));
-      if (d.buried) box.append(el("div", { class: "dim" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
-    } else {
-      box.append(el("div", { id: "combos" }, d.combos.length ? d.combos.map(c => this.meld(c.cards, { combo: c.number, num: c.number, owner: this.name(c.owner), seat: c.owner,
-        target: mine && d.phase === "play" ? { kind: "combo", number: c.number } : null,
-        label: format(_("combination {n} of {name}: {cards}"), { n: c.number, name: this.name(c.owner), cards: c.cards.map(x => tokenWords(x)).join(" ") }) }))
-        : el("span", { class: "dim" }, _("No combinations on the table yet."))));
-      const count = { count: d.stock_count, pack: d.pack, turns: d.pack_turns };
-      box.append(el("div", { class: "row center", id: "stock" }, _("Discard pile:"), " ", this.stockCards(d),
-        el("span", { class: "dim" }, " " + (d.pack_turns ? format(_("({count}) - pack {pack}, turned {turns}×"), count) : format(_("({count}) - pack {pack}"), count))),
-        this.packPile(d)));
+      centre.append(el("div", { id: "deal-end" }, d.winner ? format(_("Scores: {scores} (every other player pays the winner one counter, R8.7)"), { scores }) : _("Nobody scores (R8.7).")));
     }
     if (d.hands) {
-      box.append(el("h2", {}, _("Every hand")), el("div", { id: "hands" }, Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, _("no cards"))))));
+      centre.append(el("h2", {}, _("Every hand")), el("div", { id: "hands" }, Object.entries(d.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${this.name(Number(s))}: `), cards.length ? cards.map(c => cardEl(c, { small: true })) : el("span", { class: "dim" }, _("no cards"))))));
     }
+    box.append(centre);
+    if (own >= 0 || ownSide) box.append(el("div", { class: "own-row", role: "region", tabindex: 0, "aria-label": _("your place") }, own >= 0 ? this.seatChip(d, this.you, own) : "", ownSide || ""));
+    box.append(sheetButtons(this));
     return box;
   }
   playCard(d) {
@@ -479,12 +501,13 @@ class Game {
       hand.append(b);
     });
     const to = this.name(d.exchange.to);
-    box.append(el("h2", { id: "exchange-prompt" }, mine ? format(_("Choose a card to give to {name}"), { name: to })
-      : (d.exchange.gave ? _("Waiting for the others to give...") : format(_("Wait: you give a card to {name} in turn"), { name: to }))), hand);
-    if (d.exchange.gave) box.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: theCard(d.exchange.gave), name: to })));
+    const bar = el("div", { class: "moves-bar", id: "moves-bar", role: "region", tabindex: 0, "aria-label": _("your moves") }, el("h2", { id: "exchange-prompt" }, mine ? format(_("Choose a card to give to {name}"), { name: to })
+      : (d.exchange.gave ? _("Waiting for the others to give...") : format(_("Wait: you give a card to {name} in turn"), { name: to }))));
+    box.append(bar, el("div", { class: "hand-box" }, hand));
+    if (d.exchange.gave) bar.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: theCard(d.exchange.gave), name: to })));
     const pick = mine && this.selected.length ? d.hand[this.selected[0]] : null;
     if (pick && t.legal.includes(`give ${pick}`)) {
-      box.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
+      bar.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
         format(_("Give {card} to {name}"), { card: theCard(pick), name: to }))));
     }
     return box;
@@ -510,7 +533,7 @@ class Game {
   }
   handPanel() {
     const t = this.table, d = t.deal;
-    const box = el("div", { class: "panel", id: "hand-panel", "data-turn": this.mine() ? "mine" : "wait" });
+    const box = el("div", { class: "hand-panel", id: "hand-panel", "data-turn": this.mine() ? "mine" : "wait" });
     if (this.you === null) { box.append(el("p", { class: "dim" }, _("You are watching."))); return box; }
     if (d.over) {
       if (t.status === "playing") box.append(el("button", { type: "button", id: "next-deal", "data-key": "next", onclick: () => this.send({ type: "next", state: t.state }) }, _("Next deal")));
@@ -533,19 +556,22 @@ class Game {
       hand.append(b);
     });
     if (mine) dragCards(hand, (i, target) => this.drop(i, target));
-    box.append(el("h2", {}, _("Your hand")), hand);
+    // the moves in words in a bar just above the hand, the hand fanned along the bottom (fanHand)
+    const bar = el("div", { class: "moves-bar", id: "moves-bar", role: "region", tabindex: 0, "aria-label": _("your moves") });
+    const handBox = el("div", { class: "hand-box" }, el("h2", { class: "visually-hidden" }, _("Your hand")), hand);
+    box.append(bar, handBox);
     if (!mine) {
-      box.append(el("p", { class: "dim", id: "prompt" }, this.selected.length ? _("Wait for your turn: the cards you chose stay chosen.") : _("Wait for your turn.")));
-      if (this.selected.length) box.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
+      bar.append(el("p", { class: "dim prompt", id: "prompt" }, this.selected.length ? _("Wait for your turn: the cards you chose stay chosen.") : _("Wait for your turn.")));
+      if (this.selected.length) bar.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
       return box;
     }
     const moves = this.offered();
-    box.append(el("p", { id: "prompt", class: "prompt", "data-waiting": moves === null ? "1" : "" }, this.prompt(d, moves)));
+    bar.append(el("p", { id: "prompt", class: "prompt", "data-waiting": moves === null ? "1" : "" }, this.prompt(d, moves)));
     const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(w => el("button", { type: "button", class: "move", "data-key": `act-${w}`, "data-action": w, onclick: () => this.pick(w) }, moveWords(this, w))));
     if (this.selected.length || this.target) list.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
-    box.append(list);
-    if (this.hint && this.hint.state === t.state) box.append(this.hintBox());
-    box.append(this.allMoves(), this.typeMove());
+    bar.append(list);
+    if (this.hint && this.hint.state === t.state) bar.append(this.hintBox());
+    bar.append(el("div", { class: "more-moves row" }, this.allMoves(), this.typeMove()));
     return box;
   }
   summary() {
@@ -593,7 +619,7 @@ class Game {
   logPanel() {
     const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, notationWords(logWords(l)))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
-    return el("div", { class: "panel" }, el("h2", {}, _("Log")), box);
+    return el("div", { class: "panel", id: "log-panel" }, el("h2", {}, _("Log")), box);
   }
   hintBox() {
     // the terminal game's hint: the move the review would call best, and the live outs with their chance to fill in time
@@ -626,7 +652,7 @@ class Game {
     // the turn timer (the expert plays one move for a person out of time)
     const t = this.table;
     const box = el("details", { class: "panel more", id: "settings", open: this.opened.settings },
-      el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch());
+      el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch(), vibrateSwitch(), spanishPack ? suitSwitch(() => this.render()) : "");
     box.addEventListener("toggle", () => { this.opened.settings = box.open; });
     const people = t.seats.filter(s => s.kind === "human").length;
     if (t.status === "playing" && (this.host || (this.you !== null && people === 1)) && t.seats.some(s => s.kind !== "human")) {
@@ -642,6 +668,7 @@ class Game {
       box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
       box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
     }
+    box.append(pageChoices());
     return box;
   }
   links() {
@@ -696,7 +723,7 @@ class Game {
           const fresher = [...main.querySelectorAll("#hand .card")].find(c => !before.includes(c.dataset.card));
           moveFrom(fresher, src, { flip: m.kind === "draw", delay });
         } else {
-          const seat = main.querySelector(`#board .seats [data-seat="${m.seat}"]`);
+          const seat = main.querySelector(`#board .seat[data-seat="${m.seat}"]`);
           if (seat && src) ghostTo(m.kind === "draw" ? backCard() : (places.playCard || backCard()), src, seat.getBoundingClientRect(), { delay });
         }
       }
