@@ -31,7 +31,7 @@ from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
-from conquian.bots.inference import POOL, HandPosterior, posterior
+from conquian.bots.inference import POOL, HandPosterior, mixture_posterior, posterior
 from conquian.bots.weights import shipped_weights
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
@@ -101,8 +101,10 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
 #: likely the fitted apprentice's probabilities, mixed with choices at random, make his every past
 #: choice (:mod:`conquian.bots.inference`); ``policy``, the same with ``foster``'s policy and a slip
 #: as the model.  The two models read a player who plays like them far better, and misread one who
-#: does not (``docs/bots.md``): neither is the default.
-INFERENCES = ("choices", "apprentice", "policy")
+#: does not (``docs/bots.md``).  ``mixture``: ``foster``'s policy, the apprentice, the apprentice
+#: loosened and a player no model fits, each weighed by how well it has predicted his choices this
+#: deal, the last reading his hand as ``choices`` does (:func:`~conquian.bots.inference.mixture_posterior`).
+INFERENCES = ("choices", "apprentice", "policy", "mixture")
 
 
 def adversary_pool(view: View, rng: random.Random, inference: str, budget: int) -> HandPosterior | None:
@@ -111,8 +113,11 @@ def adversary_pool(view: View, rng: random.Random, inference: str, budget: int) 
     40 to :data:`~conquian.bots.inference.POOL` hands."""
     if not isinstance(view, ConquianView) or inference == "choices":
         return None
+    size = min(POOL, max(40, budget // 8))
+    if inference == "mixture":
+        return mixture_posterior(view, rng, shipped_weights(), size=size)
     weights = shipped_weights() if inference == "apprentice" else None
-    return posterior(view, rng, size=min(POOL, max(40, budget // 8)), weights=weights)
+    return posterior(view, rng, size=size, weights=weights)
 
 
 @register("expert")
