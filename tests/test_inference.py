@@ -304,3 +304,31 @@ def test_the_mixture_trusts_the_model_that_predicts_the_adversary() -> None:
         assert pool.models is not None
         dropped += pool.models[0] < 0.05 and pool.models[3] > pool.models[0]
     assert dropped >= 2
+
+
+def test_the_mixture_carries_what_a_deal_taught_to_the_next_against_the_same_adversary() -> None:
+    """With ``mixture`` the same bot, deal after deal against one adversary's seat (as a match keeps
+    its bots), starts the next deal from the last deal's posterior of the models mixed with the
+    base prior: against ``foster``, his model starts the second deal above its base prior."""
+    from conquian.bots.expert import CARRY_BASE, ExpertBot
+    from conquian.bots.inference import PRIOR
+
+    rules = get_rules("conquian")
+    bot = ExpertBot(seed=1, iterations=8, inference="mixture")
+    other = make_bot("foster")
+    for k in range(2):
+        deal = ConquianDeal(rules, seed=40 + k, dealer=2)
+        mine = deal.seats[0]
+        while not deal.over:
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            deal.play(bot.choose(view) if seat == mine else other.choose(view))
+            if k == 1 and bot.priors:
+                break
+        if k == 0:
+            assert not bot.priors  # the first deal reads from the base prior
+    prior = bot.priors[deal.seats[1]]
+    assert sum(prior) == pytest.approx(1.0)
+    assert all(p >= CARRY_BASE * b - 1e-12 for p, b in zip(prior, PRIOR, strict=True))
+    assert prior[0] > PRIOR[0]
