@@ -11,7 +11,9 @@ view allowing) and weighed by each model of :mod:`conquian.bots.inference`; prin
   ``uniform``, is the baseline);
 - log ratio: the mean log of his real hand's weight over the pool's mean weight (a proper score:
   higher is better; a model too sure of itself goes below zero when it is wrong);
-- the time to weigh one hand.
+- the time to weigh one hand;
+- for the mixture of models (the reading ``inference="mixture"``), each model's posterior, the mean
+  over the decisions: how far the reading trusted each model of this adversary.
 
 The real hand is read here only to score the models: the reading itself sees the view.
 """
@@ -30,22 +32,30 @@ from collections.abc import Callable
 from conquian import ConquianDeal, get_rules
 from conquian.bots import make_bot
 from conquian.bots.apprentice import shipped_weights
-from conquian.bots.determinize import choices_weight
-from conquian.bots.inference import MIXTURE, AdversaryReads, Record, apprentice_likelihood, likelihood
+from conquian.bots.inference import (
+    MIXTURE,
+    MODELS,
+    AdversaryReads,
+    Mixture,
+    Record,
+    apprentice_likelihood,
+    likelihood,
+    model_likelihoods,
+    records_choices_weight,
+)
 from conquian.engine.cards import cards_of
-from conquian.engine.conquian.listing import K_DISCARD, K_PASS
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.history import folded
 
 Model = Callable[[MeldTable, list[Record], int], float]
+#: the name of the reading by a mixture of models (:class:`~conquian.bots.inference.Mixture`), weighed per pool
+MIXED = "mixture (foster, apprentice, loose, other)"
 #: the adversaries given a search budget (the ``expert``'s)
 SEARCH = ("expert", "master", "exit")
 
 
 def _choices(tbl: MeldTable, records: list[Record], hand: int) -> float:
-    refused = [r[1] for r in records if r[9] == K_PASS]
-    discarded = [r[10] for r in records if r[9] == K_DISCARD]
-    return choices_weight(tbl, hand, refused, discarded)
+    return records_choices_weight(tbl, records, hand)
 
 
 def _foster(tbl: MeldTable, records: list[Record], hand: int, slip: float) -> float:
@@ -66,12 +76,15 @@ def models() -> dict[str, Model]:
 
 
 def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, object]:
-    """The figures for one kind of adversary."""
+    """The figures for one kind of adversary (the mixture's on the same pools as the other models')."""
     rules = get_rules("conquian")
     ms = models()
-    overlap = dict.fromkeys(ms, 0.0)
-    log_ratio = dict.fromkeys(ms, 0.0)
-    spent = dict.fromkeys(ms, 0.0)
+    names = [*ms, MIXED]
+    overlap = dict.fromkeys(names, 0.0)
+    log_ratio = dict.fromkeys(names, 0.0)
+    spent = dict.fromkeys(names, 0.0)
+    posterior = [0.0] * len(MODELS)
+    apprentice_weights = shipped_weights()
     uniform = 0.0
     n = 0
     for k in range(deals):
@@ -104,12 +117,29 @@ def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, objec
                     shared = sum(w * (h & true).bit_count() for w, h in zip(weights, hands, strict=True))
                     overlap[name] += shared / total / count
                     log_ratio[name] += math.log(max(model(deal.tbl, records, true), 1e-300) / (total / pool))
+                # the mixture: each hand's likelihood under every model, the models weighed on the pool
+                t0 = time.perf_counter()
+                liks = [model_likelihoods(deal.tbl, records, h, apprentice_weights) for h in hands]
+                olds = [records_choices_weight(deal.tbl, records, h) for h in hands]
+                mix = Mixture(liks, olds)
+                mixed = [mix.weight(x, c) for x, c in zip(liks, olds, strict=True)]
+                spent[MIXED] += time.perf_counter() - t0
+                total = sum(mixed)
+                shared = sum(w * (h & true).bit_count() for w, h in zip(mixed, hands, strict=True))
+                overlap[MIXED] += shared / total / count
+                mine = mix.weight(model_likelihoods(deal.tbl, records, true, apprentice_weights),
+                                  records_choices_weight(deal.tbl, records, true))
+                log_ratio[MIXED] += math.log(max(mine, 1e-300) / (total / pool))
+                for m, x in enumerate(mix.posterior):
+                    posterior[m] += x
                 n += 1
             deal.play(bots[seat].choose(view))
     return {
         "adversary": adversary, "decisions": n, "uniform overlap": round(uniform / n, 3),
         "models": {name: {"overlap": round(overlap[name] / n, 3), "log ratio": round(log_ratio[name] / n, 3),
-                          "us per hand": round(spent[name] / n / pool * 1e6, 1)} for name in ms},
+                          "us per hand": round(spent[name] / n / pool * 1e6, 1)} for name in names},
+        "mixture's posterior of the models (mean over the decisions)": {
+            m: round(x / n, 3) for m, x in zip(MODELS, posterior, strict=True)},
     }
 
 

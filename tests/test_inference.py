@@ -135,14 +135,15 @@ def test_drawn_hands_follow_the_weights() -> None:
 
 def test_the_search_takes_each_reading_and_refuses_another() -> None:
     """``inference``: ``choices`` (the default: the passed and discarded cards only), ``apprentice``
-    or ``policy`` (a model of his play); only these.  With a model, the search draws the adversary's
+    or ``policy`` (a model of his play), ``mixture`` (models weighed by how well they predict him);
+    only these.  With a model, the search draws the adversary's
     hands from a pool of them; without, from none."""
     from conquian.bots.apprentice import ExitBot
     from conquian.bots.expert import ExpertBot, MasterBot
 
     assert MasterBot().inference == ExitBot().inference == ExpertBot.INFERENCE == "choices"
     deal = foster_deals("conquian", 2, range(3, 4))[0][4]
-    for inference in ("choices", "apprentice", "policy"):
+    for inference in ("choices", "apprentice", "policy", "mixture"):
         bot = ExpertBot(seed=1, iterations=30, inference=inference)
         seat = deal.seats[deal.actor]
         assert deal.verify(bot.choose(deal.view(seat)))
@@ -163,7 +164,10 @@ def test_the_reading_benchmark_runs_and_scores_the_models(capsys: pytest.Capture
     assert out["adversary"] == "foster" and out["decisions"] > 5
     assert set(out["models"]) == {"choices (passed and discarded cards)", "foster, slip 0.01", "foster, slip 0.05",
                                   "foster, slip 0.15", "apprentice",
-                                  "apprentice, mixed"}
+                                  "apprentice, mixed", "mixture (foster, apprentice, loose, other)"}
+    posterior = out["mixture's posterior of the models (mean over the decisions)"]
+    assert set(posterior) == {"foster", "apprentice", "loose", "other"}
+    assert sum(posterior.values()) == pytest.approx(1.0, abs=0.01)
     assert all(m["log ratio"] >= 0.0 for name, m in out["models"].items() if name.startswith("foster"))
 
 
@@ -197,3 +201,134 @@ def test_the_search_reads_a_mixture_of_the_apprentice_and_choices_at_random() ->
             assert 0.0 < model <= 1.0
             checked += 1
     assert checked > 20
+
+
+def _adversary_deal(adversary: str, seed: int) -> list[ConquianDeal]:
+    """A deal of ``foster`` (seat of the first player) against ``adversary``: the deal before each of
+    foster's decisions with a choice, late enough that the adversary has chosen (copies)."""
+    deal = ConquianDeal(get_rules("conquian"), seed=seed, dealer=2)
+    reader = deal.seats[0]
+    bots = {s: make_bot("foster" if s == reader else adversary, seed=seed) for s in deal.seats}
+    points = []
+    while not deal.over:
+        seat = deal.to_act
+        assert seat is not None
+        if seat == reader and len(deal.legal_raw()) > 1 and len(reads_of(deal).records[1]) >= 4:
+            points.append(deal.copy())
+        deal.play(bots[seat].choose(deal.view(seat)))
+    return points
+
+
+def test_the_mixture_reads_nothing_hidden() -> None:
+    """The mixture's hands, their weights and its posterior of the models come from the seat's view
+    only: re-dealing the cards the seat has not seen (the adversary's hand and the pack) under the
+    same public history changes none of them."""
+    from conquian.bots.inference import mixture_posterior
+    from conquian.bots.weights import shipped_weights
+
+    weights = shipped_weights()
+    checked = changed = 0
+    for seed in range(2):
+        for deal in foster_deals("conquian", 2, range(seed, seed + 1))[0][2::4]:
+            seat = deal.seats[deal.actor]
+            mine = mixture_posterior(deal.view(seat), random.Random(1), weights, size=30)
+            for k in range(2):
+                other = determinize(deal.view(seat), random.Random(k))
+                assert isinstance(other, ConquianDeal)
+                changed += other.hands[1 - deal.actor] != deal.hands[1 - deal.actor]
+                other.events, other.n_events = deal.events, deal.n_events
+                theirs = mixture_posterior(other.view(seat), random.Random(1), weights, size=30)
+                assert (theirs.hands, theirs.cum, theirs.models) == (mine.hands, mine.cum, mine.models)
+                checked += 1
+    assert checked >= 6 and changed >= checked - 2
+
+
+def test_the_mixture_weighs_the_models_by_his_choices_and_the_hands_by_the_mixture() -> None:
+    """Each model's posterior is its prior times the pool's mean likelihood of his choices under it,
+    normalised; a hand's weight is the sum over the models of prior times its likelihood, the
+    player no model fits reading it as ``choices`` does (scaled to his choices' mean probability
+    at random), so that with all the prior on him the reading is ``choices``' exactly."""
+    from conquian.bots.inference import PRIOR, Mixture, model_likelihoods, records_choices_weight
+    from conquian.bots.weights import shipped_weights
+
+    weights = shipped_weights()
+    deal = _adversary_deal("foster", 5)[-1]
+    adv = 1 - deal.actor
+    records = reads_of(deal).records[adv]
+    unseen = cards_of(deal.view(deal.seats[deal.actor]).unseen_mask())
+    rng = random.Random(3)
+    hands = []
+    for _ in range(25):
+        rng.shuffle(unseen)
+        hands.append(sum(1 << c for c in unseen[: deal.hands[adv].bit_count()]))
+    liks = [model_likelihoods(deal.tbl, records, h, weights) for h in hands]
+    olds = [records_choices_weight(deal.tbl, records, h) for h in hands]
+    mix = Mixture(liks, olds)
+    ev = [sum(x[m] for x in liks) / len(liks) for m in range(4)]
+    joint = [PRIOR[m] * ev[m] for m in range(4)]
+    assert mix.posterior == pytest.approx([j / sum(joint) for j in joint])
+    scale = ev[3] / (sum(olds) / len(olds))
+    for x, c in zip(liks, olds, strict=True):
+        assert all(0.0 < p <= 1.0 for p in x)
+        assert mix.weight(x, c) == pytest.approx(sum(PRIOR[m] * x[m] for m in range(3)) + PRIOR[3] * scale * c)
+    only_other = Mixture(liks, olds, (0.0, 0.0, 0.0, 1.0))
+    ratios = {round(only_other.weight(x, c) / c, 12) for x, c in zip(liks, olds, strict=True)}
+    assert len(ratios) == 1
+
+
+def test_the_mixture_trusts_the_model_that_predicts_the_adversary() -> None:
+    """Against ``foster`` the posterior goes to ``foster``'s model and the hands it draws share more of
+    his real hand's cards than hands at random; against a player at random, ``foster``'s model is
+    dropped and the reading falls back on the other models (most of all the player no model fits)."""
+    from conquian.bots.inference import mixture_posterior
+    from conquian.bots.weights import shipped_weights
+
+    weights = shipped_weights()
+    read = at_random = 0.0
+    trusted = 0
+    for seed in (2, 3, 4):
+        points = _adversary_deal("foster", seed)
+        for deal in points[-3:]:
+            pool = mixture_posterior(deal.view(deal.seats[deal.actor]), random.Random(0), weights, size=40)
+            assert pool.models is not None
+            true = deal.hands[1 - deal.actor]
+            w = [b - a for a, b in zip([0.0, *pool.cum], pool.cum, strict=False)]
+            read += sum(x * (h & true).bit_count() for x, h in zip(w, pool.hands, strict=True)) / pool.cum[-1]
+            at_random += sum((h & true).bit_count() for h in pool.hands) / len(pool.hands)
+        trusted += pool.models[0] > 0.5
+    assert trusted >= 2 and read > at_random
+    dropped = 0
+    for seed in (1, 2, 3):
+        late = _adversary_deal("random", seed)[-1]
+        pool = mixture_posterior(late.view(late.seats[late.actor]), random.Random(0), weights, size=40)
+        assert pool.models is not None
+        dropped += pool.models[0] < 0.05 and pool.models[3] > pool.models[0]
+    assert dropped >= 2
+
+
+def test_the_mixture_carries_what_a_deal_taught_to_the_next_against_the_same_adversary() -> None:
+    """With ``mixture`` the same bot, deal after deal against one adversary's seat (as a match keeps
+    its bots), starts the next deal from the last deal's posterior of the models mixed with the
+    base prior: against ``foster``, his model starts the second deal above its base prior."""
+    from conquian.bots.expert import CARRY_BASE, ExpertBot
+    from conquian.bots.inference import PRIOR
+
+    rules = get_rules("conquian")
+    bot = ExpertBot(seed=1, iterations=8, inference="mixture")
+    other = make_bot("foster")
+    for k in range(2):
+        deal = ConquianDeal(rules, seed=40 + k, dealer=2)
+        mine = deal.seats[0]
+        while not deal.over:
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            deal.play(bot.choose(view) if seat == mine else other.choose(view))
+            if k == 1 and bot.priors:
+                break
+        if k == 0:
+            assert not bot.priors  # the first deal reads from the base prior
+    prior = bot.priors[deal.seats[1]]
+    assert sum(prior) == pytest.approx(1.0)
+    assert all(p >= CARRY_BASE * b - 1e-12 for p, b in zip(prior, PRIOR, strict=True))
+    assert prior[0] > PRIOR[0]

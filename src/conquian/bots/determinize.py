@@ -17,7 +17,13 @@ from __future__ import annotations
 import random
 from typing import Any, Union, overload
 
-from conquian.bots.inference import HandPosterior
+from conquian.bots.inference import (  # noqa: F401  (the older reading lives there; its names stay here)
+    DISCARDED_WEIGHT,
+    REFUSED_WEIGHT,
+    HandPosterior,
+    _makes_three,
+    choices_weight,
+)
 from conquian.engine.cards import JOKER, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.melds import MeldTable, meld_table
@@ -110,12 +116,6 @@ def _mexicano(v: MexicanoView, rng: random.Random) -> MexicanoDeal:
 
 #: How many hands a conquian re-deal draws for the adversary before keeping the likeliest.
 ATTEMPTS = 24
-#: The weight of a re-dealt adversary hand for each card he passed that it could have combined
-#: into a three (Foster: a player takes what he can use; only a hopeless hand refuses it).
-REFUSED_WEIGHT = 0.1
-#: The weight for each card he discarded that made a three with cards of that hand (Foster's
-#: player discards the card that connects with nothing).
-DISCARDED_WEIGHT = 0.3
 
 
 def _conquian(v: ConquianView, rng: random.Random, pool: HandPosterior | None) -> ConquianDeal:
@@ -203,25 +203,6 @@ class _ChoicesSeen:
                 self.refused[p].append(card)
             elif kind == "discard":
                 self.discarded[p].append(card)
-
-
-def choices_weight(tbl: MeldTable, hand: int, refused: list[int], discarded: list[int]) -> float:
-    """How likely the adversary's passes and discards are with ``hand`` (1.0: nothing speaks
-    against it)."""
-    w = 1.0
-    for c in refused:
-        if _makes_three(tbl, hand, c):
-            w *= REFUSED_WEIGHT
-    for c in discarded:
-        if _makes_three(tbl, hand, c):
-            w *= DISCARDED_WEIGHT
-    return w
-
-
-def _makes_three(tbl: MeldTable, hand: int, c: int) -> bool:
-    """Whether ``c`` makes a three with two cards of ``hand``."""
-    cb = 1 << c
-    return any(t & ~cb & ~hand == 0 for t in tbl.threes_by_card.get(c, ()))
 
 
 class _CooncanSeen:

@@ -31,7 +31,7 @@ from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
-from conquian.bots.inference import POOL, HandPosterior, posterior
+from conquian.bots.inference import POOL, PRIOR, HandPosterior, mixture_posterior, posterior
 from conquian.bots.weights import shipped_weights
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
@@ -101,18 +101,30 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
 #: likely the fitted apprentice's probabilities, mixed with choices at random, make his every past
 #: choice (:mod:`conquian.bots.inference`); ``policy``, the same with ``foster``'s policy and a slip
 #: as the model.  The two models read a player who plays like them far better, and misread one who
-#: does not (``docs/bots.md``): neither is the default.
-INFERENCES = ("choices", "apprentice", "policy")
+#: does not (``docs/bots.md``).  ``mixture``: ``foster``'s policy, the apprentice, the apprentice
+#: loosened and a player no model fits, each weighed by how well it has predicted his choices this
+#: deal, the last reading his hand as ``choices`` does (:func:`~conquian.bots.inference.mixture_posterior`).
+INFERENCES = ("choices", "apprentice", "policy", "mixture")
 
 
-def adversary_pool(view: View, rng: random.Random, inference: str, budget: int) -> HandPosterior | None:
+#: With ``mixture``, the share of the models' prior at a new deal that is the base prior
+#: (:data:`~conquian.bots.inference.PRIOR`), the rest being what the deals before taught
+#: (:meth:`ExpertBot.choose`): however sure the past made it, the reading can change its mind.
+CARRY_BASE = 0.2
+
+
+def adversary_pool(view: View, rng: random.Random, inference: str, budget: int,
+                   prior: tuple[float, float, float, float] = PRIOR) -> HandPosterior | None:
     """The adversary's hands weighed by his past choices for a conquian view (:data:`INFERENCES`;
     ``None`` elsewhere and with ``choices``): a pool an eighth of the ``budget`` of playouts, from
-    40 to :data:`~conquian.bots.inference.POOL` hands."""
+    40 to :data:`~conquian.bots.inference.POOL` hands; ``prior``: with ``mixture``, the models'."""
     if not isinstance(view, ConquianView) or inference == "choices":
         return None
+    size = min(POOL, max(40, budget // 8))
+    if inference == "mixture":
+        return mixture_posterior(view, rng, shipped_weights(), size=size, prior=prior)
     weights = shipped_weights() if inference == "apprentice" else None
-    return posterior(view, rng, size=min(POOL, max(40, budget // 8)), weights=weights)
+    return posterior(view, rng, size=size, weights=weights)
 
 
 @register("expert")
@@ -126,7 +138,10 @@ class ExpertBot:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none);
     ``inference``: how the adversary's hand is read in conquian (:data:`INFERENCES`; default
-    :attr:`INFERENCE`).
+    :attr:`INFERENCE`).  With ``mixture`` the bot learns from deal to deal: the models' posterior
+    at its last decision of a deal, mixed with the base prior (:data:`CARRY_BASE`), is the prior of
+    the next deal against the same adversary's seat (a new deal is a view of fewer events than
+    the last; a bot made for one decision, as a server makes them, starts from the base prior).
     ``playouts`` counts the playouts of every decision so far and ``last_playouts`` those of the
     last (fewer than the budget when a deadline or the cap stopped it).
     """
@@ -150,6 +165,10 @@ class ExpertBot:
             raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, not {inference!r}")
         self.inference = inference
         self._pool: HandPosterior | None = None
+        #: with ``mixture``: per adversary's seat, the models' prior for the deal under way
+        self.priors: dict[int, tuple[float, float, float, float]] = {}
+        # the events and the models' posterior at the last decision, per adversary's seat
+        self._read: dict[int, tuple[int, tuple[float, ...]]] = {}
         self.seed = seed
         self.margin = margin
         self.iterations = iterations
@@ -176,7 +195,9 @@ class ExpertBot:
         rng = self._rng(view)
         cooncan = isinstance(view, CooncanView)
         budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
-        self._pool = adversary_pool(view, rng, self.inference, budget)
+        self._pool = adversary_pool(view, rng, self.inference, budget, self._prior_for(view))
+        if self._pool is not None and self._pool.models is not None and isinstance(view, ConquianView):
+            self._read[view.adversary] = (view.n_events, self._pool.models)
         default = None
         if isinstance(view, CooncanView):
             default = fk.policy(fk_obs(view), random.Random(rng.getrandbits(32)))
@@ -204,6 +225,22 @@ class ExpertBot:
             if best != j and mean_gain <= self.margin * sd / k**0.5:
                 best = j
         return self._action(view, legal[best])
+
+    def _prior_for(self, view: View) -> tuple[float, float, float, float]:
+        """The models' prior for this deal's adversary (``mixture``): at a new deal, the posterior of
+        the last deal against his seat mixed with the base prior."""
+        if self.inference != "mixture" or not isinstance(view, ConquianView):
+            return PRIOR
+        adv = view.adversary
+        last = self._read.get(adv)
+        if last is not None and view.n_events < last[0]:  # a new deal: what the last one taught
+            post = last[1]
+            self.priors[adv] = (CARRY_BASE * PRIOR[0] + (1 - CARRY_BASE) * post[0],
+                                CARRY_BASE * PRIOR[1] + (1 - CARRY_BASE) * post[1],
+                                CARRY_BASE * PRIOR[2] + (1 - CARRY_BASE) * post[2],
+                                CARRY_BASE * PRIOR[3] + (1 - CARRY_BASE) * post[3])
+            del self._read[adv]
+        return self.priors.get(adv, PRIOR)
 
     def _sample(self, view: View, rng: random.Random, legal: list[Any], alive: list[int], n_samples: int,
                 values: list[list[float]], deadline: float | None) -> None:
@@ -281,5 +318,5 @@ def strongest_quick_bot() -> str:
     return "master" if all(speedups.status().values()) else "expert"
 
 
-__all__ = ["INFERENCES", "CooncanDeal", "ExpertBot", "MasterBot", "adversary_pool", "playout_value",
+__all__ = ["CARRY_BASE", "INFERENCES", "CooncanDeal", "ExpertBot", "MasterBot", "adversary_pool", "playout_value",
            "strongest_quick_bot"]

@@ -50,6 +50,27 @@ LEAST = 0.01
 MIXTURE: tuple[tuple[float, float], ...] = ((0.0, 1 / 3), (0.3, 1 / 3), (1.0, 1 / 3))
 #: How many hands :func:`posterior` draws and weighs for a decision.
 POOL = 200
+#: The weight of a hand for each card the adversary passed that it could have combined into a
+#: three (Foster: a player takes what he can use; only a hopeless hand refuses it): the older
+#: reading, :func:`choices_weight`.
+REFUSED_WEIGHT = 0.1
+#: The weight for each card he discarded that made a three with cards of that hand (Foster's
+#: player discards the card that connects with nothing).
+DISCARDED_WEIGHT = 0.3
+#: The models of the adversary's play that :func:`mixture_posterior` weighs, in the order of its
+#: likelihoods: ``foster``'s policy (its choice, but for a slip of :data:`FOSTER_SLIP` spread over
+#: the listed actions), the apprentice read as probabilities (fitted on the search's decisions: the
+#: model of a player who searches), the apprentice loosened (a weaker player in its style: at
+#: each decision, with probability :data:`LOOSE`, a listed action at random), and a player no model
+#: fits (every listed action alike; his hand read by the passed and discarded cards only).
+MODELS = ("foster", "apprentice", "loose", "other")
+#: The prior of each of :data:`MODELS` at a deal's start: half on the player no model fits, so
+#: that a model must earn its weight by predicting his choices.
+PRIOR: tuple[float, float, float, float] = (1 / 6, 1 / 6, 1 / 6, 1 / 2)
+#: The slip of the ``foster`` model of :func:`mixture_posterior`.
+FOSTER_SLIP = 0.1
+#: How often the ``loose`` model chooses at random.
+LOOSE = 0.3
 
 # one record: (stage, card, side, down, other_side, other_down, other_count, pack_count, seen,
 # kind, arg, left): the public state before the choice, the choice, the hand cards it showed
@@ -207,15 +228,122 @@ def apprentice_likelihood(tbl: MeldTable, records: list[Record], hand: int, weig
     return w
 
 
+def choices_weight(tbl: MeldTable, hand: int, refused: list[int], discarded: list[int]) -> float:
+    """How likely the adversary's passes and discards are with ``hand`` (1.0: nothing speaks
+    against it): the older reading, by the cards he passed and discarded only."""
+    w = 1.0
+    for c in refused:
+        if _makes_three(tbl, hand, c):
+            w *= REFUSED_WEIGHT
+    for c in discarded:
+        if _makes_three(tbl, hand, c):
+            w *= DISCARDED_WEIGHT
+    return w
+
+
+def _makes_three(tbl: MeldTable, hand: int, c: int) -> bool:
+    """Whether ``c`` makes a three with two cards of ``hand``."""
+    cb = 1 << c
+    return any(t & ~cb & ~hand == 0 for t in tbl.threes_by_card.get(c, ()))
+
+
+def records_choices_weight(tbl: MeldTable, records: list[Record], hand: int) -> float:
+    """:func:`choices_weight` of a player's records (the cards he passed and discarded)."""
+    refused = [r[1] for r in records if r[9] == K_PASS and r[1] >= 0]
+    discarded = [int(r[10]) for r in records if r[9] == K_DISCARD]
+    return choices_weight(tbl, hand, refused, discarded)
+
+
+def model_likelihoods(tbl: MeldTable, records: list[Record], hand: int,
+                      weights: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """How likely a player's recorded choices are if his hand now is ``hand``, under each of
+    :data:`MODELS`: proper probabilities of each choice among the listed actions, so that the
+    models can be compared by how well they predict him (a choice nobody lists counts
+    :data:`LEAST` under every model).  Every choice counts, those that say nothing of his hand
+    too: they tell the models apart.  A decision with a single listed action says nothing."""
+    lf = la = ll = lu = 1.0
+    rng = random.Random(0)  # foster's conquian policy draws nothing
+    for o, kind, arg in _past_observations(tbl, records, hand):
+        legal = legal_raw(tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
+        n = len(legal)
+        if n < 2:
+            if n == 1 and _is_choice(legal[0][0], legal[0][1], kind, arg):
+                continue
+            lf *= LEAST
+            la *= LEAST
+            ll *= LEAST
+            lu *= LEAST
+            continue
+        fk, fa = fc.policy(o, rng)
+        scores = action_scores(obs_features(o, legal, (fk, fa)), weights)
+        top = max(scores)
+        total = 0.0
+        mine = 0.0
+        found = False
+        for (kd, a), x in zip(legal, scores, strict=True):
+            ex = math.exp(x - top)
+            total += ex
+            if not found and _is_choice(kd, a, kind, arg):
+                mine = ex
+                found = True
+        if not found:
+            lf *= LEAST
+            la *= LEAST
+            ll *= LEAST
+            lu *= LEAST
+            continue
+        u = 1.0 / n
+        p = mine / total
+        lf *= (1.0 - FOSTER_SLIP) + FOSTER_SLIP * u if _is_choice(fk, fa, kind, arg) else FOSTER_SLIP * u
+        la *= p if p > LEAST else LEAST
+        ll *= (1.0 - LOOSE) * p + LOOSE * u
+        lu *= u
+    return lf, la, ll, lu
+
+
+class Mixture:
+    """The reading by :data:`MODELS` of one decision: from the likelihoods of a pool of hands drawn
+    at random (:func:`model_likelihoods`) and the older reading's weights of the same hands
+    (:func:`records_choices_weight`), the posterior of each model (his choices' probability under
+    it, the pool's mean standing for the sum over the hands he may hold, times its prior) and
+    each hand's weight (:meth:`weight`: the sum over the models of prior times likelihood, the
+    hand and the model read together).  The player no model fits weighs a hand by the older
+    reading, scaled to his choices' mean probability at random: a player the models do not
+    predict is read as before, whatever the models would say."""
+
+    __slots__ = ("evidence", "posterior", "prior", "scale")
+
+    def __init__(self, likelihoods: list[tuple[float, float, float, float]], choices: list[float],
+                 prior: tuple[float, float, float, float] = PRIOR) -> None:
+        k = max(1, len(likelihoods))
+        ev = [sum(x[m] for x in likelihoods) / k for m in range(4)]
+        mean_choices = sum(choices) / k if choices else 1.0
+        self.evidence = (ev[0], ev[1], ev[2], ev[3])
+        self.prior = prior
+        self.scale = ev[3] / mean_choices if mean_choices > 0.0 else 0.0
+        joint = [prior[m] * ev[m] for m in range(4)]
+        total = sum(joint)
+        self.posterior = tuple(j / total for j in joint) if total > 0.0 else prior
+
+    def weight(self, likelihood: tuple[float, float, float, float], choices: float) -> float:
+        """The weight of a hand of these likelihoods and this older reading's weight."""
+        pr = self.prior
+        return (pr[0] * likelihood[0] + pr[1] * likelihood[1] + pr[2] * likelihood[2]
+                + pr[3] * self.scale * choices)
+
+
 class HandPosterior:
     """Hands the adversary may hold, drawn at random among those his count and the seat's view
     allow, each with its weight (:func:`posterior`): :meth:`draw` samples them by weight."""
 
-    __slots__ = ("cum", "hands")
+    __slots__ = ("cum", "hands", "models")
 
-    def __init__(self, hands: list[int], weights: list[float]) -> None:
+    def __init__(self, hands: list[int], weights: list[float],
+                 models: tuple[float, ...] | None = None) -> None:
         self.hands = hands
         self.cum = list(accumulate(weights))
+        #: with :func:`mixture_posterior`, each model's posterior (:data:`MODELS`' order)
+        self.models = models
 
     def draw(self, rng: random.Random) -> int:
         """One hand, with probability proportional to its weight."""
@@ -247,5 +375,53 @@ def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: fl
     return HandPosterior(hands, weighed)
 
 
-__all__ = ["LEAST", "MIXTURE", "POOL", "SLIP", "AdversaryReads", "HandPosterior", "Record", "apprentice_likelihood",
-           "likelihood", "posterior"]
+def mixture_posterior(view: ConquianView, rng: random.Random, weights: tuple[float, ...], size: int = POOL,
+                      prior: tuple[float, float, float, float] = PRIOR) -> HandPosterior:
+    """``size`` hands for the seat's adversary, weighed by :class:`Mixture`: the models of his
+    play (:data:`MODELS`) each weighed by how well it has predicted his choices this deal (the
+    public history only), falling back on the passed and discarded cards for a player none
+    predicts.  ``weights``: the apprentice's."""
+    reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
+                   AdversaryReads.copy)
+    records = reads.records[1 - view.player]
+    tbl = view.table
+    unseen = cards_of(view.unseen_mask())
+    k = view.adversary_hand_count
+    hands: list[int] = []
+    liks: list[tuple[float, float, float, float]] = []
+    olds: list[float] = []
+    for _ in range(size):
+        rng.shuffle(unseen)
+        hand = 0
+        for c in unseen[:k]:
+            hand |= 1 << c
+        hands.append(hand)
+        liks.append(model_likelihoods(tbl, records, hand, weights))
+        olds.append(records_choices_weight(tbl, records, hand))
+    mix = Mixture(liks, olds, prior)
+    return HandPosterior(hands, [mix.weight(x, c) for x, c in zip(liks, olds, strict=True)], mix.posterior)
+
+
+__all__ = [
+    "DISCARDED_WEIGHT",
+    "FOSTER_SLIP",
+    "LEAST",
+    "LOOSE",
+    "MIXTURE",
+    "MODELS",
+    "POOL",
+    "PRIOR",
+    "REFUSED_WEIGHT",
+    "SLIP",
+    "AdversaryReads",
+    "HandPosterior",
+    "Mixture",
+    "Record",
+    "apprentice_likelihood",
+    "choices_weight",
+    "likelihood",
+    "mixture_posterior",
+    "model_likelihoods",
+    "posterior",
+    "records_choices_weight",
+]
