@@ -49,8 +49,8 @@ OFFLINE = Path(__file__).resolve().parent / "offline"
 STATIC = Path(__file__).resolve().parent / "static"
 #: The page's scripts and styles the offline page loads from ``../static/`` (no lobby, chat,
 #: invitation, history or replay: those are the server's).
-STATIC_FILES = ("style.css", "cards.css", "play.css", "favicon.svg", "cards.js", "page.js", "play.js",
-                "transport.js", "table.js")
+STATIC_FILES = ("style.css", "cards.css", "play.css", "screen.css", "favicon.svg", "icons/turn.svg", "cards.js",
+                "page.js", "play.js", "transport.js", "table.js", "screen.js")
 #: The offline app's own files.
 APP_FILES = ("index.html", "offline.js", "offline.css", "worker.js", "sw.js")
 #: The engine's sub-packages and modules the page does not need (the terminal game, the learning

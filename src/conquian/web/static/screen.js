@@ -94,7 +94,9 @@ document.addEventListener("keydown", ev => {
 // ----------------------------------------------------------------------------- your turn
 // The title and the favicon say it while it is the player's turn; a vibration (if the player
 // wants it, kept in this browser) when the turn comes.  The sound is play.js's tone("yours").
-const FAVICON = "/static/favicon.svg", FAVICON_TURN = "/static/icons/turn.svg";
+// beside the page's own icon (the server's /static/, or the offline app's ../static/)
+const FAVICON = (document.querySelector('link[rel="icon"]') || { getAttribute: () => null }).getAttribute("href") || "/static/favicon.svg";
+const FAVICON_TURN = FAVICON.replace(/favicon\.svg$/, "icons/turn.svg");
 function vibrateOn() { return store.get("pref", "vibrate") === "1"; }
 function vibrateSwitch() {
   if (!("vibrate" in navigator)) return "";
