@@ -152,8 +152,9 @@ def test_offline_match_played_and_resumed(browser: Any, site_url: str, lang: str
     page.fill("#offline-name", "Ana")
     page.click("#offline-start")
     page.wait_for_selector("#board", timeout=60_000)
-    page.click("[data-key=settings]")
+    page.click("#sheet-settings")  # the table's settings, in a sheet on a phone
     page.select_option("#pace", "0")  # the bots at once
+    page.click("#side .sheet-close")  # the table again
     # a few moves, a reload, and the deal goes on where it was
     _play_deal(page, stop_after=3)
     state = page.get_attribute("#board", "data-state")
@@ -263,7 +264,7 @@ def test_every_preset_and_seat_count_against_each_bot_draws_in_the_page(browser:
             page.wait_for_selector("#board", timeout=LOAD_MS)
             assert page.evaluate("game.table.seats.length") == n
             # conquian with more than two: the seats of the deal (one sits out, R6.3)
-            assert page.locator("#board .seats .seat").count() == page.evaluate("game.table.deal.seats.length")
+            assert page.locator("#board .seat[data-seat]").count() == page.evaluate("game.table.deal.seats.length")
             assert page.locator(f"#board .seat:has-text('{bot.capitalize()}')").count() >= 1, (variant, n, bot)
             if page.evaluate("!!game.table.deal.hand"):
                 page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
