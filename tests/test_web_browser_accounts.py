@@ -17,7 +17,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect  # noqa: E402
 
 from conquian.web.accounts import DELETED_NAME  # noqa: E402
-from test_web_browser import ARGS, CHROMIUM  # noqa: E402
+from test_web_browser import browser  # noqa: E402, F401 (browser: a fixture)
 from web_server import Server  # noqa: E402
 
 
@@ -29,20 +29,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 def choose(page: Any, name: str) -> None:
     page.fill("#name", name)
     page.click("#name-form button[type=submit]")
 
 
-def test_two_browsers_names_csrf_and_delete(server: Server, browser: Any, tmp_path: Path) -> None:
+def test_two_browsers_names_csrf_and_delete(server: Server, browser: Any, tmp_path: Path) -> None:  # noqa: F811
     ann = browser.new_context(locale="en-US").new_page()
     ann.goto(server.url + "/account")
     choose(ann, "Ann")
@@ -91,7 +83,7 @@ def test_two_browsers_names_csrf_and_delete(server: Server, browser: Any, tmp_pa
     bea.context.close()
 
 
-def test_two_browsers_play_a_rated_match_and_see_the_leaderboard(server: Server, browser: Any) -> None:
+def test_two_browsers_play_a_rated_match_and_see_the_leaderboard(server: Server, browser: Any) -> None:  # noqa: F811
     """Two browsers sign up, make and take a rated conquian table from their pages (the CSRF token
     sent by the page), their seats' moves played through the table's socket, and both find
     themselves on the leaderboard page beside a bot (marked), and on their player pages."""
