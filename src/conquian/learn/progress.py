@@ -7,7 +7,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from conquian.engine.files import records_dir
+from conquian.engine.files import atomic_write, records_dir
 
 
 def progress_path() -> Path:
@@ -30,4 +30,4 @@ def mark_done(key: str, path: Path | None = None) -> None:
     path = path or progress_path()
     done = done_lessons(path) | {key}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"done": sorted(done)}) + "\n", encoding="utf-8")
+    atomic_write(path, json.dumps({"done": sorted(done)}) + "\n")  # a kill mid-write keeps the old file
