@@ -39,6 +39,14 @@ class Server:
              "--lobby-per-address", "10000", "--replays-per-minute", "10000",
              "--accounts-per-hour", "10000", "--account-requests-per-minute", "10000")
 
+    @classmethod
+    def loose_except(cls, *flags: str) -> tuple[str, ...]:
+        """The loose limits without ``flags``, which keep the server's defaults (by name, not position)."""
+        unknown = set(flags) - set(cls.LOOSE[::2])
+        assert not unknown, f"not a loose limit: {unknown}"
+        pairs = zip(cls.LOOSE[::2], cls.LOOSE[1::2], strict=True)
+        return tuple(part for flag, value in pairs if flag not in flags for part in (flag, value))
+
     def __init__(self, db: str, tmp: Path, bot_delay: float = 0.0, port: int | None = None,
                  extra: tuple[str, ...] = ("--log-level", "warning"), limits: tuple[str, ...] = LOOSE,
                  preexec: Callable[[], None] | None = None, answer_step: float = 0.0, bot_workers: int = 1) -> None:
