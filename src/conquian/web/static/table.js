@@ -96,6 +96,12 @@ class Game {
       if (c) delete this.awaySince[s]; else if (!(s in this.awaySince)) this.awaySince[s] = Date.now();
     });
   }
+  // "(you)" after a seat's name, unless the name already says it (the offline app seats "You")
+  youMark(seat) {
+    if (seat !== this.you) return "";
+    const n = this.name(seat).trim().toLocaleLowerCase();
+    return n === _("you").toLocaleLowerCase() || n === _("You").toLocaleLowerCase() ? "" : " " + _("(you)");
+  }
   name(seat) { const s = this.table.seats[seat - 1]; return s ? (seatName(s.name, s.kind, seat) || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
   mine() { const d = this.table.deal; return !!(d && !d.over && this.you !== null && d.to_act === this.you && this.table.legal.length); }
@@ -193,7 +199,7 @@ class Game {
     const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, _("Waiting for players")), setDealNotice(t), invitationPanel(t.id));
     for (const s of t.seats) {
       const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
-      if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: botName(s.kind) })) : "", s.seat === this.you ? el("span", { class: "dim" }, " " + _("(you)")) : "");
+      if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: botName(s.kind) })) : "", this.youMark(s.seat) ? el("span", { class: "dim" }, this.youMark(s.seat)) : "");
       else if (this.you === null) {
         // what is typed stays when the page is drawn again (someone arrives, a presence message)
         const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: this.typedName !== undefined ? this.typedName : (store.get("name", "me") || ""),
@@ -333,7 +339,7 @@ class Game {
     const total = t.scores && t.scores.totals ? t.scores.totals[s - 1] : 0;
     const cls = "seat" + (d.to_act === s && !d.over ? " to-act" : "") + (newest && last && newest.seat === s && newest.event === last.event ? " newest" : "");
     return el("div", { class: cls, "data-seat": s },
-      el("div", { class: "who" }, el("strong", {}, this.name(s)), s === this.you ? " " + _("(you)") : "",
+      el("div", { class: "who" }, el("strong", {}, this.name(s)), this.youMark(s),
         t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away")),
         d.family === "mexicano" ? this.seatMark(d, s) : ""),
       el("div", { class: "meta" }, heldCards(d.hand_counts[i]),
