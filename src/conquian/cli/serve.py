@@ -94,6 +94,11 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--turn-timers", type=seconds_list, default=None, metavar="SECONDS",
                    help=_("the turn timers a table may have, in seconds, separated by commas (default "
                           "30,60,120,300)"))
+    w.add_argument("--quick-bot-after", type=bounded(1, 86400), default=30,
+                   help=_("seconds a player waits for a quick match before bots may fill the empty seats (default "
+                          "30)"))
+    w.add_argument("--quick-deals", type=bounded(1, 50), default=None,
+                   help=_("the deals of a quick match (default: the game's own)"))
     w.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
     w.add_argument("--log-format", choices=("text", "json"), default="text",
                    help=_("log lines as text or as JSON objects (a line per request and per move; never a seat token)"))
@@ -188,6 +193,7 @@ def serve_command(args: argparse.Namespace) -> int:
                         unjoined_after=args.unjoined_after, chat_chars=args.chat_chars,
                         replays_per_minute=args.replays_per_minute, lobby_per_address=args.lobby_per_address,
                         chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
+                        quick_bot_after=args.quick_bot_after, quick_deals=args.quick_deals,
                         **({"turn_timers": args.turn_timers} if args.turn_timers else {}))
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
@@ -227,6 +233,7 @@ def serve_command(args: argparse.Namespace) -> int:
                 "replays_per_minute": settings.replays_per_minute, "lobby_per_address": settings.lobby_per_address,
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
                 "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),
+                "quick_bot_after": settings.quick_bot_after, "quick_deals": settings.quick_deals,
                 "request_timeout": args.request_timeout,
                 "log_level": args.log_level,
                 "log_format": args.log_format})

@@ -25,6 +25,7 @@ from conquian.web.learn import learn_routes
 from conquian.web.limits import REQUEST_TIMEOUT, deadline_protocol
 from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
+from conquian.web.quickmatch import QuickMatch
 from conquian.web.routes import STATIC, http_routes
 from conquian.web.server import EVICT_AFTER, Connection, Hub, Server, Settings
 from conquian.web.site import offline_file
@@ -56,10 +57,12 @@ def build_app(settings: Settings | None = None) -> Starlette:
     """The application; ``settings`` say where the database is and how bots are paced."""
     settings = settings or Settings()
     server = Server(settings)
+    quick = QuickMatch(server)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.start()
+        server.spawn(quick.run())  # pairs the quick match's players, in every process
         try:
             yield
         finally:
@@ -69,6 +72,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
         routes=[
             *server.accounts.routes(server.rename_seats),
             *ratings.routes(server.ratings),
+            *quick.routes(),
             *http_routes(server),
             *learn_routes(),
             websocket_route(server),

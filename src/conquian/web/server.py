@@ -107,6 +107,10 @@ class Settings:
     HTTP requests); when full, a player's connection closes the longest idle spectator's."""
     replays_per_minute: float = 30.0
     """Records, replays and reviews made for one client address a minute (bursts of six)."""
+    quick_bot_after: float = 30.0
+    """Seconds a quick match's player waits before bots may fill the empty seats (conquian.web.quickmatch)."""
+    quick_deals: int | None = None
+    """The deals of a quick match (None: the game's own)."""
     bot_answer_step: float = 0.25
     """A bot's answer at a table with people comes at a multiple of this many seconds from its
     turn (and never before the pace): how long it thought does not show (0: at once)."""

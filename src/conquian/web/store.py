@@ -186,25 +186,30 @@ class Store:
     # ------------------------------------------------------------------ writing
     def create(self, table: Table) -> None:
         """Store a new table with its seats and commands."""
-        now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(insert(tables).values(
-                id=table.id, name=table.name, variant=table.rules.name, players=table.rules.players,
-                options=json.dumps(table.rules.options_diff(), sort_keys=True),
-                seed=NO_SEED if table.seed is None else table.seed,
-                deck=None if table.deck is None else deck_text(table.deck),
-                host_hash=table.host_hash, show_buried=table.show_buried, away_after=table.away_after,
-                deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
-                state=table.state, created_at=table.created, updated_at=now, first_dealer=table.first_dealer,
-                carried=json.dumps(table.carried) if table.carried else None, pace=table.pace,
-                turn_timer=table.turn_timer, public=table.public))
-            conn.execute(insert(seats), [
-                {"table_id": table.id, "seat": s.number, "kind": s.kind, "name": s.name, "token_hash": s.token_hash}
-                for s in table.seats])
-            if table.commands:
-                conn.execute(insert(commands), [
-                    {"table_id": table.id, "seq": i + 1, "command": c, "created_at": now}
-                    for i, c in enumerate(table.commands)])
+            self.insert_table(conn, table)
+
+    def insert_table(self, conn: Connection, table: Table) -> None:
+        """Store a new table with its seats and commands in the transaction ``conn`` (so that
+        what makes it, a quick match's pairing say, is written with it or not at all)."""
+        now = time.time()
+        conn.execute(insert(tables).values(
+            id=table.id, name=table.name, variant=table.rules.name, players=table.rules.players,
+            options=json.dumps(table.rules.options_diff(), sort_keys=True),
+            seed=NO_SEED if table.seed is None else table.seed,
+            deck=None if table.deck is None else deck_text(table.deck),
+            host_hash=table.host_hash, show_buried=table.show_buried, away_after=table.away_after,
+            deals_in_match=table.deals_in_match, rematch_id=table.rematch_id, status=table.status,
+            state=table.state, created_at=table.created, updated_at=now, first_dealer=table.first_dealer,
+            carried=json.dumps(table.carried) if table.carried else None, pace=table.pace,
+            turn_timer=table.turn_timer, public=table.public))
+        conn.execute(insert(seats), [
+            {"table_id": table.id, "seat": s.number, "kind": s.kind, "name": s.name, "token_hash": s.token_hash}
+            for s in table.seats])
+        if table.commands:
+            conn.execute(insert(commands), [
+                {"table_id": table.id, "seq": i + 1, "command": c, "created_at": now}
+                for i, c in enumerate(table.commands)])
 
     def save_seats(self, table: Table) -> None:
         """Store every seat as ``table`` has it, unconditionally (setting a table up; the server

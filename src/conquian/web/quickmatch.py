@@ -1,0 +1,456 @@
+"""Quick match ("Play now"): a signed-in player with a name chooses a game and a number of
+players and waits; the server pairs the players waiting for the same game and size whose ratings
+are close, makes them a rated table with their seats taken, and tells each the seat to go to.
+
+- The queue is kept in the database (``quick_queue``), so any server process pairs players who
+  joined on any other.  Every process tries to pair each :data:`PAIR_EVERY` seconds (and when a
+  waiting player asks how things stand); a pairing claims its players' rows in one transaction
+  (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, and each row claimed only if still
+  unclaimed), in which the table, its rated mark and the seats' accounts are written too: a
+  player is never paired twice, and a table is made with its players or not at all.
+- The rating window: a player who has waited ``w`` seconds accepts anyone whose rating (the
+  game's, as the leaderboard shows it) is within ``window(w) = 100 + 50 * floor(w / 5)`` of his
+  own: 100 at first, widening by 50 every 5 seconds.  A group is made when the spread of its
+  ratings is within the window of every one of its members (each accepts all the others); the
+  player who has waited longest is paired first, with the closest ratings.
+- After :attr:`~conquian.web.server.Settings.quick_bot_after` seconds a player may have the empty
+  seats filled with bots (or have asked for it when joining): a group is then made with him and
+  the waiting players within the window who also accept bots, and a bot of his level (the
+  ``expert``) in every other seat.
+- The table is rated (:mod:`~conquian.web.ratings`), public once over (a rated match's replay is
+  open to all), and a bot plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
+  Its name is its players' names (the same in every language).
+
+What a waiting player is told holds no card and nothing of any table but his own seat's link and
+token (the token is kept in the queue until he leaves it, or for :data:`KEPT_AFTER` seconds).
+
+```pycon
+>>> [window(w) for w in (0, 4.9, 5, 12, 60)]
+[100, 100, 150, 200, 700]
+
+```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
+from sqlalchemy import Table as SqlTable
+from sqlalchemy.engine import Connection
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from conquian.engine.errors import ConquianError
+from conquian.engine.rules import PRESETS, get_rules
+from conquian.i18n import Msg
+from conquian.web.accounts import accounts, seat_accounts
+from conquian.web.lang import reader
+from conquian.web.ratings import RATED_AWAY, rated_tables, ratings, shown
+from conquian.web.store import Store, metadata
+from conquian.web.table import OPEN, Table, hash_token, new_token
+
+if TYPE_CHECKING:
+    from conquian.web.server import Server
+
+log = logging.getLogger("conquian.web")
+
+#: The first window (rating points either side), and how it widens: by :data:`WINDOW_STEP` every
+#: :data:`WINDOW_EVERY` seconds of waiting.
+WINDOW_START, WINDOW_STEP, WINDOW_EVERY = 100, 50, 5.0
+#: Seconds between two pairing rounds of each server process.
+PAIR_EVERY = 1.0
+#: Seconds a paired player's seat is kept in the queue for him to read (then the row is let go of;
+#: the seat stays his, tied to his account).
+KEPT_AFTER = 600.0
+#: Seconds a player may wait at most; then he leaves the queue (he was not asking any more).
+WAIT_AT_MOST = 1800.0
+#: The bot that fills a seat: of the level of a rated player (the strongest quick bot).
+FILL_BOT = "expert"
+#: A new player's rating as shown (openskill's defaults: :func:`~conquian.web.ratings.shown`).
+NEW_RATING = shown(25.0, 25 / 3)
+
+quick_queue = SqlTable(
+    "quick_queue", metadata,
+    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(30), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rating", Integer, nullable=False),
+    Column("joined_at", Float, nullable=False),
+    Column("bots", Boolean, nullable=False),
+    Column("table_id", String(16), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("token", String(64), nullable=True),
+    Column("matched_at", Float, nullable=True),
+    Index("ix_quick_queue_game", "game", "players"),
+)
+
+
+def window(waited: float) -> int:
+    """The rating window of a player who has waited ``waited`` seconds (points either side)."""
+    return WINDOW_START + WINDOW_STEP * int(max(0.0, waited) // WINDOW_EVERY)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A player in the queue, as the pairing sees him."""
+
+    account: str
+    rating: int
+    joined_at: float
+    bots: bool = False
+
+
+def accepts(group: list[Waiting], now: float) -> bool:
+    """Whether every member of ``group`` accepts every other: the spread of their ratings is
+    within the window of each.
+
+    >>> accepts([Waiting("a", 1000, 0.0), Waiting("b", 1100, 0.0)], 0.0)
+    True
+    >>> accepts([Waiting("a", 1000, 0.0), Waiting("b", 1101, 0.0)], 0.0)
+    False
+    >>> accepts([Waiting("a", 1000, 0.0), Waiting("b", 1140, 0.0)], 5.0)
+    True
+    """
+    spread = max(w.rating for w in group) - min(w.rating for w in group)
+    return all(spread <= window(now - w.joined_at) for w in group)
+
+
+def _grow(anchor: Waiting, others: list[Waiting], size: int, now: float) -> list[Waiting]:
+    """The anchor and up to ``size - 1`` of ``others``, the closest in rating first, each taken
+    only if the group still accepts itself."""
+    group = [anchor]
+    for w in sorted(others, key=lambda o: (abs(o.rating - anchor.rating), o.joined_at, o.account)):
+        if len(group) == size:
+            break
+        if accepts([*group, w], now):
+            group.append(w)
+    return group
+
+
+def groups(waiting: list[Waiting], size: int, now: float, bot_after: float | None = None,
+           ) -> list[tuple[list[Waiting], int]]:
+    """The groups to seat from ``waiting`` (players of one game and size), each with the number of
+    bots to fill it: whoever has waited longest first, with the closest ratings that accept each
+    other; a group short of players is filled with bots when its first player has waited
+    ``bot_after`` seconds and accepts bots (as do the others in it).
+
+    >>> a, b, c = Waiting("a", 1000, 0.0), Waiting("b", 1300, 0.0), Waiting("c", 1080, 1.0)
+    >>> [([w.account for w in g], bots) for g, bots in groups([a, b, c], 2, 2.0)]
+    [(['a', 'c'], 0)]
+    >>> groups([a, b], 2, 2.0)
+    []
+    >>> [([w.account for w in g], bots) for g, bots in groups([a, b], 2, 20.0)]
+    [(['a', 'b'], 0)]
+    """
+    left = sorted(waiting, key=lambda w: (w.joined_at, w.account))
+    out: list[tuple[list[Waiting], int]] = []
+    while left:
+        anchor = left.pop(0)
+        group = _grow(anchor, left, size, now)
+        if len(group) < size and anchor.bots and bot_after is not None and now - anchor.joined_at >= bot_after:
+            group = _grow(anchor, [w for w in left if w.bots], size, now)
+        elif len(group) < size:
+            continue
+        out.append((group, size - len(group)))
+        left = [w for w in left if w not in group]
+    return out
+
+
+class QuickError(ConquianError):
+    """A refused quick-match request (its ``code``, status and a sentence)."""
+
+    def __init__(self, code: str, message: Msg, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.status = code, status
+
+
+def check_request(body: object) -> tuple[str, int, bool]:
+    """The game, number of players and bot choice of a ``POST /api/quick`` body, or
+    :class:`QuickError` ``bad_request``/``bad_variant``/``bad_players``.
+
+    >>> check_request({"game": "conquian", "players": 2})
+    ('conquian', 2, False)
+    """
+    if not isinstance(body, dict) or not set(body) <= {"game", "players", "bots"}:
+        raise QuickError("bad_request", Msg("the body is an object with game, players and bots"))
+    game, players, bots = body.get("game", "conquian"), body.get("players"), body.get("bots", False)
+    if not isinstance(game, str) or game not in PRESETS:
+        raise QuickError("bad_variant", Msg("there is no game {variant} (games: {games})",
+                                            variant=repr(str(game)[:30]), games=", ".join(PRESETS)))
+    if players is None:
+        players = PRESETS[game].players
+    if type(players) is not int or type(bots) is not bool:
+        raise QuickError("bad_request", Msg("players is a whole number and bots true or false"))
+    try:
+        get_rules(game, players=players)
+    except ConquianError as e:
+        raise QuickError("bad_players", e.message) from None
+    return game, players, bots
+
+
+class QuickStore:
+    """The queue in the server's database (synchronous; called from worker threads)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+
+    def rating(self, conn: Connection, account_id: str, game: str) -> int:
+        """The account's rating of ``game`` as shown (a newcomer's if he has none)."""
+        row = conn.execute(select(ratings.c.mu, ratings.c.sigma).where(ratings.c.subject == account_id,
+                                                                       ratings.c.game == game)).first()
+        return NEW_RATING if row is None else shown(row.mu, row.sigma)
+
+    def join(self, account_id: str, game: str, players: int, bots: bool, now: float | None = None) -> None:
+        """Put the account in the queue (in place of any entry it had, paired or not)."""
+        now = time.time() if now is None else now
+        with self.engine.begin() as conn:
+            conn.execute(delete(quick_queue).where(quick_queue.c.account_id == account_id))
+            conn.execute(insert(quick_queue).values(
+                account_id=account_id, game=game, players=players, rating=self.rating(conn, account_id, game),
+                joined_at=now, bots=bots, table_id=None, seat=None, token=None, matched_at=None))
+
+    def leave(self, account_id: str) -> bool:
+        """Take the account out of the queue if it is still waiting; whether it was."""
+        with self.engine.begin() as conn:
+            return bool(conn.execute(delete(quick_queue).where(quick_queue.c.account_id == account_id,
+                                                               quick_queue.c.table_id.is_(None))).rowcount)
+
+    def want_bots(self, account_id: str) -> bool:
+        """Have the account's empty seats filled with bots; whether it is still waiting."""
+        with self.engine.begin() as conn:
+            return bool(conn.execute(update(quick_queue).where(quick_queue.c.account_id == account_id,
+                                                               quick_queue.c.table_id.is_(None))
+                                     .values(bots=True)).rowcount)
+
+    def entry(self, account_id: str) -> dict[str, Any] | None:
+        """The account's entry in the queue, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(quick_queue).where(quick_queue.c.account_id == account_id)).mappings().first()
+        return None if row is None else dict(row)
+
+    def waiting_count(self, game: str, players: int) -> int:
+        """How many wait for ``game`` with ``players``."""
+        with self.engine.connect() as conn:
+            return len(conn.execute(select(quick_queue.c.account_id).where(
+                quick_queue.c.game == game, quick_queue.c.players == players,
+                quick_queue.c.table_id.is_(None))).all())
+
+    def pair(self, bot_after: float | None, deals: int | None = None, now: float | None = None) -> list[Table]:
+        """One pairing round over the whole queue: the tables made (stored, rated, their seats
+        tied to their accounts, each paired player's row holding his seat), in one transaction."""
+        now = time.time() if now is None else now
+        made: list[Table] = []
+        with self.engine.begin() as conn:
+            conn.execute(delete(quick_queue).where(
+                (quick_queue.c.matched_at < now - KEPT_AFTER)
+                | (quick_queue.c.table_id.is_(None) & (quick_queue.c.joined_at < now - WAIT_AT_MOST))))
+            query = (select(quick_queue, accounts.c.name).join(accounts, accounts.c.id == quick_queue.c.account_id)
+                     .where(quick_queue.c.table_id.is_(None)).order_by(quick_queue.c.joined_at))
+            if self.store.postgres:
+                # rows another process is pairing now are skipped (it pairs them); ours are held
+                query = query.with_for_update(skip_locked=True, of=quick_queue)
+            rows = conn.execute(query).all()
+            kinds: dict[tuple[str, int], list[Waiting]] = {}
+            names = {r.account_id: r.name for r in rows}
+            for r in rows:
+                if r.name is not None:
+                    kinds.setdefault((r.game, r.players), []).append(
+                        Waiting(r.account_id, r.rating, r.joined_at, bool(r.bots)))
+            for (game, size), waiting in kinds.items():
+                for group, bots in groups(waiting, size, now, bot_after):
+                    table, tokens = new_table(game, size, [(w.account, str(names[w.account])) for w in group], bots,
+                                              deals)
+                    for account_id, (seat, token) in tokens.items():
+                        claimed = conn.execute(update(quick_queue).where(
+                            quick_queue.c.account_id == account_id, quick_queue.c.table_id.is_(None)).values(
+                            table_id=table.id, seat=seat, token=token, matched_at=now)).rowcount
+                        if claimed != 1:  # paired meanwhile elsewhere: this whole round is undone
+                            raise _Raced()
+                    self.store.insert_table(conn, table)
+                    conn.execute(insert(rated_tables).values(table_id=table.id, settled=False, settled_at=None))
+                    conn.execute(insert(seat_accounts), [{"table_id": table.id, "seat": seat, "account_id": a}
+                                                         for a, (seat, _token) in tokens.items()])
+                    made.append(table)
+        return made
+
+
+class _Raced(Exception):
+    """A row this round meant to claim was claimed by another process first."""
+
+
+def new_table(game: str, size: int, people: list[tuple[str, str]], bots: int, deals: int | None = None,
+              ) -> tuple[Table, dict[str, tuple[int, str]]]:
+    """A rated table of ``game`` for ``size`` with ``people`` (account, name) seated in a random
+    order and ``bots`` seats given to :data:`FILL_BOT`; and each account's (seat, token)."""
+    rules = get_rules(game, players=size)
+    order = list(range(1, size + 1))
+    random.SystemRandom().shuffle(order)
+    table = Table(id=secrets.token_urlsafe(6), name=" · ".join(n for _a, n in people)[:60], rules=rules,
+                  host_hash=hash_token(new_token()), away_after=RATED_AWAY, deals_in_match=deals, public=True)
+    tokens: dict[str, tuple[int, str]] = {}
+    for (account_id, name), seat in zip(people, order, strict=False):
+        tokens[account_id] = (seat, table.sit(seat, name))
+    for place in table.seats:
+        if place.kind == OPEN:
+            table.set_bot(place.number, FILL_BOT, host=True)
+    assert len(tokens) + bots == size
+    return table, tokens
+
+
+def status(entry: dict[str, Any] | None, now: float, bot_after: float, waiting: int = 0) -> dict[str, Any]:
+    """What a player is told of his place in the queue (no card, nothing of another's table):
+    not queued; waiting (how long, the window, when bots may fill the seats); or paired (the
+    seat's link and token).
+
+    >>> status(None, 0.0, 30.0)
+    {'queued': False}
+    """
+    if entry is None:
+        return {"queued": False}
+    out: dict[str, Any] = {"queued": True, "game": entry["game"], "players": entry["players"],
+                           "rating": entry["rating"]}
+    if entry["table_id"] is not None:
+        return out | {"matched": True, "table": entry["table_id"], "seat": entry["seat"], "token": entry["token"],
+                      "url": f"/t/{entry['table_id']}"}
+    waited = max(0.0, now - entry["joined_at"])
+    return out | {"matched": False, "waited": int(waited), "window": window(waited), "bots": bool(entry["bots"]),
+                  "bots_in": max(0, int(bot_after - waited + 0.999)), "waiting": waiting}
+
+
+class QuickMatch:
+    """The quick match of one server process: its pairing rounds and its endpoints."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.queue = QuickStore(server.store)
+        self.last = 0.0
+        self.lock = asyncio.Lock()
+
+    @property
+    def bot_after(self) -> float:
+        """Seconds a player waits before bots may fill his empty seats."""
+        return self.server.settings.quick_bot_after
+
+    async def pair(self) -> int:
+        """One pairing round (the bots of the tables made start at once); the tables made."""
+        async with self.lock:
+            self.last = time.monotonic()
+            try:
+                made = await run_in_threadpool(self.queue.pair, self.bot_after, self.server.settings.quick_deals)
+            except _Raced:
+                return 0
+        for table in made:
+            log.info("quick match", extra={"event": "quick_match", "table": table.id,
+                                           "players": sum(1 for s in table.seats if s.token_hash)})
+            hub = await self.server.hub(table.id)
+            if hub is not None:
+                self.server.schedule(hub)
+        return len(made)
+
+    async def run(self) -> None:
+        """Pair every :data:`PAIR_EVERY` seconds while the server runs."""
+        while True:
+            await asyncio.sleep(PAIR_EVERY)
+            with contextlib.suppress(Exception):
+                if time.monotonic() - self.last >= PAIR_EVERY / 2:
+                    await self.pair()
+
+    async def _status(self, account_id: str) -> dict[str, Any]:
+        entry = await run_in_threadpool(self.queue.entry, account_id)
+        count = 0
+        if entry is not None and entry["table_id"] is None:
+            count = await run_in_threadpool(self.queue.waiting_count, entry["game"], entry["players"])
+        return status(entry, time.time(), self.bot_after, count)
+
+    def routes(self) -> list[BaseRoute]:
+        """``/api/quick``: ``POST`` join, ``GET`` how it stands, ``DELETE`` leave;
+        ``POST /api/quick/bots``: fill the empty seats with bots (after the wait)."""
+        accounts_ = self.server.accounts
+
+        def refuse(request: Request, code: str, message: Msg, status_code: int) -> JSONResponse:
+            tr = reader(request.query_params.get("lang"), request.headers.get("accept-language"))
+            return JSONResponse({"error": {"code": code, "rule": None, "message": tr.render(message)[:300]}},
+                                status_code=status_code)
+
+        sign_in = Msg("a quick match is for signed-in players with a name: choose yours on your account's page "
+                      "(/account)")
+
+        async def named(request: Request, guarded: bool) -> Any:
+            found = await (accounts_.guarded(request) if guarded else accounts_.current(request))
+            if isinstance(found, Response):
+                return found
+            if found is None:
+                return refuse(request, "signed_out", Msg("you are not signed in"), 401)
+            if found.name is None:
+                return refuse(request, "sign_in", sign_in, 403)
+            return found
+
+        async def join(request: Request) -> Response:
+            found = await named(request, True)
+            if isinstance(found, Response):
+                return found
+            try:
+                body = await request.json()
+            except ValueError:
+                body = None
+            try:
+                game, players, bots = check_request(body)
+            except QuickError as e:
+                return refuse(request, e.code, e.message, e.status)
+            await run_in_threadpool(self.queue.join, found.id, game, players, bots)
+            await self.pair()
+            return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
+
+        async def get(request: Request) -> Response:
+            found = await named(request, False)
+            if isinstance(found, Response):
+                return found
+            if time.monotonic() - self.last >= PAIR_EVERY / 2:
+                await self.pair()
+            return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
+
+        async def leave(request: Request) -> Response:
+            found = await named(request, True)
+            if isinstance(found, Response):
+                return found
+            if not await run_in_threadpool(self.queue.leave, found.id):
+                now = await self._status(found.id)
+                if now.get("matched"):
+                    return JSONResponse({"error": {"code": "paired", "rule": None, "message": reader(
+                        request.query_params.get("lang"), request.headers.get("accept-language")).render(
+                        Msg("you are paired already: your seat is waiting for you"))}, "quick": now},
+                        status_code=409)
+            return JSONResponse({"queued": False}, headers={"Cache-Control": "no-store"})
+
+        async def fill(request: Request) -> Response:
+            found = await named(request, True)
+            if isinstance(found, Response):
+                return found
+            now = await self._status(found.id)
+            if not now["queued"] or now["matched"]:
+                return JSONResponse(now, headers={"Cache-Control": "no-store"})
+            if now["bots_in"] > 0:
+                return refuse(request, "too_soon", Msg("bots may fill the empty seats after {seconds} s of waiting",
+                                                       seconds=f"{self.bot_after:g}"), 409)
+            await run_in_threadpool(self.queue.want_bots, found.id)
+            await self.pair()
+            return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
+
+        return [
+            Route("/api/quick", join, methods=["POST"]),
+            Route("/api/quick", get, methods=["GET"]),
+            Route("/api/quick", leave, methods=["DELETE"]),
+            Route("/api/quick/bots", fill, methods=["POST"]),
+        ]
+
