@@ -1,0 +1,222 @@
+"""Quick match (docs/protocol.md, "Quick match"): the rating window that widens with the wait and
+the groups it makes; over a real server, only signed-in players with a name queue (with the CSRF
+token), two players of the same game and size are paired once at a rated table with their seats
+tied to their accounts, a player leaves the queue, bots fill the empty seats only after the wait,
+and what a waiting or paired player is told holds no card (the same when every card unknown to
+a seat is dealt again)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from conquian.web.quickmatch import WINDOW_EVERY, Waiting, accepts, check_request, groups, status, window
+from test_web_ratings import board, play_out, signed_in
+from web_server import Client, Server
+
+#: A card as the protocol writes it (R2.1): what no quick-match payload may hold.
+CARD = re.compile(r"\b(?:[2-9TAJQK][cdhs]|X)\b")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("quick")
+    s = Server(f"sqlite:///{tmp / 'web.db'}", tmp,
+               extra=("--log-level", "warning", "--quick-bot-after", "2", "--quick-deals", "1")).start()
+    yield s
+    s.stop()
+
+
+# ------------------------------------------------------------------ the window and the groups
+def test_the_window_widens_by_fifty_every_five_seconds() -> None:
+    assert window(0) == window(WINDOW_EVERY - 0.01) == 100
+    assert [window(5 * k) for k in range(5)] == [100, 150, 200, 250, 300]
+    assert window(-3) == 100  # a clock a little behind another process's
+
+
+def test_a_group_is_made_when_each_accepts_the_others() -> None:
+    a, b = Waiting("a", 1000, 0.0), Waiting("b", 1150, 8.0)
+    assert not accepts([a, b], 8.0)  # a's window is 150 after 8 s, b's still 100
+    assert not accepts([a, b], 12.9)
+    assert accepts([a, b], 13.0)  # b has waited 5 s: 150 both
+    assert groups([a, b], 2, 8.0) == [] and groups([a, b], 2, 13.0) == [([a, b], 0)]
+
+
+def test_the_longest_waiting_is_paired_first_with_the_closest() -> None:
+    old, near, far, new = (Waiting("old", 1200, 0.0), Waiting("near", 1230, 9.0), Waiting("far", 1110, 2.0),
+                           Waiting("new", 1240, 9.5))
+    made = groups([near, far, new, old], 2, 10.0)
+    # old (window 200) takes near (30 away); far (150 after 8 s) and new (100 after 0.5 s) are 130 apart
+    assert [[w.account for w in g] for g, _ in made] == [["old", "near"]]
+    # three players: the first to wait (by name at the same time) and the two closest to him
+    three = groups([Waiting("x", 1000, 0.0), Waiting("y", 1050, 0.0), Waiting("z", 1090, 0.0),
+                    Waiting("w", 1095, 0.0)], 3, 1.0)
+    assert [(sorted(w.account for w in g), bots) for g, bots in three] == [(["w", "y", "z"], 0)]
+
+
+def test_bots_fill_a_group_only_after_the_wait_and_when_asked() -> None:
+    alone = Waiting("a", 1000, 0.0, bots=True)
+    assert groups([alone], 3, 5.0, bot_after=10.0) == []
+    assert groups([alone], 3, 10.0, bot_after=10.0) == [([alone], 2)]
+    unwilling = Waiting("b", 1000, 0.0)
+    assert groups([unwilling], 2, 100.0, bot_after=10.0) == []
+    # a waiting player within the window who also accepts bots joins the group; one who does not, stays
+    other, stays = Waiting("c", 1050, 4.0, bots=True), Waiting("d", 1020, 4.0)
+    made = groups([alone, stays, other], 4, 10.0, bot_after=10.0)
+    assert made == [([alone, other], 2)]
+
+
+def test_a_request_is_checked() -> None:
+    assert check_request({"game": "cooncan", "players": 3, "bots": True}) == ("cooncan", 3, True)
+    assert check_request({}) == ("conquian", 2, False)
+    for bad, code in (([], "bad_request"), ({"game": "chess"}, "bad_variant"), ({"players": 9}, "bad_players"),
+                      ({"players": "2"}, "bad_request"), ({"bots": 1}, "bad_request"), ({"deck": "x"}, "bad_request")):
+        with pytest.raises(Exception) as e:
+            check_request(bad)
+        assert getattr(e.value, "code", None) == code, bad
+
+
+# ------------------------------------------------------------------ over a server
+def quick(c: httpx.Client, h: dict[str, str], **body: Any) -> httpx.Response:
+    return c.post("/api/quick", json=body, headers=h)
+
+
+def wait_matched(c: httpx.Client, timeout: float = 15) -> dict[str, Any]:
+    end = time.time() + timeout
+    while time.time() < end:
+        now = c.get("/api/quick").json()
+        if now.get("matched"):
+            return dict(now)
+        time.sleep(0.2)
+    raise AssertionError("not paired")
+
+
+def test_only_named_accounts_queue_with_their_csrf_token(server: Server) -> None:
+    assert httpx.post(server.url + "/api/quick", json={}).status_code == 401
+    assert httpx.get(server.url + "/api/quick").status_code == 401
+    c = httpx.Client(base_url=server.url, timeout=10)
+    csrf = c.get("/api/account").json()["csrf"]
+    r = c.post("/api/quick", json={}, headers={"X-CSRF-Token": csrf, "Accept-Language": "es-MX"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "sign_in" and "cuenta" in r.json()["error"]["message"]
+    ann, h = signed_in(server.url, "Quinn")
+    assert ann.post("/api/quick", json={}).status_code == 403  # no CSRF token: refused
+    assert quick(ann, h, game="chess").json()["error"]["code"] == "bad_variant"
+    now = quick(ann, h, game="cooncan", players=3).json()
+    assert now["queued"] and not now["matched"] and now["window"] == 100 and now["rating"] == 1000
+    assert now["bots_in"] == 2 and now["bots"] is False
+    # too soon for bots; then leave
+    r = ann.post("/api/quick/bots", headers=h)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "too_soon"
+    assert ann.request("DELETE", "/api/quick", headers=h).json() == {"queued": False}
+    assert ann.get("/api/quick").json() == {"queued": False}
+
+
+def test_two_players_are_paired_once_at_a_rated_table(server: Server) -> None:
+    ann, ha = signed_in(server.url, "Rosa")
+    bea, hb = signed_in(server.url, "Saul")
+    first = quick(ann, ha, game="conquian", players=2).json()
+    assert first["matched"] is False and first["waiting"] == 1
+    second = quick(bea, hb, game="conquian", players=2).json()
+    assert second["matched"] is True  # paired on joining
+    mine = wait_matched(ann)
+    assert mine["table"] == second["table"] and {mine["seat"], second["seat"]} == {1, 2}
+    table = httpx.get(server.url + f"/api/tables/{mine['table']}").json()
+    assert table["status"] == "playing" and sorted(s["name"] for s in table["seats"]) == ["Rosa", "Saul"]
+    # the seats are tied to the accounts; leaving now is refused (the seat waits), and joining again
+    # puts the player in the queue afresh
+    assert {s["table"] for s in ann.get("/api/account").json()["seats"]} == {mine["table"]}
+    r = ann.request("DELETE", "/api/quick", headers=ha)
+    assert r.status_code == 409 and r.json()["quick"]["table"] == mine["table"]
+    clients = {mine["seat"]: Client(server, mine["table"], mine["token"]),
+               second["seat"]: Client(server, second["table"], second["token"])}
+    play_out([clients[1], clients[2]])
+    for _ in range(100):
+        rows = board(server.url)
+        if "Rosa" in rows and "Saul" in rows:
+            break
+        time.sleep(0.1)
+    assert rows["Rosa"]["games"] == rows["Saul"]["games"] == 1 and rows["Rosa"]["rating"] != 1000
+    assert mine["table"] in [f["id"] for f in httpx.get(server.url + "/api/tables").json()["finished"]]
+    # rated now: the next quick match is asked with the new rating
+    again = quick(ann, ha, game="conquian", players=2).json()
+    assert again["rating"] == rows["Rosa"]["rating"] and not again.get("matched")
+    assert ann.request("DELETE", "/api/quick", headers=ha).status_code == 200
+
+
+def test_bots_fill_the_empty_seats_after_the_wait(server: Server) -> None:
+    tess, h = signed_in(server.url, "Tess")
+    now = quick(tess, h, game="cooncan", players=3).json()
+    assert now["bots_in"] == 2
+    time.sleep(2.1)
+    assert tess.get("/api/quick").json()["matched"] is False  # not asked for: she waits on
+    seat = tess.post("/api/quick/bots", headers=h).json()
+    assert seat["matched"] is True
+    table = httpx.get(server.url + f"/api/tables/{seat['table']}").json()
+    kinds = sorted(s["kind"] for s in table["seats"])
+    assert kinds == ["expert", "expert", "human"] and table["status"] == "playing"
+    # asked for when joining: filled by the server's own rounds once the wait is over
+    uma, hu = signed_in(server.url, "Uma")
+    assert quick(uma, hu, game="conquian", players=2, bots=True).json()["bots"] is True
+    seat = wait_matched(uma, timeout=10)
+    kinds = sorted(s["kind"] for s in httpx.get(server.url + f"/api/tables/{seat['table']}").json()["seats"])
+    assert kinds == ["expert", "human"]
+
+
+def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_redealt(tmp_path: Path) -> None:
+    """A waiting player's and a paired player's payloads are built from the queue only: at the
+    table made for them, whose match goes on, the same payloads whatever the cards unknown to each
+    seat, and no card in them."""
+    from conquian.web.accounts import AccountStore
+    from conquian.web.quickmatch import QuickStore
+    from conquian.web.store import Store
+    from test_view import rearrange_hidden
+    from test_web_table import _play_and_snapshot, _twin
+
+    store = Store(f"sqlite:///{tmp_path / 'q.db'}")
+    store.upgrade()
+    accounts, queue = AccountStore(store.engine), QuickStore(store)
+    ids = []
+    for name in ("P1", "P2", "P3"):
+        account_id, _sid, _token = accounts.create("test")
+        accounts.set_name(account_id, name)
+        ids.append(account_id)
+    queue.join(ids[0], "conquian", 2, False, now=100.0)
+    queue.join(ids[2], "cooncan", 3, False, now=100.0)
+    waiting = status(queue.entry(ids[0]), 103.0, 30.0, 1)
+    assert waiting == {"queued": True, "game": "conquian", "players": 2, "rating": 1000, "matched": False,
+                       "waited": 3, "window": 100, "bots": False, "bots_in": 27, "waiting": 1}
+    queue.join(ids[1], "conquian", 2, False, now=101.0)
+    [table] = queue.pair(30.0, now=104.0)
+    assert queue.pair(30.0, now=104.5) == []  # paired once
+    stored = store.load(table.id)
+    assert stored is not None and stored.commands == table.commands
+    def payloads() -> list[str]:
+        out = []
+        for account_id in ids:
+            entry = queue.entry(account_id)
+            text = json.dumps(status(entry, 105.0, 30.0), sort_keys=True)
+            # no card (the table's id and the seat's token are random words: left out of the search)
+            assert entry is not None and not CARD.search(text.replace(table.id, "").replace(str(entry["token"]), ""))
+            out.append(text)
+        return out
+
+    before = payloads()
+    _play_and_snapshot(stored, random.Random(3), 5)
+    deal = stored.session.deal  # type: ignore[union-attr]
+    for seat in (1, 2):
+        twin = _twin(stored, tuple(rearrange_hidden(deal, seat, random.Random(seat)).deck))
+        store.delete(stored.id)
+        store.create(twin)
+        assert payloads() == before
+    paired = [status(queue.entry(a), 105.0, 30.0) for a in ids[:2]]
+    assert all(p["matched"] and p["table"] == table.id for p in paired)
+    assert set(paired[0]) == {"queued", "game", "players", "rating", "matched", "table", "seat", "token", "url"}
+    assert status(queue.entry(ids[2]), 105.0, 30.0)["matched"] is False
