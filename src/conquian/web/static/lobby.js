@@ -20,6 +20,10 @@ async function lobby() {
   const tableName = el("input", { type: "text", id: "table-name", maxlength: 60, placeholder: _("Friday night") });
   const showBuried = el("input", { type: "checkbox", id: "show-buried" });
   const isPublic = el("input", { type: "checkbox", id: "public" });
+  // rated: only signed-in players with a name sit there (the host from his account), and the match is public once over
+  const rated = el("select", { id: "rated", name: "rated" }, el("option", { value: "" }, _("casual (not rated)")),
+    el("option", { value: "1" }, _("rated (signed-in players with a name)")));
+  rated.addEventListener("change", () => { isPublic.disabled = Boolean(rated.value); if (rated.value) isPublic.checked = true; });
   const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
     [30, 60, 120, 300].map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
 
@@ -85,6 +89,7 @@ async function lobby() {
   players.addEventListener("change", () => { refreshSeats(); refreshAbout(); });
   form.append(el("h2", {}, _("New table")),
     el("label", {}, _("Your name"), " ", name),
+    el("label", {}, _("Match"), " ", rated),
     el("label", {}, _("Table name"), " ", tableName),
     el("div", { class: "row" }, el("label", {}, _("Game"), " ", variant), el("label", {}, _("Players"), " ", players)),
     about, optionsBox, seatsBox,
@@ -104,14 +109,23 @@ async function lobby() {
     for (const s of seatsBox.querySelectorAll("[data-seat]")) seats.push({ kind: s.value });
     try {
       rememberName(name.value);
+      if (rated.value) {
+        // the host sits from his account once the table is made: he needs a name first
+        const me = await api("/api/account");
+        if (!me.name) { showError(_("A rated table is for signed-in players with a name: choose yours on your account's page.")); return; }
+      }
       const r = await api("/api/tables", {
-        variant: variant.value, players: Number(players.value), options, seats, host_name: name.value.trim(),
+        variant: variant.value, players: Number(players.value), options, seats, host_name: rated.value ? null : name.value.trim(),
         name: tableName.value.trim(), show_buried: showBuried.checked, public: isPublic.checked, away_after: away.value ? Number(away.value) : null,
-        turn_timer: turnTimer.value ? Number(turnTimer.value) : null,
+        turn_timer: turnTimer.value ? Number(turnTimer.value) : null, rated: Boolean(rated.value),
         deals: optionsBox.querySelector("#deals") ? Number(optionsBox.querySelector("#deals").value) : null,
       });
       store.set("host", r.id, r.host);
       if (r.token) store.set("seat", r.id, r.token);
+      if (rated.value) {
+        const sat = await api(`/api/tables/${r.id}/sit`, { seat: 1, name: name.value.trim() || "host" });
+        store.set("seat", r.id, sat.token);
+      }
       history.pushState(null, "", r.url); route();
     } catch (e) { showError(e.message); }
   });
@@ -124,7 +138,7 @@ async function lobby() {
   // the offline app: the engine in the page, against the bots, with no network (offline/)
   const offline = el("p", { class: "panel", id: "play-offline" }, el("a", { href: "/offline/" }, _("Play offline")), " ",
     el("span", { class: "dim" }, _("against the bots, in this browser, with no network (unrated)")));
-  main.replaceChildren(el("div", { class: "grid" }, form, el("div", {}, listBox, historyBox, offline)));
+  main.replaceChildren(el("div", { class: "grid" }, el("div", {}, quickPanel(), form), el("div", {}, listBox, historyBox, offline)));
   async function refreshList() {
     if (!document.body.contains(listBox)) return;
     try {

@@ -1,0 +1,136 @@
+"""Quick match in Chromium on phones (390x844), one in English and one in Spanish: each chooses a
+name and "Play now" for a two-player conquian match in the lobby, waits (the clock, the rating
+window, a cancel button), is paired with the other and sent to the table; the match (one deal:
+``--quick-deals 1``) is played through the seats' sockets, both pages show its end, and both
+ratings move on the leaderboard.  Then a player alone has bots fill the empty seat after the wait
+(``--quick-bot-after 2``), and the create-table form makes a rated table with its host seated
+from his account."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import expect  # noqa: E402
+
+from test_web_browser import browser, shot  # noqa: E402, F401 (browser: a fixture)
+from web_server import Client, Server  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("browser-quick")
+    s = Server(f"sqlite:///{tmp / 'web.db'}", tmp,
+               extra=("--log-level", "warning", "--quick-bot-after", "2", "--quick-deals", "1")).start()
+    yield s
+    s.stop()
+
+
+def phone(browser: Any, locale: str) -> Any:  # noqa: F811
+    page = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(20_000)
+    return page
+
+
+def play_now(page: Any, server: Server, name: str, players: int = 2, game: str = "conquian") -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#quick-form")
+    page.select_option("#quick-game", game)
+    page.select_option("#quick-players", str(players))
+    page.fill("#quick-name", name)
+    page.click("#quick-play")
+
+
+def seat_token(page: Any, table_id: str) -> str:
+    return str(page.evaluate(f"() => localStorage.getItem('conquian:seat:{table_id}')"))
+
+
+def test_two_phones_are_paired_play_and_both_ratings_move(server: Server, browser: Any) -> None:  # noqa: F811
+    from test_web_ratings import board, play_out
+
+    ann = phone(browser, "en-US")
+    bea = phone(browser, "es-MX")
+    bea.goto(server.url + "/")
+    expect(bea.locator("#quick-title")).to_have_text("Jugar ya")
+    shot(bea, "es-phone-quick-choose.png")
+    play_now(ann, server, "Ann")
+    expect(ann.locator("#quick-waiting")).to_be_visible()
+    expect(ann.locator("#quick-waited")).to_contain_text("Waiting 0:0")
+    expect(ann.locator("#quick-window")).to_contain_text("from 900 to 1100")
+    # she cancels, then plays again (a reload finds her in the queue)
+    ann.click("#quick-cancel")
+    expect(ann.locator("#quick-form")).to_be_visible()
+    ann.click("#quick-play")
+    expect(ann.locator("#quick-waiting")).to_be_visible()
+    ann.reload()
+    expect(ann.locator("#quick-waiting")).to_be_visible()
+    expect(ann.locator("#quick-waited")).not_to_contain_text("0:00")  # the clock runs
+    play_now(bea, server, "Bea")
+    for page in (ann, bea):
+        page.wait_for_url("**/t/*")
+        page.wait_for_selector("#board")
+    table_id = ann.url.rsplit("/", 1)[-1]
+    assert bea.url.rsplit("/", 1)[-1] == table_id
+    shot(bea, "es-phone-quick-table.png")
+    table = httpx.get(server.url + f"/api/tables/{table_id}").json()
+    assert sorted(s["name"] for s in table["seats"]) == ["Ann", "Bea"] and table["status"] == "playing"
+    numbers = {s["name"]: s["seat"] for s in table["seats"]}
+    clients = sorted([(numbers["Ann"], Client(server, table_id, seat_token(ann, table_id))),
+                      (numbers["Bea"], Client(server, table_id, seat_token(bea, table_id)))], key=lambda c: c[0])
+    play_out([c for _n, c in clients])
+    for page in (ann, bea):
+        page.wait_for_selector("#board[data-over]", timeout=30_000)
+    rows: dict[str, Any] = {}
+    for _ in range(100):
+        rows = board(server.url)
+        if "Ann" in rows and "Bea" in rows:
+            break
+        bea.wait_for_timeout(100)
+    assert rows["Ann"]["games"] == rows["Bea"]["games"] == 1
+    bea.goto(server.url + "/leaderboard?game=conquian")
+    for row in bea.locator("#leaderboard tbody tr.person").all():
+        assert row.locator("td").nth(2).inner_text() != "1000"  # both ratings moved
+    assert ann.errors == [] and bea.errors == []
+    ann.context.close()
+    bea.context.close()
+
+
+def test_alone_bots_fill_the_seat_after_the_wait(server: Server, browser: Any) -> None:  # noqa: F811
+    cleo = phone(browser, "es-MX")
+    play_now(cleo, server, "Cleo", players=3, game="cooncan")
+    expect(cleo.locator("#quick-waiting")).to_contain_text("Buscando jugadores")
+    expect(cleo.locator("#quick-bots-in")).to_be_visible()
+    shot(cleo, "es-phone-quick-waiting.png")
+    expect(cleo.locator("#quick-fill")).to_be_visible(timeout=10_000)  # after the wait
+    shot(cleo, "es-phone-quick-fill.png")
+    cleo.click("#quick-fill")
+    cleo.wait_for_url("**/t/*")
+    cleo.wait_for_selector("#hand")
+    table = httpx.get(server.url + f"/api/tables/{cleo.url.rsplit('/', 1)[-1]}").json()
+    assert sorted(s["kind"] for s in table["seats"]) == ["expert", "expert", "human"]
+    assert cleo.errors == []
+    cleo.context.close()
+
+
+def test_a_rated_table_from_the_form(server: Server, browser: Any) -> None:  # noqa: F811
+    dan = phone(browser, "en-US")
+    play_now(dan, server, "Dan")  # his name chosen on the way
+    dan.click("#quick-cancel")
+    dan.fill("#host-name", "whatever")
+    dan.select_option("#rated", "1")
+    expect(dan.locator("#public")).to_be_disabled()
+    dan.click("#create-table")
+    dan.wait_for_url("**/t/*")
+    table_id = dan.url.rsplit("/", 1)[-1]
+    seats = httpx.get(server.url + f"/api/tables/{table_id}").json()["seats"]
+    assert seats[0]["name"] == "Dan" and seats[0]["kind"] == "human"
+    assert seat_token(dan, table_id) not in ("", "None")
+    assert dan.errors == []
+    dan.context.close()
