@@ -25,7 +25,7 @@ async function quickCall(method, path, body) {
 // an account known to have a name (the chooser asks for none)
 const NAMED = { name: true };
 
-function signedIn() { return /(?:^|; )conquian_csrf=/.test(document.cookie); }
+function signedIn() { return document.cookie.split("; ").some(c => c.startsWith("conquian_csrf=")); }
 
 function windowWords(now) {
   return format(_("Your rating {rating}; players from {low} to {high} are welcome (wider as you wait)."),
