@@ -34,7 +34,6 @@ token (the token is kept in the queue until he leaves it, or for :data:`KEPT_AFT
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import secrets
@@ -358,13 +357,28 @@ class QuickMatch:
                 self.server.schedule(hub)
         return len(made)
 
+    async def pair_soon(self) -> None:
+        """A pairing round for a request (one that fails is logged: the request is answered with
+        the queue as it stands, and the next round pairs)."""
+        try:
+            await self.pair()
+        except Exception:
+            log.exception("quick match pairing failed", extra={"event": "quick_failed"})
+
     async def run(self) -> None:
         """Pair every :data:`PAIR_EVERY` seconds while the server runs."""
+        failing = False
         while True:
             await asyncio.sleep(PAIR_EVERY)
-            with contextlib.suppress(Exception):
-                if time.monotonic() - self.last >= PAIR_EVERY / 2:
-                    await self.pair()
+            if time.monotonic() - self.last < PAIR_EVERY / 2:
+                continue  # a request has just paired
+            try:
+                await self.pair()
+                failing = False
+            except Exception:
+                if not failing:  # once, not every second while the database is away
+                    log.exception("quick match pairing failed", extra={"event": "quick_failed"})
+                failing = True
 
     async def _status(self, account_id: str) -> dict[str, Any]:
         entry = await run_in_threadpool(self.queue.entry, account_id)
@@ -409,7 +423,7 @@ class QuickMatch:
             except QuickError as e:
                 return refuse(request, e.code, e.message, e.status)
             await run_in_threadpool(self.queue.join, found.id, game, players, bots)
-            await self.pair()
+            await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
 
         async def get(request: Request) -> Response:
@@ -417,7 +431,7 @@ class QuickMatch:
             if isinstance(found, Response):
                 return found
             if time.monotonic() - self.last >= PAIR_EVERY / 2:
-                await self.pair()
+                await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
 
         async def leave(request: Request) -> Response:
@@ -444,7 +458,7 @@ class QuickMatch:
                 return refuse(request, "too_soon", Msg("bots may fill the empty seats after {seconds} s of waiting",
                                                        seconds=f"{self.bot_after:g}"), 409)
             await run_in_threadpool(self.queue.want_bots, found.id)
-            await self.pair()
+            await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
 
         return [
