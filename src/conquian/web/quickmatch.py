@@ -38,6 +38,8 @@ import logging
 import random
 import secrets
 import time
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -124,11 +126,29 @@ def accepts(group: list[Waiting], now: float) -> bool:
     return all(spread <= window(now - w.joined_at) for w in group)
 
 
-def _grow(anchor: Waiting, others: list[Waiting], size: int, now: float) -> list[Waiting]:
-    """The anchor and up to ``size - 1`` of ``others``, the closest in rating first, each taken
-    only if the group still accepts itself."""
+def _closest(pool: list[Waiting], at: int, reach: int) -> Iterator[Waiting]:
+    """The players of ``pool`` (in the ratings' order) around ``pool[at]``, the closest in rating
+    first, as far as ``reach`` points from it (not ``pool[at]`` itself)."""
+    center = pool[at].rating
+    lo, hi = at - 1, at + 1
+    while True:
+        down = center - pool[lo].rating if lo >= 0 else None
+        up = pool[hi].rating - center if hi < len(pool) else None
+        if down is not None and down <= reach and (up is None or down <= up):
+            yield pool[lo]
+            lo -= 1
+        elif up is not None and up <= reach:
+            yield pool[hi]
+            hi += 1
+        else:
+            return
+
+
+def _grow(anchor: Waiting, candidates: Iterator[Waiting], size: int, now: float) -> list[Waiting]:
+    """The anchor and up to ``size - 1`` of ``candidates`` (the closest first), each taken only if
+    the group still accepts itself."""
     group = [anchor]
-    for w in sorted(others, key=lambda o: (abs(o.rating - anchor.rating), o.joined_at, o.account)):
+    for w in candidates:
         if len(group) == size:
             break
         if accepts([*group, w], now):
@@ -141,7 +161,8 @@ def groups(waiting: list[Waiting], size: int, now: float, bot_after: float | Non
     """The groups to seat from ``waiting`` (players of one game and size), each with the number of
     bots to fill it: whoever has waited longest first, with the closest ratings that accept each
     other; a group short of players is filled with bots when its first player has waited
-    ``bot_after`` seconds and accepts bots (as do the others in it).
+    ``bot_after`` seconds and accepts bots (as do the others in it).  Only the players within the
+    first one's window are looked at, outwards from his rating.
 
     >>> a, b, c = Waiting("a", 1000, 0.0), Waiting("b", 1300, 0.0), Waiting("c", 1080, 1.0)
     >>> [([w.account for w in g], bots) for g, bots in groups([a, b, c], 2, 2.0)]
@@ -151,17 +172,26 @@ def groups(waiting: list[Waiting], size: int, now: float, bot_after: float | Non
     >>> [([w.account for w in g], bots) for g, bots in groups([a, b], 2, 20.0)]
     [(['a', 'b'], 0)]
     """
-    left = sorted(waiting, key=lambda w: (w.joined_at, w.account))
+    def key(w: Waiting) -> tuple[int, str]:
+        return w.rating, w.account
+
+    pool = sorted(waiting, key=key)  # the players not yet in a group, in the ratings' order
+    keys = [key(w) for w in pool]
     out: list[tuple[list[Waiting], int]] = []
-    while left:
-        anchor = left.pop(0)
-        group = _grow(anchor, left, size, now)
+    for anchor in sorted(waiting, key=lambda w: (w.joined_at, w.account)):
+        at = bisect_left(keys, key(anchor))
+        if at == len(keys) or keys[at] != key(anchor):
+            continue  # in a group already
+        reach = window(now - anchor.joined_at)  # no group holds a rating farther than the anchor's window
+        group = _grow(anchor, _closest(pool, at, reach), size, now)
         if len(group) < size and anchor.bots and bot_after is not None and now - anchor.joined_at >= bot_after:
-            group = _grow(anchor, [w for w in left if w.bots], size, now)
+            group = _grow(anchor, (w for w in _closest(pool, at, reach) if w.bots), size, now)
         elif len(group) < size:
-            continue
+            continue  # he waits on (and may still be taken into a later one's group)
         out.append((group, size - len(group)))
-        left = [w for w in left if w not in group]
+        for w in group:
+            i = bisect_left(keys, key(w))
+            del pool[i], keys[i]
     return out
 
 
