@@ -142,7 +142,7 @@ def click_a_move(page: Any, rng: random.Random, prefer: tuple[str, ...] = ()) ->
         if page.locator("#actions button.move").count():
             buttons = page.locator("#actions button.move")
         else:
-            page.locator("text=clear selection").click()
+            page.locator("button[data-key='clear']").first.click()  # in any language
     if buttons is None:
         buttons = all_moves(page)
     actions = [str(a) for a in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]

@@ -108,7 +108,7 @@ function quickPanel() {
     if (now.waiting > 1) parts.push(el("p", { class: "dim" }, format(ngettext("{n} player waits for this game", "{n} players wait for this game", now.waiting), { n: now.waiting })));
     const buttons = el("div", { class: "row" });
     if (now.bots && now.bots_in <= 0) parts.push(el("p", {}, _("Bots are filling the empty seats…")));
-    else if (now.bots) parts.push(el("p", { class: "dim" }, format(_("Bots fill the empty seats in {seconds} s if nobody comes."), { seconds: now.bots_in })));
+    else if (now.bots) parts.push(el("p", { class: "dim", id: "quick-bots-soon" }, format(_("Bots fill the empty seats in {seconds} s if nobody comes."), { seconds: now.bots_in })));
     else if (now.bots_in <= 0) {
       const fill = el("button", { type: "button", id: "quick-fill" }, _("Play with bots in the empty seats"));
       fill.addEventListener("click", async () => {
@@ -134,7 +134,7 @@ function quickPanel() {
       return;
     }
     // the view is made again when what it offers changes; else only its words (the focus stays)
-    const next = [now.game, now.players, now.bots, now.bots_in <= 0, now.bots ? now.bots_in : 0, now.waiting > 1 ? now.waiting : 0].join(" ");
+    const next = [now.game, now.players, now.bots, now.bots_in <= 0, now.waiting > 1 ? now.waiting : 0].join(" ");
     if (next !== phase || !box.querySelector("#quick-waiting")) {
       phase = next;
       box.replaceChildren(el("h2", { id: "quick-title" }, _("Play now")), waiting(now));
@@ -143,6 +143,8 @@ function quickPanel() {
       box.querySelector("#quick-window").textContent = windowWords(now);
       const later = box.querySelector("#quick-bots-in");
       if (later) later.textContent = format(_("You may fill the empty seats with bots in {seconds} s."), { seconds: now.bots_in });
+      const soon = box.querySelector("#quick-bots-soon");
+      if (soon) soon.textContent = format(_("Bots fill the empty seats in {seconds} s if nobody comes."), { seconds: now.bots_in });
     }
     poll(1000);
   }
