@@ -75,10 +75,12 @@ def test_bots_fill_a_group_only_after_the_wait_and_when_asked() -> None:
 
 
 def test_a_request_is_checked() -> None:
-    assert check_request({"game": "cooncan", "players": 3, "bots": True}) == ("cooncan", 3, True)
-    assert check_request({}) == ("conquian", 2, False)
+    assert check_request({"game": "cooncan", "players": 3, "bots": True}) == ("cooncan", 3, True, True)
+    assert check_request({}) == ("conquian", 2, False, True)  # rated by default
+    assert check_request({"rated": False}) == ("conquian", 2, False, False)
     for bad, code in (([], "bad_request"), ({"game": "chess"}, "bad_variant"), ({"players": 9}, "bad_players"),
-                      ({"players": "2"}, "bad_request"), ({"bots": 1}, "bad_request"), ({"deck": "x"}, "bad_request")):
+                      ({"players": "2"}, "bad_request"), ({"bots": 1}, "bad_request"), ({"deck": "x"}, "bad_request"),
+                      ({"rated": "no"}, "bad_request"), ({"game": "conquian-mexicano", "players": 5}, "bad_players")):
         with pytest.raises(Exception) as e:
             check_request(bad)
         assert getattr(e.value, "code", None) == code, bad
@@ -151,6 +153,29 @@ def test_two_players_are_paired_once_at_a_rated_table(server: Server) -> None:
     assert ann.request("DELETE", "/api/quick", headers=ha).status_code == 200
 
 
+def test_a_casual_quick_match_is_paired_apart_and_not_rated(server: Server) -> None:
+    vic, hv = signed_in(server.url, "Vic")
+    wes, hw = signed_in(server.url, "Wes")
+    xia, hx = signed_in(server.url, "Xia")
+    assert quick(vic, hv, game="conquian-spanish", players=2, rated=False).json()["rated"] is False
+    assert quick(wes, hw, game="conquian-spanish", players=2).json()["matched"] is False  # rated: not with Vic
+    seat = quick(xia, hx, game="conquian-spanish", players=2, rated=False).json()
+    assert seat["matched"] is True and seat["rated"] is False
+    assert wait_matched(vic)["table"] == seat["table"]
+    table = httpx.get(server.url + f"/api/tables/{seat['table']}").json()
+    assert table["public"] is False and sorted(s["name"] for s in table["seats"]) == ["Vic", "Xia"]
+    assert wes.get("/api/quick").json()["matched"] is False  # still waiting for a rated match
+    assert wes.request("DELETE", "/api/quick", headers=hw).status_code == 200
+    from conquian.web.ratings import Ratings
+    from conquian.web.store import Store
+
+    store = Store(f"sqlite:///{server.tmp / 'web.db'}")
+    try:
+        assert not Ratings(store.engine).is_rated(seat["table"])  # never rated
+    finally:
+        store.dispose()
+
+
 def test_bots_fill_the_empty_seats_after_the_wait(server: Server) -> None:
     tess, h = signed_in(server.url, "Tess")
     now = quick(tess, h, game="cooncan", players=3).json()
@@ -191,8 +216,8 @@ def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_red
     queue.join(ids[0], "conquian", 2, False, now=100.0)
     queue.join(ids[2], "cooncan", 3, False, now=100.0)
     waiting = status(queue.entry(ids[0]), 103.0, 30.0, 1)
-    assert waiting == {"queued": True, "game": "conquian", "players": 2, "rating": 1000, "matched": False,
-                       "waited": 3, "window": 100, "bots": False, "bots_in": 27, "waiting": 1}
+    assert waiting == {"queued": True, "game": "conquian", "players": 2, "rated": True, "rating": 1000,
+                       "matched": False, "waited": 3, "window": 100, "bots": False, "bots_in": 27, "waiting": 1}
     queue.join(ids[1], "conquian", 2, False, now=101.0)
     [table] = queue.pair(30.0, now=104.0)
     assert queue.pair(30.0, now=104.5) == []  # paired once
@@ -218,5 +243,6 @@ def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_red
         assert payloads() == before
     paired = [status(queue.entry(a), 105.0, 30.0) for a in ids[:2]]
     assert all(p["matched"] and p["table"] == table.id for p in paired)
-    assert set(paired[0]) == {"queued", "game", "players", "rating", "matched", "table", "seat", "token", "url"}
+    assert set(paired[0]) == {"queued", "game", "players", "rated", "rating", "matched", "table", "seat", "token",
+                              "url"}
     assert status(queue.entry(ids[2]), 105.0, 30.0)["matched"] is False

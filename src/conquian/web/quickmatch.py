@@ -1,6 +1,8 @@
 """Quick match ("Play now"): a signed-in player with a name chooses a game and a number of
 players and waits; the server pairs the players waiting for the same game and size whose ratings
-are close, makes them a rated table with their seats taken, and tells each the seat to go to.
+are close, makes them a table with their seats taken, and tells each the seat to go to.  A quick
+match is rated unless the player asks for a casual one (``"rated": false``: paired only with
+others who asked for one, and neither rated nor listed when over).
 
 - The queue is kept in the database (``quick_queue``), so any server process pairs players who
   joined on any other.  Every process tries to pair each :data:`PAIR_EVERY` seconds (and when a
@@ -17,8 +19,9 @@ are close, makes them a rated table with their seats taken, and tells each the s
   seats filled with bots (or have asked for it when joining): a group is then made with him and
   the waiting players within the window who also accept bots, and a bot of his level (the
   ``expert``) in every other seat.
-- The table is rated (:mod:`~conquian.web.ratings`), public once over (a rated match's replay is
-  open to all), and a bot plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
+- A rated quick match's table is rated (:mod:`~conquian.web.ratings`) and public once over (a
+  rated match's replay is open to all); a casual one's is its players' only.  At either a bot
+  plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
   Its name is its players' names (the same in every language).
 
 What a waiting player is told holds no card and nothing of any table but his own seat's link and
@@ -88,6 +91,7 @@ quick_queue = SqlTable(
     Column("rating", Integer, nullable=False),
     Column("joined_at", Float, nullable=False),
     Column("bots", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
     Column("table_id", String(16), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("token", String(64), nullable=True),
@@ -203,28 +207,29 @@ class QuickError(ConquianError):
         self.code, self.status = code, status
 
 
-def check_request(body: object) -> tuple[str, int, bool]:
-    """The game, number of players and bot choice of a ``POST /api/quick`` body, or
+def check_request(body: object) -> tuple[str, int, bool, bool]:
+    """The game, number of players, bot choice and rated choice of a ``POST /api/quick`` body, or
     :class:`QuickError` ``bad_request``/``bad_variant``/``bad_players``.
 
     >>> check_request({"game": "conquian", "players": 2})
-    ('conquian', 2, False)
+    ('conquian', 2, False, True)
     """
-    if not isinstance(body, dict) or not set(body) <= {"game", "players", "bots"}:
-        raise QuickError("bad_request", Msg("the body is an object with game, players and bots"))
+    if not isinstance(body, dict) or not set(body) <= {"game", "players", "bots", "rated"}:
+        raise QuickError("bad_request", Msg("the body is an object with game, players, bots and rated"))
     game, players, bots = body.get("game", "conquian"), body.get("players"), body.get("bots", False)
+    rated = body.get("rated", True)
     if not isinstance(game, str) or game not in PRESETS:
         raise QuickError("bad_variant", Msg("there is no game {variant} (games: {games})",
                                             variant=repr(str(game)[:30]), games=", ".join(PRESETS)))
     if players is None:
         players = PRESETS[game].players
-    if type(players) is not int or type(bots) is not bool:
-        raise QuickError("bad_request", Msg("players is a whole number and bots true or false"))
+    if type(players) is not int or type(bots) is not bool or type(rated) is not bool:
+        raise QuickError("bad_request", Msg("players is a whole number, bots and rated true or false"))
     try:
         get_rules(game, players=players)
     except ConquianError as e:
         raise QuickError("bad_players", e.message) from None
-    return game, players, bots
+    return game, players, bots, rated
 
 
 class QuickStore:
@@ -240,14 +245,15 @@ class QuickStore:
                                                                        ratings.c.game == game)).first()
         return NEW_RATING if row is None else shown(row.mu, row.sigma)
 
-    def join(self, account_id: str, game: str, players: int, bots: bool, now: float | None = None) -> None:
+    def join(self, account_id: str, game: str, players: int, bots: bool, rated: bool = True,
+             now: float | None = None) -> None:
         """Put the account in the queue (in place of any entry it had, paired or not)."""
         now = time.time() if now is None else now
         with self.engine.begin() as conn:
             conn.execute(delete(quick_queue).where(quick_queue.c.account_id == account_id))
             conn.execute(insert(quick_queue).values(
                 account_id=account_id, game=game, players=players, rating=self.rating(conn, account_id, game),
-                joined_at=now, bots=bots, table_id=None, seat=None, token=None, matched_at=None))
+                joined_at=now, bots=bots, rated=rated, table_id=None, seat=None, token=None, matched_at=None))
 
     def leave(self, account_id: str) -> bool:
         """Take the account out of the queue if it is still waiting; whether it was."""
@@ -268,11 +274,11 @@ class QuickStore:
             row = conn.execute(select(quick_queue).where(quick_queue.c.account_id == account_id)).mappings().first()
         return None if row is None else dict(row)
 
-    def waiting_count(self, game: str, players: int) -> int:
-        """How many wait for ``game`` with ``players``."""
+    def waiting_count(self, game: str, players: int, rated: bool = True) -> int:
+        """How many wait for ``game`` with ``players`` (a rated match, or a casual one)."""
         with self.engine.connect() as conn:
             return len(conn.execute(select(quick_queue.c.account_id).where(
-                quick_queue.c.game == game, quick_queue.c.players == players,
+                quick_queue.c.game == game, quick_queue.c.players == players, quick_queue.c.rated.is_(rated),
                 quick_queue.c.table_id.is_(None))).all())
 
     def pair(self, bot_after: float | None, deals: int | None = None, now: float | None = None) -> list[Table]:
@@ -290,16 +296,16 @@ class QuickStore:
                 # rows another process is pairing now are skipped (it pairs them); ours are held
                 query = query.with_for_update(skip_locked=True, of=quick_queue)
             rows = conn.execute(query).all()
-            kinds: dict[tuple[str, int], list[Waiting]] = {}
+            kinds: dict[tuple[str, int, bool], list[Waiting]] = {}
             names = {r.account_id: r.name for r in rows}
             for r in rows:
                 if r.name is not None:
-                    kinds.setdefault((r.game, r.players), []).append(
+                    kinds.setdefault((r.game, r.players, bool(r.rated)), []).append(
                         Waiting(r.account_id, r.rating, r.joined_at, bool(r.bots)))
-            for (game, size), waiting in kinds.items():
+            for (game, size, rated), waiting in kinds.items():
                 for group, bots in groups(waiting, size, now, bot_after):
                     table, tokens = new_table(game, size, [(w.account, str(names[w.account])) for w in group], bots,
-                                              deals)
+                                              deals, rated)
                     for account_id, (seat, token) in tokens.items():
                         claimed = conn.execute(update(quick_queue).where(
                             quick_queue.c.account_id == account_id, quick_queue.c.table_id.is_(None)).values(
@@ -307,7 +313,8 @@ class QuickStore:
                         if claimed != 1:  # paired meanwhile elsewhere: this whole round is undone
                             raise _Raced()
                     self.store.insert_table(conn, table)
-                    conn.execute(insert(rated_tables).values(table_id=table.id, settled=False, settled_at=None))
+                    if rated:
+                        conn.execute(insert(rated_tables).values(table_id=table.id, settled=False, settled_at=None))
                     conn.execute(insert(seat_accounts), [{"table_id": table.id, "seat": seat, "account_id": a}
                                                          for a, (seat, _token) in tokens.items()])
                     made.append(table)
@@ -319,14 +326,15 @@ class _Raced(Exception):
 
 
 def new_table(game: str, size: int, people: list[tuple[str, str]], bots: int, deals: int | None = None,
-              ) -> tuple[Table, dict[str, tuple[int, str]]]:
-    """A rated table of ``game`` for ``size`` with ``people`` (account, name) seated in a random
-    order and ``bots`` seats given to :data:`FILL_BOT`; and each account's (seat, token)."""
+              rated: bool = True) -> tuple[Table, dict[str, tuple[int, str]]]:
+    """A table of ``game`` for ``size`` with ``people`` (account, name) seated in a random order
+    and ``bots`` seats given to :data:`FILL_BOT`; and each account's (seat, token).  A rated
+    one is public (its match listed and open to all once over), a casual one its players' only."""
     rules = get_rules(game, players=size)
     order = list(range(1, size + 1))
     random.SystemRandom().shuffle(order)
     table = Table(id=secrets.token_urlsafe(6), name=" · ".join(n for _a, n in people)[:60], rules=rules,
-                  host_hash=hash_token(new_token()), away_after=RATED_AWAY, deals_in_match=deals, public=True)
+                  host_hash=hash_token(new_token()), away_after=RATED_AWAY, deals_in_match=deals, public=rated)
     tokens: dict[str, tuple[int, str]] = {}
     for (account_id, name), seat in zip(people, order, strict=False):
         tokens[account_id] = (seat, table.sit(seat, name))
@@ -348,7 +356,7 @@ def status(entry: dict[str, Any] | None, now: float, bot_after: float, waiting: 
     if entry is None:
         return {"queued": False}
     out: dict[str, Any] = {"queued": True, "game": entry["game"], "players": entry["players"],
-                           "rating": entry["rating"]}
+                           "rated": bool(entry["rated"]), "rating": entry["rating"]}
     if entry["table_id"] is not None:
         return out | {"matched": True, "table": entry["table_id"], "seat": entry["seat"], "token": entry["token"],
                       "url": f"/t/{entry['table_id']}"}
@@ -414,7 +422,8 @@ class QuickMatch:
         entry = await run_in_threadpool(self.queue.entry, account_id)
         count = 0
         if entry is not None and entry["table_id"] is None:
-            count = await run_in_threadpool(self.queue.waiting_count, entry["game"], entry["players"])
+            count = await run_in_threadpool(self.queue.waiting_count, entry["game"], entry["players"],
+                                            bool(entry["rated"]))
         return status(entry, time.time(), self.bot_after, count)
 
     def routes(self) -> list[BaseRoute]:
@@ -449,10 +458,10 @@ class QuickMatch:
             except ValueError:
                 body = None
             try:
-                game, players, bots = check_request(body)
+                game, players, bots, rated = check_request(body)
             except QuickError as e:
                 return refuse(request, e.code, e.message, e.status)
-            await run_in_threadpool(self.queue.join, found.id, game, players, bots)
+            await run_in_threadpool(self.queue.join, found.id, game, players, bots, rated)
             await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
 

@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("rating", sa.Integer, nullable=False),
         sa.Column("joined_at", sa.Float, nullable=False),
         sa.Column("bots", sa.Boolean, nullable=False),
+        sa.Column("rated", sa.Boolean, nullable=False),
         sa.Column("table_id", sa.String(16), nullable=True),
         sa.Column("seat", sa.Integer, nullable=True),
         sa.Column("token", sa.String(64), nullable=True),
