@@ -3,7 +3,7 @@ name and "Play now" for a two-player conquian match in the lobby, waits (the clo
 window, a cancel button), is paired with the other and sent to the table; the match (one deal:
 ``--quick-deals 1``) is played by clicks on both phones, both pages show its end, and both
 ratings move on the leaderboard.  Then a player alone has bots fill the empty seat after the wait
-(``--quick-bot-after 2``), and the create-table form makes a rated table with its host seated
+(``--quick-bot-after 2``) in a casual match, and the create-table form makes a rated table with its host seated
 from his account."""
 
 from __future__ import annotations
@@ -40,11 +40,13 @@ def phone(browser: Any, locale: str) -> Any:  # noqa: F811
     return page
 
 
-def play_now(page: Any, server: Server, name: str, players: int = 2, game: str = "conquian") -> None:
+def play_now(page: Any, server: Server, name: str, players: int = 2, game: str = "conquian",
+             rated: bool = True) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#quick-form")
     page.select_option("#quick-game", game)
     page.select_option("#quick-players", str(players))
+    page.select_option("#quick-rated", "1" if rated else "")
     page.fill("#quick-name", name)
     page.click("#quick-play")
 
@@ -112,8 +114,9 @@ def test_two_phones_are_paired_play_and_both_ratings_move(server: Server, browse
 
 def test_alone_bots_fill_the_seat_after_the_wait(server: Server, browser: Any) -> None:  # noqa: F811
     cleo = phone(browser, "es-MX")
-    play_now(cleo, server, "Cleo", players=3, game="cooncan")
+    play_now(cleo, server, "Cleo", players=3, game="cooncan", rated=False)
     expect(cleo.locator("#quick-waiting")).to_contain_text("Buscando jugadores")
+    expect(cleo.locator("#quick-waiting")).to_contain_text("partida amistosa")
     expect(cleo.locator("#quick-bots-in")).to_be_visible()
     shot(cleo, "es-phone-quick-waiting.png")
     expect(cleo.locator("#quick-fill")).to_be_visible(timeout=10_000)  # after the wait
@@ -123,6 +126,7 @@ def test_alone_bots_fill_the_seat_after_the_wait(server: Server, browser: Any) -
     cleo.wait_for_selector("#hand")
     table = httpx.get(server.url + f"/api/tables/{cleo.url.rsplit('/', 1)[-1]}").json()
     assert sorted(s["kind"] for s in table["seats"]) == ["expert", "expert", "human"]
+    assert table["public"] is False  # casual: its players' only
     assert cleo.errors == []
     cleo.context.close()
 

@@ -67,11 +67,16 @@ function quickPanel() {
     }
     game.addEventListener("change", refreshPlayers);
     refreshPlayers();
+    // rated by default; a casual match is paired apart and is not rated
+    const rated = el("select", { id: "quick-rated", name: "rated" },
+      el("option", { value: "1" }, _("rated")),
+      el("option", { value: "", selected: store.get("pref", "quick-rated") === "0" }, _("casual (not rated)")));
     const bots = el("input", { type: "checkbox", id: "quick-bots-auto", checked: store.get("pref", "quick-bots") === "1" });
     const nameInput = me && !me.name ? el("input", { type: "text", id: "quick-name", maxlength: 24, required: true, autocomplete: "nickname", value: myName() }) : null;
     const form = el("form", { id: "quick-form" },
       el("div", { class: "row" }, el("label", {}, _("Game"), " ", game), el("label", {}, _("Players"), " ", players)),
-      nameInput ? el("label", {}, _("Your name for rated play (chosen once)"), " ", nameInput) : "",
+      el("label", {}, _("Match"), " ", rated),
+      nameInput ? el("label", {}, _("Your name for play with others (chosen once)"), " ", nameInput) : "",
       el("label", {}, bots, " ", _("if nobody comes, fill the empty seats with bots after the wait")),
       el("button", { type: "submit", id: "quick-play" }, _("Play now")));
     form.addEventListener("submit", async ev => {
@@ -79,15 +84,16 @@ function quickPanel() {
       lastGame = game.value; lastPlayers = Number(players.value);
       store.set("pref", "quick-game", lastGame); store.set("pref", "quick-players", String(lastPlayers));
       store.set("pref", "quick-bots", bots.checked ? "1" : "0");
+      store.set("pref", "quick-rated", rated.value ? "1" : "0");
       try {
         const account = await api("/api/account");  // made on the first time
         if (!account.name) {
           const name = nameInput ? nameInput.value.trim() : "";
-          if (!name) { render(account); showError(_("Choose your name to play rated matches.")); return; }
+          if (!name) { render(account); showError(_("Choose your name to play with others.")); return; }
           await api("/api/account/name", { name });
           rememberName(name);
         }
-        show(await quickCall("POST", "/api/quick", { game: lastGame, players: lastPlayers, bots: bots.checked }), true);
+        show(await quickCall("POST", "/api/quick", { game: lastGame, players: lastPlayers, bots: bots.checked, rated: Boolean(rated.value) }), true);
       } catch (e) { showError(e.message); }
     });
     return form;
@@ -104,6 +110,7 @@ function quickPanel() {
       el("p", { class: "quick-what", role: "status" }, format(_("Looking for players: {game}, {players} players."), { game: gameName(now.game), players: now.players })),
       el("p", { class: "quick-clock", id: "quick-waited" }, format(_("Waiting {time}"), { time: minutesSeconds(now.waited) })),
       el("p", { class: "dim", id: "quick-window" }, windowWords(now)),
+      now.rated ? "" : el("p", { class: "dim" }, _("A casual match: it is not rated.")),
     ];
     if (now.waiting > 1) parts.push(el("p", { class: "dim" }, format(ngettext("{n} player waits for this game", "{n} players wait for this game", now.waiting), { n: now.waiting })));
     const buttons = el("div", { class: "row" });
@@ -152,7 +159,7 @@ function quickPanel() {
   function render(me) {
     stop();
     box.replaceChildren(el("h2", { id: "quick-title" }, _("Play now")),
-      el("p", { class: "dim" }, _("A rated match with players of your level, or bots if nobody comes.")), chooser(me));
+      el("p", { class: "dim" }, _("A match with players of your level, or bots if nobody comes.")), chooser(me));
   }
 
   // no account yet, or one without a name: the name is asked with the game
