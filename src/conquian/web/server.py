@@ -31,6 +31,7 @@ from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.accounts import DELETED_NAME, Accounts
+from conquian.web.passkeys import Passkeys
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
 from conquian.web.finished import Finished
@@ -202,6 +203,7 @@ class Server:
         self.finished = Finished()
         self.ratings = Ratings(self.store.engine)
         self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
+        self.passkeys = Passkeys(self.accounts, settings.allowed_origins, settings.account_requests_per_minute)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
                                     settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}
