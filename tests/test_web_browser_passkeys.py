@@ -48,7 +48,7 @@ def device(browser: Any, locale: str) -> tuple[Any, Any, str]:  # noqa: F811
 
 @pytest.mark.parametrize(("locale", "name", "texts"), [
     ("en-US", "Noor", {"add": "Add a passkey", "signin": "Sign in with a passkey", "you": "You play as Noor.",
-               "unused": "not used yet"}),
+                       "unused": "not used yet"}),
     ("es-MX", "Oralia", {"add": "Agregar una llave de acceso", "signin": "Iniciar sesión con una llave de acceso",
                          "you": "Juegas como Oralia.", "unused": "sin usar todavía"}),
 ])
@@ -65,6 +65,7 @@ def test_a_passkey_made_on_one_device_signs_in_on_another(server: Server, browse
     first.click("#add-passkey")
     expect(first.locator("#passkeys li")).to_have_count(1)
     expect(first.locator("#passkeys li .passkey-label")).to_have_text("phone")
+    expect(first.locator("#passkeys li")).to_contain_text(texts["unused"])
     creds = cdp1.send("WebAuthn.getCredentials", {"authenticatorId": auth1})["credentials"]
     assert len(creds) == 1 and creds[0]["isResidentCredential"] and creds[0]["rpId"] == "localhost"
 

@@ -20,12 +20,12 @@ import pytest
 
 pytest.importorskip("webauthn")
 
-import cbor2  # noqa: E402
-from cryptography.hazmat.primitives import hashes  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
+import cbor2
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
 
-from conquian.web.passkeys import b64url, check_label, unb64url  # noqa: E402
-from web_server import Server  # noqa: E402
+from conquian.web.passkeys import b64url, check_label, unb64url
+from web_server import Server
 
 ES = {"Accept-Language": "es-MX,es;q=0.9"}
 
@@ -57,7 +57,8 @@ class Authenticator:
         attested = bytes(16) + struct.pack(">H", len(self.id)) + self.id + cose
         att = cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": self._auth_data(attested)})
         return {"id": b64url(self.id), "rawId": b64url(self.id), "type": "public-key",
-                "response": {"clientDataJSON": b64url(self._client_data("webauthn.create", options["challenge"], origin)),
+                "response": {"clientDataJSON": b64url(self._client_data("webauthn.create", options["challenge"],
+                                                                        origin)),
                              "attestationObject": b64url(att), "transports": ["internal"]},
                 "clientExtensionResults": {}}
 
@@ -199,6 +200,7 @@ def test_bad_answers_are_refused_in_the_same_words(server: tuple[Server, Path]) 
     # garbage
     words.add(refused(other.post("/api/account/passkeys/signin", json={"credential": {"response": 3}}, headers=oh)))
     words.add(refused(other.post("/api/account/passkeys/signin", content=b"[", headers=oh)))
+    words.add(refused(other.post("/api/account/passkeys/signin", content=b" " * 20000 + b"{}", headers=oh)))
     assert len(words) == 1  # nothing tells which check failed, nor whether the passkey exists
     es = signin(other, oh | ES, answer)
     assert "no fue aceptada" in es.json()["error"]["message"]
@@ -240,7 +242,8 @@ def test_registration_needs_a_name_the_csrf_token_and_a_fresh_challenge(server: 
     assert register(kim, h, key2).status_code == 200
     assert kim.post("/api/account/delete", headers=h).status_code == 200
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM passkeys WHERE credential_id = ?", (b64url(key2.id),)).fetchone() == (0,)
+        kept = conn.execute("SELECT count(*) FROM passkeys WHERE credential_id = ?", (b64url(key2.id),)).fetchone()
+        assert kept == (0,)
     assert signin(other, oh, key2.get(signin_options(other, oh))).status_code == 400
 
 

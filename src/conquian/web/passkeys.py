@@ -33,9 +33,21 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Float, ForeignKey, Index, LargeBinary, String, delete, func, insert, select
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -55,6 +67,8 @@ BROWSER_COOKIE = "conquian_passkey"
 MAX_PASSKEYS = 20
 #: The length of a passkey's label.
 LABEL_MAX = 40
+#: The bytes a passkey request's body may hold (an answer with an attestation's certificates fits).
+MAX_BODY = 16384
 #: The name people see for the relying party in their authenticator.
 RP_NAME = "conquian"
 
@@ -259,8 +273,9 @@ def _creation_options(rp_id: str, account_id: str, name: str, challenge: bytes,
         challenge=challenge, timeout=int(CHALLENGE_AGE * 1000),
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED),
-        exclude_credentials=[PublicKeyCredentialDescriptor(
-            id=cid, transports=[AuthenticatorTransport(t) for t in transports if t in known]) for cid, transports in exclude])
+        exclude_credentials=[
+            PublicKeyCredentialDescriptor(id=cid, transports=[AuthenticatorTransport(t) for t in ts if t in known])
+            for cid, ts in exclude])
     out: dict[str, Any] = json.loads(webauthn.options_to_json(options))
     return out
 
@@ -288,8 +303,14 @@ class Passkeys:
         self.signins_per_account = Window(max(1, per_minute // 2), 60.0)
 
     async def _body(self, request: Request) -> dict[str, Any] | None:
+        """The request's JSON object, or None (not JSON, not an object, past :data:`MAX_BODY` bytes)."""
+        data = b""
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                return None
         try:
-            body = await request.json()
+            body = json.loads(data)
         except ValueError:
             return None
         return body if isinstance(body, dict) else None
@@ -317,11 +338,13 @@ class Passkeys:
         found = await self.accounts.guarded(request)
         if isinstance(found, Response):
             return found
-        body = await self._body(request)
-        credential = body.get("credential") if body else None
+        body = await self._body(request) or {}
+        credential = body.get("credential")
         challenge = answered_challenge(credential)
-        expected = challenge and await run_in_threadpool(self.store.take_challenge, challenge, "register", found.id)
-        if not expected or body is None:
+        expected = None
+        if challenge is not None:
+            expected = await run_in_threadpool(self.store.take_challenge, challenge, "register", found.id)
+        if expected is None or not isinstance(credential, dict) or not isinstance(credential["response"], dict):
             return _refuse(request, "bad_passkey", NOT_ADDED, 400)
         rp_id, origins = relying_party(request, self.origins)
         try:
@@ -329,7 +352,7 @@ class Passkeys:
                 credential=credential, expected_challenge=expected, expected_rp_id=rp_id, expected_origin=origins)
         except (WebAuthnException, ValueError, TypeError, KeyError):
             return _refuse(request, "bad_passkey", NOT_ADDED, 400)
-        transports = credential["response"].get("transports") if isinstance(credential["response"], dict) else None
+        transports = credential["response"].get("transports")
         transports = [t for t in transports if isinstance(t, str)][:8] if isinstance(transports, list) else []
         pid = await run_in_threadpool(self.store.add, found.id, verified.credential_id,
                                       verified.credential_public_key, verified.sign_count, transports,
@@ -370,7 +393,8 @@ class Passkeys:
         rp_id, _ = relying_party(request, self.origins)
         browser = secrets.token_urlsafe(24)
         challenge = await run_in_threadpool(self.store.new_challenge, "signin", None, browser)
-        response = JSONResponse({"publicKey": _request_options(rp_id, challenge)}, headers={"Cache-Control": "no-store"})
+        response = JSONResponse({"publicKey": _request_options(rp_id, challenge)},
+                                headers={"Cache-Control": "no-store"})
         response.set_cookie(BROWSER_COOKIE, browser, max_age=int(CHALLENGE_AGE), httponly=True, samesite="strict",
                             path="/api/account/passkeys", secure=request.url.scheme == "https")
         return response
@@ -383,15 +407,18 @@ class Passkeys:
 
         if self._too_fast(request):
             return _refuse(request, "too_fast", TOO_FAST, 429)
-        body = await self._body(request)
-        credential = body.get("credential") if body else None
+        body = await self._body(request) or {}
+        credential = body.get("credential")
         challenge = answered_challenge(credential)
         browser = request.cookies.get(BROWSER_COOKIE) or ""
-        expected = challenge and browser and await run_in_threadpool(
-            self.store.take_challenge, challenge, "signin", None, browser)
+        expected = None
+        if challenge is not None and browser:
+            expected = await run_in_threadpool(self.store.take_challenge, challenge, "signin", None, browser)
         raw_id = credential.get("rawId") if isinstance(credential, dict) else None
-        row = await run_in_threadpool(self.store.find, raw_id) if expected and isinstance(raw_id, str) else None
-        if not expected or row is None:
+        row = None
+        if expected is not None and isinstance(raw_id, str) and len(raw_id) <= 1400:
+            row = await run_in_threadpool(self.store.find, raw_id)
+        if expected is None or row is None or not isinstance(credential, dict):
             return self._not_accepted(request)
         if not self.signins_per_account.allow(row.account_id, time.monotonic()):
             return _refuse(request, "too_fast", TOO_FAST, 429)

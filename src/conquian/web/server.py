@@ -31,11 +31,11 @@ from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol, security
 from conquian.web.accounts import DELETED_NAME, Accounts
-from conquian.web.passkeys import Passkeys
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
 from conquian.web.finished import Finished
 from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
+from conquian.web.passkeys import Passkeys
 from conquian.web.protocol import RateLimit
 from conquian.web.ratings import Ratings
 from conquian.web.review_jobs import Reviews
