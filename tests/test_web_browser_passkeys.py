@@ -48,9 +48,10 @@ def device(browser: Any, locale: str) -> tuple[Any, Any, str]:  # noqa: F811
 
 @pytest.mark.parametrize(("locale", "name", "texts"), [
     ("en-US", "Noor", {"add": "Add a passkey", "signin": "Sign in with a passkey", "you": "You play as Noor.",
-                       "unused": "not used yet"}),
+                       "unused": "not used yet", "label": "phone"}),
     ("es-MX", "Oralia", {"add": "Agregar una llave de acceso", "signin": "Iniciar sesión con una llave de acceso",
-                         "you": "Juegas como Oralia.", "unused": "sin usar todavía"}),
+                         "you": "Juegas como Oralia.", "unused": "sin usar todavía",
+                         "label": "mi celular"}),
 ])
 def test_a_passkey_made_on_one_device_signs_in_on_another(server: Server, browser: Any, locale: str,  # noqa: F811
                                                           name: str, texts: dict[str, str]) -> None:
@@ -61,10 +62,10 @@ def test_a_passkey_made_on_one_device_signs_in_on_another(server: Server, browse
     first.click("#name-form button[type=submit]")
     expect(first.locator("#account-name")).to_have_text(texts["you"])
     expect(first.locator("#add-passkey")).to_have_text(texts["add"])
-    first.fill("#passkey-label", "phone")
+    first.fill("#passkey-label", texts["label"])
     first.click("#add-passkey")
     expect(first.locator("#passkeys li")).to_have_count(1)
-    expect(first.locator("#passkeys li .passkey-label")).to_have_text("phone")
+    expect(first.locator("#passkeys li .passkey-label")).to_have_text(texts["label"])
     expect(first.locator("#passkeys li")).to_contain_text(texts["unused"])
     creds = cdp1.send("WebAuthn.getCredentials", {"authenticatorId": auth1})["credentials"]
     assert len(creds) == 1 and creds[0]["isResidentCredential"] and creds[0]["rpId"] == "localhost"
@@ -75,6 +76,7 @@ def test_a_passkey_made_on_one_device_signs_in_on_another(server: Server, browse
     second.goto(url + "/account")
     expect(second.locator("#passkey-signin")).to_have_text(texts["signin"])
     expect(second.locator("#name-form")).to_be_visible()  # a visitor so far
+    second.screenshot(path=str(server.tmp / f"visitor-{locale}.png"), full_page=True)
     second.click("#passkey-signin")
     expect(second.locator("#account-name")).to_have_text(texts["you"])
     expect(second.locator("#sessions li")).to_have_count(2)  # the first device's session and this one

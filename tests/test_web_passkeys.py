@@ -151,6 +151,26 @@ def test_a_passkey_signs_in_on_another_device(server: tuple[Server, Path]) -> No
         assert conn.execute("SELECT count(*) FROM accounts").fetchone() == accounts_before
 
 
+def test_signed_out_the_passkey_brings_the_account_back(server: tuple[Server, Path]) -> None:
+    s, _ = server
+    c, h = named(s.url, "Mia")
+    key = Authenticator(s.url, "127.0.0.1")
+    assert register(c, h, key).status_code == 200
+    assert c.post("/api/account/signout", headers=h).status_code == 200
+    again = c.get("/api/account").json()
+    assert again["new"] is True and again["name"] is None  # this browser forgot the account...
+    h = {"X-CSRF-Token": again["csrf"]}
+    r = signin(c, h, key.get(signin_options(c, h)))
+    assert r.status_code == 200 and r.json()["name"] == "Mia"  # ...and the passkey brings it back
+    me = c.get("/api/account").json()
+    assert me["name"] == "Mia"
+    assert len(c.get("/api/account/sessions").json()["sessions"]) == 1  # the first session was ended
+    # the session of a passkey's sign-in is revocable like any other
+    h = {"X-CSRF-Token": me["csrf"]}
+    assert c.post("/api/account/sessions", json={"id": me["session"]}, headers=h).status_code == 200
+    assert c.get("/api/account/passkeys").status_code == 401
+
+
 def test_bad_answers_are_refused_in_the_same_words(server: tuple[Server, Path]) -> None:
     s, db = server
     ann, h = named(s.url, "Jade")
