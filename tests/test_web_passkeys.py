@@ -210,6 +210,10 @@ def test_bad_answers_are_refused_in_the_same_words(server: tuple[Server, Path]) 
     words.add(refused(signin(other, oh, forger.get(signin_options(other, oh)))))
     # a counter that goes backwards: a cloned authenticator
     words.add(refused(signin(other, oh, key.get(signin_options(other, oh), count=1))))
+    # the right key naming another account as its user
+    key.user, own = b"someone else", key.user
+    words.add(refused(signin(other, oh, key.get(signin_options(other, oh), count=key.count + 10))))
+    key.user = own
     # an unknown credential
     words.add(refused(signin(other, oh, Authenticator(s.url, "127.0.0.1").get(signin_options(other, oh)))))
     # an expired challenge

@@ -291,6 +291,19 @@ def _request_options(rp_id: str, challenge: bytes) -> dict[str, Any]:
     return out
 
 
+def _handle_ok(credential: dict[str, Any], row: Any) -> bool:
+    """Whether the answer's user handle, if it gives one, is the passkey's account (a discoverable
+    credential names its user; it must be the one the passkey was added to)."""
+    response = credential.get("response")
+    handle = response.get("userHandle") if isinstance(response, dict) else None
+    if handle is None or handle == "":
+        return True
+    try:
+        return isinstance(handle, str) and unb64url(handle) == str(row.account_id).encode()
+    except ValueError:
+        return False
+
+
 class Passkeys:
     """The passkey endpoints of one server process, over its :class:`~conquian.web.accounts.Accounts`
     (``origins``: the ``--origin`` values, also accepted as where an answer comes from)."""
@@ -418,7 +431,7 @@ class Passkeys:
         row = None
         if expected is not None and isinstance(raw_id, str) and len(raw_id) <= 1400:
             row = await run_in_threadpool(self.store.find, raw_id)
-        if expected is None or row is None or not isinstance(credential, dict):
+        if expected is None or row is None or not isinstance(credential, dict) or not _handle_ok(credential, row):
             return self._not_accepted(request)
         if not self.signins_per_account.allow(row.account_id, time.monotonic()):
             return _refuse(request, "too_fast", TOO_FAST, 429)
