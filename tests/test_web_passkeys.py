@@ -3,7 +3,8 @@ attestation): a passkey added to a named account, a sign-in on a second client w
 that account (the same name, a new session), and every bad answer refused in the same words:
 a replayed answer, an unknown challenge, another purpose's challenge, an expired one, another
 browser's, another origin, a forged signature, a counter gone backwards, a removed passkey.
-No name, no CSRF token: no passkey.  Deleting the account deletes its passkeys."""
+No name, no CSRF token: no passkey.  Deleting the account deletes its passkeys.  Sign-ins are
+rate limited per address and per account.
 
 from __future__ import annotations
 
@@ -271,11 +272,24 @@ def test_registration_needs_a_name_the_csrf_token_and_a_fresh_challenge(server: 
     assert signin(other, oh, key2.get(signin_options(other, oh))).status_code == 400
 
 
-def test_signing_in_is_rate_limited_per_address(tmp_path: Path) -> None:
+def test_signing_in_is_rate_limited_per_address_and_per_account(tmp_path: Path) -> None:
     s = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path,
-               limits=Server.loose_except("--account-requests-per-minute")).start()
+               limits=Server.loose_except("--account-requests-per-minute")).start()  # the default: 20
     try:
-        c, h = browser(s.url)
+        owner, oh = named(s.url, "Nia")
+        key = Authenticator(s.url, "127.0.0.1")
+        assert register(owner, oh, key).status_code == 200
+        # per account: ten sign-ins a minute, each from its own address (X-Forwarded-For, trusted
+        # from 127.0.0.1), then the eleventh is refused though its address is fresh
+        c, _ = browser(s.url)
+        codes = []
+        for i in range(11):
+            h = {"X-CSRF-Token": c.cookies["conquian_csrf"], "X-Forwarded-For": f"10.0.0.{i + 1}"}
+            options = c.post("/api/account/passkeys/signin/options", headers=h).json()["publicKey"]
+            codes.append(signin(c, h, key.get(options)).status_code)
+        assert codes == [200] * 10 + [429]
+        # per address: twenty requests a minute, options and answers together
+        h = {"X-CSRF-Token": c.cookies["conquian_csrf"], "X-Forwarded-For": "10.0.1.1"}
         codes = [c.post("/api/account/passkeys/signin/options", headers=h).status_code for _ in range(21)]
         assert codes[:20] == [200] * 20 and codes[20] == 429
         assert signin(c, h, {}).status_code == 429
