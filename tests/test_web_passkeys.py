@@ -4,7 +4,7 @@ that account (the same name, a new session), and every bad answer refused in the
 a replayed answer, an unknown challenge, another purpose's challenge, an expired one, another
 browser's, another origin, a forged signature, a counter gone backwards, a removed passkey.
 No name, no CSRF token: no passkey.  Deleting the account deletes its passkeys.  Sign-ins are
-rate limited per address and per account.
+rate limited per address and per account."""
 
 from __future__ import annotations
 
