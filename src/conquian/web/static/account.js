@@ -72,7 +72,8 @@ async function signInWithPasskey() {
 function passkeyRow(p, render) {
   const made = new Date(p.created_at * 1000).toLocaleDateString(LANG);
   const used = p.used_at ? format(_("last used {when}"), { when: new Date(p.used_at * 1000).toLocaleString(LANG) }) : _("not used yet");
-  const remove = el("button", { type: "button", class: "secondary remove-passkey", onclick: async () => {
+  const remove = el("button", { type: "button", class: "secondary remove-passkey",
+    "aria-label": format(_("Remove the passkey {label}"), { label: p.label || _("Passkey") }), onclick: async () => {
     if (!confirm(format(_("Remove the passkey {label}? It will no longer sign in to this account."), { label: p.label || _("Passkey") }))) return;
     try { await accountCall("/api/account/passkeys/delete", { id: p.id }); await render(); }
     catch (e) { showError(e.message); }
