@@ -277,6 +277,10 @@ class AccountStore:
                 kept = metadata.tables.get(name)
                 if kept is not None:
                     conn.execute(delete(kept).where(kept.c.subject == account_id))
+            for name in ("passkeys", "passkey_challenges"):  # its passkeys (conquian.web.passkeys), if in use
+                kept = metadata.tables.get(name)
+                if kept is not None:
+                    conn.execute(delete(kept).where(kept.c.account_id == account_id))
             conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return taken

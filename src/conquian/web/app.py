@@ -71,6 +71,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(
         routes=[
             *server.accounts.routes(server.rename_seats),
+            *server.passkeys.routes(),
             *ratings.routes(server.ratings),
             *quick.routes(),
             *http_routes(server),

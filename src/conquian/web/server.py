@@ -35,6 +35,7 @@ from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
 from conquian.web.finished import Finished
 from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
+from conquian.web.passkeys import Passkeys
 from conquian.web.protocol import RateLimit
 from conquian.web.ratings import Ratings
 from conquian.web.review_jobs import Reviews
@@ -206,6 +207,7 @@ class Server:
         self.finished = Finished()
         self.ratings = Ratings(self.store.engine)
         self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
+        self.passkeys = Passkeys(self.accounts, settings.allowed_origins, settings.account_requests_per_minute)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
                                     settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}

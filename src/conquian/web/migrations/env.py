@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+import conquian.web.passkeys
 import conquian.web.ratings  # noqa: F401  (its tables and the accounts' join the metadata)
 from conquian.web.store import metadata
 

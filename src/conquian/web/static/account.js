@@ -1,5 +1,6 @@
 // The player's account page (/account): made on the first visit, a name chosen once, the
-// sessions (this browser's and others', each revocable), sign out, delete the account.
+// sessions (this browser's and others', each revocable), passkeys (added here, signed in with on
+// another device), sign out, delete the account.
 // Loaded after page.js (words, el(), api(), the CSRF header).
 "use strict";
 
@@ -21,6 +22,99 @@ function sessionRow(s, render) {
   return el("li", { class: "session" }, el("span", {}, format(_("{browser}, last seen {when}"), { browser: label, when })), " ", end);
 }
 
+// WebAuthn's binary fields travel as unpadded base64url in the server's JSON
+function toB64u(buf) {
+  let s = "";
+  for (const b of new Uint8Array(buf)) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function fromB64u(text) {
+  const s = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - text.length % 4) % 4));
+  return Uint8Array.from(s, c => c.charCodeAt(0)).buffer;
+}
+function passkeysWork() { return !!(window.PublicKeyCredential && navigator.credentials && window.isSecureContext); }
+
+function passkeyError(e) {
+  // the browser's refusals in the reader's words; the server's come translated already
+  if (e && e.name === "NotAllowedError") return _("The passkey was not used (cancelled, or the time ran out).");
+  if (e && e.name === "InvalidStateError") return _("This device holds a passkey of this account already.");
+  if (e && e.name === "SecurityError") return _("Passkeys work only at this server's own secure address (https).");
+  return e && e.message ? e.message : String(e);
+}
+
+async function addPasskey(label) {
+  const { publicKey: o } = await accountCall("/api/account/passkeys/options");
+  o.challenge = fromB64u(o.challenge);
+  o.user.id = fromB64u(o.user.id);
+  o.excludeCredentials = (o.excludeCredentials || []).map(c => ({ ...c, id: fromB64u(c.id) }));
+  const cred = await navigator.credentials.create({ publicKey: o });
+  const r = cred.response;
+  const credential = { id: cred.id, rawId: toB64u(cred.rawId), type: cred.type,
+    response: { clientDataJSON: toB64u(r.clientDataJSON), attestationObject: toB64u(r.attestationObject),
+      transports: r.getTransports ? r.getTransports() : [] },
+    clientExtensionResults: cred.getClientExtensionResults(), authenticatorAttachment: cred.authenticatorAttachment || undefined };
+  return accountCall("/api/account/passkeys", { credential, label });
+}
+
+async function signInWithPasskey() {
+  const { publicKey: o } = await accountCall("/api/account/passkeys/signin/options");
+  o.challenge = fromB64u(o.challenge);
+  o.allowCredentials = [];
+  const cred = await navigator.credentials.get({ publicKey: o });
+  const r = cred.response;
+  const credential = { id: cred.id, rawId: toB64u(cred.rawId), type: cred.type,
+    response: { clientDataJSON: toB64u(r.clientDataJSON), authenticatorData: toB64u(r.authenticatorData),
+      signature: toB64u(r.signature), userHandle: r.userHandle ? toB64u(r.userHandle) : undefined },
+    clientExtensionResults: cred.getClientExtensionResults(), authenticatorAttachment: cred.authenticatorAttachment || undefined };
+  return accountCall("/api/account/passkeys/signin", { credential });
+}
+
+function passkeyRow(p, render) {
+  const made = new Date(p.created_at * 1000).toLocaleDateString(LANG);
+  const used = p.used_at ? format(_("last used {when}"), { when: new Date(p.used_at * 1000).toLocaleString(LANG) }) : _("not used yet");
+  const remove = el("button", { type: "button", class: "secondary remove-passkey",
+    "aria-label": format(_("Remove the passkey {label}"), { label: p.label || _("Passkey") }), onclick: async () => {
+    if (!confirm(format(_("Remove the passkey {label}? It will no longer sign in to this account."), { label: p.label || _("Passkey") }))) return;
+    try { await accountCall("/api/account/passkeys/delete", { id: p.id }); await render(); }
+    catch (e) { showError(e.message); }
+  } }, _("Remove"));
+  return el("li", { class: "passkey" },
+    el("span", { class: "passkey-label" }, p.label || _("Passkey")), " ",
+    el("span", { class: "dim" }, format(_("added {when}"), { when: made }), ", ", used), " ", remove);
+}
+
+function passkeySection(me, passkeys, render) {
+  const out = [el("h2", {}, _("Passkeys"))];
+  if (!passkeysWork()) {
+    out.push(el("p", { class: "dim" }, _("This browser cannot use passkeys here (they need a secure address, https).")));
+    return out;
+  }
+  if (!me.name) {
+    out.push(el("p", {}, _("Have an account already, on another device? Sign in with its passkey: this browser then keeps that account.")),
+      el("p", {}, el("button", { type: "button", id: "passkey-signin", onclick: async (ev) => {
+        ev.target.disabled = true;
+        try { await signInWithPasskey(); await render(); }
+        catch (e) { showError(passkeyError(e)); ev.target.disabled = false; }
+      } }, _("Sign in with a passkey"))));
+    return out;
+  }
+  out.push(el("p", { class: "dim" }, passkeys.length
+    ? _("A passkey signs you in to this account on another device, or here if this browser forgets you.")
+    : _("Add a passkey to keep your account: with it you sign in on another device, or here if this browser forgets you.")));
+  if (passkeys.length) out.push(el("ul", { id: "passkeys" }, passkeys.map(p => passkeyRow(p, render))));
+  const label = el("input", { type: "text", id: "passkey-label", name: "passkey-label", maxlength: "40", placeholder: _("e.g. my phone") });
+  out.push(el("form", { id: "passkey-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const button = ev.target.querySelector("button");
+    button.disabled = true;
+    try { await addPasskey(label.value); await render(); }
+    catch (e) { showError(passkeyError(e)); button.disabled = false; }
+  } },
+    el("label", { for: "passkey-label" }, _("Name this passkey (optional)")), " ", label, " ",
+    el("button", { type: "submit", id: "add-passkey" }, _("Add a passkey"))));
+  return out;
+}
+
 async function renderAccount() {
   setTitle(_("Your account"));
   let me;
@@ -39,9 +133,12 @@ async function renderAccount() {
       el("button", { type: "submit" }, _("Keep this name")));
     parts.push(form);
   }
-  parts.push(el("p", { class: "dim" }, _("This browser keeps your account. Signing out, or clearing the browser's data, loses it.")));
+  parts.push(el("p", { class: "dim" }, _("This browser keeps your account. Signing out, or clearing the browser's data, loses it, unless you added a passkey.")));
   let sessions = [];
   try { sessions = (await api("/api/account/sessions")).sessions || []; } catch (e) { sessions = []; }
+  let passkeys = [];
+  if (me.name) { try { passkeys = (await api("/api/account/passkeys")).passkeys || []; } catch (e) { passkeys = []; } }
+  parts.push(...passkeySection(me, passkeys, renderAccount));
   parts.push(el("h2", {}, _("Sessions")), el("ul", { id: "sessions" }, sessions.map(s => sessionRow(s, renderAccount))));
   const del = el("button", { type: "button", id: "delete-account", onclick: async () => {
     if (!confirm(_("Delete your account? Your name is removed from every table you played at."))) return;
