@@ -2,7 +2,7 @@
 (kept in the database so that any server process can finish a ceremony another began).
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-11-29
 """
 
