@@ -312,8 +312,9 @@ def test_the_migrations_build_exactly_the_schema_the_code_uses(tmp_path: Any) ->
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from conquian.web.store import Store, metadata
+    from conquian.web.store import Store, full_metadata
 
+    metadata = full_metadata()
     store = Store(f"sqlite:///{tmp_path / 'm.db'}")
     store.upgrade()
     store.upgrade()  # idempotent: a second start changes nothing

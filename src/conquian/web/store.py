@@ -68,6 +68,20 @@ from conquian.web.table import Seat, Table, deck_text
 
 metadata = MetaData()
 
+#: The modules beside this one that define tables of ``metadata`` (the migrations and the schema
+#: test must see every table, whichever of them a process happened to import).
+TABLE_MODULES = ("conquian.web.accounts", "conquian.web.ratings", "conquian.web.passkeys",
+                 "conquian.web.quickmatch")
+
+
+def full_metadata() -> MetaData:
+    """``metadata`` with the tables of every module of :data:`TABLE_MODULES` defined in it."""
+    import importlib
+
+    for name in TABLE_MODULES:
+        importlib.import_module(name)
+    return metadata
+
 tables = SqlTable(
     "tables", metadata,
     Column("id", String(16), primary_key=True),
