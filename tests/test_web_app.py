@@ -136,7 +136,10 @@ def test_the_title_and_the_favicon_say_whose_turn_it_is(app_server: Server, brow
     page.click("#sound-no")
     assert page.locator("#sound-offer").count() == 0
     assert page.evaluate("localStorage.getItem('conquian:pref:sound')") == "0"
+    held = page.locator("#hand button.card").count()
     page.locator("#actions button.move[data-action='draw']").click()
+    # the drawn card's update, before a card is chosen: a later redraw would clear the choice
+    page.wait_for_function(f"() => document.querySelectorAll('#hand button.card').length > {held}")
     page.locator("#hand button.card").first.click()
     page.wait_for_function("() => document.querySelector('#prompt')?.dataset.waiting === ''")
     page.locator("#actions button.move[data-action^='discard']").first.click()
