@@ -73,6 +73,9 @@ class Rules:
     exhausted: str = "tablas"
     """Conquián mexicano, the pack exhausted (R8.6): ``tablas`` (a draw) or ``fewest`` (the
     fewest cards in hand win)."""
+    research: bool = False
+    """Whether this is a research preset (:data:`RESEARCH_PRESETS`): a miniature of a game
+    preset made to be solved exactly, not a form of the game people play."""
 
     # ------------------------------------------------------------------ options
     def with_options(self, **options: Any) -> Rules:
@@ -126,7 +129,11 @@ class Rules:
                                      option="max_turns", low=1, high=f"{MAX_TURNS:,}", value=repr(self.max_turns)))
 
     def _check_mexicano(self) -> None:
-        """R8.1: ``hand`` 8 or 9, ``exhausted`` tablas or fewest, 2 or 3 players (4 with ``hand=8``)."""
+        """R8.1: ``hand`` 8 or 9, ``exhausted`` tablas or fewest, 2 or 3 players (4 with ``hand=8``).
+        A research preset keeps its own hand size and players (:data:`RESEARCH_PRESETS`)."""
+        if self.research:
+            self._check_research()
+            return
         if self.hand_size not in (8, 9):
             raise _refused("R8.1", Msg("option {option} must be one of {choices}, not {value}", option="hand",
                                        choices="8, 9", value=repr(self.hand_size)))
@@ -144,13 +151,27 @@ class Rules:
                                        variant=self.name, hand=self.hand_size, low=self.min_players, high=top,
                                        value=repr(self.players)))
 
+    def _check_research(self) -> None:
+        """A research preset (:data:`RESEARCH_PRESETS`): its ``hand`` and its players are the
+        preset's own (the size of its game tree depends on them); ``exhausted`` as in R8.1."""
+        base = RESEARCH_PRESETS[self.name]
+        if self.hand_size != base.hand_size:
+            raise _refused("R8.1", Msg("option {option} must be one of {choices}, not {value}", option="hand",
+                                       choices=str(base.hand_size), value=repr(self.hand_size)))
+        if self.exhausted not in ("tablas", "fewest"):
+            raise _refused("R8.1", Msg("option {option} must be one of {choices}, not {value}", option="exhausted",
+                                       choices="'tablas', 'fewest'", value=repr(self.exhausted)))
+        if not self.min_players <= self.players <= self.max_players:
+            raise _refused("R1", Msg("{variant} is played by {low} to {high} players, not {value}", variant=self.name,
+                                     low=self.min_players, high=self.max_players, value=repr(self.players)))
+
     def option_values(self) -> dict[str, Any]:
         """Every option of the family with its value in these rules, by its name in R1 and R8.1."""
         return {key: getattr(self, _FIELDS.get(key, key)) for key in sorted(_OPTIONS[self.family])}
 
     def options_diff(self) -> dict[str, Any]:
         """The options that differ from the preset (what a record stores, docs/records.md)."""
-        base = PRESETS[self.name]
+        base = preset(self.name)
         return {
             key: getattr(self, _FIELDS.get(key, key))
             for key in sorted(_OPTIONS[self.family])
@@ -219,14 +240,40 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+#: Research presets: miniatures of a game preset whose whole game tree OpenSpiel's exact tools
+#: (counterfactual regret minimisation, best responses, exploitability) can walk
+#: (``docs/research.md``).  They are not offered for play: the lobby, the command line's
+#: ``play`` and the records know only :data:`PRESETS`; :func:`get_rules` gives them by name.
+RESEARCH_PRESETS: dict[str, Rules] = {
+    # R8 for two without the exchange, which is R3 (R8.3: "with two players this is exactly
+    # R3.3"), on a pack of eight cards: the aces and twos of the four suits.  Three cards a
+    # hand, out with four down (R8.5: hand + 1), a pack of two cards.
+    "conquian-tiny": Rules(
+        name="conquian-tiny", family=MEXICANO, ranks=(1, 2), ace_high=False, copies=1,
+        hand_size=3, deal_batch=1, min_players=2, max_players=2, players=2, exchange=False,
+        research=True,
+    ),
+}
+
+
+def preset(name: str) -> Rules:
+    """The preset called ``name``, a game preset (:data:`PRESETS`) or a research one
+    (:data:`RESEARCH_PRESETS`); ``KeyError`` if there is none."""
+    found = PRESETS.get(name) or RESEARCH_PRESETS.get(name)
+    if found is None:
+        raise KeyError(name)
+    return found
+
+
 def _refused(rule: str, cause: Msg) -> NotationError:
     """The error of an option or variant that R1 (or R8.1) refuses: ``R1: cause``."""
     return NotationError(Msg("{rule}: {cause}", rule=rule, cause=cause))
 
 
 def get_rules(name: str, **options: Any) -> Rules:
-    """The preset called ``name`` with ``options`` applied (R1)."""
-    base = PRESETS.get(name) if isinstance(name, str) else None
+    """The preset called ``name`` with ``options`` applied (R1); a research preset
+    (:data:`RESEARCH_PRESETS`) is found by its name too."""
+    base = (PRESETS.get(name) or RESEARCH_PRESETS.get(name)) if isinstance(name, str) else None
     if base is None:
         raise _refused("R1", Msg("unknown variant {value} (variants: {variants})", value=quote(name, 30),
                                  variants=", ".join(PRESETS)))

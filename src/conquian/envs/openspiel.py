@@ -38,6 +38,8 @@ from __future__ import annotations
 import random
 import warnings
 from functools import cache
+from itertools import combinations
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -54,7 +56,7 @@ from conquian.engine.deck import pack_order
 from conquian.engine.history import build, newest_first
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.redeal import redeal_unseen
-from conquian.engine.rules import CONQUIAN, MEXICANO, PRESETS, Rules, get_rules
+from conquian.engine.rules import CONQUIAN, MEXICANO, PRESETS, RESEARCH_PRESETS, Rules, get_rules, preset
 from conquian.envs.encoding import LATEST, Encoding, Obs, Public, encoding
 
 #: The options each preset takes as game parameters.
@@ -64,6 +66,7 @@ _OPTIONS: dict[str, tuple[str, ...]] = {
     "cooncan": ("players", "jokers", "stock", "splash_bonus", "max_pack_turns", "max_turns", "discard_taken"),
     "cooncan-double": ("players", "splash_bonus", "max_pack_turns", "max_turns", "discard_taken"),
     "conquian-mexicano": ("players", "hand", "exchange", "exhausted"),
+    "conquian-tiny": ("players", "exchange", "exhausted"),
 }
 #: Option names that differ from the rules object's attribute.
 _ATTRIBUTES = {"hand": "hand_size"}
@@ -72,7 +75,7 @@ _ATTRIBUTES = {"hand": "hand_size"}
 def _defaults(variant: str) -> dict[str, Any]:
     """The parameters' defaults: the preset's own (:data:`conquian.engine.rules.PRESETS`), so that
     ``python_cooncan`` deals the joker as ``cooncan_v1`` does; and the action space's version."""
-    base = PRESETS[variant]
+    base = preset(variant)
     return {**{k: getattr(base, _ATTRIBUTES.get(k, k)) for k in _OPTIONS[variant]}, "version": LATEST, "dealer": 0}
 
 
@@ -99,13 +102,13 @@ def _rules(variant: str, params: dict[str, Any] | None) -> Rules:
     options.update(params or {})
     options.pop("version")
     options.pop("dealer")
-    base = PRESETS[variant]
+    base = preset(variant)
     changed = {k: v for k, v in options.items() if getattr(base, _ATTRIBUTES.get(k, k)) != v or k == "players"}
     return get_rules(variant, **changed)
 
 
 def _game_type(variant: str) -> pyspiel.GameType:
-    base = PRESETS[variant]
+    base = preset(variant)
     return pyspiel.GameType(
         short_name="python_" + variant.replace("-", "_"),
         long_name=f"Python {variant} (conquian)",
@@ -136,7 +139,7 @@ def _game_info(rules: Rules, enc: Encoding) -> pyspiel.GameInfo:
         length = rules.pack_size * (rules.players + 4) + rules.players
     return pyspiel.GameInfo(
         num_distinct_actions=enc.n_actions,
-        max_chance_outcomes=max(distinct, rules.players),
+        max_chance_outcomes=max(distinct, rules.players, len(hand_combinations(rules)) if rules.research else 0),
         num_players=rules.players,
         min_utility=-bound,
         max_utility=bound,
@@ -158,12 +161,25 @@ class GameData:
         self.pack = pack_order(rules)
         self.outcomes = sorted(set(self.pack))
         self.outcome_of = {c: i for i, c in enumerate(self.outcomes)}
+        #: a research preset deals each hand as one chance outcome (:func:`hand_combinations`)
+        self.by_hands = rules.research
+        self.hands = hand_combinations(rules) if rules.research else ()
+        self.hand_index = {h: i for i, h in enumerate(self.hands)}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameData:
         return self
 
     def __reduce__(self) -> tuple[Any, tuple[Rules, int]]:
         return game_data, (self.rules, self.version)
+
+
+@cache
+def hand_combinations(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """Every hand of ``rules.hand_size`` cards of a single pack, each sorted, in a fixed order:
+    the chance outcomes of a research preset's deal, which deals each hand as one outcome (the
+    order of the cards within a hand changes nothing), so that its game tree holds each deal
+    once rather than once for each order of each hand's cards."""
+    return tuple(combinations(sorted(set(pack_order(rules))), rules.hand_size))
 
 
 @cache
@@ -261,6 +277,8 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.g = game.data
         self.deck: list[int] = []
+        #: a research preset's hands as dealt, each one chance outcome (:func:`hand_combinations`)
+        self.dealt: list[tuple[int, ...]] = []
         self.left: dict[int, int] = {}
         for c in self.g.pack:
             self.left[c] = self.left.get(c, 0) + 1
@@ -293,8 +311,18 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         if self.dealer is None:  # the cut for the deal (R6.1): every seat alike
             n = self.g.rules.players
             return [(s, 1.0 / n) for s in range(n)]
+        if self._dealing_hands():
+            # a research preset: the next hand as one outcome, every hand of the cards left alike
+            rules = self.g.rules
+            p = 1.0 / comb(sum(self.left.values()), rules.hand_size)
+            return [(i, p) for i, hand in enumerate(self.g.hands) if all(self.left.get(c, 0) for c in hand)]
         total = sum(self.left.values())
         return [(i, k / total) for i, c in enumerate(self.g.outcomes) if (k := self.left.get(c, 0))]
+
+    def _dealing_hands(self) -> bool:
+        """Whether the next chance outcome is a whole hand (a research preset, hands to deal)."""
+        rules = self.g.rules
+        return self.g.by_hands and len(self.dealt) < rules.players
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.deal is None or self.deal.over or player != self.current_player():
@@ -306,6 +334,9 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < self.g.rules.players:
                 raise ValueError(f"chance outcome {action} is not a seat: the dealer is drawn first")
             self.dealer = action + 1
+            return
+        if self.deal is None and self._dealing_hands():
+            self._deal_hand(action)
             return
         if self.deal is None:
             card = self.g.outcomes[action]
@@ -323,6 +354,22 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         deal.play(self.g.enc.action(action, deal.view(seat)))
         self._fold()
 
+    def _deal_hand(self, action: int) -> None:
+        """Deal the next hand of a research preset (:func:`hand_combinations`).  Once every hand
+        is dealt, their cards take the places that R8.2's deal one at a time gives them in the
+        deck (card ``k`` to the ``k % n``-th player after the dealer); the pack's cards follow,
+        one chance outcome each."""
+        if not 0 <= action < len(self.g.hands) or not all(self.left.get(c, 0) for c in self.g.hands[action]):
+            raise ValueError(f"chance outcome {action} is not possible now")
+        hand = self.g.hands[action]
+        for c in hand:
+            self.left[c] -= 1
+        self.dealt.append(hand)
+        rules = self.g.rules
+        n = rules.players
+        if len(self.dealt) == n:
+            self.deck = [self.dealt[k % n][k // n] for k in range(n * rules.hand_size)]
+
     def _fold(self) -> None:
         deal = self.deal
         assert deal is not None
@@ -332,6 +379,8 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             if self.dealer is None:
                 return f"dealer p{action + 1}"
+            if self._dealing_hands() and 0 <= action < len(self.g.hands):
+                return "deal " + " ".join(card_str(c) for c in self.g.hands[action])
             c = self.g.outcomes[action]
             return "deal X" if c == JOKER else f"deal {card_str(c)}"
         deal = self.deal
@@ -380,7 +429,14 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         state: ConquianState = self.get_game().new_initial_state()
         if state.dealer is None:
             state.apply_action(deal.dealer - 1)
-        for c in deal.deck:
+        deck = deal.deck
+        rest = 0
+        if self.g.by_hands:  # a research preset: each hand one outcome, then the pack's cards
+            n, size = self.g.rules.players, self.g.rules.hand_size
+            for p in range(n):
+                state.apply_action(self.g.hand_index[tuple(sorted(deck[p:n * size:n]))])
+            rest = n * size
+        for c in deck[rest:]:
             state.apply_action(outcome_of[c])
         actions = deal.actions()
         if len(actions) != len(played):
@@ -549,7 +605,7 @@ def _guard_cpp_ismcts() -> None:
 
 
 def _register() -> None:
-    for variant in PRESETS:
+    for variant in [*PRESETS, *RESEARCH_PRESETS]:
         name = f"Game_{variant.replace('-', '_')}"
         cls = type(name, (ConquianGame,), {"variant": variant, "__module__": __name__})
         globals()[name] = cls  # module-level, as pickle wants a class to be
