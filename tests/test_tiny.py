@@ -174,3 +174,25 @@ def test_exact_tools_on_a_subgame() -> None:
     back = from_efg(sets, solver.average_policy())
     assert all(sum(p for _, p in pairs) == pytest.approx(1.0) for pairs in back.values())
     assert pyspiel.exploitability(efg, tabular(efg, sets, back)) == pytest.approx(cfr_x)
+
+
+def test_openspiel_state_pickles_and_resamples() -> None:
+    import pickle
+
+    game = _game()
+    rng = random.Random(5)
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions = [a for a, _ in state.chance_outcomes()]
+            else:
+                player = state.current_player()
+                # a re-deal of the unseen cards keeps the player's information set (hidden cards only)
+                other = state.resample_from_infostate(player, rng.random)
+                assert other.information_state_string(player) == state.information_state_string(player)
+                assert other.history()[:1] == state.history()[:1]  # the same cut for the deal
+                actions = state.legal_actions()
+            state.apply_action(rng.choice(actions))
+        again = pickle.loads(pickle.dumps(state))
+        assert again.history() == state.history() and again.returns() == state.returns()

@@ -2,12 +2,16 @@
 
 Importing this module registers ``python_conquian``, ``python_conquian_spanish``,
 ``python_cooncan``, ``python_cooncan_double`` and ``python_conquian_mexicano`` with pyspiel, so that OpenSpiel's own
-algorithms run on them unchanged.  A game is one deal.  Its first chance node cuts for the deal
+algorithms run on them unchanged, and ``python_conquian_tiny``, the research preset
+``conquian-tiny`` (:data:`conquian.engine.rules.RESEARCH_PRESETS`), whose whole tree OpenSpiel's
+exact tools can walk (:mod:`conquian.envs.exact`).  A game is one deal.  Its first chance node cuts for the deal
 (R6.1): the dealer is drawn uniformly among the seats (outcome ``s`` makes seat ``s + 1`` the
 dealer), so that every seat deals and plays alike (at a three-seat conquian table the dealer sits
 out, R6.3); the game parameter ``dealer`` (a seat from 1) fixes him instead, and the node is
 left out.  The deal of the cards is a sequence of
-chance nodes (the deck's cards, top first, each drawn uniformly from what is left); actions
+chance nodes (the deck's cards, top first, each drawn uniformly from what is left; in a research
+preset each hand is one outcome, every hand of the cards left alike, then the pack's cards one
+by one: :func:`hand_combinations`); actions
 are the fixed indices of :mod:`conquian.envs.encoding` (the game parameter ``version``: the
 action space's, 1 by default; 0, deprecated, the first one's); the returns are the deal's scores.
 Observation tensors and strings are built from the seat's view; the information state string
