@@ -105,6 +105,9 @@ def test_openspiel_deals_each_hand_as_one_outcome() -> None:
     state = _game().new_initial_state()
     assert [a for a, _ in state.chance_outcomes()] == [0, 1]  # R6.1: the cut for the deal
     state.apply_action(1)  # p2 deals: p1 is dealt first (R8.2)
+    state.apply_action(0)
+    assert str(state) == "p2 dealing: 3 of 8 cards"
+    state = _game(dealer=2).new_initial_state()
     sizes = []
     while state.is_chance_node():
         outcomes = state.chance_outcomes()

@@ -468,7 +468,8 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         if self.dealer is None:
             return "cutting for the deal"
         if self.deal is None:
-            return f"p{self.dealer} dealing: {len(self.deck)} of {len(self.g.pack)} cards"
+            dealt = len(self.deck) or sum(len(hand) for hand in self.dealt)  # a research preset's hands
+            return f"p{self.dealer} dealing: {dealt} of {len(self.g.pack)} cards"
         return str(self.deal)
 
 
