@@ -131,11 +131,14 @@ def uniform(tree: Tree) -> Policy:
 def bot_policy(tree: Tree, bot: str, seed: int = 0) -> Policy:
     """A project bot as a deterministic policy: at every information set, the action a new bot
     ``bot`` made with ``seed`` chooses from the seat's view (so the choice is a function of the
-    information set alone), with probability one."""
+    information set alone), with probability one (where one action is legal it is not asked)."""
     enc = tree.game.data.enc
     out: Policy = {}
     for sets in tree.infosets:
         for name, s in sets.items():
+            if len(s.actions) == 1:  # nothing to choose: the bot would play it too
+                out[name] = [(s.actions[0], 1.0)]
+                continue
             view = s.view
             assert isinstance(view, MexicanoView)
             action = make_bot(bot, seed=seed).choose(view)
