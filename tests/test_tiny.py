@@ -199,3 +199,26 @@ def test_openspiel_state_pickles_and_resamples() -> None:
             state.apply_action(rng.choice(actions))
         again = pickle.loads(pickle.dumps(state))
         assert again.history() == state.history() and again.returns() == state.returns()
+
+
+def test_the_whole_tree_has_the_size_docs_research_gives() -> None:
+    # every deal with p1 dealing, counted by the engine alone: the figure of docs/research.md
+    # (41,833 histories: these 40,096 decisions and ends, and the chance nodes below)
+    from itertools import combinations, permutations
+
+    pack = sorted(pack_order(TINY))
+    states = deals = 0
+    for first in combinations(pack, 3):  # p2's hand: p2 plays first (R8.2)
+        rest = [c for c in pack if c not in first]
+        for second in combinations(rest, 3):
+            left = [c for c in rest if c not in second]
+            for order in permutations(left):
+                deck = [c for pair in zip(first, second, strict=True) for c in pair] + list(order)
+                deal = new_deal(TINY, tuple(deck), dealer=1)
+                assert isinstance(deal, MexicanoDeal) and str(deal.hand(2)) == str(CardSet(sum(1 << c for c in first)))
+                states += _engine_count(deal)
+                deals += 1
+    assert deals == comb(8, 3) * comb(5, 3) * 2 == 1120
+    # chance: p2's hand (one node), p1's (56), the pack's top card (560), its last card (one a deal)
+    chance = 1 + comb(8, 3) + comb(8, 3) * comb(5, 3) + deals
+    assert (states, chance, states + chance) == (40_096, 1_737, 41_833)
