@@ -247,7 +247,11 @@ PRESETS: dict[str, Rules] = {
 RESEARCH_PRESETS: dict[str, Rules] = {
     # R8 for two without the exchange, which is R3 (R8.3: "with two players this is exactly
     # R3.3"), on a pack of eight cards: the aces and twos of the four suits.  Three cards a
-    # hand, out with four down (R8.5: hand + 1), a pack of two cards.
+    # hand, out with four down (R8.5: hand + 1), a pack of two cards, a draw when it is empty
+    # (R8.6).  What changes: the pack (R1's 40 cards; with two ranks the combinations are sets
+    # of three and four, no sequence), the hand (R8.1's 8 or 9; R8.1's check is relaxed for this
+    # preset alone) and the players (two only).  Why: its whole game tree, chance included, is
+    # 41,833 states with one dealer, which OpenSpiel's exact tools walk (docs/research.md).
     "conquian-tiny": Rules(
         name="conquian-tiny", family=MEXICANO, ranks=(1, 2), ace_high=False, copies=1,
         hand_size=3, deal_batch=1, min_players=2, max_players=2, players=2, exchange=False,
