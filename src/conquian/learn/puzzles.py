@@ -11,7 +11,9 @@ review's) on each of :data:`CONFIRM_SEEDS` independent sets of re-deals.  Its di
 
 from __future__ import annotations
 
+import datetime
 import json
+import zlib
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib.resources import files
@@ -32,10 +34,11 @@ CONFIRM_PLAYOUTS = 600
 #: The independent re-deal seeds on which the answer must lead by :data:`MARGIN`.
 CONFIRM_SEEDS = (1, 2)
 #: The puzzles' themes, by the kind of the answer (their words: :data:`THEME_WORDS`).
-THEMES = ("going-out", "forcing", "safe-discard", "the-say", "borrowing", "using")
+THEMES = ("going-out", "forcing", "safe-discard", "the-say", "borrowing", "using", "fattening")
 THEME_WORDS = {
     "going-out": Msg("going out"), "forcing": Msg("forcing"), "safe-discard": Msg("safe discards"),
     "the-say": Msg("the say"), "borrowing": Msg("borrowing"), "using": Msg("using a card"),
+    "fattening": Msg("fattening (Cooncan)"),
 }
 
 
@@ -156,6 +159,8 @@ def theme_of(deal: Deal, answer: str) -> str:
         return "going-out"
     if verb == "use" and "|" in answer:
         return "borrowing"
+    if verb in ("add", "shift"):
+        return "fattening"
     return "using"
 
 
@@ -164,6 +169,17 @@ def puzzles() -> tuple[Puzzle, ...]:
     """The shipped puzzles."""
     text = files("conquian.learn").joinpath("puzzles.json").read_text(encoding="utf-8")
     return tuple(Puzzle.from_json(p) for p in json.loads(text)["puzzles"])
+
+
+def daily_puzzle(day: datetime.date | None = None) -> Puzzle:
+    """The puzzle of the day (``day``: today in UTC), the same for everyone on the same day: the
+    shipped puzzles in a fixed shuffled order (by a digest of their ids), one a day, round and
+    round, so that no puzzle comes back before every other has had its day."""
+    day = day or datetime.datetime.now(datetime.UTC).date()
+    order = sorted(puzzles(), key=lambda p: (zlib.crc32(p.id.encode()), p.id))
+    if not order:
+        raise LookupError("no puzzles are shipped")
+    return order[day.toordinal() % len(order)]
 
 
 def _cards(cards: list[int]) -> str:
