@@ -67,8 +67,11 @@
 
   async function api(path, payload) {
     if (offline) return engine.call("learn", { path, body: payload === undefined ? null : payload });
+    // a POST that carries the account's cookie shows its CSRF token (every state-changing request must)
+    const token = csrf();
     const opts = payload === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) };
+      method: "POST", headers: { "Content-Type": "application/json", ...(token ? { "X-CSRF-Token": token } : {}) },
+      body: JSON.stringify(payload) };
     const r = await fetch(path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang), opts);
     return r.json();
   }
