@@ -158,7 +158,8 @@ def test_learn_progress_kept_in_the_account(server: tuple[Server, Path]) -> None
     want = {"lessons": sorted([LESSONS[0].key, LESSONS[1].key]), "puzzles": [puzzles()[0].id]}
     assert put.status_code == 200 and put.json() == want
     assert c.get("/api/account/learn").json() == want
-    for bad in ({"lessons": "x", "puzzles": []}, {"lessons": [1], "puzzles": []}, {"lessons": []}, [], "x"):
+    bads: list[object] = [{"lessons": "x", "puzzles": []}, {"lessons": [1], "puzzles": []}, {"lessons": []}, [], "x"]
+    for bad in bads:
         r = c.put("/api/account/learn", json=bad, headers={"X-CSRF-Token": csrf, **ES})
         assert r.status_code == 400 and r.json()["error"]["message"], bad
     assert c.get("/api/account/learn").json() == want  # nothing changed
