@@ -65,7 +65,7 @@ class PuzzleSet:
 SETS = (
     PuzzleSet("open", "conquian", "c", 1, 60, 2),
     PuzzleSet("forcing", "conquian", "f", 1001, 1000, 2, verbs=("force",), theme="forcing", easy=6),
-    PuzzleSet("fattening", "cooncan", "k", 2001, 400, 1, verbs=("add", "shift"), theme="fattening", easy=6),
+    PuzzleSet("fattening", "cooncan", "k", 2001, 120, 1, verbs=("add", "shift"), theme="fattening", easy=6),
 )
 
 
