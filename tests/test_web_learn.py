@@ -163,8 +163,12 @@ def test_chromium_first_lesson_by_taps_in_spanish(tmp_path: Path) -> None:
                 page.locator("#p-back").tap()
                 expect(page.locator("#puzzle-list button.done")).to_have_count(1)
                 # this browser's account (made on the first visit) keeps the progress too
-                page.wait_for_function("fetch('/api/account/learn').then(r => r.json()).then(d => d.puzzles.length)")
-                kept = page.evaluate("fetch('/api/account/learn').then(r => r.json())")
+                kept: Any = None
+                for _ in range(50):  # the page keeps it in the background
+                    kept = page.evaluate("() => fetch('/api/account/learn').then(r => r.json())")
+                    if kept["puzzles"]:
+                        break
+                    page.wait_for_timeout(200)
                 assert kept == {"lessons": [LESSONS[0].key], "puzzles": [daily.id]}
                 assert page.evaluate("document.documentElement.scrollWidth") <= 390
                 assert not errors
