@@ -135,7 +135,10 @@ def test_chromium_first_lesson_by_taps_in_spanish(tmp_path: Path) -> None:
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 # an account made on a first visit of its page: the Learn progress is kept in it too
                 page.goto(server.url + "/account")
-                page.wait_for_function("document.cookie.includes('conquian_csrf=')")
+                for _ in range(50):
+                    if any(c["name"] == "conquian_csrf" for c in page.context.cookies()):
+                        break
+                    page.wait_for_timeout(200)
                 page.goto(server.url + "/")
                 page.locator("#learn-link").tap()
                 expect(page.locator("#path h1")).to_contain_text("Aprende conquián")
