@@ -4,6 +4,7 @@ re-deal test); ``conquian puzzle`` answers in words."""
 
 from __future__ import annotations
 
+import datetime
 import random
 
 import pytest
@@ -11,7 +12,17 @@ import pytest
 from conquian.cli import main
 from conquian.engine.redeal import redeal_unseen
 from conquian.i18n import translator
-from conquian.learn.puzzles import MARGIN, THEMES, lead, puzzle_lines, puzzles, reasons_at, search, view_lines
+from conquian.learn.puzzles import (
+    MARGIN,
+    THEMES,
+    daily_puzzle,
+    lead,
+    puzzle_lines,
+    puzzles,
+    reasons_at,
+    search,
+    view_lines,
+)
 
 
 def test_shipped_puzzles_are_positions_with_a_clear_answer() -> None:
@@ -26,10 +37,20 @@ def test_shipped_puzzles_are_positions_with_a_clear_answer() -> None:
         assert p.theme in THEMES and 0.0 <= p.difficulty <= 1.0
 
 
-@pytest.mark.parametrize("index", [0, -1])
-def test_sample_verified_again(index: int) -> None:
+def _sample() -> list[str]:
+    """A sample of the shipped puzzles to verify again in every run: the first and last of each
+    theme (``python -m benchmarks.make_puzzles --verify`` checks them all)."""
+    out: list[str] = []
+    for theme in THEMES:
+        ids = [p.id for p in puzzles() if p.theme == theme]
+        out += sorted({ids[0], ids[-1]}) if ids else []
+    return out
+
+
+@pytest.mark.parametrize("puzzle_id", _sample())
+def test_sample_verified_again(puzzle_id: str) -> None:
     """The search, on re-deals other than the ones that made the puzzle, still picks the answer."""
-    p = puzzles()[index]
+    p = next(p for p in puzzles() if p.id == puzzle_id)
     ranked = search(p, 300, 12345)
     assert ranked[0][0] == p.answer
     assert lead(ranked) >= MARGIN / 2
@@ -62,6 +83,26 @@ def test_the_reasons_are_in_words_and_read_nothing_hidden() -> None:
             assert [es.render(m) for m in reasons_at(other, p.seat, moves)] == said
 
 
+def test_the_themes_and_games_shipped() -> None:
+    """Every theme of the issue has puzzles: going out, forcing, safe discards, the say, borrowing,
+    and Cooncan's fattening (mined by ``benchmarks.make_puzzles``'s sets)."""
+    shipped = puzzles()
+    themes = {p.theme for p in shipped}
+    assert {"going-out", "forcing", "safe-discard", "the-say", "borrowing", "fattening"} <= themes, themes
+    assert {p.variant for p in shipped} == {"conquian", "cooncan"}
+    assert all(p.variant == "cooncan" for p in shipped if p.theme == "fattening")
+
+
+def test_the_puzzle_of_the_day() -> None:
+    """The same puzzle for everyone on the same day; every puzzle has its day before one comes back."""
+    day = datetime.date(2026, 11, 29)
+    assert daily_puzzle(day) == daily_puzzle(day)
+    n = len(puzzles())
+    days = [daily_puzzle(day + datetime.timedelta(days=k)).id for k in range(n)]
+    assert sorted(days) == sorted(p.id for p in puzzles())
+    assert daily_puzzle(day + datetime.timedelta(days=n)) == daily_puzzle(day)
+
+
 def test_puzzle_command(capsys: pytest.CaptureFixture[str]) -> None:
     p = puzzles()[0]
     assert main(["puzzle", p.id, "--answer", p.answer.split(" ", 1)[1], "--lang", "es"]) == 0
@@ -70,4 +111,8 @@ def test_puzzle_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzle", "--list"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == len(puzzles())
     assert main(["puzzle", "nosuch"]) == 2
+    assert main(["puzzle", "--daily", "--answer", daily_puzzle().answer.split(" ", 1)[1], "--lang", "es"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Problema del día") and f"Problema {daily_puzzle().id} " in out and "¡Correcto!" in out
+    assert main(["puzzle", p.id, "--daily"]) == 2
     assert main(["puzzle", p.id, "--answer", "99"]) == 2

@@ -140,6 +140,34 @@ def test_seat_tied_and_deleted_account_gone(server: tuple[Server, Path]) -> None
     assert eve.post("/api/account/name", json={"name": "Dora"}, headers={"X-CSRF-Token": csrf3}).status_code == 200
 
 
+def test_learn_progress_kept_in_the_account(server: tuple[Server, Path]) -> None:
+    """The Learn section's progress of a signed-in account: read, replaced with its CSRF token only,
+    unknown keys dropped, bad bodies refused, and gone with the account."""
+    from conquian.learn.lessons import LESSONS
+    from conquian.learn.puzzles import puzzles
+
+    s, db = server
+    assert httpx.get(s.url + "/api/account/learn").status_code == 401  # no account, no progress
+    c, csrf = visit(s.url)
+    assert c.get("/api/account/learn").json() == {"lessons": [], "puzzles": []}
+    done = {"lessons": [LESSONS[1].key, LESSONS[0].key, "no-such-lesson"], "puzzles": [puzzles()[0].id, "zz"]}
+    for headers in ({}, {"X-CSRF-Token": "0" * 64}, {"X-CSRF-Token": csrf, "Origin": "https://evil.example"}):
+        assert c.put("/api/account/learn", json=done, headers=headers).status_code == 403
+    assert c.get("/api/account/learn").json() == {"lessons": [], "puzzles": []}
+    put = c.put("/api/account/learn", json=done, headers={"X-CSRF-Token": csrf})
+    want = {"lessons": sorted([LESSONS[0].key, LESSONS[1].key]), "puzzles": [puzzles()[0].id]}
+    assert put.status_code == 200 and put.json() == want
+    assert c.get("/api/account/learn").json() == want
+    bads: list[object] = [{"lessons": "x", "puzzles": []}, {"lessons": [1], "puzzles": []}, {"lessons": []}, [], "x"]
+    for bad in bads:
+        r = c.put("/api/account/learn", json=bad, headers={"X-CSRF-Token": csrf, **ES})
+        assert r.status_code == 400 and r.json()["error"]["message"], bad
+    assert c.get("/api/account/learn").json() == want  # nothing changed
+    assert c.post("/api/account/delete", headers={"X-CSRF-Token": csrf}).status_code == 200
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM learn_progress").fetchone() == (0,)
+
+
 def test_rate_limits_per_address_and_account(tmp_path: Path) -> None:
     strict = (*Server.loose_except("--accounts-per-hour", "--account-requests-per-minute"),
               "--accounts-per-hour", "3", "--account-requests-per-minute", "10")

@@ -19,6 +19,7 @@ from conquian.engine.cards import card_str, cards_of
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.i18n import translator
 from conquian.learn.lessons import LESSONS
+from conquian.learn.puzzles import daily_puzzle
 from conquian.learn.runner import LessonRun
 from conquian.present import symbols
 from conquian.web.learn import learn_routes
@@ -132,6 +133,12 @@ def test_chromium_first_lesson_by_taps_in_spanish(tmp_path: Path) -> None:
                                           has_touch=True, is_mobile=True).new_page()
                 errors: list[str] = []
                 page.on("pageerror", lambda e: errors.append(str(e)))
+                # an account made on a first visit of its page: the Learn progress is kept in it too
+                page.goto(server.url + "/account")
+                for _ in range(50):
+                    if any(c["name"] == "conquian_csrf" for c in page.context.cookies()):
+                        break
+                    page.wait_for_timeout(200)
                 page.goto(server.url + "/")
                 page.locator("#learn-link").tap()
                 expect(page.locator("#path h1")).to_contain_text("Aprende conquián")
@@ -148,10 +155,24 @@ def test_chromium_first_lesson_by_taps_in_spanish(tmp_path: Path) -> None:
                 assert page.evaluate("document.documentElement.scrollWidth") <= 390
                 page.locator("#l-back").tap()
                 expect(page.locator(".lesson-button.done")).to_have_count(1)
-                # the puzzle of the day, answered by a tap
+                # the puzzle of the day, answered by a tap: the verdict, then why, in Spanish
+                daily = daily_puzzle()
                 page.locator("#puzzle-list button").first.tap()
-                page.locator("#p-moves button").first.tap()
-                expect(page.locator("#p-result")).to_contain_text("Tema:")
+                page.locator(f"#p-moves button[data-move='{daily.answer}']").tap()
+                expect(page.locator("#p-result")).to_have_text("¡Correcto!")
+                expect(page.locator("#p-why li").first).to_contain_text("Tema:")
+                expect(page.locator("#p-why li")).to_have_count(1 + len(daily.reasons()))
+                page.screenshot(path=str(tmp_path / "puzzle-es-390.png"), full_page=True)
+                page.locator("#p-back").tap()
+                expect(page.locator("#puzzle-list button.done")).to_have_count(1)
+                # this browser's account (made on the first visit) keeps the progress too
+                kept: Any = None
+                for _ in range(50):  # the page keeps it in the background
+                    kept = page.evaluate("() => fetch('/api/account/learn').then(r => r.json())")
+                    if kept["puzzles"]:
+                        break
+                    page.wait_for_timeout(200)
+                assert kept == {"lessons": [LESSONS[0].key], "puzzles": [daily.id]}
                 assert page.evaluate("document.documentElement.scrollWidth") <= 390
                 assert not errors
             finally:

@@ -271,3 +271,53 @@ def test_every_preset_and_seat_count_against_each_bot_draws_in_the_page(browser:
                 _play_turn(page)
     assert page.errors == []
     context.close()
+
+
+def test_learn_offline_first_lesson_by_taps_in_spanish(browser: Any, site_url: str, tmp_path: Path) -> None:
+    """The Learn section of the offline app, on a phone in Spanish with the network off: a new
+    player finds Learn from the offline games, completes the first lesson by taps (a wrong tap
+    refused with its rule), the lesson runner answering from the engine in the page; his progress
+    stays in the browser across a reload; the puzzle of the day is answered and explained."""
+    from playwright.sync_api import expect
+
+    from conquian.i18n import translator
+    from conquian.learn.lessons import LESSONS
+    from conquian.learn.puzzles import daily_puzzle
+
+    es = translator("es")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-MX", has_touch=True,
+                                  is_mobile=True)
+    page = _page(context)
+    page.goto(f"{site_url}/offline/")
+    _lobby(page)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=LOAD_MS)
+    context.set_offline(True)
+    page.locator("#learn-link").tap()
+    expect(page.locator("#path h1")).to_contain_text("Aprende conquián", timeout=LOAD_MS)
+    expect(page.locator("#lesson-list .lesson-button")).to_have_count(len(LESSONS))
+    page.locator(".lesson-button").first.tap()
+    expect(page.locator("#l-title")).to_have_text(es.render(LESSONS[0].title))
+    page.locator("#l-moves button[data-move='p1 pass']").tap()
+    expect(page.locator("#l-answer")).to_contain_text("R2.2")
+    for step in LESSONS[0].steps:
+        page.locator(f"#l-moves button[data-move='{step.sample or step.expect[0]}']").tap()
+    expect(page.locator("#l-summary")).to_have_text(es.render(LESSONS[0].summary))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "offline-lesson-es-390.png"), full_page=True)
+    page.locator("#l-back").tap()
+    expect(page.locator(".lesson-button.done")).to_have_count(1)
+    # offline still: the page and its progress come back after a reload
+    page.reload()
+    expect(page.locator(".lesson-button.done")).to_have_count(1, timeout=LOAD_MS)
+    daily = daily_puzzle()
+    page.locator(f"#puzzle-list button[data-puzzle='{daily.id}']").tap()
+    page.locator(f"#p-moves button[data-move='{daily.answer}']").tap()
+    expect(page.locator("#p-result")).to_have_text("¡Correcto!")
+    expect(page.locator("#p-why li").first).to_contain_text("Tema:")
+    expect(page.locator("#p-why li")).to_have_count(1 + len(daily.reasons()))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "offline-puzzle-es-390.png"), full_page=True)
+    page.locator("#p-back").tap()
+    expect(page.locator("#puzzle-list button.done")).to_have_count(1)
+    assert page.errors == []
+    context.close()

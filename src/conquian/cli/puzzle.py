@@ -16,13 +16,15 @@ def add_parsers(sub: Subparsers) -> None:
                        description=_("A position from the bots' self-play, shown from one seat's view, where the "
                                      "search finds one move clearly best. Choose the move by its number."))
     p.add_argument("id", nargs="?", help=_("the puzzle to show (default: the daily puzzle)"))
+    p.add_argument("--daily", action="store_true",
+                   help=_("the puzzle of the day (the same for everyone on the same day, in UTC)"))
     p.add_argument("--list", action="store_true", help=_("list the puzzles: id, theme, difficulty"))
     p.add_argument("--answer", help=_("answer at once with this move's number or notation (no question asked)"))
 
 
 def puzzle_command(args: argparse.Namespace) -> int:
     """Run ``conquian puzzle``."""
-    from conquian.learn.puzzles import THEME_WORDS, move_words, puzzle_lines, puzzles
+    from conquian.learn.puzzles import THEME_WORDS, daily_puzzle, move_words, puzzle_lines, puzzles
     from conquian.present import move_msg
 
     shipped = puzzles()
@@ -34,6 +36,9 @@ def puzzle_command(args: argparse.Namespace) -> int:
             print(_("{id}  {theme}, difficulty {difficulty:.0%}").format(
                 id=p.id, theme=render(THEME_WORDS[p.theme]), difficulty=p.difficulty))
         return 0
+    if args.id and args.daily:
+        print(_("conquian puzzle: give a puzzle's id or --daily, not both"), file=sys.stderr)
+        return 2
     if args.id:
         found = [p for p in shipped if p.id == args.id]
         if not found:
@@ -42,7 +47,8 @@ def puzzle_command(args: argparse.Namespace) -> int:
             return 2
         puzzle = found[0]
     else:
-        puzzle = shipped[datetime.date.today().toordinal() % len(shipped)]
+        puzzle = daily_puzzle()
+        print(_("Puzzle of the day, {date} (UTC)").format(date=datetime.datetime.now(datetime.UTC).date().isoformat()))
     print(_("Puzzle {id} ({theme})").format(id=puzzle.id, theme=render(THEME_WORDS[puzzle.theme])))
     for line in puzzle_lines(puzzle):
         print("  " + line)

@@ -11,7 +11,9 @@ review's) on each of :data:`CONFIRM_SEEDS` independent sets of re-deals.  Its di
 
 from __future__ import annotations
 
+import datetime
 import json
+import zlib
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib.resources import files
@@ -20,10 +22,11 @@ from typing import Any
 from conquian.engine.actions import parse_action
 from conquian.engine.cards import JOKER, card_symbol, cards_of, parse_card, parse_cards, sort_key, the_card
 from conquian.engine.conquian.melds import meld_table
+from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import get_rules
 from conquian.i18n import Msg, NMsg, Translator, active
-from conquian.present import move_msg
+from conquian.present import move_msg, symbols
 
 #: The least lead in win chance of the answer over the second-best move.
 MARGIN = 0.2
@@ -32,10 +35,11 @@ CONFIRM_PLAYOUTS = 600
 #: The independent re-deal seeds on which the answer must lead by :data:`MARGIN`.
 CONFIRM_SEEDS = (1, 2)
 #: The puzzles' themes, by the kind of the answer (their words: :data:`THEME_WORDS`).
-THEMES = ("going-out", "forcing", "safe-discard", "the-say", "borrowing", "using")
+THEMES = ("going-out", "forcing", "safe-discard", "the-say", "borrowing", "using", "fattening")
 THEME_WORDS = {
     "going-out": Msg("going out"), "forcing": Msg("forcing"), "safe-discard": Msg("safe discards"),
     "the-say": Msg("the say"), "borrowing": Msg("borrowing"), "using": Msg("using a card"),
+    "fattening": Msg("fattening (Cooncan)"),
 }
 
 
@@ -112,18 +116,37 @@ def reasons_at(deal: Deal, seat: int, moves: tuple[str, ...]) -> list[Msg]:
 
 
 def move_effect(deal: Deal, view: Any, seat: int, move: str) -> Msg | None:
-    """What ``move`` does at ``seat``'s turn, in words, from what the seat sees (``view``): the card
-    it leaves to the adversary and whether it fits one of his combinations on the table (R3.3,
-    R3.6); the cards it lays and how many are then down; whether it goes out (R3.7)."""
+    """What ``move`` does at ``seat``'s turn, in words, from what the seat sees (``view``).
+
+    Conquian: the card it leaves to the adversary and whether it fits one of his combinations on
+    the table (R3.3, R3.6), and whether his empty hand makes it his eleventh card down (R3.7); a
+    force makes him use the card (R3.6); a use says how many cards are then down and which of the
+    cards left to discard fit his combinations.  Cooncan: the discard and whether it fits a
+    combination on the table (anyone may add it, R4.4), the cards left in hand.  Whether it goes
+    out (R3.7, R4.6)."""
+    if isinstance(view, CooncanView):
+        return _cooncan_effect(deal, view, seat, move)
     words = move_words(move)
     verb = move.split()[1]
     table = meld_table(deal.rules)
+    his = view.side_masks[1 - view.seats.index(seat)]
+    empty = view.adversary_hand_count == 0
     if verb in ("pass", "discard", "force"):
         card = view.card if verb == "pass" else parse_card(move.split()[2])
         if card < 0:
             return None
-        his = view.side_masks[1 - view.seats.index(seat)]
         fits = [m for m in his if (m | (1 << card)) in table.valid]
+        if verb == "force" and fits:
+            if empty:
+                return Msg("If you {move}, he must use {card} on {meld}, and with his hand empty that is his eleventh "
+                           "card down: he goes out.", move=words, card=the_card(card), meld=_cards(cards_of(fits[0])))
+            return NMsg("If you {move}, he must use {card} on {meld} and then discard his only card.",
+                        "If you {move}, he must use {card} on {meld} and then discard one of his {n} cards.",
+                        view.adversary_hand_count, move=words, card=the_card(card), meld=_cards(cards_of(fits[0])))
+        if fits and empty:
+            return Msg("If you {move}, he may take {card}: it fits {meld}, his combination on the table, and with his "
+                       "hand empty that is his eleventh card down: he goes out.",
+                       move=words, card=the_card(card), meld=_cards(cards_of(fits[0])))
         if fits:
             return Msg("If you {move}, he may take {card}, and it fits {meld}, his combination on the table.",
                        move=words, card=the_card(card), meld=_cards(cards_of(fits[0])))
@@ -136,9 +159,72 @@ def move_effect(deal: Deal, view: Any, seat: int, move: str) -> Msg | None:
     if verb == "use":
         mine: Any = after.view(seat)
         down = sum(m.bit_count() for m in mine.side_masks[mine.seats.index(seat)])
+        left = cards_of(mine.hand_mask)
+        risky = [c for c in left if any((m | (1 << c)) in table.valid for m in his)]
+        if len(left) == 1:
+            if risky:
+                return Msg("If you {move} ({n} down), you then discard your last card, {hand}, and it fits his "
+                           "combinations on the table.", move=words, n=down, hand=_cards(left))
+            return Msg("If you {move} ({n} down), you then discard your last card, {hand}, which fits none of his "
+                       "combinations on the table.", move=words, n=down, hand=_cards(left))
+        if left and risky:
+            return Msg("If you {move} ({n} down), you then discard one of {hand}; of these, the ones that fit his "
+                       "combinations on the table: {risky}.", move=words, n=down, hand=_cards(left),
+                       risky=_cards(risky))
+        if left:
+            return Msg("If you {move} ({n} down), you then discard one of {hand}, none of which fits his "
+                       "combinations on the table.", move=words, n=down, hand=_cards(left))
         return NMsg("If you {move}, you have {n} card down.", "If you {move}, you have {n} cards down.", down,
                     move=words)
     return None
+
+
+def _cooncan_effect(deal: Deal, view: CooncanView, seat: int, move: str) -> Msg | None:
+    """What a Cooncan move does, from the seat's view: see :func:`move_effect`."""
+    words = move_words(move)
+    parts = move.split()
+    verb = parts[1]
+    after = deal.copy()
+    after.play(move)
+    if after.over and after.winner_seat == seat:
+        return Msg("If you {move}, you go out: your hand is empty.", move=words)
+    if verb == "discard" and parts[2] != "X":
+        card = parse_card(parts[2])
+        fits = [i for i, c in enumerate(view.combos, 1) if c.add_mask >> card & 1]
+        nxt = seat % deal.rules.players + 1
+        if fits:
+            return Msg("If you {move}, p{next} may take {card}, and it fits combination {n} on the table.",
+                       move=words, next=nxt, card=the_card(card), n=fits[0])
+        return Msg("If you {move}, p{next} may take {card}, but it fits no combination on the table.",
+                   move=words, next=nxt, card=the_card(card))
+    if verb in ("add", "shift", "meld"):
+        mine: Any = after.view(seat)
+        left = len(mine.hand)
+        return NMsg("If you {move}, you have {n} card left in hand.", "If you {move}, you have {n} cards left in hand.",
+                    left, move=words)
+    return None
+
+
+def cooncan_lines(deal: Deal, seat: int, tr: Translator | None = None) -> list[str]:
+    """A Cooncan position as ``seat`` sees it, made from its view alone: the others' hand counts,
+    its hand, the combinations on the table (numbered as the moves name them, with who laid each),
+    the discard pile's top (all of it when the stock is open), the pack."""
+    tr = tr or active()
+    view: Any = deal.view(seat)
+    assert isinstance(view, CooncanView)
+    lines = [tr.render(Msg("You are p{seat}.", seat=seat))]
+    for s, n in enumerate(view.hand_counts, 1):
+        if s != seat:
+            lines.append(tr.render(NMsg("p{other} has {n} card in hand.", "p{other} has {n} cards in hand.", n,
+                                        other=s)))
+    lines.append(tr.render(Msg("Your hand: ")) + _cards(list(view.hand)))
+    for i, combo in enumerate(view.combos, 1):
+        lines.append(f"{i}. {symbols(combo.display())} (p{combo.owner})")
+    if view.stock:
+        shown = list(view.stock) if deal.rules.stock == "open" else [view.stock[-1]]
+        lines.append(tr.render(Msg("Discard pile: ")) + " ".join(card_symbol(c) for c in shown))
+    lines.append(tr.render(Msg("pack {n}", n=view.pack_count)))
+    return lines
 
 
 def theme_of(deal: Deal, answer: str) -> str:
@@ -156,6 +242,8 @@ def theme_of(deal: Deal, answer: str) -> str:
         return "going-out"
     if verb == "use" and "|" in answer:
         return "borrowing"
+    if verb in ("add", "shift"):
+        return "fattening"
     return "using"
 
 
@@ -164,6 +252,17 @@ def puzzles() -> tuple[Puzzle, ...]:
     """The shipped puzzles."""
     text = files("conquian.learn").joinpath("puzzles.json").read_text(encoding="utf-8")
     return tuple(Puzzle.from_json(p) for p in json.loads(text)["puzzles"])
+
+
+def daily_puzzle(day: datetime.date | None = None) -> Puzzle:
+    """The puzzle of the day (``day``: today in UTC), the same for everyone on the same day: the
+    shipped puzzles in a fixed shuffled order (by a digest of their ids), one a day, round and
+    round, so that no puzzle comes back before every other has had its day."""
+    day = day or datetime.datetime.now(datetime.UTC).date()
+    order = sorted(puzzles(), key=lambda p: (zlib.crc32(p.id.encode()), p.id))
+    if not order:
+        raise LookupError("no puzzles are shipped")
+    return order[day.toordinal() % len(order)]
 
 
 def _cards(cards: list[int]) -> str:
@@ -177,9 +276,12 @@ def puzzle_lines(puzzle: Puzzle, tr: Translator | None = None) -> list[str]:
 
 def view_lines(deal: Deal, seat: int, tr: Translator | None = None) -> list[str]:
     """A two-hand conquian position as ``seat`` sees it, made from its view alone: its hand, both sides
-    of the table, the card in play, the pack, and the cards buried so far (both saw them)."""
+    of the table, the card in play, the pack, and the cards buried so far (both saw them); a Cooncan
+    position: :func:`cooncan_lines`."""
     tr = tr or active()
     view: Any = deal.view(seat)
+    if isinstance(view, CooncanView):
+        return cooncan_lines(deal, seat, tr)
     lines = [tr.render(NMsg("You are p{seat}; p{other} has {n} card in hand.",
                             "You are p{seat}; p{other} has {n} cards in hand.", view.adversary_hand_count,
                             seat=seat, other=3 - seat))]

@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import json
 import secrets
 import time
 import unicodedata
@@ -42,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
+from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Text, delete, insert, select, update
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -99,6 +100,15 @@ seat_accounts = SqlTable(
     Column("seat", Integer, primary_key=True),
     Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
     Index("ix_seat_accounts_account", "account_id"),
+)
+
+
+learn_progress = SqlTable(
+    "learn_progress", metadata,
+    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("lessons", Text, nullable=False),
+    Column("puzzles", Text, nullable=False),
+    Column("updated_at", Float, nullable=False),
 )
 
 
@@ -262,6 +272,25 @@ class AccountStore:
                                 .where(seat_accounts.c.account_id == account_id)).all()
         return [(r.table_id, r.seat) for r in rows]
 
+    def progress(self, account_id: str) -> tuple[list[str], list[str]]:
+        """The account's progress in the Learn section: the lessons done, the puzzles solved."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(learn_progress.c.lessons, learn_progress.c.puzzles)
+                               .where(learn_progress.c.account_id == account_id)).first()
+        if row is None:
+            return [], []
+        return _keys(row.lessons), _keys(row.puzzles)
+
+    def set_progress(self, account_id: str, lessons: list[str], puzzles: list[str]) -> None:
+        """Keep the account's progress in the Learn section (the whole of it: it replaces the last)."""
+        values = {"lessons": json.dumps(sorted(set(lessons))), "puzzles": json.dumps(sorted(set(puzzles))),
+                  "updated_at": time.time()}
+        with self.engine.begin() as conn:
+            done = conn.execute(update(learn_progress).where(learn_progress.c.account_id == account_id)
+                                .values(**values))
+            if not done.rowcount:
+                conn.execute(insert(learn_progress).values(account_id=account_id, **values))
+
     def delete(self, account_id: str) -> list[tuple[str, int]]:
         """Delete the account and its sessions; its seats keep their place in the records under
         :data:`DELETED_NAME`.  Returns those (table, seat) pairs."""
@@ -273,6 +302,7 @@ class AccountStore:
                 conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat)
                              .values(name=DELETED_NAME))
             conn.execute(delete(seat_accounts).where(seat_accounts.c.account_id == account_id))
+            conn.execute(delete(learn_progress).where(learn_progress.c.account_id == account_id))
             for name in ("rating_history", "ratings"):  # its ratings (conquian.web.ratings), if that module is in use
                 kept = metadata.tables.get(name)
                 if kept is not None:
@@ -284,6 +314,14 @@ class AccountStore:
             conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return taken
+
+
+def _keys(text: str) -> list[str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    return [k for k in data if isinstance(k, str)] if isinstance(data, list) else []
 
 
 #: The one refusal of a name that is taken or looks like one taken (no enumeration).
@@ -427,6 +465,41 @@ class Accounts:
             return _refuse(request, "no_session", Msg("you have no such session"), 404)
         return JSONResponse({"revoked": sid})
 
+    async def learn(self, request: Request) -> Response:
+        """``GET /api/account/learn``: the signed-in account's progress in the Learn section (the
+        lessons done, the puzzles solved); ``PUT {"lessons": [...], "puzzles": [...]}``: keep it
+        (the whole set: the page sends what the browser and the account have together).  Keys of
+        no shipped lesson or puzzle are dropped (a puzzle may leave a later version)."""
+        if request.method == "GET":
+            account = await self.current(request)
+            if account is None:
+                return _refuse(request, "signed_out", Msg("you are not signed in"), 401)
+            lessons, solved = await run_in_threadpool(self.store.progress, account.id)
+            return JSONResponse({"lessons": lessons, "puzzles": solved}, headers={"Cache-Control": "no-store"})
+        found = await self.guarded(request)
+        if isinstance(found, Response):
+            return found
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        from conquian.learn.lessons import LESSONS
+        from conquian.learn.puzzles import puzzles
+
+        given: list[list[str]] = []
+        for k in ("lessons", "puzzles"):
+            g = body.get(k) if isinstance(body, dict) else None
+            if not (isinstance(g, list) and len(g) <= 1000 and all(isinstance(x, str) for x in g)):
+                return _refuse(request, "bad_request",
+                               Msg("the progress is two lists of texts, the lessons and the puzzles"), 400)
+            given.append(g)
+        known_lessons = {les.key for les in LESSONS}
+        known_puzzles = {p.id for p in puzzles()}
+        lessons = sorted({k for k in given[0] if k in known_lessons})
+        solved = sorted({k for k in given[1] if k in known_puzzles})
+        await run_in_threadpool(self.store.set_progress, found.id, lessons, solved)
+        return JSONResponse({"lessons": lessons, "puzzles": solved})
+
     def deleter(self, rename: Callable[[list[tuple[str, int]]], Awaitable[None]]) -> Callable[
             [Request], Awaitable[Response]]:
         """``POST /api/account/delete``: delete the account; ``rename`` renames its seats in the
@@ -457,6 +530,7 @@ class Accounts:
             Route("/api/account/signout", self.sign_out, methods=["POST"]),
             Route("/api/account/sessions", self.sessions, methods=["GET", "POST"]),
             Route("/api/account/delete", self.deleter(rename), methods=["POST"]),
+            Route("/api/account/learn", self.learn, methods=["GET", "PUT"]),
         ]
 
 

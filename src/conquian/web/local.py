@@ -333,6 +333,7 @@ class Games:
 
     def __init__(self) -> None:
         self.tables: dict[str, LocalTable] = {}
+        self.lang = ""
 
     def call(self, method: str, args: str, lang: str = "") -> str:
         """The worker's one entry: ``method`` with the JSON list ``args``; JSON ``{"ok": true,
@@ -340,6 +341,7 @@ class Games:
         try:
             if method not in self.METHODS:
                 raise TableError("bad_message", Msg("the engine has no call {name}", name=repr(method[:30])))
+            self.lang = lang
             value = getattr(self, method)(*json.loads(args))
             return json.dumps({"ok": True, "value": value})
         except Exception as e:  # every failure goes back to the page as words, never lost in the worker
@@ -347,7 +349,20 @@ class Games:
 
     #: The methods :meth:`call` runs.
     METHODS = frozenset({"presets", "new", "open", "is_open", "handle", "bot_move", "bot_to_act", "pace", "saved",
-                         "record", "import_record"})
+                         "record", "import_record", "learn"})
+
+    def learn(self, path: str, body: object = None) -> dict[str, Any]:
+        """The Learn section played in the page: the answer the server gives at ``path`` (the same
+        paths and bodies: :func:`conquian.learn.api.learn_request`), in the call's language; a
+        refused request is ``{"error": {code, message, rule}, "status": ...}``, as the server's."""
+        from conquian.learn.api import LearnError, learn_request
+
+        tr = _reader(self.lang)
+        try:
+            return learn_request(str(path)[:200], body, tr)
+        except LearnError as e:
+            return {"error": {"code": "bad_request", "rule": None, "message": tr.render(e.message)},
+                    "status": e.status}
 
     def presets(self) -> dict[str, Any]:
         """:func:`presets`."""

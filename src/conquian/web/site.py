@@ -11,6 +11,8 @@ The files of the offline app (``/offline/`` on the server, ``offline/`` in a bui
 
 - ``index.html``, ``offline.js``, ``offline.css``: the page (the table code is the server page's,
   ``../static/``, talking to the worker instead of the socket: ``docs/internals.md``);
+- ``learn.html``: the Learn section (lessons and puzzles), the server's page whose lesson runner
+  runs in the worker (:mod:`conquian.learn.api`);
 - ``worker.js``: the Web Worker that loads Pyodide and the engine and answers the page;
 - ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`);
 - ``pyodide/``: the runtime (:data:`RUNTIME_FILES`);
@@ -50,9 +52,11 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: The page's scripts and styles the offline page loads from ``../static/`` (no lobby, chat,
 #: invitation, history or replay: those are the server's).
 STATIC_FILES = ("style.css", "cards.css", "play.css", "screen.css", "favicon.svg", "icons/turn.svg", "cards.js",
-                "page.js", "play.js", "transport.js", "table.js", "screen.js")
-#: The offline app's own files.
+                "page.js", "play.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js")
+#: The offline app's own files (and ``learn.html``, the Learn page: :func:`learn_page`).
 APP_FILES = ("index.html", "offline.js", "offline.css", "worker.js", "sw.js")
+#: The offline app's Learn page, made from the server's (:mod:`conquian.learn.page`).
+LEARN_PAGE = "learn.html"
 #: The engine's sub-packages and modules the page does not need (the terminal game, the learning
 #: environments, the analysis, the command line, the server).
 _SKIPPED = ("tui/", "envs/", "analysis/", "cli/", "web/static/", "web/offline/", "web/migrations/")
@@ -177,9 +181,20 @@ def rules_page(lang: str) -> bytes:
     return page.replace('href="/static/', 'href="../static/').replace('href="/"', 'href="../offline/"').encode()
 
 
+def learn_page() -> bytes:
+    """The offline app's Learn page: the server's, its files relative to ``offline/``, its words
+    filled in the reader's language by the engine in the page once it has loaded."""
+    from conquian.i18n import ENGLISH
+    from conquian.learn.api import page_words
+    from conquian.learn.page import learn_html
+
+    return learn_html(page_words(ENGLISH), ENGLISH.lang, offline=True).encode()
+
+
 def app_files() -> dict[str, bytes]:
     """The offline app's files but the runtime, by their path under the site's root."""
     files: dict[str, bytes] = {f"offline/{n}": (OFFLINE / n).read_bytes() for n in APP_FILES}
+    files[f"offline/{LEARN_PAGE}"] = learn_page()
     files["offline/engine.zip"] = engine_zip()
     for n in STATIC_FILES:
         files[f"static/{n}"] = (STATIC / n).read_bytes()
@@ -238,6 +253,8 @@ def offline_file(path: str) -> tuple[bytes, str] | None:
     path = path or "index.html"
     if path in APP_FILES:
         data = (OFFLINE / path).read_bytes()
+    elif path == LEARN_PAGE:
+        data = learn_page()
     elif path in ("engine.zip", "engine-assets.json"):
         if not _served:
             files = app_files()

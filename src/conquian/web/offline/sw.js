@@ -32,16 +32,18 @@ self.addEventListener("fetch", ev => {
   const fresh = req.mode === "navigate" || req.url.endsWith(LIST);
   ev.respondWith((async () => {
     const cache = await caches.open(CACHE);
-    const key = req.mode === "navigate" ? new URL("./", self.location.href).href : req;
+    // a page of the app (the table's, the Learn page) is itself; any other address the table's page
+    const cached = async () => (await cache.match(req, { ignoreSearch: true }))
+      || (req.mode === "navigate" ? cache.match(new URL("./", self.location.href).href) : undefined);
     if (!fresh) {
-      const hit = await cache.match(key, { ignoreSearch: true });
+      const hit = await cached();
       if (hit) return hit;
     }
     try {
       return await fetch(req);
     } catch (e) {
       // the network is off: the page and the list from the cache
-      const hit = await cache.match(key, { ignoreSearch: true });
+      const hit = await cached();
       if (hit) return hit;
       throw e;
     }

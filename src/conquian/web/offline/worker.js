@@ -110,6 +110,8 @@ const CALLS = {
   async record(m) { if (!(await opened(m.id))) throw new Error("no such match"); return py("record", m.id); },
   async remove(m) { clearTimeout(timers.get(m.id)); await dbDelete(m.id); return true; },
   async lang(m) { LANG = m.lang || "en"; return true; },
+  // the Learn section (learn.html): the lesson runner's answer at the server's path (conquian.learn.api)
+  async learn(m) { await ready; return py("learn", String(m.path || ""), m.body === undefined ? null : m.body); },
 };
 
 // the page's messages, one after another (a bot's move never runs in the middle of one)

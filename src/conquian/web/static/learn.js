@@ -1,44 +1,92 @@
-// The Learn section (/learn): the path of lessons, and one lesson played by taps. The server
-// replays the moves the lesson accepted so far and answers with the seat's view; every word
-// on the page comes from the server in the reader's language. Progress stays in this browser.
+// The Learn section: the path of lessons, one lesson played by taps, the puzzles. The lesson
+// runner answers every request (conquian.learn.api): on the server (/api/learn, /api/puzzles),
+// or, in the offline app (offline/learn.html, data-offline), the engine in this page's Web Worker
+// (worker.js, over the Engine of transport.js) with the same paths and answers. Every word on the
+// page comes from the runner in the reader's language. Progress (the lessons done, the puzzles
+// solved) stays in this browser and, for a player signed in on the server, in his account
+// (/api/account/learn).
 "use strict";
 (function () {
   const body = document.body;
-  const lang = body.dataset.lang || "en";
-  const words = JSON.parse(body.dataset.words || "{}");
-  const STORE = "conquian.learn.done";
+  const offline = body.dataset.offline === "1";
+  let lang = body.dataset.lang || "en";
+  let words = JSON.parse(body.dataset.words || "{}");
+  const DONE = "conquian.learn.done", SOLVED = "conquian.learn.solved";
   const $ = (id) => document.getElementById(id);
+  let engine = null;
   let lessons = [];
+  let puzzleData = { daily: null, puzzles: [] };
   let current = null;
   let accepted = [];
 
-  function doneSet() {
-    try { return new Set(JSON.parse(localStorage.getItem(STORE) || "[]")); } catch (e) { return new Set(); }
+  function kept(name) {
+    try { return new Set(JSON.parse(localStorage.getItem(name) || "[]")); } catch (e) { return new Set(); }
   }
-  function markDone(key) {
-    const done = doneSet();
-    done.add(key);
-    try { localStorage.setItem(STORE, JSON.stringify([...done])); } catch (e) { /* private mode */ }
+  function keep(name, set) {
+    try { localStorage.setItem(name, JSON.stringify([...set].sort())); } catch (e) { /* private mode */ }
+  }
+  function add(name, key) {
+    const set = kept(name);
+    if (set.has(key)) return;
+    set.add(key);
+    keep(name, set);
+    saveToAccount();
   }
 
   // a signed-in browser shows its session's CSRF token (the readable twin of its account cookie)
   function csrf() {
     const m = /(?:^|; )conquian_csrf=([0-9a-f]{64})/.exec(document.cookie);
-    return m ? {"X-CSRF-Token": m[1]} : {};
+    return m ? m[1] : "";
+  }
+
+  // the account's progress, when signed in on the server: what either side has, kept by both
+  async function syncAccount() {
+    if (!csrf()) return;
+    try {
+      const r = await fetch("/api/account/learn", { headers: { Accept: "application/json" } });
+      if (!r.ok) return;
+      const got = await r.json();
+      const done = kept(DONE), solved = kept(SOLVED);
+      const before = done.size + solved.size;
+      for (const k of got.lessons || []) done.add(k);
+      for (const k of got.puzzles || []) solved.add(k);
+      keep(DONE, done); keep(SOLVED, solved);
+      if ((got.lessons || []).length !== done.size || (got.puzzles || []).length !== solved.size) await saveToAccount();
+      if (done.size + solved.size !== before && !$("path").hidden) showPath();
+    } catch (e) { /* offline, or not this server's page: the browser keeps it */ }
+  }
+  async function saveToAccount() {
+    const token = csrf();
+    if (!token) return;
+    try {
+      await fetch("/api/account/learn", {
+        method: "PUT", headers: { "Content-Type": "application/json", "X-CSRF-Token": token },
+        body: JSON.stringify({ lessons: [...kept(DONE)], puzzles: [...kept(SOLVED)] }) });
+    } catch (e) { /* offline: saved the next time */ }
   }
 
   async function api(path, payload) {
+    if (offline) return engine.call("learn", { path, body: payload === undefined ? null : payload });
+    // a POST that carries the account's cookie shows its CSRF token (every state-changing request must)
+    const token = csrf();
     const opts = payload === undefined ? {} : {
-      method: "POST", headers: {"Content-Type": "application/json", ...csrf()}, body: JSON.stringify(payload)};
+      method: "POST", headers: { "Content-Type": "application/json", ...(token ? { "X-CSRF-Token": token } : {}) },
+      body: JSON.stringify(payload) };
     const r = await fetch(path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang), opts);
     return r.json();
+  }
+
+  function fillWords() {
+    for (const e of document.querySelectorAll("[data-word]")) e.textContent = words[e.dataset.word] || "";
+    $("l-moves").setAttribute("aria-label", words.moves || "");
+    if (words.learn) document.title = "conquian · " + words.learn;
   }
 
   function showPath() {
     $("lesson").hidden = true;
     $("puzzle").hidden = true;
     $("path").hidden = false;
-    const done = doneSet();
+    const done = kept(DONE);
     const list = $("lesson-list");
     list.textContent = "";
     for (const l of lessons) {
@@ -52,6 +100,7 @@
       li.appendChild(b);
       list.appendChild(li);
     }
+    listPuzzles();
     if (location.hash) history.replaceState(null, "", location.pathname + location.search);
   }
 
@@ -61,13 +110,13 @@
     $("path").hidden = true;
     $("lesson").hidden = false;
     location.hash = key;
-    render(await api("/api/learn/" + encodeURIComponent(key), {moves: []}));
+    render(await api("/api/learn/" + encodeURIComponent(key), { moves: [] }));
     window.scrollTo(0, 0);
   }
 
   async function tryMove(move) {
     for (const b of document.querySelectorAll("#l-moves button")) b.disabled = true;
-    const state = await api("/api/learn/" + encodeURIComponent(current), {moves: accepted, move: move});
+    const state = await api("/api/learn/" + encodeURIComponent(current), { moves: accepted, move: move });
     if (state.answer && state.answer.accepted) accepted.push(move);
     render(state);
   }
@@ -104,7 +153,7 @@
     $("l-summary").textContent = s.summary || "";
     const i = lessons.findIndex((l) => l.key === current);
     $("l-next").hidden = !s.done || i < 0 || i + 1 >= lessons.length;
-    if (s.done) markDone(current);
+    if (s.done) add(DONE, current);
   }
 
   async function openPuzzle(id) {
@@ -139,29 +188,40 @@
         if (m.move === s.result.answer) b.classList.add("answer-move");
       } else {
         b.addEventListener("click", async () => renderPuzzle(
-          await api("/api/puzzles/" + encodeURIComponent(s.id), {move: m.move})));
+          await api("/api/puzzles/" + encodeURIComponent(s.id), { move: m.move })));
       }
       moves.appendChild(b);
     }
     const r = $("p-result");
-    r.textContent = s.result ? s.result.text : "";
+    r.textContent = s.result ? s.result.verdict : "";
     r.className = "answer" + (s.result ? (s.result.right ? " ok" : " refused") : "");
+    const why = $("p-why");
+    why.textContent = "";
+    for (const line of (s.result ? s.result.why : [])) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      why.appendChild(li);
+    }
+    if (s.result && s.result.right) add(SOLVED, s.id);
+    if (s.result) why.scrollIntoView({ block: "nearest" });
   }
 
-  function listPuzzles(data) {
+  function listPuzzles() {
     const list = $("puzzle-list");
+    const solved = kept(SOLVED);
     list.textContent = "";
-    for (const p of data.puzzles) {
+    for (const p of puzzleData.puzzles) {
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "lesson-button";
+      b.className = "lesson-button" + (solved.has(p.id) ? " done" : "");
       b.dataset.puzzle = p.id;
-      b.textContent = (p.id === data.daily ? words.daily + ": " : "") + p.id + " · " + p.theme + " · "
-        + words.difficulty + " " + Math.round(p.difficulty * 100) + "%";
+      b.textContent = (solved.has(p.id) ? "✓ " : "") + (p.id === puzzleData.daily ? words.daily + ": " : "") + p.id
+        + " · " + p.theme + " · " + words.difficulty + " " + Math.round(p.difficulty * 100) + "%"
+        + (solved.has(p.id) ? " (" + words.solved + ")" : "");
       b.addEventListener("click", () => openPuzzle(p.id));
       li.appendChild(b);
-      if (p.id === data.daily) list.prepend(li); else list.appendChild(li);
+      if (p.id === puzzleData.daily) list.prepend(li); else list.appendChild(li);
     }
   }
 
@@ -172,11 +232,43 @@
     if (i >= 0 && i + 1 < lessons.length) open(lessons[i + 1].key);
   });
 
-  Promise.all([api("/api/learn"), api("/api/puzzles")]).then(([data, puzzleData]) => {
+  function status(text) {
+    const s = $("learn-status");
+    s.textContent = text;
+    s.hidden = !text;
+  }
+
+  async function registerWorker() {
+    // the offline app's service worker (the same as its table page's: sw.js keeps every file of the app)
+    if (!("serviceWorker" in navigator)) return;
+    try {
+      const list = await (await fetch("engine-assets.json")).json();
+      await navigator.serviceWorker.register("sw.js?v=" + encodeURIComponent(list.version));
+    } catch (e) { /* offline with no service worker yet: the page still works while it is open */ }
+  }
+
+  async function start() {
+    if (offline) {
+      registerWorker();
+      // the offline app: the page's language as the app keeps it, then the engine in a worker
+      await loadLanguage();
+      lang = LANG;
+      status(_("Loading the engine… (the first time, about 14 MB)"));
+      engine = new Engine("worker.js");
+      engine.onstatus = (st) => {
+        if (st === "failed") status(format(_("The engine could not start: {reason}"), { reason: engine.error }));
+      };
+      await engine.call("lang", { lang });
+    }
+    const [data, puzzles] = await Promise.all([api("/api/learn"), api("/api/puzzles")]);
+    status("");
     lessons = data.lessons;
-    listPuzzles(puzzleData);
+    puzzleData = puzzles;
+    if (data.words) { words = data.words; fillWords(); }
     const key = decodeURIComponent(location.hash.slice(1));
-    if (key.startsWith("puzzle-") && puzzleData.puzzles.some((p) => "puzzle-" + p.id === key)) openPuzzle(key.slice(7));
+    if (key.startsWith("puzzle-") && puzzles.puzzles.some((p) => "puzzle-" + p.id === key)) openPuzzle(key.slice(7));
     else if (key && lessons.some((l) => l.key === key)) open(key); else showPath();
-  });
+    syncAccount();
+  }
+  start().catch((e) => status(String(e && e.message || e)));
 })();

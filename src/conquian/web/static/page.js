@@ -67,7 +67,8 @@ function pageTexts() {
   const rules = document.getElementById("rules-link");
   if (rules) { rules.textContent = _("Rules"); rules.href = rulesHref(); }
   const learn = document.getElementById("learn-link");
-  if (learn) { learn.textContent = _("Learn"); learn.href = `/learn?lang=${encodeURIComponent(LANG)}`; }
+  // the offline app's Learn page is its own file (data-href), the server's is /learn
+  if (learn) { learn.textContent = _("Learn"); learn.href = learn.dataset.href || `/learn?lang=${encodeURIComponent(LANG)}`; }
   const board = document.getElementById("board-link");
   if (board) board.textContent = _("Leaderboard");
   const account = document.getElementById("account-link");
