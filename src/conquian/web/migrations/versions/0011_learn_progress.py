@@ -1,7 +1,7 @@
 """The Learn section's progress of each account: the lessons done, the puzzles solved.
 
 Revision ID: 0011
-Revises: 0007
+Revises: 0009
 Create Date: 2026-11-29
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0007"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
