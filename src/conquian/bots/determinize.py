@@ -24,6 +24,7 @@ from conquian.bots.inference import (  # noqa: F401  (the older reading lives th
     _makes_three,
     choices_weight,
 )
+from conquian.bots.inference_families import CANDIDATES, CooncanReading, MexicanoReading
 from conquian.engine.cards import JOKER, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.melds import MeldTable, meld_table
@@ -38,20 +39,41 @@ from conquian.engine.history import folded
 Redealt = Union[ConquianDeal, CooncanDeal]  # noqa: UP007
 
 
+#: A reading of the adversaries' hands a re-deal may follow: conquian's pool of weighed hands
+#: (:mod:`conquian.bots.inference`), or the mexicano's and Cooncan's
+#: (:mod:`conquian.bots.inference_families`); a reading of another family is not used.
+Reading = Union[HandPosterior, MexicanoReading, CooncanReading]  # noqa: UP007
+
+
 @overload
 def determinize(view: ConquianView | CooncanView, rng: random.Random,
-                pool: HandPosterior | None = None) -> Redealt: ...
+                pool: Reading | None = None) -> Redealt: ...
 @overload
-def determinize(view: MexicanoView, rng: random.Random, pool: HandPosterior | None = None) -> MexicanoDeal: ...
+def determinize(view: MexicanoView, rng: random.Random, pool: Reading | None = None) -> MexicanoDeal: ...
 def determinize(view: ConquianView | CooncanView | MexicanoView, rng: random.Random,
-                pool: HandPosterior | None = None) -> Redealt | MexicanoDeal:
-    """A complete deal consistent with ``view``; in conquian, with ``pool``, the adversary's hand
-    drawn from it (:func:`conquian.bots.inference.posterior`)."""
+                pool: Reading | None = None) -> Redealt | MexicanoDeal:
+    """A complete deal consistent with ``view``; with ``pool`` (a reading of the view's family) the
+    adversaries' hands drawn by it: in conquian from its pool
+    (:func:`conquian.bots.inference.posterior`), in the mexicano and Cooncan by weight among a few
+    candidates (:mod:`conquian.bots.inference_families`)."""
     if isinstance(view, ConquianView):
-        return _conquian(view, rng, pool)
+        return _conquian(view, rng, pool if isinstance(pool, HandPosterior) else None)
     if isinstance(view, MexicanoView):
+        if isinstance(pool, MexicanoReading):
+            return _mexicano_read(view, rng, pool)
         return _mexicano(view, rng)
-    return _cooncan(view, rng)
+    return _cooncan(view, rng, pool if isinstance(pool, CooncanReading) else None)
+
+
+def _mexicano_read(v: MexicanoView, rng: random.Random, reading: MexicanoReading,
+                   candidates: int = CANDIDATES) -> MexicanoDeal:
+    """A mexicano re-deal (:func:`_mexicano`) kept by the reading's weight among ``candidates``
+    drawn at random."""
+    deals = [_mexicano(v, rng) for _ in range(candidates)]
+    weights = [reading.weight(d.hands) for d in deals]
+    if sum(weights) <= 0.0:
+        return deals[0]
+    return rng.choices(deals, weights)[0]
 
 
 def _mexicano(v: MexicanoView, rng: random.Random) -> MexicanoDeal:
@@ -259,7 +281,7 @@ class _CooncanSeen:
                 self.laid.add(p)
 
 
-def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
+def _cooncan(v: CooncanView, rng: random.Random, reading: CooncanReading | None = None) -> CooncanDeal:
     n = len(v.hand_counts)
     me = v.seat
     seen = folded(("determinize cooncan", n), v.event_node, lambda: _CooncanSeen(n), _CooncanSeen.step,
@@ -293,13 +315,17 @@ def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
     unseen = [c for c, k in pool.items() for _ in range(max(0, k))]
     rng.shuffle(unseen)
     hands: dict[int, list[int]] = {}
-    for s in range(1, n + 1):
-        if s == me:
-            hands[s] = list(v.hand)
-            continue
-        missing = v.hand_counts[s - 1] - len(known[s])
-        hands[s] = known[s] + unseen[:missing]
-        unseen = unseen[missing:]
+    if reading is not None:
+        hands, unseen = reading.hands(v.hand_counts, known, unseen, rng)
+        hands[me] = list(v.hand)
+    else:
+        for s in range(1, n + 1):
+            if s == me:
+                hands[s] = list(v.hand)
+                continue
+            missing = v.hand_counts[s - 1] - len(known[s])
+            hands[s] = known[s] + unseen[:missing]
+            unseen = unseen[missing:]
     pack = turned_pack if turned_pack is not None else unseen
     d = object.__new__(CooncanDeal)
     d.rules = v.rules

@@ -1,0 +1,297 @@
+"""Reading the adversaries' hands in the conquián mexicano (R8) and in Cooncan, from the public history.
+
+The search re-deals the cards a seat has not seen (:mod:`conquian.bots.determinize`); uniformly,
+by default.  A reading makes a re-deal likelier the better it explains what each adversary did
+(sampling-importance-resampling: for each re-deal a few candidate hands are drawn at random
+among those the seat's view allows, each is weighed, and one is kept by weight).  Nothing
+hidden is read: the weights come from the seat's view and its public history only.
+
+**The mexicano** (:class:`MexicanoReading`).  As in conquian a player's hand only shrinks after
+the exchange (R8.2: every say comes after it; a card taken is laid at once), so a card he holds
+now was in his hand at each of his past choices.  The card the seat gave stays with the player
+who got it until he shows it (it is part of every candidate hand of his); each other card is
+unseen.  A hand is weighed as conquian's older reading weighs it
+(:func:`~conquian.bots.inference.choices_weight`, Foster's rules 1 and 4): ten times less
+likely for each card he passed round the table that it could have combined into a three, three
+times less for each card he discarded, or forced out of his hand (R8.4), that made a three with
+it.  With three players both adversaries are read, each by his own passes and discards.
+
+**Cooncan** (:class:`CooncanReading`).  A hand grows there by the cards drawn from the pack
+(unseen, but for a turned-over pack whose order is public) and taken from the stock (public:
+a card taken and not yet shown is in every candidate hand, as in the uniform re-deal).  His
+hand at a past choice is his hand now, with the cards he laid and discarded since put back and
+the cards he acquired since taken out; which of his cards came by each draw from the pack is
+unknown, so it is drawn at random among the cards he may have drawn then (not one he is known
+to have taken or drawn later).  Two of his choices are weighed by ``foster``'s policy
+(:mod:`conquian.bots.foster_cooncan`), each counting 1 if the policy would have made it with that
+hand and :data:`COONCAN_SLIP` if not: his discard (rule 4: the dearest dead card, with the cards
+seen on the table and in the stock at that moment), and his draw from the pack when a stock
+card was there to take that would have made a three in his hand or been worth keeping (rule 1;
+the reason of rule 1 that does not depend on his hand, a card fitting the table, weighs every
+hand alike and is left out).  Each adversary is read in turn, his hand drawn among the cards
+the ones before left.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import conquian.bots.foster_cooncan as fk
+from conquian.bots.inference import choices_weight
+from conquian.engine.cards import JOKER, parse_card
+from conquian.engine.conquian.melds import MeldTable
+from conquian.engine.conquian.mexicano_view import MexicanoView
+from conquian.engine.cooncan.listing import K_TAKE, draw_options, threes_at
+from conquian.engine.cooncan.view import CooncanView
+from conquian.engine.history import folded
+from conquian.engine.scoring import pip_value
+
+#: How many candidate hands a re-deal weighs for each adversary (the mexicano: for all of them
+#: at once) before keeping one by weight.
+CANDIDATES = 12
+#: The weight of a Cooncan choice ``foster``'s policy would not have made with a hand.
+COONCAN_SLIP = 0.2
+
+
+class _MexicanoChoices:
+    """The cards each player of a mexicano deal passed round the table (R8.3) and let go from his
+    hand (a discard, R8.3, or a discard forced on another right after his use, R8.4), by player
+    (the deal's order)."""
+
+    __slots__ = ("discarded", "last", "refused")
+
+    def __init__(self) -> None:
+        self.refused: dict[int, list[int]] = {}
+        self.discarded: dict[int, list[int]] = {}
+        self.last: tuple[str, int] = ("", -1)
+
+    def copy(self) -> _MexicanoChoices:
+        new = _MexicanoChoices()
+        new.refused = {p: x[:] for p, x in self.refused.items()}
+        new.discarded = {p: x[:] for p, x in self.discarded.items()}
+        new.last = self.last
+        return new
+
+    def step(self, ev: tuple[Any, ...]) -> None:
+        kind, p, card = ev[0], ev[1], ev[2]
+        last, self.last = self.last, (kind, p)
+        if card is None or card < 0:
+            return
+        if kind == "pass":
+            self.refused.setdefault(p, []).append(card)
+        elif kind == "discard" or (kind == "force" and last == ("use", p)):
+            # a card forced right after the player's use comes from his hand (R8.4); one in play
+            # forced on another does not
+            self.discarded.setdefault(p, []).append(card)
+
+
+class MexicanoReading:
+    """The mexicano reading of one decision (the module's docstring): each adversary's passes and
+    discards, folded from the seat's view once; :meth:`weight` weighs the other players' hands."""
+
+    __slots__ = ("me", "refused", "discarded", "table")
+
+    def __init__(self, view: MexicanoView) -> None:
+        seen = folded("inference mexicano", view.event_node, _MexicanoChoices, _MexicanoChoices.step,
+                      _MexicanoChoices.copy)
+        self.me = view.player
+        self.table: MeldTable = view.table
+        n = len(view.seats)
+        self.refused = [seen.refused.get(q, []) for q in range(n)]
+        self.discarded = [seen.discarded.get(q, []) for q in range(n)]
+
+    def weight(self, hands: Sequence[int]) -> float:
+        """How likely the adversaries' passes and discards are with these hands (by player)."""
+        w = 1.0
+        for q, hand in enumerate(hands):
+            if q != self.me:
+                w *= choices_weight(self.table, hand, self.refused[q], self.discarded[q])
+        return w
+
+
+# one step of a Cooncan player's public history, oldest first:
+#   ("take", card), ("draw", card or -1 if unseen), ("show", cards),
+#   ("discard", card, seen1, seen2, taken), ("refuse", stock cards he could take, seen1, seen2)
+Step = tuple[Any, ...]
+
+
+def _counted(cards: Sequence[int], s1: int, s2: int) -> tuple[int, int]:
+    for c in cards:
+        b = 1 << c
+        if s1 & b:
+            s2 |= b
+        else:
+            s1 |= b
+    return s1, s2
+
+
+class CooncanSteps:
+    """The public history of a Cooncan deal folded into each player's steps (:data:`Step`), with
+    the stock, the turned-over pack and the cards on the table as the events build them."""
+
+    __slots__ = ("open_stock", "stock", "steps", "t1", "t2", "taken", "turned", "discard_taken")
+
+    def __init__(self, n: int, open_stock: bool, discard_taken: bool) -> None:
+        self.steps: list[list[Step]] = [[] for _ in range(n)]
+        self.stock: list[int] = []
+        self.turned: list[int] | None = None
+        self.t1 = self.t2 = 0  # the cards on the table, seen once and twice
+        self.taken = -1
+        self.open_stock = open_stock
+        self.discard_taken = discard_taken
+
+    def copy(self) -> CooncanSteps:
+        new = object.__new__(CooncanSteps)
+        new.steps = [s[:] for s in self.steps]
+        new.stock = self.stock[:]
+        new.turned = None if self.turned is None else self.turned[:]
+        new.t1, new.t2, new.taken = self.t1, self.t2, self.taken
+        new.open_stock, new.discard_taken = self.open_stock, self.discard_taken
+        return new
+
+    def _seen(self) -> tuple[int, int]:
+        return _counted(self.stock, self.t1, self.t2)
+
+    def step(self, ev: tuple[Any, ...]) -> None:
+        kind, p, card = ev[0], ev[1], ev[2]
+        stock = self.stock
+        mine = self.steps[p] if 0 <= p < len(self.steps) else None
+        if kind == "start":
+            self.stock = [card or 0]
+        elif kind == "take" and mine is not None:
+            c = card if card is not None else stock[-1]
+            idx = len(stock) - 1 - stock[::-1].index(c)
+            del stock[idx]
+            mine.append(("take", c))
+            self.taken = -1 if self.discard_taken else c
+        elif kind == "draw" and mine is not None:
+            options = tuple(r[1] for r in draw_options(tuple(stock), self.open_stock) if r[0] == K_TAKE and r[1] != JOKER)
+            if options:
+                s1, s2 = self._seen()
+                mine.append(("refuse", options, s1, s2))
+            drawn = self.turned.pop(0) if self.turned else -1  # a turned-over pack's order is public
+            mine.append(("draw", drawn))
+            self.taken = -1
+        elif kind == "turnover":
+            self.turned = list(stock)
+            self.stock = []
+        elif kind == "discard" and mine is not None:
+            c = card or 0
+            s1, s2 = self._seen()
+            mine.append(("discard", c, s1, s2, self.taken))
+            stock.append(c)
+        elif kind in ("meld", "add", "shift") and mine is not None:
+            shown = tuple(JOKER if t.startswith("X") else parse_card(t) for t in ev[4])
+            mine.append(("show", shown))
+            self.t1, self.t2 = _counted(shown, self.t1, self.t2)
+
+
+def _masks(counts: dict[int, int]) -> tuple[int, int, int]:
+    h1 = h2 = hj = 0
+    for c, k in counts.items():
+        if k <= 0:
+            continue
+        if c == JOKER:
+            hj += k
+        else:
+            h1 |= 1 << c
+            if k >= 2:
+                h2 |= 1 << c
+    return h1, h2, hj
+
+
+def cooncan_likelihood(steps: list[Step], hand: Sequence[int], double: bool, rng: random.Random,
+                       slip: float = COONCAN_SLIP) -> float:
+    """How likely a player's weighed choices (his discards, his draws when a stock card was there)
+    are, made by ``foster``'s policy, if his hand now is ``hand``: his past hands rebuilt backwards
+    from it, each unseen draw's card drawn at random among the cards he may have drawn then."""
+    counts: dict[int, int] = {}
+    for c in hand:
+        counts[c] = counts.get(c, 0) + 1
+    pending: dict[int, int] = {}  # the cards known to be acquired before the point reached
+    for st in steps:
+        if st[0] == "take" or (st[0] == "draw" and st[1] >= 0):
+            pending[st[1]] = pending.get(st[1], 0) + 1
+    w = 1.0
+    for st in reversed(steps):
+        kind = st[0]
+        if kind == "show":
+            for c in st[1]:
+                counts[c] = counts.get(c, 0) + 1
+        elif kind == "discard":
+            c = st[1]
+            counts[c] = counts.get(c, 0) + 1
+            if sum(counts.values()) > 1:  # a last card discarded to go out says nothing
+                h1, h2, hj = _masks(counts)
+                o = fk.Obs(h1, h2, hj, (), 1, (), False, double, 1, (), False, 0, st[2], st[3], st[4])
+                if fk.discard_choice(o, h1, h2, hj) != c:
+                    w *= slip
+        elif kind == "take" or (kind == "draw" and st[1] >= 0):
+            c = st[1]
+            pending[c] -= 1
+            if counts.get(c, 0) > 0:
+                counts[c] -= 1
+        elif kind == "draw":
+            free = [c for c, k in counts.items() for _ in range(k - pending.get(c, 0))]
+            if free:
+                c = free[rng.randrange(len(free))]
+                counts[c] -= 1
+        else:  # refuse: the hand before the draw (undone just above)
+            h1, h2, hj = _masks(counts)
+            s1, s2 = st[2], st[3]
+            for c in st[1]:
+                a1, a2, aj = fk._add(h1, h2, hj, c)
+                if threes_at(a1, a2, aj, c) > threes_at(h1, h2, hj, c):
+                    w *= slip
+                    break
+                one, two = fk.live_masks(a1, a2, double, s1, s2)
+                if pip_value(c) <= 6 and fk.keep_value(a1, a2, c, one, two) >= 1.8:
+                    w *= slip
+                    break
+    return w
+
+
+class CooncanReading:
+    """The Cooncan reading of one decision (the module's docstring): every player's steps, folded
+    from the seat's view once; :meth:`hands` draws the other seats' hands by weight."""
+
+    __slots__ = ("double", "me", "slip", "steps")
+
+    def __init__(self, view: CooncanView, slip: float = COONCAN_SLIP) -> None:
+        n = len(view.hand_counts)
+        rules = view.rules
+        folded_steps = folded(("inference cooncan", n, rules.stock == "open", rules.discard_taken), view.event_node,
+                              lambda: CooncanSteps(n, rules.stock == "open", rules.discard_taken),
+                              CooncanSteps.step, CooncanSteps.copy)
+        self.steps = folded_steps.steps
+        self.me = view.seat
+        self.double = rules.copies == 2
+        self.slip = slip
+
+    def hands(self, counts: Sequence[int], known: dict[int, list[int]], unseen: list[int],
+              rng: random.Random, candidates: int = CANDIDATES) -> tuple[dict[int, list[int]], list[int]]:
+        """The other seats' hands (by seat: the cards each is known to hold, and unseen cards up to
+        his count ``counts[seat - 1]``), each kept by weight among ``candidates`` drawn at random, and
+        the unseen cards left."""
+        rest = unseen[:]
+        out: dict[int, list[int]] = {}
+        for s in range(1, len(counts) + 1):
+            if s == self.me:
+                continue
+            missing = max(0, counts[s - 1] - len(known[s]))
+            best: list[tuple[float, list[int]]] = []
+            for _ in range(candidates):
+                pick = rng.sample(range(len(rest)), missing) if missing <= len(rest) else list(range(len(rest)))
+                hand = known[s] + [rest[i] for i in pick]
+                best.append((cooncan_likelihood(self.steps[s - 1], hand, self.double, rng, self.slip), pick))
+            total = sum(w for w, _ in best)
+            chosen = best[0][1] if total <= 0 else rng.choices([p for _, p in best], [w for w, _ in best])[0]
+            taken = set(chosen)
+            out[s] = known[s] + [rest[i] for i in chosen]
+            rest = [c for i, c in enumerate(rest) if i not in taken]
+        return out, rest
+
+
+__all__ = ["CANDIDATES", "COONCAN_SLIP", "CooncanReading", "CooncanSteps", "MexicanoReading", "cooncan_likelihood"]
