@@ -150,7 +150,8 @@ class ExpertBot:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none);
     ``inference``: how the adversary's hand is read (:data:`INFERENCES`; default
-    :attr:`INFERENCE`; in the mexicano and Cooncan only ``policy`` reads).  With ``mixture`` the bot learns from deal to deal: the models' posterior
+    :attr:`INFERENCE`; in the mexicano and Cooncan only ``policy`` reads).  With ``mixture`` the
+    bot learns from deal to deal: the models' posterior
     at its last decision of a deal, mixed with the base prior (:data:`CARRY_BASE`), is the prior of
     the next deal against the same adversary's seat (a new deal is a view of fewer events than
     the last; a bot made for one decision, as a server makes them, starts from the base prior).

@@ -91,7 +91,7 @@ class MexicanoReading:
     """The mexicano reading of one decision (the module's docstring): each adversary's passes and
     discards, folded from the seat's view once; :meth:`weight` weighs the other players' hands."""
 
-    __slots__ = ("me", "refused", "discarded", "table")
+    __slots__ = ("discarded", "me", "refused", "table")
 
     def __init__(self, view: MexicanoView) -> None:
         seen = folded("inference mexicano", view.event_node, _MexicanoChoices, _MexicanoChoices.step,
@@ -131,7 +131,7 @@ class CooncanSteps:
     """The public history of a Cooncan deal folded into each player's steps (:data:`Step`), with
     the stock, the turned-over pack and the cards on the table as the events build them."""
 
-    __slots__ = ("open_stock", "stock", "steps", "t1", "t2", "taken", "turned", "discard_taken")
+    __slots__ = ("discard_taken", "open_stock", "steps", "stock", "t1", "t2", "taken", "turned")
 
     def __init__(self, n: int, open_stock: bool, discard_taken: bool) -> None:
         self.steps: list[list[Step]] = [[] for _ in range(n)]
@@ -167,7 +167,8 @@ class CooncanSteps:
             mine.append(("take", c))
             self.taken = -1 if self.discard_taken else c
         elif kind == "draw" and mine is not None:
-            options = tuple(r[1] for r in draw_options(tuple(stock), self.open_stock) if r[0] == K_TAKE and r[1] != JOKER)
+            options = tuple(r[1] for r in draw_options(tuple(stock), self.open_stock)
+                            if r[0] == K_TAKE and r[1] != JOKER)
             if options:
                 s1, s2 = self._seen()
                 mine.append(("refuse", options, s1, s2))
