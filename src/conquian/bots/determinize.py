@@ -70,7 +70,7 @@ def _mexicano_read(v: MexicanoView, rng: random.Random, reading: MexicanoReading
     """A mexicano re-deal (:func:`_mexicano`) kept by the reading's weight among ``candidates``
     drawn at random."""
     deals = [_mexicano(v, rng) for _ in range(candidates)]
-    weights = [reading.weight(d.hands) for d in deals]
+    weights = [reading.weight(d.hands, d.gives) for d in deals]
     if sum(weights) <= 0.0:
         return deals[0]
     return rng.choices(deals, weights)[0]

@@ -7,14 +7,17 @@ among those the seat's view allows, each is weighed, and one is kept by weight).
 hidden is read: the weights come from the seat's view and its public history only.
 
 **The mexicano** (:class:`MexicanoReading`).  As in conquian a player's hand only shrinks after
-the exchange (R8.2: every say comes after it; a card taken is laid at once), so a card he holds
-now was in his hand at each of his past choices.  The card the seat gave stays with the player
-who got it until he shows it (it is part of every candidate hand of his); each other card is
-unseen.  A hand is weighed as conquian's older reading weighs it
-(:func:`~conquian.bots.inference.choices_weight`, Foster's rules 1 and 4): ten times less
-likely for each card he passed round the table that it could have combined into a three, three
-times less for each card he discarded, or forced out of his hand (R8.4), that made a three with
-it.  With three players both adversaries are read, each by his own passes and discards.
+the exchange (R8.2: every say comes after it; a card taken is laid at once, R8.3), so his hand at
+each of his past choices is his hand now and the cards he has shown since, and all the rest of
+what he saw then is public: the table, the card in play, who turned or discarded it and who had
+the first say to it (the say goes round the table, R8.3), every hand's count and the pack.  The
+card the seat gave stays with the player who got it until he shows it (it is part of every
+candidate hand of his); the card each adversary gave is the re-deal's (it counts as seen by him).
+A re-deal is weighed as conquian's ``policy`` reading weighs a hand
+(:func:`~conquian.bots.inference.likelihood`): each choice of each adversary since the exchange
+counts 1 if ``foster``'s mexicano policy (:mod:`conquian.bots.foster_mexicano`) would have made it
+with that hand and :data:`~conquian.bots.inference.SLIP` if not; with three players both
+adversaries are read, each by his own choices.
 
 **Cooncan** (:class:`CooncanReading`).  A hand grows there by the cards drawn from the pack
 (unseen, but for a turned-over pack whose order is public) and taken from the stock (public:
@@ -39,9 +42,21 @@ from collections.abc import Sequence
 from typing import Any
 
 import conquian.bots.foster_cooncan as fk
-from conquian.bots.inference import choices_weight
+import conquian.bots.foster_mexicano as fm
+from conquian.bots.inference import SLIP
 from conquian.engine.cards import JOKER, parse_card
 from conquian.engine.conquian.melds import MeldTable
+from conquian.engine.conquian.mexicano_listing import (
+    DISCARD,
+    EXCHANGE,
+    FORCE_SHIFT,
+    FORCED,
+    K_DISCARD,
+    K_FORCE,
+    K_PASS,
+    K_USE,
+    SAY,
+)
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.cooncan.listing import K_TAKE, draw_options, threes_at
 from conquian.engine.cooncan.view import CooncanView
@@ -55,59 +70,138 @@ CANDIDATES = 12
 COONCAN_SLIP = 0.2
 
 
-class _MexicanoChoices:
-    """The cards each player of a mexicano deal passed round the table (R8.3) and let go from his
-    hand (a discard, R8.3, or a discard forced on another right after his use, R8.4), by player
-    (the deal's order)."""
+# one record of a mexicano decision: (stage, card, sides, downs, counts, pack, buried, origin, first,
+# kind, arg, left): the public state before the choice, the choice, the hand cards it showed
+MexicanoRecord = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int, int, int, int,
+                       int, Any, int]
 
-    __slots__ = ("discarded", "last", "refused")
 
-    def __init__(self) -> None:
-        self.refused: dict[int, list[int]] = {}
-        self.discarded: dict[int, list[int]] = {}
-        self.last: tuple[str, int] = ("", -1)
+class MexicanoReads:
+    """The public state of a mexicano deal as its events build it, and each player's decisions
+    after the exchange (:data:`MexicanoRecord`), for :func:`~conquian.engine.history.folded`."""
 
-    def copy(self) -> _MexicanoChoices:
-        new = _MexicanoChoices()
-        new.refused = {p: x[:] for p, x in self.refused.items()}
-        new.discarded = {p: x[:] for p, x in self.discarded.items()}
-        new.last = self.last
+    __slots__ = ("buried", "card", "counts", "downs", "first", "origin", "pack", "records", "sides", "stage")
+
+    def __init__(self, n: int, hand_size: int, pack: int) -> None:
+        self.sides: list[tuple[int, ...]] = [()] * n
+        self.downs = [0] * n
+        self.counts = [hand_size] * n
+        self.buried = 0
+        self.card = -1
+        self.stage = EXCHANGE
+        self.pack = pack
+        self.origin = self.first = 0
+        self.records: list[list[MexicanoRecord]] = [[] for _ in range(n)]
+
+    def copy(self) -> MexicanoReads:
+        new = object.__new__(MexicanoReads)
+        new.sides = self.sides[:]
+        new.downs = self.downs[:]
+        new.counts = self.counts[:]
+        new.buried, new.card, new.stage, new.pack = self.buried, self.card, self.stage, self.pack
+        new.origin, new.first = self.origin, self.first
+        new.records = [r[:] for r in self.records]
         return new
 
+    def _record(self, p: int, kind: int, arg: Any, left: int) -> None:
+        self.records[p].append((self.stage, self.card, tuple(self.sides), tuple(self.downs), tuple(self.counts),
+                                self.pack, self.buried, self.origin, self.first, kind, arg, left))
+
     def step(self, ev: tuple[Any, ...]) -> None:
+        """Fold one event (``(kind, player, card, melds, target)``, as the deal logs it)."""
         kind, p, card = ev[0], ev[1], ev[2]
-        last, self.last = self.last, (kind, p)
-        if card is None or card < 0:
-            return
-        if kind == "pass":
-            self.refused.setdefault(p, []).append(card)
-        elif kind == "discard" or (kind == "force" and last == ("use", p)):
-            # a card forced right after the player's use comes from his hand (R8.4); one in play
-            # forced on another does not
-            self.discarded.setdefault(p, []).append(card)
+        if kind == "turn":
+            self.card = card
+            self.pack -= 1
+            self.stage = SAY
+            self.origin = self.first = p
+        elif kind == "pass":
+            self._record(p, K_PASS, -1, 0)
+        elif kind == "bury":
+            self.buried |= 1 << card
+            self.card = -1
+        elif kind == "use":
+            melds: tuple[int, ...] = ev[3]
+            u = 0
+            for m in melds:
+                u |= m
+            from_hand = u & ~self.downs[p] & ~(1 << card)
+            self._record(p, K_USE, melds, from_hand)
+            self.sides[p] = tuple(m for m in self.sides[p] if not m & u) + tuple(melds)
+            self.downs[p] |= u
+            self.counts[p] -= from_hand.bit_count()
+            self.card = -1
+            self.stage = DISCARD
+        elif kind == "force":
+            arg = ev[4] << FORCE_SHIFT | card
+            if self.stage == DISCARD:
+                self._record(p, K_FORCE, arg, 1 << card)
+                self.counts[p] -= 1
+            else:
+                self._record(p, K_FORCE, arg, 0)
+            self.card = card
+            self.stage = FORCED
+        elif kind == "discard":
+            self._record(p, K_DISCARD, card, 1 << card)
+            self.counts[p] -= 1
+            self.card = card
+            self.stage = SAY
+            self.origin = p
+            self.first = (p + 1) % len(self.counts)
+
+
+def _same_choice(k: int, a: Any, kind: int, arg: Any) -> bool:
+    """Whether the raw action ``(k, a)`` is the recorded choice (a use's combinations in any order)."""
+    return k == kind and (a == arg if kind != K_USE else set(a) == set(arg))
+
+
+def mexicano_likelihood(tbl: MeldTable, records: list[MexicanoRecord], q: int, hand: int, gave: int,
+                        slip: float = SLIP) -> float:
+    """How likely player ``q``'s recorded choices are, made by ``foster``'s mexicano policy with
+    ``slip``, if his hand now is ``hand`` and he gave ``gave`` (-1: unknown) at the exchange: his hand
+    at each choice is his hand now and the cards he showed since (after the exchange a hand only
+    shrinks, R8.3-R8.4)."""
+    w = 1.0
+    shown = 0
+    pack_mask = tbl.pack_mask
+    rng = random.Random(0)  # the policy draws nothing; the argument is its signature
+    for rec in reversed(records):
+        stage, card, sides, downs, counts, pack, buried, origin, first, kind, arg, left = rec
+        shown |= left
+        held = hand | shown
+        seen = held | buried | (1 << card if card >= 0 else 0) | (1 << gave if gave >= 0 else 0)
+        for d in downs:
+            seen |= d
+        o = fm.Obs(tbl, stage, q, card, held, sides, downs, counts, pack, pack_mask & ~seen, origin, first)
+        k, a = fm.policy(o, rng)
+        if not _same_choice(k, a, kind, arg):
+            w *= slip
+    return w
 
 
 class MexicanoReading:
-    """The mexicano reading of one decision (the module's docstring): each adversary's passes and
-    discards, folded from the seat's view once; :meth:`weight` weighs the other players' hands."""
+    """The mexicano reading of one decision (the module's docstring): every player's decisions,
+    folded from the seat's view once; :meth:`weight` weighs a re-deal's other hands."""
 
-    __slots__ = ("discarded", "me", "refused", "table")
+    __slots__ = ("me", "records", "slip", "table")
 
-    def __init__(self, view: MexicanoView) -> None:
-        seen = folded("inference mexicano", view.event_node, _MexicanoChoices, _MexicanoChoices.step,
-                      _MexicanoChoices.copy)
+    def __init__(self, view: MexicanoView, slip: float = SLIP) -> None:
+        n = len(view.seats)
+        rules = view.rules
+        start = rules.pack_size - n * rules.hand_size
+        reads = folded(("inference mexicano", n), view.event_node, lambda: MexicanoReads(n, rules.hand_size, start),
+                       MexicanoReads.step, MexicanoReads.copy)
         self.me = view.player
         self.table: MeldTable = view.table
-        n = len(view.seats)
-        self.refused = [seen.refused.get(q, []) for q in range(n)]
-        self.discarded = [seen.discarded.get(q, []) for q in range(n)]
+        self.records = reads.records
+        self.slip = slip
 
-    def weight(self, hands: Sequence[int]) -> float:
-        """How likely the adversaries' passes and discards are with these hands (by player)."""
+    def weight(self, hands: Sequence[int], gives: Sequence[int]) -> float:
+        """How likely the adversaries' choices are with these hands and gives (by player)."""
         w = 1.0
         for q, hand in enumerate(hands):
             if q != self.me:
-                w *= choices_weight(self.table, hand, self.refused[q], self.discarded[q])
+                w *= mexicano_likelihood(self.table, self.records[q], q, hand, gives[q], self.slip)
         return w
 
 
@@ -295,4 +389,5 @@ class CooncanReading:
         return out, rest
 
 
-__all__ = ["CANDIDATES", "COONCAN_SLIP", "CooncanReading", "CooncanSteps", "MexicanoReading", "cooncan_likelihood"]
+__all__ = ["CANDIDATES", "COONCAN_SLIP", "CooncanReading", "CooncanSteps", "MexicanoReading", "MexicanoReads",
+           "MexicanoRecord", "cooncan_likelihood", "mexicano_likelihood"]
