@@ -10,7 +10,8 @@ Each deck is played once in each seat (the rotations of the tournament) three ti
 the first slot under each reading.  Printed (JSON): for each reading, the search's points a deal
 over ``foster`` in the same seat on the same deck, with its 95% interval (normal approximation),
 and the paired difference of the two readings (the second minus the first) in points a deal, on
-the same decks and seats: the games differ only by the reading.  The games are few and the points
+the same decks and seats: the games differ only by the reading; and every game's points (deck by
+deck, seat by seat), to pool runs.  The games are few and the points
 of a Cooncan deal vary widely: read the interval, not the mean.
 """
 
@@ -71,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     base = first_slot_scores(run_tournament(rules, ["foster"] * n, args.deals, args.seed, args.workers))
     report: dict[str, Any] = {"variant": args.variant, "players": n, "bot": args.bot, "params": params,
                               "deals": args.deals, "games": len(base), "seed": args.seed,
-                              "foster in the same seat, points a deal": round(sum(base) / len(base), 2)}
+                              "foster in the same seat, points a deal": round(sum(base) / len(base), 2),
+                              "foster in the same seat, points by game": base}
     scores: list[list[float]] = []
     for reading in readings:
         bot_params = {args.bot: {**params, "inference": reading}}
@@ -82,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         m, lo, hi = interval([a - b for a, b in zip(mine, base, strict=True)])
         report[f"{reading}: points a deal over foster in the same seat"] = {
             "mean": round(m, 2), "ci95": [round(lo, 2), round(hi, 2)],
-            "seconds_per_decision": res.slots[0].seconds_per_decision}
-        print(json.dumps({reading: report[f"{reading}: points a deal over foster in the same seat"]}),
+            "seconds_per_decision": res.slots[0].seconds_per_decision, "points by game": mine}
+        print(json.dumps({reading: {"mean": round(m, 2), "ci95": [round(lo, 2), round(hi, 2)]}}),
               file=sys.stderr, flush=True)
     m, lo, hi = interval([b - a for a, b in zip(scores[0], scores[1], strict=True)])
     report[f"{readings[1]} minus {readings[0]}, points a deal"] = {"mean": round(m, 2),

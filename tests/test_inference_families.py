@@ -13,7 +13,7 @@ import pytest
 
 from conquian import get_rules
 from conquian.bots import make_bot
-from conquian.bots.determinize import _CooncanSeen, determinize
+from conquian.bots.determinize import RedealPool, _CooncanSeen, determinize, reading_pool
 from conquian.bots.expert import ExpertBot, adversary_pool
 from conquian.bots.inference_families import (
     CooncanReading,
@@ -21,6 +21,8 @@ from conquian.bots.inference_families import (
     cooncan_likelihood,
 )
 from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_view import MexicanoView
+from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.deck import pack_order
 from conquian.engine.history import folded
@@ -110,12 +112,13 @@ def test_the_readings_read_nothing_hidden(variant: str, players: int) -> None:
             twin_view = other.view(seat)
             changed += _hidden(other) != _hidden(deal)
             theirs_reading = adversary_pool(twin_view, random.Random(0), "policy", 96)
-            if isinstance(reading, MexicanoReading):
-                assert isinstance(theirs_reading, MexicanoReading)
-                assert theirs_reading.records == reading.records
+            assert isinstance(reading, RedealPool) and isinstance(theirs_reading, RedealPool)
+            assert (theirs_reading.entries, theirs_reading.cum) == (reading.entries, reading.cum)
+            if isinstance(view, CooncanView) and isinstance(twin_view, CooncanView):
+                assert CooncanReading(twin_view).steps == CooncanReading(view).steps
             else:
-                assert isinstance(reading, CooncanReading) and isinstance(theirs_reading, CooncanReading)
-                assert theirs_reading.steps == reading.steps
+                assert isinstance(view, MexicanoView) and isinstance(twin_view, MexicanoView)
+                assert MexicanoReading(twin_view).records == MexicanoReading(view).records
             theirs = determinize(twin_view, random.Random(5), theirs_reading)
             if isinstance(mine, MexicanoDeal):
                 assert isinstance(theirs, MexicanoDeal)
@@ -139,7 +142,7 @@ def test_the_mexicano_reading_keeps_the_card_the_seat_gave_with_the_player_who_g
         seat = deal.to_act
         assert seat is not None
         view = deal.view(seat)
-        reading = MexicanoReading(view)
+        reading = reading_pool(view, random.Random(0), 40)
         me = view.player
         for k in range(5):
             d = determinize(view, random.Random(k), reading)
@@ -168,7 +171,7 @@ def test_a_card_taken_from_the_stock_and_still_held_is_always_in_the_drawn_hand(
         view = deal.view(seat)
         seen = folded(("determinize cooncan", players), view.event_node, lambda: _CooncanSeen(players),
                       _CooncanSeen.step, _CooncanSeen.copy)
-        reading = CooncanReading(view)
+        reading = reading_pool(view, random.Random(0), 40)
         for k in range(3):
             d = determinize(view, random.Random(k), reading)
             assert isinstance(d, CooncanDeal)

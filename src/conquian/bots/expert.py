@@ -28,11 +28,10 @@ from typing import Any
 
 import conquian.bots.foster_cooncan as fk
 from conquian.bots.base import View, check_view, register
-from conquian.bots.determinize import Reading, determinize
+from conquian.bots.determinize import Reading, determinize, reading_pool
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
 from conquian.bots.inference import POOL, PRIOR, HandPosterior, mixture_posterior, posterior
-from conquian.bots.inference_families import CooncanReading, MexicanoReading
 from conquian.bots.weights import shipped_weights
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
@@ -106,9 +105,9 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
 #: loosened and a player no model fits, each weighed by how well it has predicted his choices this
 #: deal, the last reading his hand as ``choices`` does (:func:`~conquian.bots.inference.mixture_posterior`).
 #: In the conquián mexicano and Cooncan the re-deal is uniform (but for what the view pins down)
-#: except with ``policy``: there each re-deal is kept by weight among a few candidates, by the
-#: adversaries' passes and discards in the mexicano, by ``foster``'s likelihood of their discards
-#: and draws in Cooncan (:mod:`conquian.bots.inference_families`).
+#: except with ``policy``: there the re-deals are drawn by weight from a pool weighed by
+#: ``foster``'s likelihood of the adversaries' choices (every choice since the exchange in the
+#: mexicano, the discards and draws in Cooncan: :mod:`conquian.bots.inference_families`).
 INFERENCES = ("choices", "apprentice", "policy", "mixture")
 
 
@@ -123,16 +122,14 @@ def adversary_pool(view: View, rng: random.Random, inference: str, budget: int,
     """The adversary's hands weighed by his past choices (:data:`INFERENCES`; ``None`` with
     ``choices``).  Conquian: a pool an eighth of the ``budget`` of playouts, from 40 to
     :data:`~conquian.bots.inference.POOL` hands; ``prior``: with ``mixture``, the models'.  The
-    conquián mexicano and Cooncan: with ``policy``, the family's reading
-    (:mod:`conquian.bots.inference_families`), which weighs the candidates of each re-deal;
-    ``None`` with the other models (they are conquian's)."""
-    if isinstance(view, MexicanoView):
-        return MexicanoReading(view) if inference == "policy" else None
-    if isinstance(view, CooncanView):
-        return CooncanReading(view) if inference == "policy" else None
+    conquián mexicano and Cooncan: with ``policy``, as many re-deals of the other hands weighed by
+    the family's reading (:func:`~conquian.bots.determinize.reading_pool`); ``None`` with the other
+    models (they are conquian's)."""
+    size = min(POOL, max(40, budget // 8))
+    if isinstance(view, (MexicanoView, CooncanView)):
+        return reading_pool(view, rng, size) if inference == "policy" else None
     if not isinstance(view, ConquianView) or inference == "choices":
         return None
-    size = min(POOL, max(40, budget // 8))
     if inference == "mixture":
         return mixture_posterior(view, rng, shipped_weights(), size=size, prior=prior)
     weights = shipped_weights() if inference == "apprentice" else None

@@ -1,10 +1,11 @@
 """Reading the adversaries' hands in the conquián mexicano (R8) and in Cooncan, from the public history.
 
 The search re-deals the cards a seat has not seen (:mod:`conquian.bots.determinize`); uniformly,
-by default.  A reading makes a re-deal likelier the better it explains what each adversary did
-(sampling-importance-resampling: for each re-deal a few candidate hands are drawn at random
-among those the seat's view allows, each is weighed, and one is kept by weight).  Nothing
-hidden is read: the weights come from the seat's view and its public history only.
+by default.  A reading makes a re-deal likelier the better it explains what each adversary did:
+a pool of re-deals drawn at random among those the seat's view allows is weighed once a
+decision (:func:`conquian.bots.determinize.reading_pool`), and each re-deal of the search takes
+the other hands of one of them by weight (the pack shuffled again).  Nothing hidden is read: the
+weights come from the seat's view and its public history only.
 
 **The mexicano** (:class:`MexicanoReading`).  As in conquian a player's hand only shrinks after
 the exchange (R8.2: every say comes after it; a card taken is laid at once, R8.3), so his hand at
@@ -31,8 +32,7 @@ hand and :data:`COONCAN_SLIP` if not: his discard (rule 4: the dearest dead card
 seen on the table and in the stock at that moment), and his draw from the pack when a stock
 card was there to take that would have made a three in his hand or been worth keeping (rule 1;
 the reason of rule 1 that does not depend on his hand, a card fitting the table, weighs every
-hand alike and is left out).  Each adversary is read in turn, his hand drawn among the cards
-the ones before left.
+hand alike and is left out).  A re-deal's weight is the product of its adversaries'.
 """
 
 from __future__ import annotations
@@ -63,9 +63,6 @@ from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.history import folded
 from conquian.engine.scoring import pip_value
 
-#: How many candidate hands a re-deal weighs for each adversary (the mexicano: for all of them
-#: at once) before keeping one by weight.
-CANDIDATES = 12
 #: The weight of a Cooncan choice ``foster``'s policy would not have made with a hand.
 COONCAN_SLIP = 0.2
 
@@ -350,7 +347,7 @@ def cooncan_likelihood(steps: list[Step], hand: Sequence[int], double: bool, rng
 
 class CooncanReading:
     """The Cooncan reading of one decision (the module's docstring): every player's steps, folded
-    from the seat's view once; :meth:`hands` draws the other seats' hands by weight."""
+    from the seat's view once; :meth:`weight` weighs a re-deal's other hands."""
 
     __slots__ = ("double", "me", "slip", "steps")
 
@@ -365,29 +362,15 @@ class CooncanReading:
         self.double = rules.copies == 2
         self.slip = slip
 
-    def hands(self, counts: Sequence[int], known: dict[int, list[int]], unseen: list[int],
-              rng: random.Random, candidates: int = CANDIDATES) -> tuple[dict[int, list[int]], list[int]]:
-        """The other seats' hands (by seat: the cards each is known to hold, and unseen cards up to
-        his count ``counts[seat - 1]``), each kept by weight among ``candidates`` drawn at random, and
-        the unseen cards left."""
-        rest = unseen[:]
-        out: dict[int, list[int]] = {}
-        for s in range(1, len(counts) + 1):
-            if s == self.me:
-                continue
-            missing = max(0, counts[s - 1] - len(known[s]))
-            best: list[tuple[float, list[int]]] = []
-            for _ in range(candidates):
-                pick = rng.sample(range(len(rest)), missing) if missing <= len(rest) else list(range(len(rest)))
-                hand = known[s] + [rest[i] for i in pick]
-                best.append((cooncan_likelihood(self.steps[s - 1], hand, self.double, rng, self.slip), pick))
-            total = sum(w for w, _ in best)
-            chosen = best[0][1] if total <= 0 else rng.choices([p for _, p in best], [w for w, _ in best])[0]
-            taken = set(chosen)
-            out[s] = known[s] + [rest[i] for i in chosen]
-            rest = [c for i, c in enumerate(rest) if i not in taken]
-        return out, rest
+    def weight(self, hands: dict[int, list[int]], rng: random.Random) -> float:
+        """How likely every adversary's weighed choices are with these hands (by seat): the product of
+        their likelihoods (:func:`cooncan_likelihood`)."""
+        w = 1.0
+        for s, hand in hands.items():
+            if s != self.me:
+                w *= cooncan_likelihood(self.steps[s - 1], hand, self.double, rng, self.slip)
+        return w
 
 
-__all__ = ["CANDIDATES", "COONCAN_SLIP", "CooncanReading", "CooncanSteps", "MexicanoReading", "MexicanoReads",
+__all__ = ["COONCAN_SLIP", "CooncanReading", "CooncanSteps", "MexicanoReading", "MexicanoReads",
            "MexicanoRecord", "cooncan_likelihood", "mexicano_likelihood"]
