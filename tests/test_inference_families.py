@@ -22,8 +22,8 @@ from conquian.bots.inference_families import (
 )
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.conquian.mexicano_view import MexicanoView
-from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
 from conquian.engine.history import folded
 from conquian.engine.match import Deal, new_deal
