@@ -33,13 +33,13 @@ MEXICANO = [2, 3]
 COONCAN = [("cooncan", 3), ("cooncan-double", 5)]
 
 
-def foster_points(variant: str, players: int, seeds: range, every: int = 1) -> list[Deal]:
+def foster_points(variant: str, players: int, seeds: range, every: int = 1, **options: Any) -> list[Deal]:
     """Deals of ``foster`` in every seat: for each seed, a copy of the deal before every ``every``-th
     decision with a choice."""
     out: list[Deal] = []
     bot = make_bot("foster")
     for seed in seeds:
-        deal = new_deal(get_rules(variant, players=players), seed=seed, dealer=1 + seed % players)
+        deal = new_deal(get_rules(variant, players=players, **options), seed=seed, dealer=1 + seed % players)
         k = 0
         while not deal.over:
             seat = deal.to_act
@@ -53,14 +53,15 @@ def foster_points(variant: str, players: int, seeds: range, every: int = 1) -> l
     return out
 
 
-@pytest.mark.parametrize("players", MEXICANO)
-def test_a_foster_adversarys_own_hand_explains_every_mexicano_choice(players: int) -> None:
+@pytest.mark.parametrize(("players", "hand"), [(2, 8), (3, 8), (2, 9)])
+def test_a_foster_adversarys_own_hand_explains_every_mexicano_choice(players: int, hand: int) -> None:
     """Against ``foster``, the hands and gives really dealt make every choice of every adversary since
     the exchange his policy's (R8.2-R8.4: a hand only shrinks after the exchange; the say goes round
-    the table): the records rebuild what each saw, whatever he did: pass, use, discard, force."""
+    the table; nine cards too, going out with ten down, R8.5): the records rebuild what each saw,
+    whatever he did: pass, use, discard, force."""
     kinds: set[int] = set()
     checked = 0
-    for deal in foster_points("conquian-mexicano", players, range(10)):
+    for deal in foster_points("conquian-mexicano", players, range(10), hand=hand):
         assert isinstance(deal, MexicanoDeal)
         seat = deal.to_act
         assert seat is not None
