@@ -1,7 +1,9 @@
-"""How much the search's reading of the adversary's hand knows (conquian), model by model.
+"""How much the search's reading of the adversary's hand knows, model by model (conquian), and
+before and after the reading of the conquián mexicano and Cooncan.
 
     python -m benchmarks.bench_inference                       # foster, expert, random adversaries
     options: --adversary foster,expert,random --deals N --pool P --seed S
+    python -m benchmarks.bench_inference --family cooncan      # or mexicano; --players N
 
 At every decision with a choice of the reading seat (``foster``), against an adversary of each kind,
 the adversary's possible hands are drawn at random (``--pool`` of them, his count and the seat's
@@ -14,6 +16,13 @@ view allowing) and weighed by each model of :mod:`conquian.bots.inference`; prin
 - the time to weigh one hand;
 - for the mixture of models (the reading ``inference="mixture"``), each model's posterior, the mean
   over the decisions: how far the reading trusted each model of this adversary.
+
+With ``--family mexicano`` or ``cooncan`` (``--players``: 2 or 3 in the mexicano, 3 or 5 in Cooncan, the
+double pack with five), at every decision of the reading seat (``foster``) every adversary's hand is
+scored: the share of his real cards in a hand drawn by the uniform re-deal (before) and in one drawn
+by weight by the family's reading (after, :mod:`conquian.bots.inference_families`: the hands of a
+``--pool`` of re-deals weighed), and the log ratio of the reading (the log of his real hand's weight
+over the pool's mean weight; the uniform re-deal's is 0).
 
 The real hand is read here only to score the models: the reading itself sees the view.
 """
@@ -32,6 +41,7 @@ from collections.abc import Callable
 from conquian import ConquianDeal, get_rules
 from conquian.bots import make_bot
 from conquian.bots.apprentice import shipped_weights
+from conquian.bots.determinize import determinize
 from conquian.bots.inference import (
     MIXTURE,
     MODELS,
@@ -43,9 +53,15 @@ from conquian.bots.inference import (
     model_likelihoods,
     records_choices_weight,
 )
+from conquian.bots.inference_families import CooncanReading, MexicanoReading, cooncan_likelihood
 from conquian.engine.cards import cards_of
 from conquian.engine.conquian.melds import MeldTable
+from conquian.engine.conquian.mexicano import MexicanoDeal
+from conquian.engine.conquian.mexicano_view import MexicanoView
+from conquian.engine.cooncan.deal import CooncanDeal
+from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.history import folded
+from conquian.engine.match import new_deal
 
 Model = Callable[[MeldTable, list[Record], int], float]
 #: the name of the reading by a mixture of models (:class:`~conquian.bots.inference.Mixture`), weighed per pool
@@ -143,17 +159,114 @@ def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, objec
     }
 
 
+def _shared(drawn: list[int], real: list[int]) -> int:
+    """How many cards two hands share (copies counted: the double pack)."""
+    left = list(real)
+    k = 0
+    for c in drawn:
+        if c in left:
+            left.remove(c)
+            k += 1
+    return k
+
+
+def measure_family(family: str, players: int, adversary: str, deals: int, pool: int, seed: int) -> dict[str, object]:
+    """Before and after the reading of the mexicano or Cooncan, against one kind of adversary (every
+    other seat plays it; the reading seat plays ``foster``)."""
+    variant = {"mexicano": "conquian-mexicano", "cooncan": "cooncan" if players < 5 else "cooncan-double"}[family]
+    rules = get_rules(variant, players=players)
+    before = after = log_ratio = 0.0
+    spent = 0.0
+    n = weighed = 0
+    for k in range(deals):
+        deal = new_deal(rules, seed=seed + k, dealer=1 + k % players)
+        reader = 1 + k % players
+        bots = {s: make_bot("foster") if s == reader or adversary == "foster"
+                else make_bot(adversary, seed=seed + k, **({"iterations": 40} if adversary in SEARCH else {}))
+                for s in range(1, players + 1)}
+        rng = random.Random(seed + k)
+        while not deal.over:
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            if seat == reader and len(view.legal_raw()) > 1:
+                t0 = time.perf_counter()
+                if isinstance(view, MexicanoView):
+                    reading = MexicanoReading(view)
+                    assert isinstance(deal, MexicanoDeal)
+                    redeals = [determinize(view, rng) for _ in range(pool)]
+                    weights = [reading.weight(d.hands, d.gives) for d in redeals]
+                    true_weight = reading.weight(deal.hands, deal.gives)
+                    others = [q for q in range(players) if q != view.player and deal.hands[q]]
+                    real = {q: list(cards_of(deal.hands[q])) for q in others}
+                    drawn = [{q: list(cards_of(d.hands[q])) for q in others} for d in redeals]
+                    weigh = [weights]
+                else:
+                    assert isinstance(view, CooncanView) and isinstance(deal, CooncanDeal)
+                    cooncan = CooncanReading(view)
+                    others = [s for s in range(1, players + 1) if s != seat and deal.hand_size(s)]
+                    real = {s: list(deal.hand(s)) for s in others}
+                    cdeals = [determinize(view, rng) for _ in range(pool)]
+                    drawn = [{s: list(d.hand(s)) for s in others} for d in cdeals if isinstance(d, CooncanDeal)]
+                    # each adversary read on his own, by his steps (the product would be the joint weight)
+                    weigh = [[cooncan_likelihood(cooncan.steps[s - 1], h[s], cooncan.double, rng, cooncan.slip)
+                              for h in drawn] for s in others]
+                    true_weight = 1.0
+                    for s in others:
+                        true_weight *= cooncan_likelihood(cooncan.steps[s - 1], real[s], cooncan.double, rng,
+                                                          cooncan.slip)
+                    weights = [math.prod(w[i] for w in weigh) for i in range(pool)]
+                spent += time.perf_counter() - t0
+                if not others:
+                    deal.play(bots[seat].choose(view))
+                    continue
+                for j, q in enumerate(others):
+                    count = len(real[q])
+                    ws = weigh[j] if len(weigh) > 1 else weights
+                    total = sum(ws)
+                    before += sum(_shared(h[q], real[q]) for h in drawn) / pool / count
+                    after += (sum(w * _shared(h[q], real[q]) for w, h in zip(ws, drawn, strict=True)) / total / count
+                              if total > 0 else sum(_shared(h[q], real[q]) for h in drawn) / pool / count)
+                    weighed += 1
+                mean = sum(weights) / pool
+                log_ratio += math.log(max(true_weight, 1e-300) / mean) if mean > 0 else 0.0
+                n += 1
+            deal.play(bots[seat].choose(view))
+    return {
+        "family": family, "players": players, "adversary": adversary, "decisions": n,
+        "adversaries' hands scored": weighed,
+        "share of his real cards, uniform re-deal (before)": round(before / max(1, weighed), 3),
+        "share of his real cards, the reading (after)": round(after / max(1, weighed), 3),
+        "log ratio of the reading (the uniform re-deal's: 0)": round(log_ratio / max(1, n), 3),
+        "ms per decision (pool re-dealt and weighed)": round(spent / max(1, n) * 1e3, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_inference")
-    ap.add_argument("--adversary", default="foster,expert,random", help="the adversaries' bots, comma-separated")
+    ap.add_argument("--family", default="conquian", choices=["conquian", "mexicano", "cooncan"])
+    ap.add_argument("--players", type=int, default=None,
+                    help="the mexicano: 2 or 3 (default 2); Cooncan: 3 or 5 (default 3)")
+    ap.add_argument("--adversary", default=None,
+                    help="the adversaries' bots, comma-separated (default foster,expert,random in conquian, "
+                         "foster,random otherwise)")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--pool", type=int, default=100)
     ap.add_argument("--seed", type=int, default=100)
     args = ap.parse_args(argv)
     if args.deals < 1 or args.pool < 1:
         ap.error("--deals and --pool must be at least 1")
-    for name in args.adversary.split(","):
-        print(json.dumps(measure(name.strip(), args.deals, args.pool, args.seed), indent=1))
+    adversaries = args.adversary or ("foster,expert,random" if args.family == "conquian" else "foster,random")
+    if args.family == "conquian":
+        for name in adversaries.split(","):
+            print(json.dumps(measure(name.strip(), args.deals, args.pool, args.seed), indent=1))
+        return 0
+    players = args.players or (2 if args.family == "mexicano" else 3)
+    if players not in ((2, 3) if args.family == "mexicano" else (3, 5)):
+        ap.error("--players must be 2 or 3 in the mexicano, 3 or 5 in Cooncan")
+    for name in adversaries.split(","):
+        print(json.dumps(measure_family(args.family, players, name.strip(), args.deals, args.pool, args.seed),
+                         indent=1))
     return 0
 
 

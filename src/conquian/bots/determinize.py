@@ -15,6 +15,8 @@ hidden card of the real deal is read.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from itertools import accumulate
 from typing import Any, Union, overload
 
 from conquian.bots.inference import (  # noqa: F401  (the older reading lives there; its names stay here)
@@ -24,6 +26,7 @@ from conquian.bots.inference import (  # noqa: F401  (the older reading lives th
     _makes_three,
     choices_weight,
 )
+from conquian.bots.inference_families import CooncanReading, MexicanoReading
 from conquian.engine.cards import JOKER, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.melds import MeldTable, meld_table
@@ -38,23 +41,73 @@ from conquian.engine.history import folded
 Redealt = Union[ConquianDeal, CooncanDeal]  # noqa: UP007
 
 
+#: A reading of the adversaries' hands a re-deal may follow: conquian's pool of weighed hands
+#: (:mod:`conquian.bots.inference`), or a pool of the mexicano's or Cooncan's re-deals weighed by
+#: their reading (:class:`RedealPool`); a reading of another family is not used.
+Reading = Union[HandPosterior, "RedealPool"]
+
+
 @overload
 def determinize(view: ConquianView | CooncanView, rng: random.Random,
-                pool: HandPosterior | None = None) -> Redealt: ...
+                pool: Reading | None = None) -> Redealt: ...
 @overload
-def determinize(view: MexicanoView, rng: random.Random, pool: HandPosterior | None = None) -> MexicanoDeal: ...
+def determinize(view: MexicanoView, rng: random.Random, pool: Reading | None = None) -> MexicanoDeal: ...
 def determinize(view: ConquianView | CooncanView | MexicanoView, rng: random.Random,
-                pool: HandPosterior | None = None) -> Redealt | MexicanoDeal:
-    """A complete deal consistent with ``view``; in conquian, with ``pool``, the adversary's hand
-    drawn from it (:func:`conquian.bots.inference.posterior`)."""
+                pool: Reading | None = None) -> Redealt | MexicanoDeal:
+    """A complete deal consistent with ``view``; with ``pool`` (a reading of the view's family) the
+    adversaries' hands drawn by it: in conquian from its pool
+    (:func:`conquian.bots.inference.posterior`), in the mexicano and Cooncan by weight among a few
+    candidates (:mod:`conquian.bots.inference_families`)."""
     if isinstance(view, ConquianView):
-        return _conquian(view, rng, pool)
+        return _conquian(view, rng, pool if isinstance(pool, HandPosterior) else None)
+    entry = pool.draw(rng) if isinstance(pool, RedealPool) and pool.family == view.rules.family else None
     if isinstance(view, MexicanoView):
-        return _mexicano(view, rng)
-    return _cooncan(view, rng)
+        return _mexicano(view, rng, entry)
+    return _cooncan(view, rng, entry)
 
 
-def _mexicano(v: MexicanoView, rng: random.Random) -> MexicanoDeal:
+class RedealPool:
+    """Re-deals of the other hands (the mexicano: with the gives) drawn at random from a seat's view
+    and weighed by a reading of the adversaries (:func:`reading_pool`): :meth:`draw` samples them
+    by weight; the pack is shuffled again at each re-deal."""
+
+    __slots__ = ("cum", "entries", "family")
+
+    def __init__(self, family: str, entries: list[Any], weights: list[float]) -> None:
+        self.family = family
+        self.entries = entries
+        self.cum = list(accumulate(weights)) if sum(weights) > 0.0 else list(accumulate([1.0] * len(weights)))
+
+    def draw(self, rng: random.Random) -> Any:
+        """One re-deal's hands, with probability proportional to its weight."""
+        return rng.choices(self.entries, cum_weights=self.cum)[0]
+
+
+def reading_pool(view: MexicanoView | CooncanView, rng: random.Random, size: int) -> RedealPool:
+    """``size`` re-deals of the view's unseen cards (:func:`determinize`), each weighed by the
+    family's reading of every adversary (:mod:`conquian.bots.inference_families`; in Cooncan the
+    product of the adversaries' likelihoods)."""
+    entries: list[Any] = []
+    weights: list[float] = []
+    if isinstance(view, MexicanoView):
+        mexicano = MexicanoReading(view)
+        for _ in range(size):
+            d = _mexicano(view, rng)
+            entries.append((tuple(d.hands), tuple(d.gives)))
+            weights.append(mexicano.weight(d.hands, d.gives))
+        return RedealPool(view.rules.family, entries, weights)
+    cooncan = CooncanReading(view)
+    n = len(view.hand_counts)
+    for _ in range(size):
+        c = _cooncan(view, rng)
+        hands = {s: list(c.hand(s)) for s in range(1, n + 1) if s != view.seat}
+        entries.append(hands)
+        weights.append(cooncan.weight(hands, rng))
+    return RedealPool(view.rules.family, entries, weights)
+
+
+def _mexicano(v: MexicanoView, rng: random.Random,
+              fixed: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> MexicanoDeal:
     """A conquián mexicano deal consistent with ``v`` (R8): the unseen cards dealt at random to
     the other hands (to their counts) and the pack; the card the seat gave stays with the player
     it went to until he shows it; a give the seat did not see is a card of the giver's hand (or,
@@ -89,6 +142,13 @@ def _mexicano(v: MexicanoView, rng: random.Random) -> MexicanoDeal:
         elif v.given[q]:
             held = hands[(q + 1) % n] | downs[(q + 1) % n] if exchanged else hands[q]
             gives[q] = rng.choice(cards_of(held))
+    if fixed is not None:  # the other hands and the gives of a weighed re-deal; the pack shuffled again
+        hands, gives = list(fixed[0]), list(fixed[1])
+        held_by_others = 0
+        for q in range(n):
+            if q != me:
+                held_by_others |= hands[q]
+        pack = [c for c in unseen if not held_by_others >> c & 1]
     d = object.__new__(MexicanoDeal)
     d.rules = v.rules
     d.tbl = meld_table(v.rules)
@@ -259,7 +319,7 @@ class _CooncanSeen:
                 self.laid.add(p)
 
 
-def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
+def _cooncan(v: CooncanView, rng: random.Random, fixed: dict[int, list[int]] | None = None) -> CooncanDeal:
     n = len(v.hand_counts)
     me = v.seat
     seen = folded(("determinize cooncan", n), v.event_node, lambda: _CooncanSeen(n), _CooncanSeen.step,
@@ -293,13 +353,22 @@ def _cooncan(v: CooncanView, rng: random.Random) -> CooncanDeal:
     unseen = [c for c, k in pool.items() for _ in range(max(0, k))]
     rng.shuffle(unseen)
     hands: dict[int, list[int]] = {}
-    for s in range(1, n + 1):
-        if s == me:
-            hands[s] = list(v.hand)
-            continue
-        missing = v.hand_counts[s - 1] - len(known[s])
-        hands[s] = known[s] + unseen[:missing]
-        unseen = unseen[missing:]
+    if fixed is not None:  # the other hands of a weighed re-deal; the rest of the unseen cards shuffled again
+        left = Counter(unseen)
+        for s, cards in fixed.items():
+            left.subtract(Counter(cards) - Counter(known[s]))
+        hands = {s: list(cards) for s, cards in fixed.items()}
+        hands[me] = list(v.hand)
+        unseen = [c for c, k in sorted(left.items()) for _ in range(max(0, k))]
+        rng.shuffle(unseen)
+    else:
+        for s in range(1, n + 1):
+            if s == me:
+                hands[s] = list(v.hand)
+                continue
+            missing = v.hand_counts[s - 1] - len(known[s])
+            hands[s] = known[s] + unseen[:missing]
+            unseen = unseen[missing:]
     pack = turned_pack if turned_pack is not None else unseen
     d = object.__new__(CooncanDeal)
     d.rules = v.rules

@@ -28,7 +28,7 @@ from typing import Any
 
 import conquian.bots.foster_cooncan as fk
 from conquian.bots.base import View, check_view, register
-from conquian.bots.determinize import determinize
+from conquian.bots.determinize import Reading, determinize, reading_pool
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
 from conquian.bots.inference import POOL, PRIOR, HandPosterior, mixture_posterior, posterior
@@ -104,6 +104,10 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
 #: does not (``docs/bots.md``).  ``mixture``: ``foster``'s policy, the apprentice, the apprentice
 #: loosened and a player no model fits, each weighed by how well it has predicted his choices this
 #: deal, the last reading his hand as ``choices`` does (:func:`~conquian.bots.inference.mixture_posterior`).
+#: In the conquián mexicano and Cooncan the re-deal is uniform (but for what the view pins down)
+#: except with ``policy``: there the re-deals are drawn by weight from a pool weighed by
+#: ``foster``'s likelihood of the adversaries' choices (every choice since the exchange in the
+#: mexicano, the discards and draws in Cooncan: :mod:`conquian.bots.inference_families`).
 INFERENCES = ("choices", "apprentice", "policy", "mixture")
 
 
@@ -114,13 +118,18 @@ CARRY_BASE = 0.2
 
 
 def adversary_pool(view: View, rng: random.Random, inference: str, budget: int,
-                   prior: tuple[float, float, float, float] = PRIOR) -> HandPosterior | None:
-    """The adversary's hands weighed by his past choices for a conquian view (:data:`INFERENCES`;
-    ``None`` elsewhere and with ``choices``): a pool an eighth of the ``budget`` of playouts, from
-    40 to :data:`~conquian.bots.inference.POOL` hands; ``prior``: with ``mixture``, the models'."""
+                   prior: tuple[float, float, float, float] = PRIOR) -> Reading | None:
+    """The adversary's hands weighed by his past choices (:data:`INFERENCES`; ``None`` with
+    ``choices``).  Conquian: a pool an eighth of the ``budget`` of playouts, from 40 to
+    :data:`~conquian.bots.inference.POOL` hands; ``prior``: with ``mixture``, the models'.  The
+    conquián mexicano and Cooncan: with ``policy``, as many re-deals of the other hands weighed by
+    the family's reading (:func:`~conquian.bots.determinize.reading_pool`); ``None`` with the other
+    models (they are conquian's)."""
+    size = min(POOL, max(40, budget // 8))
+    if isinstance(view, (MexicanoView, CooncanView)):
+        return reading_pool(view, rng, size) if inference == "policy" else None
     if not isinstance(view, ConquianView) or inference == "choices":
         return None
-    size = min(POOL, max(40, budget // 8))
     if inference == "mixture":
         return mixture_posterior(view, rng, shipped_weights(), size=size, prior=prior)
     weights = shipped_weights() if inference == "apprentice" else None
@@ -137,8 +146,9 @@ class ExpertBot:
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none);
-    ``inference``: how the adversary's hand is read in conquian (:data:`INFERENCES`; default
-    :attr:`INFERENCE`).  With ``mixture`` the bot learns from deal to deal: the models' posterior
+    ``inference``: how the adversary's hand is read (:data:`INFERENCES`; default
+    :attr:`INFERENCE`; in the mexicano and Cooncan only ``policy`` reads).  With ``mixture`` the
+    bot learns from deal to deal: the models' posterior
     at its last decision of a deal, mixed with the base prior (:data:`CARRY_BASE`), is the prior of
     the next deal against the same adversary's seat (a new deal is a view of fewer events than
     the last; a bot made for one decision, as a server makes them, starts from the base prior).
@@ -164,7 +174,7 @@ class ExpertBot:
         if inference not in INFERENCES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, not {inference!r}")
         self.inference = inference
-        self._pool: HandPosterior | None = None
+        self._pool: Reading | None = None
         #: with ``mixture``: per adversary's seat, the models' prior for the deal under way
         self.priors: dict[int, tuple[float, float, float, float]] = {}
         # the events and the models' posterior at the last decision, per adversary's seat
@@ -196,7 +206,7 @@ class ExpertBot:
         cooncan = isinstance(view, CooncanView)
         budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
         self._pool = adversary_pool(view, rng, self.inference, budget, self._prior_for(view))
-        if self._pool is not None and self._pool.models is not None and isinstance(view, ConquianView):
+        if isinstance(self._pool, HandPosterior) and self._pool.models is not None and isinstance(view, ConquianView):
             self._read[view.adversary] = (view.n_events, self._pool.models)
         default = None
         if isinstance(view, CooncanView):
