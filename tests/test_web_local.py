@@ -123,7 +123,7 @@ def test_options_hint_rematch_in_the_page() -> None:
 def test_presets_are_the_servers() -> None:
     p = presets()
     assert [v["name"] for v in p["variants"]] == list(PRESETS)
-    assert p["bots"] == ["foster", "random", "expert"]
+    assert p["bots"] == ["beginner", "casual", "foster", "random", "expert"]
     mexicano = next(v for v in p["variants"] if v["name"] == "conquian-mexicano")
     assert get_rules("conquian-mexicano").players == mexicano["players"]
 

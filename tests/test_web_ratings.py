@@ -197,3 +197,55 @@ def test_an_abandoned_match_is_a_loss_for_the_one_who_left(tmp_path: Path) -> No
     stayed = rows[f"P{3 - leaver}"]
     assert stayed["wins"] == 1 and rows[f"P{leaver}"]["wins"] == 0 and stayed["rating"] > rows[f"P{leaver}"]["rating"]
     assert ratings.player(f"P{leaver}")["recent"][0]["place"] == 2  # type: ignore[index]
+
+
+def test_a_fitted_bot_keeps_its_rating_and_the_person_is_rated_against_it(tmp_path: Path) -> None:
+    """A bot fitted on duplicate deals (``conquian/bots/levels.json``) is on the leaderboard before
+    any rated match, with its fixed rating and interval; a rated match against it moves the
+    person's rating as openskill does against that fixed rating, and not the bot's.  A bot with
+    no fitted rating in the game is rated from its games, as a person is."""
+    import random
+
+    from openskill.models import PlackettLuce
+
+    from conquian.bots.levels import fixed_rating
+    from conquian.engine.rules import get_rules
+    from conquian.web.accounts import AccountStore
+    from conquian.web.ratings import Ratings, match_ranks
+    from conquian.web.store import Store
+    from conquian.web.table import Table
+    from test_web_table import _play_and_snapshot
+
+    store = Store(f"sqlite:///{tmp_path / 'f.db'}")
+    store.upgrade()
+    accounts, ratings = AccountStore(store.engine), Ratings(store.engine)
+    fit = fixed_rating("conquian", "foster")
+    assert fit is not None
+    rows = {r["name"]: r for r in ratings.leaderboard("conquian")}
+    assert rows["foster"] == {"name": "foster", "bot": True, "fixed": True, "rating": fit["rating"], "mu": fit["mu"],
+                              "sigma": fit["sigma"], "games": 0, "wins": 0, "draws": 0, "tableaux": 0,
+                              "interval": fit["interval"]}
+    assert all(r["bot"] and r["fixed"] for r in rows.values())
+    model = PlackettLuce()
+    for i, bot in enumerate(("foster", "exit")):
+        account_id, _sid, _token = accounts.create("test")
+        accounts.set_name(account_id, f"Q{i}")
+        t = Table(f"fx{i}", "test", get_rules("conquian"), seed=4, deals_in_match=1)
+        t.sit(1, "x")
+        t.set_bot(2, bot, host=True)
+        store.create(t)
+        ratings.mark_rated(t.id)
+        accounts.tie_seat(account_id, t.id, 1)
+        _play_and_snapshot(t, random.Random(i), 500)
+        assert t.status == "over"
+        assert ratings.settle(t) is True
+        ranks = match_ranks([int(x) for x in t.session.match.totals])  # type: ignore[union-attr]
+        rows = {r["name"]: r for r in ratings.leaderboard("conquian")}
+        before = model.rating(mu=fit["mu"], sigma=fit["sigma"]) if bot == "foster" else model.rating()
+        [[me], [it]] = model.rate([[model.rating()], [before]], ranks=ranks)
+        assert rows[f"Q{i}"]["mu"] == round(me.mu, 3) and not rows[f"Q{i}"]["fixed"]
+        assert rows[bot]["games"] == 1
+        if bot == "foster":  # fixed: as fitted, whatever the result
+            assert [rows[bot][k] for k in ("mu", "sigma", "rating")] == [fit["mu"], fit["sigma"], fit["rating"]]
+        else:  # not fitted: moved by its game
+            assert not rows[bot]["fixed"] and rows[bot]["mu"] == round(it.mu, 3) and rows[bot]["sigma"] < 25 / 3

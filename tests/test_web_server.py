@@ -332,6 +332,19 @@ def test_the_table_offers_the_strongest_quick_bot_first(server: Server) -> None:
     assert set(presets["bots"]) == set(bot_names())
 
 
+def test_the_presets_name_the_levels_and_the_bots_fitted_ratings(server: Server) -> None:
+    """The bot menus offer the levels by their measured ratings: ``/api/presets`` gives the levels
+    and, per game, each fitted bot's rating and interval as ``conquian/bots/levels.json`` has them."""
+    from conquian.bots.levels import LEVELS, fitted
+
+    presets = server.get("/api/presets").json()
+    assert presets["levels"] == [lv.bot for lv in LEVELS] and set(presets["levels"]) <= set(presets["bots"])
+    assert set(presets["bot_ratings"]) == set(fitted()["games"])
+    for game, bots in fitted()["games"].items():
+        assert presets["bot_ratings"][game] == {b: {"rating": e["rating"], "interval": e["interval"]}
+                                                for b, e in bots["bots"].items()}
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_people_play_a_whole_conquian_mexicano_deal_over_sockets(server: Server, tmp_path: Path, players: int) -> None:
     """R8 over real sockets: the lobby lists the preset; every seat gives a card before any moves

@@ -395,7 +395,8 @@ GAME_NAMES = {
 #: author keeps his name; the others are words a translator translates.
 BOT_NAMES = {
     "expert": N_("Expert"), "master": N_("Master"), "apprentice": N_("Apprentice"), "exit": N_("Disciple"),
-    "random": N_("Random"), "foster": N_("Foster"),
+    "random": N_("Random"), "foster": N_("Foster"), "beginner": N_("Beginner"), "casual": N_("Casual"),
+    "skilled": N_("Skilled"),
 }
 
 

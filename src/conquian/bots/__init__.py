@@ -12,7 +12,7 @@ name from a registry:
 >>> from conquian import ConquianDeal, get_rules
 >>> from conquian.bots import make_bot, bot_names
 >>> bot_names()
-['apprentice', 'exit', 'expert', 'foster', 'master', 'random']
+['apprentice', 'beginner', 'casual', 'exit', 'expert', 'foster', 'master', 'random', 'skilled']
 >>> deal = ConquianDeal(get_rules("conquian"), seed=1, dealer=2)
 >>> bot = make_bot("foster", seed=1)
 >>> deal.play(bot.choose(deal.view(deal.to_act)))
@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 # the built-in bots register themselves on import
-from conquian.bots import apprentice, expert, foster, random_bot  # noqa: F401
+from conquian.bots import apprentice, expert, foster, levels, random_bot  # noqa: F401
 from conquian.bots.base import _REGISTRY, Bot, View, check_view, register
 
 

@@ -31,6 +31,7 @@ from conquian.i18n import N_, _, active
 #: The commands as the main help lists them.
 _COMMAND_LINES = (
     ("play", N_("play a match in the terminal (needs the 'play' extra)")),
+    ("bots", N_("the bots and their levels, with their measured ratings")),
     ("learn", N_("learn the game by doing: short lessons on prepared deals")),
     ("puzzle", N_("solve a puzzle: a real position where one move is clearly best")),
     ("replay", N_("replay a record file through the engine; --json prints the replay contract")),
@@ -66,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Each command's function, by name.
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "play": play.play_command, "learn": learn.learn_command, "puzzle": puzzle.puzzle_command,
+    "play": play.play_command, "bots": play.bots_command, "learn": learn.learn_command, "puzzle": puzzle.puzzle_command,
     "replay": records.replay_command,
     "rules": records.rules_command,
     "simulate": research.simulate_command, "tournament": research.tournament_command,

@@ -9,6 +9,7 @@ import os
 import sys
 from typing import Any
 
+from conquian.bots.levels import LEVELS
 from conquian.cli.options import (
     Subparsers,
     add_rules_options,
@@ -39,6 +40,9 @@ def add_parsers(sub: Subparsers) -> None:
                    help=_("the other seats' bots, comma-separated (default: master with the compiled hot path of "
                           "'conquian speedups build', else expert); list 'human' seats to share "
                           "the terminal, e.g. human,human,foster"))
+    g.add_argument("--level", choices=[lv.bot for lv in LEVELS], default=None,
+                   help=_("the other seats' bots at one level, from the weakest: {levels} ('conquian bots' lists "
+                          "their ratings); instead of --bots").format(levels=", ".join(lv.bot for lv in LEVELS)))
     g.add_argument("--seed", type=integer, default=None,
                    help=_("seed of the deals, for a game you can play again (default: from the system's "
                           "randomness)"))
@@ -61,6 +65,36 @@ def add_parsers(sub: Subparsers) -> None:
                           "anew"))
     g.add_argument("--replay", metavar="FILE", default=None, help=_("step through a record instead of playing"))
     add_rules_options(g)
+    b = sub.add_parser("bots", help=_("the bots and their levels, with their measured ratings"),
+                       description=_("The bots, the levels first from the weakest, each with its rating on the web's "
+                                     "scale and the rating's {ci} interval, fitted on duplicate deals among the bots "
+                                     "(docs/bots.md); 'conquian play --level NAME' plays one.").format(ci="95%"))
+    b.add_argument("--variant", default="conquian", choices=list(PRESETS))
+
+
+def bots_command(args: argparse.Namespace) -> int:
+    """Run ``conquian bots``: the bots, their policies and their fitted ratings in a game."""
+    from conquian.bots import bot_names
+    from conquian.bots.levels import fitted, fixed_rating, level
+    from conquian.i18n import active
+    from conquian.present import bot_name, game_name
+
+    tr = active()
+    game = fitted().get("games", {}).get(args.variant)
+    if game is None:
+        print(tr.render(Msg("No bot has a measured rating in {game} yet.", game=game_name(args.variant))))
+    else:
+        print(tr.render(Msg("Ratings in {game} on the web's scale, with their {ci} intervals, from {deals} deals "
+                            "on {date}: {command}", ci="95%", game=game_name(args.variant), deals=game["games"],
+                            date=game["date"], command=game["command"])))
+    names = [lv.bot for lv in LEVELS] + [b for b in bot_names() if level(b) is None]
+    for name in names:
+        fit = fixed_rating(args.variant, name)
+        figure = f"{fit['rating']:>5} ({fit['interval'][0]}-{fit['interval'][1]})" if fit else f"{'-':>5}" + " " * 12
+        lv = level(name)
+        what = tr.render(lv.policy) if lv else ""
+        print(f"  {name:<11} {tr.render(bot_name(name)):<13} {figure}  {what}".rstrip())
+    return 0
 
 
 def play_command(args: argparse.Namespace) -> int:
@@ -87,6 +121,12 @@ def play_command(args: argparse.Namespace) -> int:
     # R3.1/R4.1 decks from the system's randomness: a clock seed can be recovered from one's own hand
     seed = args.seed if args.seed is not None else secrets.randbits(63)
     bots = args.bots.split(",") if args.bots else None
+    if args.level is not None:
+        if bots is not None:
+            print("conquian play: " + _("--level seats one level at every other seat; give --level or --bots, "
+                                        "not both"), file=sys.stderr)
+            return 2
+        bots = [args.level]
     if args.resume is not None:
         if args.record is not None:
             print("conquian play: " + _("--resume saves the match where it was; give --resume RECORD or "

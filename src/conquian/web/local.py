@@ -34,6 +34,7 @@ import zlib
 from typing import Any
 
 from conquian.bots import bot_names, make_bot
+from conquian.bots.levels import LEVELS, bot_ratings
 from conquian.engine.errors import ConquianError, RecordError
 from conquian.engine.match import new_deal
 from conquian.engine.record import read_record, record_from_match, write_record
@@ -47,7 +48,7 @@ from conquian.web.table import OVER, PLAYING, Table, TableError, deck_text
 #: The saved table's format (what the page keeps in IndexedDB).
 SAVED_FORMAT = "conquian-offline/1"
 #: The bots a player may meet offline: quick enough in the page.
-OFFLINE_BOTS = ("foster", "random", "expert")
+OFFLINE_BOTS = ("beginner", "casual", "foster", "random", "expert")
 #: The expert's time for one move in the page (milliseconds): its playouts stop there.
 EXPERT_MS = 300.0
 #: Seconds between the bots' moves unless the player sets the pace.
@@ -68,6 +69,9 @@ def presets() -> dict[str, Any]:
             for r in PRESETS.values()
         ],
         "bots": list(OFFLINE_BOTS),
+        "levels": [level.bot for level in LEVELS if level.bot in OFFLINE_BOTS],
+        "bot_ratings": {game: {b: r for b, r in bots.items() if b in OFFLINE_BOTS}
+                        for game, bots in bot_ratings().items()},
         "default_bot": "foster",
         "protocol": 1,
     }

@@ -6,8 +6,11 @@ A rated table is made with ``"rated": true``; only signed-in players with a name
 once (whichever server process sees it first claims it in the database): the seats ranked by
 their totals, equal totals a draw (a match of tableaux only is a draw for all), and a person
 who left (away past the table's away rule, :data:`RATED_AWAY` when the host set none) after all
-who stayed.  Bots are rated
-on the same scale from the rated games they play, marked as bots on the leaderboard.
+who stayed.  Bots are on the same scale, marked as bots on the leaderboard: a bot whose
+rating in the game was fitted on duplicate deals among the bots (:mod:`conquian.bots.levels`,
+shipped in ``levels.json``) keeps that rating, the games do not move it, and the people it meets
+are rated against it; every fitted bot is listed, whether it has played a rated match or not.  A
+bot with no fitted rating in a game is rated from the rated games it plays, as a person is.
 
 The rating shown is openskill's ordinal (mu - 3 sigma) on a familiar scale:
 ``1000 + 40 * ordinal``: a new player shows 1000 and climbs as the model grows sure.
@@ -35,6 +38,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from conquian.bots.levels import fixed_rating, rated_bots
 from conquian.engine.rules import PRESETS
 from conquian.i18n import Msg
 from conquian.session import HUMAN
@@ -166,9 +170,13 @@ class Ratings:
             model = _model()
             current = {r.subject: r for r in conn.execute(
                 select(ratings).where(ratings.c.game == game, ratings.c.subject.in_(subjects))).all()}
-            before = [model.rating(mu=current[s].mu, sigma=current[s].sigma) if s in current else model.rating()
+            fixed = {s: f for s in subjects if s.startswith(BOT) and (f := fixed_rating(game, s[len(BOT):]))}
+            before = [model.rating(mu=fixed[s]["mu"], sigma=fixed[s]["sigma"]) if s in fixed else
+                      model.rating(mu=current[s].mu, sigma=current[s].sigma) if s in current else model.rating()
                       for s in subjects]
             after = model.rate([[r] for r in before], ranks=ranks)
+            # a fitted bot's rating stays as fitted: the people were rated against it, it does not move
+            after = [[b] if s in fixed else a for s, a, b in zip(subjects, after, before, strict=True)]
             now = time.time()
             for subject, [r], rank in zip(subjects, after, ranks, strict=True):
                 won = int(rank == 1 and ranks.count(1) == 1)
@@ -186,18 +194,34 @@ class Ratings:
         return True
 
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The game's rated players and bots, best first (bots marked)."""
+        """The game's rated players and bots, best first (bots marked): every bot with a fitted
+        rating in the game is there with it (``fixed``, and its 95% ``interval``), played or not."""
         with self.engine.begin() as conn:
             rows = conn.execute(select(ratings, accounts.c.name).outerjoin(accounts, accounts.c.id == ratings.c.subject)
                                 .where(ratings.c.game == game)).all()
         out = []
+        listed: set[str] = set()
         for r in rows:
             bot = r.subject.startswith(BOT)
             if not bot and r.name is None:
                 continue  # an account without a name (or deleted)
-            out.append({"name": r.subject[len(BOT):] if bot else r.name, "bot": bot,
-                        "rating": shown(r.mu, r.sigma), "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
-                        "games": r.games, "wins": r.wins, "draws": r.draws, "tableaux": r.tableaux})
+            name = r.subject[len(BOT):] if bot else r.name
+            fit = fixed_rating(game, name) if bot else None
+            mu, sigma = (fit["mu"], fit["sigma"]) if fit else (r.mu, r.sigma)
+            out.append({"name": name, "bot": bot, "fixed": fit is not None,
+                        "rating": int(fit["rating"]) if fit else shown(mu, sigma),
+                        "mu": round(mu, 3), "sigma": round(sigma, 3),
+                        "games": r.games, "wins": r.wins, "draws": r.draws, "tableaux": r.tableaux,
+                        **({"interval": list(fit["interval"])} if fit else {})})
+            if bot:
+                listed.add(name)
+        for name, _rating in rated_bots(game):
+            if name not in listed:
+                fit = fixed_rating(game, name)
+                assert fit is not None
+                out.append({"name": name, "bot": True, "fixed": True, "rating": int(fit["rating"]),
+                            "mu": round(fit["mu"], 3), "sigma": round(fit["sigma"], 3), "games": 0, "wins": 0,
+                            "draws": 0, "tableaux": 0, "interval": list(fit["interval"])})
         out.sort(key=lambda e: (-e["rating"], e["name"]))
         return out[:limit]
 

@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 
 from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
+from conquian.bots.levels import LEVELS, bot_ratings
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
@@ -160,6 +161,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
                 for r in PRESETS.values()
             ],
             "bots": bot_names(),
+            "levels": [level.bot for level in LEVELS],
+            "bot_ratings": bot_ratings(),
             "default_bot": default_bot,
             "protocol": protocol.VERSION,
         })

@@ -55,8 +55,12 @@ function newMatchForm() {
     seats.replaceChildren(...Array.from({ length: v.max_players - v.min_players + 1 }, (_x, i) => v.min_players + i)
       .map(n => el("option", { value: n, selected: n === v.players }, String(n))));
   };
-  pick.addEventListener("change", fill); fill();
-  const bot = el("select", { id: "offline-bot" }, presets.bots.map(b => el("option", { value: b, selected: b === presets.default_bot }, botName(b))));
+  const bot = el("select", { id: "offline-bot" });
+  const fillBots = () => {
+    const chosen = bot.value || presets.default_bot;
+    bot.replaceChildren(...botOptions(presets, pick.value, chosen).filter(Boolean));
+  };
+  pick.addEventListener("change", () => { fill(); fillBots(); }); fill(); fillBots();
   const name = el("input", { type: "text", id: "offline-name", maxlength: 40, value: store.get("name", "me") || "", placeholder: _("your name") });
   const form = el("form", { id: "offline-new" },
     el("h3", {}, _("A new match")),

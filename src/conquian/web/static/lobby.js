@@ -81,7 +81,7 @@ async function lobby() {
     for (let i = 2; i <= n; i++) {
       rows.push(el("label", {}, format(_("Seat {n}"), { n: i }), " ", el("select", { "data-seat": i, "aria-label": format(_("seat {n}"), { n: i }) },
         el("option", { value: "open" }, _("a friend (invite)")),
-        presets.bots.map(b => el("option", { value: b, selected: b === (presets.default_bot || "expert") }, format(_("bot: {name}"), { name: botName(b) }))))));
+        botOptions(presets, variant.value, presets.default_bot || "expert"))));
     }
     seatsBox.replaceChildren(...rows);
   }

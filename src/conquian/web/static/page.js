@@ -114,10 +114,30 @@ function gameName(variant) {
     cooncan: _("Cooncan"), "cooncan-double": _("Cooncan with two packs and jokers") };
   return names[variant] || variant;
 }
-const BOT_KINDS = ["expert", "master", "apprentice", "exit", "random", "foster"];
+const BOT_KINDS = ["expert", "master", "apprentice", "exit", "random", "foster", "beginner", "casual", "skilled"];
 function botName(kind) {
-  const names = { expert: _("Expert"), master: _("Master"), apprentice: _("Apprentice"), exit: _("Disciple"), random: _("Random"), foster: _("Foster") };
+  const names = { expert: _("Expert"), master: _("Master"), apprentice: _("Apprentice"), exit: _("Disciple"), random: _("Random"), foster: _("Foster"),
+                  beginner: _("Beginner"), casual: _("Casual"), skilled: _("Skilled") };
   return names[kind] || kind;
+}
+// a rating as people read it (1,500)
+function ratingText(r) {
+  try { return Number(r).toLocaleString(LANG === "es" ? "es-MX" : "en-US"); } catch (e) { return String(r); }
+}
+// the options of a bot menu for a game (presets from /api/presets): the levels, weakest first by
+// their policies, each with its measured rating ("Beginner · 1,697"; two neighbours can measure
+// within their intervals of each other), then the other bots by rating (when it was measured)
+function botOptions(p, game, selected) {
+  const bots = (p && p.bots) || ["expert", "foster", "random"];
+  const rated = ((p && p.bot_ratings) || {})[game] || {};
+  const levels = ((p && p.levels) || []).filter(b => bots.includes(b));
+  const rank = b => (rated[b] ? rated[b].rating : Infinity);
+  const option = b => el("option", { value: b, selected: b === selected },
+    rated[b] ? format(_("{name} · {rating}"), { name: botName(b), rating: ratingText(rated[b].rating) }) : botName(b));
+  const others = bots.filter(b => !levels.includes(b)).sort((a, b) => rank(a) - rank(b));
+  if (!levels.length) return others.map(option);
+  return [el("optgroup", { label: _("Bots by level") }, levels.map(option)),
+          others.length ? el("optgroup", { label: _("Other bots") }, others.map(option)) : null];
 }
 // a seat's name: a bot's default name ("Expert", "Expert 3") in the page's words, any other as it is
 function seatName(name, kind, seat) {

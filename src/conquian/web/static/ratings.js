@@ -42,11 +42,14 @@ async function renderLeaderboard() {
   const rows = data.players.map((p, i) => el("tr", { class: p.bot ? "bot" : "person" },
     el("td", {}, String(i + 1)),
     el("td", {}, p.bot ? format(_("{bot} (bot)"), { bot: botName(p.name) }) : el("a", { href: `/p/${encodeURIComponent(p.name)}` }, p.name)),
-    el("td", {}, String(p.rating)), el("td", {}, String(p.games)), el("td", {}, String(p.wins)), el("td", {}, String(p.draws))));
+    el("td", {}, ratingText(p.rating), p.fixed ? el("span", { class: "dim interval" }, format(_("({low} to {high})"), { low: ratingText(p.interval[0]), high: ratingText(p.interval[1]) })) : ""),
+    el("td", {}, String(p.games)), el("td", {}, String(p.wins)), el("td", {}, String(p.draws))));
+  const fixed = data.players.some(p => p.fixed);
   main.replaceChildren(
     el("p", {}, pick),
-    data.players.length ? el("table", { id: "leaderboard", class: "leaderboard" }, el("thead", {}, head), el("tbody", {}, rows))
+    data.players.length ? el("div", { class: "board-wrap" }, el("table", { id: "leaderboard", class: "leaderboard" }, el("thead", {}, head), el("tbody", {}, rows)))
                         : el("p", { class: "dim" }, _("No rated match of this game yet.")),
+    fixed ? el("p", { class: "dim", id: "fixed-note" }, format(_("A bot's rating is fixed: measured on duplicate deals among the bots, its {ci} interval in brackets. Playing a bot moves only your rating."), { ci: "95%" })) : "",
     el("p", {}, el("a", { href: "/account" }, _("Your account")), " · ", el("a", { href: "/" }, _("Back to the tables"))));
 }
 

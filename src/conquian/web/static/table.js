@@ -220,7 +220,11 @@ class Game {
         } }, _("Take this seat")));
       } else row.append(el("span", { class: "dim" }, _("open")));
       if (s.open && this.host) {
-        const pick = el("select", { "aria-label": format(_("bot for seat {n}"), { n: s.seat }) }, presets_bots().map(b => el("option", { value: b }, b)));
+        // the bot chosen stays when the page is drawn again (the presets arrive, someone arrives)
+        this.botChoice = this.botChoice || {};
+        const pick = el("select", { class: "seat-bot", "aria-label": format(_("bot for seat {n}"), { n: s.seat }) },
+          botOptions(presets, t.variant, this.botChoice[s.seat] || (presets && presets.default_bot)));
+        pick.addEventListener("change", () => { this.botChoice[s.seat] = pick.value; });
         row.append(pick, el("button", { type: "button", class: "secondary", onclick: async () => {
           try { await api(`/api/tables/${t.id}/bot`, { seat: s.seat, bot: pick.value, host: store.get("host", t.id) }); } catch (e) { showError(e.message); }
         } }, _("Give to a bot")));
@@ -738,4 +742,3 @@ class Game {
   }
 }
 
-function presets_bots() { return (presets && presets.bots) || ["expert", "foster", "random"]; }

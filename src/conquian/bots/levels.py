@@ -1,0 +1,185 @@
+"""The bots' levels: a ladder of real policies, each with a rating measured on the players' scale.
+
+A level is a registered bot (made by :func:`conquian.bots.make_bot` under its name, seated at a
+web table or named by ``conquian play --bot``), from the weakest:
+
+- ``beginner``: ``foster`` with noise: at each decision, with probability :data:`BEGINNER_NOISE`,
+  a legal action chosen at random instead of ``foster``'s;
+- ``casual``: the same with probability :data:`CASUAL_NOISE`;
+- ``foster``: Foster's suggestions for good play, as they are;
+- ``skilled``: the ``expert`` search with few playouts (:attr:`SkilledBot.CONQUIAN_ITERATIONS`);
+- ``expert``: the determinized search (240 playouts a decision in conquian);
+- ``master``: the same search with 2,000 playouts.
+
+The noise is drawn from the bot's own generator (seeded like every bot), so a seeded level plays
+the same moves every time: replays and duplicate deals stay reproducible.
+
+Each level's rating is not typed by hand: ``python -m benchmarks.bot_levels`` plays duplicate deals
+among the levels (and the other cheap bots), fits openskill's Plackett-Luce model, the web's, and
+writes :data:`RATINGS_FILE` (``levels.json`` beside this module) with each bot's mu, sigma, the
+rating shown (``1000 + 40 * (mu - 3 sigma)``), its 95% interval, the deals played, the date and
+the command.  :func:`fixed_rating` reads it.
+
+```pycon
+>>> [level.bot for level in LEVELS]
+['beginner', 'casual', 'foster', 'skilled', 'expert', 'master']
+>>> from conquian.bots import make_bot
+>>> make_bot("beginner", seed=3).noise == BEGINNER_NOISE
+True
+
+```
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from conquian.bots.base import View, check_view, register
+from conquian.bots.expert import ExpertBot
+from conquian.bots.foster import FosterBot
+from conquian.engine.actions import Action
+from conquian.engine.conquian.deal import raw_to_action as conquian_action
+from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_action
+from conquian.engine.conquian.mexicano_view import MexicanoView
+from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
+from conquian.engine.cooncan.view import CooncanView
+from conquian.i18n import Msg
+
+#: ``beginner``'s probability of a random legal action at a decision.
+BEGINNER_NOISE = 0.4
+#: ``casual``'s probability of a random legal action at a decision.
+CASUAL_NOISE = 0.2
+
+
+class NoisyFosterBot:
+    """``foster`` that, with probability ``noise`` at each decision, plays a uniformly random legal
+    action instead (drawn from its own seeded generator: the same seed, the same moves)."""
+
+    name = "noisy-foster"
+
+    def __init__(self, seed: int = 0, noise: float = 0.25) -> None:
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise must be between 0 and 1, not {noise!r}")
+        self.noise = noise
+        self.rng = random.Random(seed)
+        self.foster = FosterBot(seed)
+        self.foster.rng = self.rng  # one generator: the noise and foster's own draws in one stream
+
+    def choose(self, view: View) -> Action:
+        """A random legal action with probability ``noise``, else ``foster``'s."""
+        view = check_view(view)
+        if self.rng.random() >= self.noise:
+            return self.foster.choose(view)
+        legal = view.legal_raw()
+        raw = legal[self.rng.randrange(len(legal))]
+        if isinstance(view, CooncanView):
+            return cooncan_action(view.seat, raw, view.rules.stock == "open")
+        if isinstance(view, MexicanoView):
+            return mexicano_action(view.seats, view.player, raw)
+        return conquian_action(view.seat, raw)
+
+
+@register("beginner")
+class BeginnerBot(NoisyFosterBot):
+    """The ``beginner`` level: ``foster`` with a random legal action at :data:`BEGINNER_NOISE` of
+    its decisions."""
+
+    name = "beginner"
+
+    def __init__(self, seed: int = 0, noise: float = BEGINNER_NOISE) -> None:
+        super().__init__(seed, noise)
+
+
+@register("casual")
+class CasualBot(NoisyFosterBot):
+    """The ``casual`` level: ``foster`` with a random legal action at :data:`CASUAL_NOISE` of its
+    decisions."""
+
+    name = "casual"
+
+    def __init__(self, seed: int = 0, noise: float = CASUAL_NOISE) -> None:
+        super().__init__(seed, noise)
+
+
+@register("skilled")
+class SkilledBot(ExpertBot):
+    """The ``skilled`` level: the ``expert`` search with a sixth of its playouts (40 a decision in
+    conquian and the conquián mexicano, 16 in Cooncan)."""
+
+    name = "skilled"
+    CONQUIAN_ITERATIONS = 40
+    COONCAN_ITERATIONS = 16
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level of the ladder: the registered bot that plays it, and its policy in words
+    (translatable; ``str()`` is English)."""
+
+    bot: str
+    policy: Msg
+
+
+#: The levels, from the weakest.
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", Msg("Foster's play, with a random legal move at {share} of its decisions",
+                          share=f"{BEGINNER_NOISE:.0%}")),
+    Level("casual", Msg("Foster's play, with a random legal move at {share} of its decisions",
+                        share=f"{CASUAL_NOISE:.0%}")),
+    Level("foster", Msg("Foster's suggestions for good play, as rules")),
+    Level("skilled", Msg("the expert's search with {playouts} playouts a decision",
+                         playouts=SkilledBot.CONQUIAN_ITERATIONS)),
+    Level("expert", Msg("the expert's search with {playouts} playouts a decision",
+                        playouts=ExpertBot.CONQUIAN_ITERATIONS)),
+    Level("master", Msg("the expert's search with {playouts} playouts a decision (at most 0.9 s)",
+                        playouts="2,000")),
+)
+
+
+def level(bot: str) -> Level | None:
+    """The level played by ``bot``, None if it is not a level."""
+    return next((lv for lv in LEVELS if lv.bot == bot), None)
+
+
+#: The shipped ratings file, written by ``python -m benchmarks.bot_levels``.
+RATINGS_FILE = "levels.json"
+
+
+@functools.cache
+def fitted() -> dict[str, Any]:
+    """The shipped ratings file's contents (``{"games": {}}`` when it is missing)."""
+    try:
+        text = resources.files("conquian.bots").joinpath(RATINGS_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {"games": {}}
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def fixed_rating(game: str, bot: str) -> dict[str, Any] | None:
+    """``bot``'s fitted rating in ``game`` (a preset's name): ``mu``, ``sigma``, ``rating`` (as the
+    web shows it), ``interval`` (the rating's 95% interval), ``deals``; None if it was not fitted."""
+    entry: dict[str, Any] | None = fitted().get("games", {}).get(game, {}).get("bots", {}).get(bot)
+    return entry
+
+
+def rated_bots(game: str) -> list[tuple[str, int]]:
+    """The bots with a fitted rating in ``game`` and their ratings, weakest first."""
+    bots = fitted().get("games", {}).get(game, {}).get("bots", {})
+    return sorted(((b, int(e["rating"])) for b, e in bots.items()), key=lambda x: (x[1], x[0]))
+
+
+def bot_ratings() -> dict[str, dict[str, dict[str, Any]]]:
+    """Per game, the fitted bots' ``rating`` and its 95% ``interval`` (what the web's menus show)."""
+    return {game: {b: {"rating": int(e["rating"]), "interval": list(e["interval"])}
+                   for b, e in g.get("bots", {}).items()}
+            for game, g in fitted().get("games", {}).items()}
+
+
+__all__ = ["BEGINNER_NOISE", "CASUAL_NOISE", "LEVELS", "RATINGS_FILE", "BeginnerBot", "CasualBot", "Level",
+           "NoisyFosterBot", "SkilledBot", "bot_ratings", "fitted", "fixed_rating", "level", "rated_bots"]

@@ -1,0 +1,195 @@
+"""The bots' levels (:mod:`conquian.bots.levels`): each a real, legal policy of its own, the same
+moves for the same seed in every form of the game; the shipped ratings file complete and
+consistent (every level fitted, the ladder in order, the intervals, the command that wrote it);
+``conquian bots`` and ``conquian play --level``."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from conquian.bots import bot_names, make_bot
+from conquian.bots.expert import ExpertBot
+from conquian.bots.levels import BEGINNER_NOISE, CASUAL_NOISE, LEVELS, NoisyFosterBot, fitted, fixed_rating, level
+from conquian.engine.match import new_deal
+from conquian.engine.rules import PRESETS, get_rules
+from conquian.i18n import translator
+from conquian.present import BOT_NAMES, bot_name
+from conquian.web.ratings import shown
+
+CHEAP = ("beginner", "casual", "foster")
+
+
+def play(variant: str, bots: list[str], deck_seed: int, bot_seed: int, **params: Any) -> list[str]:
+    """One deal, ``bots[i]`` at seat ``i + 1`` (the others ``foster``), every action in notation
+    (``deal.play`` refuses an illegal one)."""
+    rules = get_rules(variant)
+    deal = new_deal(rules, seed=deck_seed, dealer=rules.players)
+    names = bots + ["foster"] * (rules.players - len(bots))
+    players = [make_bot(b, seed=bot_seed + i, **params.get(b, {})) for i, b in enumerate(names)]
+    while not deal.over:
+        seat = deal.to_act
+        assert seat is not None
+        deal.play(players[seat - 1].choose(deal.view(seat)))
+    return [str(a) for a in deal.actions()]
+
+
+def test_every_level_is_a_registered_bot_with_a_name_in_both_languages() -> None:
+    es = translator("es")
+    for lv in LEVELS:
+        assert lv.bot in bot_names() and lv.bot in BOT_NAMES and level(lv.bot) is lv
+        assert es.render(lv.policy) != str(lv.policy)  # translated
+    names = [es.render(bot_name(b)) for b in ("beginner", "casual", "skilled")]
+    assert names == ["Principiante", "Aficionado", "Hábil"]
+    assert level("random") is None
+    assert len({lv.bot for lv in LEVELS}) == len(LEVELS)
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+@pytest.mark.parametrize("bot", CHEAP)
+def test_cheap_levels_play_legally_and_the_same_for_the_same_seed(variant: str, bot: str) -> None:
+    first = play(variant, [bot], deck_seed=11, bot_seed=5)
+    assert play(variant, [bot], deck_seed=11, bot_seed=5) == first
+    assert any(play(variant, [bot], deck_seed=11, bot_seed=s) != first for s in range(6, 30)) or bot == "foster"
+
+
+def test_the_noisy_levels_are_foster_with_their_share_of_random_moves() -> None:
+    """With no noise the policy is foster's, move for move; the levels' noise is what they say, and
+    on the same decks and seeds the three cheap levels play differently."""
+    assert make_bot("beginner").noise == BEGINNER_NOISE > make_bot("casual").noise == CASUAL_NOISE > 0  # type: ignore[attr-defined]
+    rules = get_rules("conquian")
+    for seed in range(4):
+        deal = new_deal(rules, seed=seed, dealer=2)
+        quiet, foster = NoisyFosterBot(seed=seed, noise=0.0), make_bot("foster", seed=seed)
+        while not deal.over:
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            a = quiet.choose(view)
+            assert str(a) == str(foster.choose(view))
+            deal.play(a)
+    games = {b: [play("conquian", [b, b], d, 7) for d in range(6)] for b in CHEAP}
+    assert games["beginner"] != games["casual"] != games["foster"] != games["beginner"]
+    with pytest.raises(ValueError, match="noise"):
+        NoisyFosterBot(noise=1.5)
+
+
+def test_a_noisy_level_departs_from_foster_about_as_often_as_its_noise() -> None:
+    rules = get_rules("conquian")
+    departs = decisions = 0
+    rng = random.Random(3)
+    for seed in range(30):
+        deal = new_deal(rules, seed=seed, dealer=2)
+        beginner, foster = make_bot("beginner", seed=seed), make_bot("foster", seed=seed)
+        while not deal.over:
+            seat = deal.to_act
+            assert seat is not None
+            view = deal.view(seat)
+            legal = view.legal_raw()
+            a = beginner.choose(view)
+            if len(legal) > 1:
+                decisions += 1
+                departs += str(a) != str(foster.choose(view))
+            deal.play(a if rng.random() < 0.5 else foster.choose(view))
+    # a random move is sometimes foster's own: the share of departures is below the noise, not far
+    assert 0.15 < departs / decisions < BEGINNER_NOISE + 0.1
+
+
+def test_the_search_levels_differ_by_their_playouts_and_repeat_for_a_seed() -> None:
+    rules = get_rules("conquian")
+    deal = new_deal(rules, seed=2, dealer=2)
+    seat = deal.to_act
+    while seat is not None and len(deal.view(seat).legal_raw()) < 3:  # a decision with a choice
+        deal.play(make_bot("foster").choose(deal.view(seat)))
+        seat = deal.to_act
+    assert seat is not None
+    view = deal.view(seat)
+    spent = {}
+    for b in ("skilled", "expert"):
+        bot = make_bot(b, seed=4)
+        assert isinstance(bot, ExpertBot)
+        choice = str(bot.choose(view))
+        assert str(make_bot(b, seed=4).choose(view)) == choice
+        spent[b] = bot.last_playouts
+    assert spent["skilled"] < spent["expert"]
+    budgets = [make_bot(b) for b in ("skilled", "expert", "master")]
+    assert all(isinstance(b, ExpertBot) for b in budgets)
+    assert [b.CONQUIAN_ITERATIONS for b in budgets] == [40, 240, 2000]  # type: ignore[attr-defined]
+
+
+def test_skilled_plays_legally_in_cooncan_and_the_mexicano() -> None:
+    for variant in ("cooncan", "conquian-mexicano"):
+        assert play(variant, ["skilled"], 3, 1, skilled={"iterations": 8}) == \
+            play(variant, ["skilled"], 3, 1, skilled={"iterations": 8})
+
+
+# ------------------------------------------------------------------ the shipped ratings
+def test_the_ratings_file_has_every_level_in_order_with_its_interval() -> None:
+    data = fitted()
+    assert "conquian" in data["games"], "run python -m benchmarks.bot_levels"
+    for game, entry in data["games"].items():
+        assert game in PRESETS
+        bots = entry["bots"]
+        # the ladder as measured: no level clearly (its whole interval) above a stronger one, and
+        # the weakest below the strongest (two neighbours may measure within noise of each other)
+        ladder = [bots[lv.bot] for lv in LEVELS if lv.bot in bots]
+        for i, weak in enumerate(ladder):
+            for strong in ladder[i + 1:]:
+                assert weak["interval"][0] <= strong["interval"][1], (game, weak, strong)
+        assert ladder[0]["interval"][1] < ladder[-1]["interval"][0], game
+        assert entry["command"].startswith("python -m benchmarks.bot_levels")
+        datetime.date.fromisoformat(entry["date"])
+        assert entry["games"] == sum(e["deals"] for e in bots.values()) // 2
+        for b, e in bots.items():
+            assert b in bot_names()
+            assert e["rating"] == shown(e["mu"], e["sigma"]) and 0 < e["sigma"] < 25 / 3
+            lo, hi = e["interval"]
+            assert lo <= hi and hi - lo < 600
+            assert e["wins"] + e["draws"] + e["losses"] == e["deals"] > 0
+            assert fixed_rating(game, b) == e
+    assert all(lv.bot in data["games"]["conquian"]["bots"] for lv in LEVELS)
+    assert abs(data["games"]["conquian"]["bots"]["foster"]["mu"] - 25) < 1e-3  # the anchor
+    assert fixed_rating("conquian", "nobody") is None and fixed_rating("nothing", "foster") is None
+
+
+def test_the_file_is_the_json_the_fitting_writes() -> None:
+    from importlib import resources
+
+    text = resources.files("conquian.bots").joinpath("levels.json").read_text(encoding="utf-8")
+    assert json.dumps(json.loads(text), indent=1, sort_keys=True) + "\n" == text
+
+
+# ------------------------------------------------------------------ the command line
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "LANGUAGE": ""}
+    return subprocess.run([sys.executable, "-m", "conquian", *args], capture_output=True, text=True, timeout=120,
+                          env=env)
+
+
+def test_conquian_bots_lists_the_levels_with_their_ratings() -> None:
+    p = run("bots")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "python -m benchmarks.bot_levels" in lines[0]
+    for lv in LEVELS:
+        e = fixed_rating("conquian", lv.bot)
+        assert e is not None
+        row = next(line for line in lines if line.split()[0] == lv.bot)
+        assert f"{e['rating']} ({e['interval'][0]}-{e['interval'][1]})" in row and str(lv.policy) in row
+    es = run("--lang", "es", "bots", "--variant", "cooncan-double")
+    assert es.returncode == 0 and "Todavía ningún bot tiene una puntuación medida en Cooncan" in es.stdout
+    assert "Principiante" in es.stdout and "con una jugada legal al azar en el 40 %" not in es.stdout
+
+
+def test_play_level_is_checked() -> None:
+    p = run("play", "--level", "beginner", "--bots", "foster")
+    assert p.returncode == 2 and "--level or --bots" in p.stderr
+    p = run("play", "--level", "grandmaster")
+    assert p.returncode == 2 and "invalid choice" in p.stderr and "beginner" in p.stderr
