@@ -103,6 +103,9 @@ def test_friends_invite_and_join_on_a_phone_in_spanish(server: Server, browser: 
     beto.wait_for_url(f"**/t/{table}")
     beto.locator(".seat-row[data-seat='2'] input").fill("Beto")
     beto.click(".seat-row[data-seat='2'] button.take")
+    # his connection is the seat's now (the page reconnects after sitting): a line said before would be missed
+    beto.wait_for_function("() => typeof game !== 'undefined' && game.you === 2 && game.table"
+                           " && game.table.status === 'playing'")
     beto.click("#sheet-chat")  # on a phone the chat opens as a sheet over the table
     expect(beto.locator("#side.open #chat-text")).to_be_visible()
     assert httpx.get(server.url + f"/api/tables/{table}").json()["seats"][1]["name"] == "Beto"

@@ -225,6 +225,13 @@ def test_block_stops_chat_both_ways(server: tuple[Server, Path]) -> None:
         # a blocked pair cannot become friends by link
         code = jon.friends()["link"].rsplit("/", 1)[1]
         assert ivy.post("/api/friends/add", {"code": code}).json()["error"]["code"] == "blocked"
+        # each blocked the other: one unblocking leaves the other's block in force
+        assert jon.post("/api/blocks", {"name": "Ivy"}).status_code == 200
+        assert ivy.post("/api/blocks/remove", {"name": "Jon"}).status_code == 200
+        b.send({"type": "chat", "text": "still blocked"})
+        watch.wait(lambda m: m["type"] == "chat" and m["text"] == "still blocked")
+        quiet(a)
+        assert "still blocked" not in chats(a)
     finally:
         for c in (a, b, watch):
             c.close()

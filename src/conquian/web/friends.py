@@ -472,41 +472,33 @@ class Friends:
             raise ProtocolError("no_account", Msg("{name} plays without an account: it cannot be blocked",
                                                   name=line.name))
         await run_in_threadpool(self.store.block, conn.account, line.sender)
-        await self.changed(conn.account, line.sender, blocked=True)
+        await self.changed(conn.account, line.sender, True)
         await conn.send({"type": "blocked", "line": line_id, "seat": line.seat, "id": line.conn_id})
 
-    async def changed(self, a: str, b: str, tell: bool = True, blocked: bool = False) -> None:
-        """A block between ``a`` and ``b`` began (``blocked``: at once, before any chat line this
-        process delivers next) or ended: their connections here read the blocks again (and,
-        ``tell``, the other processes hear of it)."""
-        if blocked:
-            self._block_now(a, b)
-        for account_id in (a, b):
-            conns = [c for h in list(self.server.hubs.values()) for c in h.connections if c.account == account_id]
-            if conns:
-                now = await run_in_threadpool(self.store.blocked_set, account_id)
-                for c in conns:
-                    c.blocked = set(now)
-        if tell:
-            with contextlib.suppress(Exception):
-                await self.server.cluster.publish({"k": "block", "w": self.server.worker, "a": a, "b": b,
-                                                   "on": blocked})
+    async def changed(self, a: str, b: str, blocked: bool) -> None:
+        """The block between ``a`` and ``b`` is now ``blocked`` (either way round) or not: their
+        connections here know it at once, before any chat line this process delivers next, and
+        so do the other processes' (a notice)."""
+        self._apply(a, b, blocked)
+        with contextlib.suppress(Exception):
+            await self.server.cluster.publish({"k": "block", "w": self.server.worker, "a": a, "b": b, "on": blocked})
 
     def on_notice(self, payload: dict[str, Any]) -> None:
-        """A block began or ended in another process."""
-        a, b = payload.get("a"), payload.get("b")
-        if payload.get("w") != self.server.worker and isinstance(a, str) and isinstance(b, str):
-            if payload.get("on") is True:
-                self._block_now(a, b)  # before the chat lines that follow the notice
-            self.server.spawn(self.changed(a, b, tell=False))
+        """A block began or ended in another process (applied before the chat lines that follow it)."""
+        a, b, on = payload.get("a"), payload.get("b"), payload.get("on")
+        if payload.get("w") != self.server.worker and isinstance(a, str) and isinstance(b, str) \
+                and isinstance(on, bool):
+            self._apply(a, b, on)
 
-    def _block_now(self, a: str, b: str) -> None:
+    def _apply(self, a: str, b: str, blocked: bool) -> None:
         for h in list(self.server.hubs.values()):
             for c in h.connections:
-                if c.account == a:
-                    c.blocked.add(b)
-                elif c.account == b:
-                    c.blocked.add(a)
+                other = b if c.account == a else a if c.account == b else None
+                if other is not None:
+                    if blocked:
+                        c.blocked.add(other)
+                    else:
+                        c.blocked.discard(other)
 
     def live(self) -> set[str]:
         """The accounts connected to this process's tables."""
@@ -593,13 +585,14 @@ class Friends:
     async def _block(self, request: Request, account: Account) -> dict[str, Any]:
         name = self._text(await self._body(request), "name")
         other = await run_in_threadpool(self.store.block_name, account.id, name)
-        await self.changed(account.id, other, blocked=True)
+        await self.changed(account.id, other, True)
         return {"blocked": name}
 
     async def _unblock(self, request: Request, account: Account) -> dict[str, Any]:
         name = self._text(await self._body(request), "name")
         other = await run_in_threadpool(self.store.unblock, account.id, name)
-        await self.changed(account.id, other)
+        # the other may have blocked this account too: then neither reads the other still
+        await self.changed(account.id, other, await run_in_threadpool(blocked_between, self.store, account.id, other))
         return {"unblocked": name}
 
     async def _invite(self, request: Request, account: Account) -> dict[str, Any]:
