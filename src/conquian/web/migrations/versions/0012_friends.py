@@ -1,8 +1,8 @@
 """Friends, blocks and reports: friend links, friendships, blocks, invitations to a table, when an
 account was last connected, and the reports of chat lines kept for the server's owner.
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-11-29
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0012"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
