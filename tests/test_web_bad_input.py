@@ -220,11 +220,11 @@ def test_every_answer_carries_the_protections(server: Server, path: str) -> None
 
 # ---------------------------------------------------------------------------- the database
 def test_a_full_disk_is_told_by_table_creation_and_health(tmp_path: Path) -> None:
-    """Files the server writes may not grow past 200 kB (a real limit of the operating system,
+    """Files the server writes may not grow past 400 kB (a real limit of the operating system,
     RLIMIT_FSIZE): the database's write-ahead log fills up after some tables."""
 
     def small_files() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (400_000, 400_000))
 
     s = Server(f"sqlite:///{tmp_path / 'full.db'}", tmp_path, preexec=small_files).start()
     try:

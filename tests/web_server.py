@@ -117,9 +117,9 @@ class Client:
     """A WebSocket client of one table: ``table`` is the newest snapshot received."""
 
     def __init__(self, server: Server, table_id: str, token: str | None = None, host: str | None = None,
-                 origin: str | None = None) -> None:
-        headers = {"Origin": origin} if origin else None
-        self._cm = connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}", additional_headers=headers,
+                 origin: str | None = None, cookie: str | None = None) -> None:
+        headers = ({"Origin": origin} if origin else {}) | ({"Cookie": cookie} if cookie else {})
+        self._cm = connect(f"ws://127.0.0.1:{server.port}/ws/{table_id}", additional_headers=headers or None,
                            open_timeout=10)
         self.ws: ClientConnection = self._cm.__enter__()
         self.token = token

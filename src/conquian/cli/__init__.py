@@ -3,7 +3,8 @@
 :mod:`~conquian.cli.play` (``play``), :mod:`~conquian.cli.records` (``replay``, ``rules``),
 :mod:`~conquian.cli.review` (``review``), :mod:`~conquian.cli.research` (``simulate``, ``tournament``,
 ``stats``), :mod:`~conquian.cli.serve` (``serve``),
-:mod:`~conquian.cli.site` (``site``) and :mod:`~conquian.cli.speedups` (``speedups``), over
+:mod:`~conquian.cli.site` (``site``), :mod:`~conquian.cli.speedups` (``speedups``) and
+:mod:`~conquian.cli.admin` (``admin``), over
 :mod:`~conquian.cli.options`.
 
 Every command speaks the language of ``--lang`` (before or after the command), else the
@@ -23,7 +24,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from conquian.cli import learn, play, puzzle, records, research, review, serve, site, speedups
+from conquian.cli import admin, learn, play, puzzle, records, research, review, serve, site, speedups
 from conquian.cli.language import prescan, use_language
 from conquian.cli.options import Parser, rules_from_args
 from conquian.i18n import N_, _, active
@@ -43,6 +44,7 @@ _COMMAND_LINES = (
     ("stats", N_("how long a hand lasts and what it takes to win: a report (needs the 'analysis' extra)")),
     ("speedups", N_("compile the hot path with mypyc, or remove it (needs the 'speed' extra)")),
     ("site", N_("the offline app as static files: play the bots in the browser with no server")),
+    ("admin", N_("the web server's owner: the reports of chat lines (needs the 'web' extra)")),
 )
 
 
@@ -60,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar=_("COMMAND"))
-    for group in (play, learn, puzzle, records, research, review, serve, site, speedups):
+    for group in (play, learn, puzzle, records, research, review, serve, site, speedups, admin):
         group.add_parsers(sub)
     return p
 
@@ -73,6 +75,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "simulate": research.simulate_command, "tournament": research.tournament_command,
     "stats": research.stats_command, "review": review.review_command,
     "speedups": speedups.speedups_command, "serve": serve.serve_command, "site": site.site_command,
+    "admin": admin.admin_command,
 }
 
 

@@ -311,6 +311,8 @@ class AccountStore:
                 kept = metadata.tables.get(name)
                 if kept is not None:
                     conn.execute(delete(kept).where(kept.c.account_id == account_id))
+            for forget in FORGET_ACCOUNT:
+                forget(conn, account_id)
             conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
             conn.execute(delete(accounts).where(accounts.c.id == account_id))
         return taken
@@ -322,6 +324,10 @@ def _keys(text: str) -> list[str]:
     except ValueError:
         return []
     return [k for k in data if isinstance(k, str)] if isinstance(data, list) else []
+
+
+#: What else forgets a deleted account, in the deleting transaction (:mod:`conquian.web.friends` adds itself).
+FORGET_ACCOUNT: list[Callable[[Any, str], None]] = []
 
 
 #: The one refusal of a name that is taken or looks like one taken (no enumeration).

@@ -63,6 +63,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.start()
         server.spawn(quick.run())  # pairs the quick match's players, in every process
+        server.spawn(server.friends.keep_seen())  # notes who is connected here (friends online)
         try:
             yield
         finally:
@@ -72,6 +73,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
         routes=[
             *server.accounts.routes(server.rename_seats),
             *server.passkeys.routes(),
+            *server.friends.routes(),
             *ratings.routes(server.ratings),
             *quick.routes(),
             *http_routes(server),

@@ -144,8 +144,20 @@ class Mute(msgspec.Struct, tag="mute", forbid_unknown_fields=True):
     spectator: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 
 
+class Report(msgspec.Struct, tag="report", forbid_unknown_fields=True):
+    """Report a chat line (its ``line`` id) to the server's owner (:mod:`conquian.web.friends`)."""
+
+    line: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+
+
+class Block(msgspec.Struct, tag="block", forbid_unknown_fields=True):
+    """Block the account that said a chat line (its ``line`` id): no chat either way, no pairing."""
+
+    line: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+
+
 ClientMessage = (Hello | Act | Options | Next | Away | TurnTimer | Rematch | Ping | Chat | React | Hint | Pace | Hurry
-                 | Mute)
+                 | Mute | Report | Block)
 _client = msgspec.json.Decoder(ClientMessage)
 
 

@@ -34,6 +34,7 @@ from conquian.web.accounts import DELETED_NAME, Accounts
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
 from conquian.web.finished import Finished
+from conquian.web.friends import Friends
 from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
 from conquian.web.passkeys import Passkeys
 from conquian.web.protocol import RateLimit
@@ -134,6 +135,10 @@ class Connection:
     chat: RateLimit = field(default_factory=lambda: RateLimit(CHAT_PER_SECOND, CHAT_BURST))
     last: float = field(default_factory=time.monotonic)
     """When it last sent a message (the longest idle spectator is closed first when the server is full)."""
+    account: str | None = None
+    """The signed-in account (its cookie), the accounts it does not read, its reports (:mod:`~conquian.web.friends`)."""
+    blocked: set[str] = field(default_factory=set)
+    reports: int = 0
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message; a connection that has gone is ignored (its reader cleans it up)."""
@@ -208,6 +213,7 @@ class Server:
         self.ratings = Ratings(self.store.engine)
         self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
         self.passkeys = Passkeys(self.accounts, settings.allowed_origins, settings.account_requests_per_minute)
+        self.friends = Friends(self.store.engine, self)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
                                     settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}
@@ -369,6 +375,8 @@ class Server:
                 self.spawn(self.catch_up(held))
         elif kind == "presence":
             self._presence_message(payload)
+        elif kind == "block":
+            self.friends.on_notice(payload)
         elif kind in ("chat", "mute") and payload.get("w") != self.worker:
             self._chat_notice(payload)
         elif kind in ("move", "seats", "settings") and payload.get("w") != self.worker:
@@ -492,16 +500,17 @@ class Server:
                 self.spawn(self.cluster.release(table_id))
 
     # ------------------------------------------------------------------ chat
-    async def deliver_chat(self, hub: Hub, out: dict[str, Any]) -> None:
+    async def deliver_chat(self, hub: Hub, out: dict[str, Any], sender: str | None = None) -> None:
         """Send a chat line or reaction (``out``, from a connection of this process or another's)
         to this process's connections of the table that may read it: a seated player's to all, a
         spectator's to the connections that hold no seat only (never to a seated player, the
         seated host included: no coaching).  The sender's name is the seat's, or the
-        spectator's number in the reader's language."""
+        spectator's number in the reader's language.  ``sender``'s (account's) blocks apply."""
         seat = out.get("seat")
         players = out.get("channel") == "players" and isinstance(seat, int)
+        self.friends.heard(hub, out, sender)
         for c in list(hub.connections):
-            if players or c.seat is None:
+            if (players or c.seat is None) and (sender is None or sender not in c.blocked):
                 if isinstance(seat, int) and 1 <= seat <= len(hub.table.names):
                     name = hub.table.names[seat - 1]
                 else:
@@ -523,7 +532,7 @@ class Server:
         if hub is None or not isinstance(out, dict) or out.get("type") != "chat" \
                 or out.get("channel") not in ("players", "spectators") or not isinstance(out.get("text"), str):
             return
-        self.spawn(self.deliver_chat(hub, out))
+        self.spawn(self.deliver_chat(hub, out, payload["a"] if isinstance(payload.get("a"), str) else None))
 
     def mutes_of(self, table_id: str) -> tuple[set[str], set[str]]:
         """The muted spectators of a table, by connection id and by address (shared by its hub)."""

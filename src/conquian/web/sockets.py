@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 
 from starlette.concurrency import run_in_threadpool
@@ -122,6 +123,7 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
     if hello.token is not None and seat is None:
         await conn.error("bad_token", Msg("this seat token is not valid at this table: you are watching"))
     conn.seat, conn.host = seat, host
+    conn.account, conn.blocked = await server.friends.identify(ws)
     conn.chat = protocol.RateLimit(server.settings.chat_per_second, server.settings.chat_burst)
     hub.table.connect(seat)
     hub.connections.add(conn)
@@ -184,6 +186,12 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         return
     if isinstance(msg, protocol.Chat | protocol.React):
         await _chat(server, hub, conn, msg)
+        return
+    if isinstance(msg, protocol.Report):
+        await server.friends.report_line(hub, conn, msg.line)
+        return
+    if isinstance(msg, protocol.Block):
+        await server.friends.block_line(hub, conn, msg.line)
         return
     if isinstance(msg, protocol.Hint):
         await _hint(server, hub, conn)
@@ -277,12 +285,13 @@ async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat |
     players = conn.seat is not None
     out: dict[str, object] = {
         "type": "chat", "channel": "players" if players else "spectators",
-        "seat": conn.seat, "id": conn.id, "text": text,
+        "seat": conn.seat, "id": conn.id, "line": secrets.token_urlsafe(6), "text": text,
         "reaction": msg.reaction if isinstance(msg, protocol.React) else None, "at": round(time.time(), 3),
     }
-    await server.deliver_chat(hub, out)
-    # the table's connections held by the other processes hear it too
-    await server.cluster.publish({"k": "chat", "w": server.worker, "t": hub.table.id, "m": out})
+    await server.deliver_chat(hub, out, conn.account)
+    # the table's connections held by the other processes hear it too (and whose it is, for the blocks)
+    await server.cluster.publish({"k": "chat", "w": server.worker, "t": hub.table.id, "m": out}
+                                 | ({"a": conn.account} if conn.account else {}))
 
 
 async def _hint(server: Server, hub: Hub, conn: Connection) -> None:

@@ -139,6 +139,10 @@ async function renderAccount() {
   let passkeys = [];
   if (me.name) { try { passkeys = (await api("/api/account/passkeys")).passkeys || []; } catch (e) { passkeys = []; } }
   parts.push(...passkeySection(me, passkeys, renderAccount));
+  const code = /^\/f\/([A-Za-z0-9_-]{1,32})$/.exec(location.pathname);
+  if (code && me.name) parts.unshift(await friendConfirm(code[1], renderAccount));
+  else if (code) parts.unshift(el("p", { class: "panel", id: "friend-confirm" }, _("A friend shared this link: choose your name below, then add your friend.")));
+  parts.push(await friendsSection(renderAccount));
   parts.push(el("h2", {}, _("Sessions")), el("ul", { id: "sessions" }, sessions.map(s => sessionRow(s, renderAccount))));
   const del = el("button", { type: "button", id: "delete-account", onclick: async () => {
     if (!confirm(_("Delete your account? Your name is removed from every table you played at."))) return;

@@ -1,10 +1,11 @@
 // The chat at a table: lines and quick reactions, the players' channel and the spectators' one,
 // the refusals (too long, too fast, muted) and the host's mute of a spectator.
 // Protocol: docs/protocol.md (version 1): the client sends `chat` {text} and `react` {reaction};
-// the server sends `chat` {channel, from, seat, id, text, reaction, at} to whoever may read it
+// the server sends `chat` {channel, from, seat, id, line, text, reaction, at} to whoever may read it
 // (a seated player's line to everyone, a spectator's to the tabs that hold no seat only, never to a seated player).
 // Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
-// Every line is put in the page as text (textContent), never as HTML.
+// Every line is put in the page as text (textContent), never as HTML.  Another's line has a "…"
+// menu: report it to the server's owner (`report` {line}), or block whoever said it (`block` {line}).
 "use strict";
 
 // ----------------------------------------------------------------------------- chat
@@ -13,11 +14,11 @@ const CHAT_KEEP = 100;       // lines kept in the page
 // the quick reactions the server takes (protocol.REACTIONS), with their names for screen readers
 const REACTIONS = [["👍", () => _("thumbs up")], ["👏", () => _("applause")], ["😮", () => _("surprise")],
   ["😂", () => _("laughter")], ["🙏", () => _("thanks")], ["🔥", () => _("fire")]];
-const CHAT_ERRORS = new Set(["too_long", "too_fast", "muted"]);
+const CHAT_ERRORS = new Set(["too_long", "too_fast", "muted", "no_line", "own_line", "no_account", "signed_out"]);
 
 function chatState(game) {
   // kept on the game, so the lines and the draft outlive every render of the table
-  if (!game.chat) game.chat = { lines: [], draft: "", error: "", sentAt: 0, muted: new Set(), unread: 0 };
+  if (!game.chat) game.chat = { lines: [], draft: "", error: "", sentAt: 0, muted: new Set(), unread: 0, menu: null, reported: new Set(), said: "" };
   return game.chat;
 }
 
@@ -33,7 +34,7 @@ function chatRefused(game, m) {
   // a refusal of the chat (its words come from the server, in this connection's language)
   const c = chatState(game);
   const recent = Date.now() - c.sentAt < 5000;
-  if (m.code === "too_long" || m.code === "muted" || (m.code === "too_fast" && recent)) {
+  if (m.code === "too_long" || m.code === "muted" || (m.code === "too_fast" && recent) || ["no_line", "own_line", "no_account", "signed_out"].includes(m.code)) {
     c.error = m.message || { too_long: _("That line is too long."), too_fast: _("Not so fast: wait a moment."), muted: _("The host has muted you: you may still watch.") }[m.code];
     if (game.table) game.render();
   }
@@ -75,7 +76,39 @@ function chatLine(game, line) {
         onclick: () => { c.muted.add(line.id); game.send({ type: "mute", spectator: line.id }); game.render(); } }, _("mute")));
     }
   }
+  if (line.line && line.id !== game.connId) row.append(" ", chatMenu(game, line));
   return row;
+}
+
+function chatMenu(game, line) {
+  // report the line, or block whoever said it (big enough to tap on a phone; kept open across renders)
+  const c = chatState(game);
+  const who = chatWho(game, line);
+  if (c.reported.has(line.line)) return el("span", { class: "dim chat-reported" }, _("reported"));
+  const menu = el("details", { class: "chat-menu", "data-key": `menu-${line.line}`, open: c.menu === line.line });
+  menu.addEventListener("toggle", () => { c.menu = menu.open ? line.line : (c.menu === line.line ? null : c.menu); });
+  menu.append(el("summary", { class: "chat-more", "aria-label": format(_("more about {name}'s line"), { name: who }) }, "…"),
+    el("div", { class: "row chat-menu-actions" },
+      el("button", { type: "button", class: "secondary chat-report", onclick: () => {
+        if (!confirm(_("Report this line to the server's owner?"))) return;
+        c.menu = null; game.send({ type: "report", line: line.line });
+      } }, _("report")),
+      el("button", { type: "button", class: "secondary chat-block", onclick: () => {
+        if (!confirm(format(_("Block {name}? Neither of you will read the other's chat, and you will not be paired together."), { name: who }))) return;
+        c.menu = null; game.send({ type: "block", line: line.line });
+      } }, format(_("block {name}"), { name: who }))));
+  return menu;
+}
+
+function chatAnswered(game, m) {
+  // the server kept a report, or a block: the reporter sees it; a blocked player's lines leave the page
+  const c = chatState(game);
+  if (m.type === "reported") { c.reported.add(m.line); c.said = _("Reported: the server's owner will read it."); }
+  else {
+    c.lines = c.lines.filter(l => !(l.line === m.line || (m.seat !== null && m.seat !== undefined && l.seat === m.seat && l.channel === "players") || (m.id && l.id === m.id)));
+    c.said = _("Blocked: you will not read each other's chat.");
+  }
+  if (game.table) game.render();
 }
 
 function chatPanel(game) {
@@ -112,7 +145,8 @@ function chatPanel(game) {
     text.value = "";
     chatSend(game, { type: "chat", text: line });
   });
-  box.append(form, el("p", { class: "chat-error", id: "chat-error", role: "status" }, c.error || ""));
+  box.append(form, el("p", { class: "chat-error", id: "chat-error", role: "status" }, c.error || ""),
+    c.said ? el("p", { class: "dim chat-said", id: "chat-said", role: "status" }, c.said) : "");
   return box;
 }
 
@@ -124,6 +158,7 @@ if (typeof Game === "function" && !Game.prototype.chatHooked) {
   Game.prototype.receive = function (m) {
     if (m && m.type === "welcome") { this.connId = m.id; this.chatChars = m.chat_chars; chatState(this); }
     if (m && m.type === "error" && CHAT_ERRORS.has(m.code)) chatRefused(this, m);
+    if (m && (m.type === "reported" || m.type === "blocked")) { chatAnswered(this, m); return undefined; }
     return receive.call(this, m);
   };
 }

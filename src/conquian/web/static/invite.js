@@ -41,5 +41,6 @@ function invitationPanel(id) {
       alt: _("QR code of the invitation link") }),
     el("figcaption", { class: "dim" }, _("On a phone: scan this code with the camera.")));
   return el("div", { class: "invitation", id: "invitation" },
-    el("p", {}, _("Invite your friends with this link:"), " ", shown), buttons, qr);
+    el("p", {}, _("Invite your friends with this link:"), " ", shown), buttons, qr,
+    typeof friendInvitePanel === "function" ? friendInvitePanel(id) : "");
 }

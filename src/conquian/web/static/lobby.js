@@ -138,7 +138,8 @@ async function lobby() {
   // the offline app: the engine in the page, against the bots, with no network (offline/)
   const offline = el("p", { class: "panel", id: "play-offline" }, el("a", { href: "/offline/" }, _("Play offline")), " ",
     el("span", { class: "dim" }, _("against the bots, in this browser, with no network (unrated)")));
-  main.replaceChildren(el("div", { class: "grid" }, el("div", {}, quickPanel(), form), el("div", {}, listBox, historyBox, offline)));
+  const noticeBox = el("div", { id: "friend-notices-box" });  // invitations from friends (friends.js)
+  main.replaceChildren(noticeBox, el("div", { class: "grid" }, el("div", {}, quickPanel(), form), el("div", {}, listBox, historyBox, offline)));
   async function refreshList() {
     if (!document.body.contains(listBox)) return;
     try {
@@ -149,6 +150,7 @@ async function lobby() {
         open.length ? el("ul", { class: "tables", id: "open-tables" }, open) : el("p", { class: "dim" }, _("No table is open: create one.")),
         done.length ? el("div", {}, el("h2", {}, _("Finished matches")), el("ul", { class: "tables", id: "finished" }, done)) : "");
     } catch (e) { /* the server may be restarting */ }
+    if (typeof lobbyFriendNotices === "function") lobbyFriendNotices(noticeBox);
     setTimeout(refreshList, 5000);
   }
   refreshList();
