@@ -18,7 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
-from conquian.web.quickmatch import WINDOW_EVERY, Waiting, accepts, check_request, groups, status, window
+from conquian.bots.levels import level_for
+from conquian.web.quickmatch import NEW_RATING, WINDOW_EVERY, Waiting, accepts, check_request, groups, status, window
 from test_web_ratings import board, play_out, signed_in
 from web_server import Client, Server
 
@@ -192,7 +193,23 @@ def test_bots_fill_the_empty_seats_after_the_wait(server: Server) -> None:
     assert quick(uma, hu, game="conquian", players=2, bots=True).json()["bots"] is True
     seat = wait_matched(uma, timeout=10)
     kinds = sorted(s["kind"] for s in httpx.get(server.url + f"/api/tables/{seat['table']}").json()["seats"])
-    assert kinds == ["expert", "human"]
+    # a newcomer's bot is the level fitted nearest his rating (cooncan has no fitted level: the expert)
+    assert kinds == sorted([level_for("conquian", NEW_RATING), "human"]) and kinds[0] == "beginner"
+
+
+def test_two_players_of_whom_one_blocked_the_other_are_not_paired(server: Server) -> None:
+    vic, hv = signed_in(server.url, "Yolanda")
+    wes, hw = signed_in(server.url, "Zeferino")
+    assert vic.post("/api/blocks", json={"name": "Zeferino"}, headers=hv).status_code == 200
+    assert quick(vic, hv, game="conquian", players=2).json()["matched"] is False
+    assert quick(wes, hw, game="conquian", players=2).json()["matched"] is False  # blocked: not together
+    time.sleep(1.5)  # a pairing round of the server's own passes: still apart
+    assert vic.get("/api/quick").json()["matched"] is False
+    xia, hx = signed_in(server.url, "Quetzal")
+    third = quick(xia, hx, game="conquian", players=2).json()
+    assert third["matched"] is True  # with whichever of them waited longest: Yolanda
+    assert wait_matched(vic)["table"] == third["table"] and wes.get("/api/quick").json()["matched"] is False
+    assert wes.request("DELETE", "/api/quick", headers=hw).status_code == 200
 
 
 def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_redealt(tmp_path: Path) -> None:

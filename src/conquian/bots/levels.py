@@ -174,6 +174,21 @@ def rated_bots(game: str) -> list[tuple[str, int]]:
     return sorted(((b, int(e["rating"])) for b, e in bots.items()), key=lambda x: (x[1], x[0]))
 
 
+def level_for(game: str, rating: float) -> str | None:
+    """The level whose fitted rating in ``game`` is the closest to ``rating`` (a player's, as the
+    web shows it): the bot a quick match seats beside him; None if no level was fitted there.
+
+    >>> level_for("conquian", 0) == LEVELS[0].bot
+    True
+    >>> level_for("no-such-game", 1500) is None
+    True
+    """
+    bots = fitted().get("games", {}).get(game, {}).get("bots", {})
+    fitted_levels = [(abs(float(bots[lv.bot]["rating"]) - rating), i, lv.bot)
+                     for i, lv in enumerate(LEVELS) if lv.bot in bots]
+    return min(fitted_levels)[2] if fitted_levels else None
+
+
 def bot_ratings() -> dict[str, dict[str, dict[str, Any]]]:
     """Per game, the fitted bots' ``rating`` and its 95% ``interval`` (what the web's menus show)."""
     return {game: {b: {"rating": int(e["rating"]), "interval": list(e["interval"])}
@@ -182,4 +197,5 @@ def bot_ratings() -> dict[str, dict[str, dict[str, Any]]]:
 
 
 __all__ = ["BEGINNER_NOISE", "CASUAL_NOISE", "LEVELS", "RATINGS_FILE", "BeginnerBot", "CasualBot", "Level",
-           "NoisyFosterBot", "SkilledBot", "bot_ratings", "fitted", "fixed_rating", "level", "rated_bots"]
+           "NoisyFosterBot", "SkilledBot", "bot_ratings", "fitted", "fixed_rating", "level", "level_for",
+           "rated_bots"]

@@ -17,8 +17,11 @@ others who asked for one, and neither rated nor listed when over).
   player who has waited longest is paired first, with the closest ratings.
 - After :attr:`~conquian.web.server.Settings.quick_bot_after` seconds a player may have the empty
   seats filled with bots (or have asked for it when joining): a group is then made with him and
-  the waiting players within the window who also accept bots, and a bot of his level (the
-  ``expert``) in every other seat.
+  the waiting players within the window who also accept bots, and a bot of their level in every
+  other seat: the level whose fitted rating (:func:`conquian.bots.levels.level_for`) is the
+  closest to the group's mean rating.
+- Two players of whom one blocked the other (:func:`conquian.web.friends.blocked_between`) are
+  never put in one group.
 - A rated quick match's table is rated (:mod:`~conquian.web.ratings`) and public once over (a
   rated match's replay is open to all); a casual one's is its players' only.  At either a bot
   plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
@@ -42,7 +45,7 @@ import random
 import secrets
 import time
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -54,10 +57,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from conquian.bots.levels import level_for
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import Msg
 from conquian.web.accounts import accounts, seat_accounts
+from conquian.web.friends import blocks
 from conquian.web.lang import reader
 from conquian.web.ratings import RATED_AWAY, rated_tables, ratings, shown
 from conquian.web.store import Store, metadata
@@ -78,7 +83,7 @@ PAIR_EVERY = 1.0
 KEPT_AFTER = 600.0
 #: Seconds a player may wait at most; then he leaves the queue (he was not asking any more).
 WAIT_AT_MOST = 1800.0
-#: The bot that fills a seat: of the level of a rated player (the strongest quick bot).
+#: The bot that fills a seat where no level was fitted for the game (else the level of the players).
 FILL_BOT = "expert"
 #: A new player's rating as shown (openskill's defaults: :func:`~conquian.web.ratings.shown`).
 NEW_RATING = shown(25.0, 25 / 3)
@@ -148,25 +153,31 @@ def _closest(pool: list[Waiting], at: int, reach: int) -> Iterator[Waiting]:
             return
 
 
-def _grow(anchor: Waiting, candidates: Iterator[Waiting], size: int, now: float) -> list[Waiting]:
+#: Whether two accounts may not sit at one table (one blocked the other).
+Blocked = Callable[[str, str], bool]
+
+
+def _grow(anchor: Waiting, candidates: Iterator[Waiting], size: int, now: float,
+          blocked: Blocked | None = None) -> list[Waiting]:
     """The anchor and up to ``size - 1`` of ``candidates`` (the closest first), each taken only if
-    the group still accepts itself."""
+    the group still accepts itself and nobody in it blocked him or was blocked by him."""
     group = [anchor]
     for w in candidates:
         if len(group) == size:
             break
-        if accepts([*group, w], now):
+        if accepts([*group, w], now) and not (blocked and any(blocked(g.account, w.account) for g in group)):
             group.append(w)
     return group
 
 
 def groups(waiting: list[Waiting], size: int, now: float, bot_after: float | None = None,
-           ) -> list[tuple[list[Waiting], int]]:
+           blocked: Blocked | None = None) -> list[tuple[list[Waiting], int]]:
     """The groups to seat from ``waiting`` (players of one game and size), each with the number of
     bots to fill it: whoever has waited longest first, with the closest ratings that accept each
     other; a group short of players is filled with bots when its first player has waited
     ``bot_after`` seconds and accepts bots (as do the others in it).  Only the players within the
-    first one's window are looked at, outwards from his rating.
+    first one's window are looked at, outwards from his rating.  No group holds two players of
+    whom ``blocked`` says one blocked the other.
 
     >>> a, b, c = Waiting("a", 1000, 0.0), Waiting("b", 1300, 0.0), Waiting("c", 1080, 1.0)
     >>> [([w.account for w in g], bots) for g, bots in groups([a, b, c], 2, 2.0)]
@@ -175,6 +186,8 @@ def groups(waiting: list[Waiting], size: int, now: float, bot_after: float | Non
     []
     >>> [([w.account for w in g], bots) for g, bots in groups([a, b], 2, 20.0)]
     [(['a', 'b'], 0)]
+    >>> groups([a, c], 2, 2.0, blocked=lambda x, y: {x, y} == {"a", "c"})
+    []
     """
     def key(w: Waiting) -> tuple[int, str]:
         return w.rating, w.account
@@ -187,9 +200,9 @@ def groups(waiting: list[Waiting], size: int, now: float, bot_after: float | Non
         if at == len(keys) or keys[at] != key(anchor):
             continue  # in a group already
         reach = window(now - anchor.joined_at)  # no group holds a rating farther than the anchor's window
-        group = _grow(anchor, _closest(pool, at, reach), size, now)
+        group = _grow(anchor, _closest(pool, at, reach), size, now, blocked)
         if len(group) < size and anchor.bots and bot_after is not None and now - anchor.joined_at >= bot_after:
-            group = _grow(anchor, (w for w in _closest(pool, at, reach) if w.bots), size, now)
+            group = _grow(anchor, (w for w in _closest(pool, at, reach) if w.bots), size, now, blocked)
         elif len(group) < size:
             continue  # he waits on (and may still be taken into a later one's group)
         out.append((group, size - len(group)))
@@ -302,10 +315,18 @@ class QuickStore:
                 if r.name is not None:
                     kinds.setdefault((r.game, r.players, bool(r.rated)), []).append(
                         Waiting(r.account_id, r.rating, r.joined_at, bool(r.bots)))
+            queued = list(names)
+            barred = {(r.blocker, r.blocked) for r in conn.execute(select(blocks.c.blocker, blocks.c.blocked).where(
+                blocks.c.blocker.in_(queued), blocks.c.blocked.in_(queued)))} if len(queued) > 1 else set()
+
+            def blocked(a: str, b: str) -> bool:
+                return (a, b) in barred or (b, a) in barred
+
             for (game, size, rated), waiting in kinds.items():
-                for group, bots in groups(waiting, size, now, bot_after):
+                for group, bots in groups(waiting, size, now, bot_after, blocked):
+                    mean = sum(w.rating for w in group) / len(group)
                     table, tokens = new_table(game, size, [(w.account, str(names[w.account])) for w in group], bots,
-                                              deals, rated)
+                                              deals, rated, level_for(game, mean) or FILL_BOT)
                     for account_id, (seat, token) in tokens.items():
                         claimed = conn.execute(update(quick_queue).where(
                             quick_queue.c.account_id == account_id, quick_queue.c.table_id.is_(None)).values(
@@ -326,9 +347,9 @@ class _Raced(Exception):
 
 
 def new_table(game: str, size: int, people: list[tuple[str, str]], bots: int, deals: int | None = None,
-              rated: bool = True) -> tuple[Table, dict[str, tuple[int, str]]]:
+              rated: bool = True, bot: str = FILL_BOT) -> tuple[Table, dict[str, tuple[int, str]]]:
     """A table of ``game`` for ``size`` with ``people`` (account, name) seated in a random order
-    and ``bots`` seats given to :data:`FILL_BOT`; and each account's (seat, token).  A rated
+    and ``bots`` seats given to ``bot``; and each account's (seat, token).  A rated
     one is public (its match listed and open to all once over), a casual one its players' only."""
     rules = get_rules(game, players=size)
     order = list(range(1, size + 1))
@@ -340,7 +361,7 @@ def new_table(game: str, size: int, people: list[tuple[str, str]], bots: int, de
         tokens[account_id] = (seat, table.sit(seat, name))
     for place in table.seats:
         if place.kind == OPEN:
-            table.set_bot(place.number, FILL_BOT, host=True)
+            table.set_bot(place.number, bot, host=True)
     assert len(tokens) + bots == size
     return table, tokens
 
