@@ -73,9 +73,13 @@ def lockstep(variant: str = "conquian", num_envs: int = 64, steps: int = 200, se
             final = np.stack([info["final_obs"][i] for i in done])
             _same(t, "final observation", final, np.asarray(state.observation)[done], venv, rows=done)
             new = fresh()
-            flags = jnp.asarray(terminated)
-            state = jax.tree_util.tree_map(
-                lambda a, b: jnp.where(flags.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), new, state)
+            state = _select(jnp.asarray(terminated), new, state)
+    return out
+
+
+def _select(flags: Any, a: State, b: State) -> State:
+    """Row by row: ``a`` where ``flags``, else ``b``."""
+    out: State = jax.tree_util.tree_map(lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
     return out
 
 

@@ -108,7 +108,7 @@ class ConquianJax:
 
     def _deal(self, deck: Array, dealer: Array) -> State:
         T = self.T
-        n, k = T.n_cards, T.n_melds
+        k = T.n_melds
         hb = jnp.asarray(T.card_bit)[deck[:20]]  # R3.1: two at a time, the pone first
         who = (jnp.arange(20) >> 1) & 1
         hands = jnp.stack([union(jnp.where((who == p)[:, None], hb, jnp.uint32(0))) for p in (0, 1)])

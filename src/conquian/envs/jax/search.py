@@ -67,7 +67,8 @@ def pack(b: Array) -> Array:
 
 def union(ws: Array) -> Array:
     """The union of a stack of sets ``[..., k, 2]``."""
-    return lax.reduce(ws, jnp.uint32(0), lax.bitwise_or, (ws.ndim - 2,))
+    out: Array = lax.reduce(ws, jnp.uint32(0), lax.bitwise_or, (ws.ndim - 2,))
+    return out
 
 
 def hand_weights(hand: Array, n: int) -> Array:
@@ -114,7 +115,8 @@ def dfs(T: Tables, req: Array, opt: Array, side: Array, hand: Array, card: Array
     side_m = meld[side]
 
     def cond(c: tuple[Any, ...]) -> Array:
-        return (c[0] >= 0) & ~c[1]
+        go: Array = (c[0] >= 0) & ~c[1]
+        return go
 
     def body(c: tuple[Any, ...]) -> tuple[Any, ...]:
         d, _, (rq, op, ld, cm, ptr, ch), acc = c

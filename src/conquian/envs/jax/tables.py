@@ -18,7 +18,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from conquian.engine.actions import sort_key
+from conquian.engine.cards import sort_key
 from conquian.engine.conquian.melds import meld_table
 from conquian.engine.rules import CONQUIAN, Rules, get_rules
 from conquian.engine.scoring import conquian_pip_value
