@@ -124,7 +124,7 @@ class ConquianJax:
     def _no_uses(self) -> Uses:
         k = self.T.n_melds
         return Uses(jnp.zeros(k, jnp.bool_), jnp.zeros(1024, jnp.bool_), jnp.full((10, 5), k, jnp.int32),
-                    jnp.full(10, k, jnp.int32), jnp.full(k + 1, -1, jnp.int32))
+                    jnp.full(10, k, jnp.int32), jnp.full(32, -1, jnp.int32))
 
     def _seat(self, s: State, p: Array) -> Array:
         """The seat of player ``p`` (two at the table: the dealer is player 1)."""

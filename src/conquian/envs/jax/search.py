@@ -78,6 +78,27 @@ def hand_weights(hand: Array, n: int) -> Array:
     return jnp.where(b, jnp.left_shift(1, jnp.maximum(rank, 0)), 0).astype(jnp.int32)
 
 
+def get_bit(ws: Array, i: Array) -> Array:
+    """Bit ``i`` of a bit set held in ``uint32`` words (read by a one-hot sum: no gather)."""
+    word = jnp.sum(jnp.where(jnp.arange(ws.shape[-1]) == (i >> 5), ws, jnp.uint32(0)), axis=-1, dtype=jnp.uint32)
+    return ((word >> (i & 31).astype(jnp.uint32)) & 1) == 1
+
+
+def set_bit(ws: Array, i: Array, flag: Array) -> Array:
+    """``ws`` with bit ``i`` set where ``flag``."""
+    one = jnp.left_shift(jnp.uint32(1), (i & 31).astype(jnp.uint32))
+    return ws | jnp.where((jnp.arange(ws.shape[-1]) == (i >> 5)) & flag, one, jnp.uint32(0))
+
+
+def _read(a: Array, sel: Array) -> Array:
+    """Row ``sel`` (one-hot) of a stack."""
+    return jnp.sum(jnp.where(sel.reshape(sel.shape + (1,) * (a.ndim - 1)), a, 0), axis=0, dtype=a.dtype)
+
+
+def _write(a: Array, sel: Array, v: Array) -> Array:
+    return jnp.where(sel.reshape(sel.shape + (1,) * (a.ndim - 1)), v, a)
+
+
 class Search(NamedTuple):
     """The end of a search: whether it stopped at a leaf, the path to it (the combinations
     chosen, ``-1`` for a hand card left, ``n_melds`` past the leaf) and what the leaves made."""
@@ -101,11 +122,13 @@ def dfs(T: Tables, req: Array, opt: Array, side: Array, hand: Array, card: Array
     ``MeldTable.cover``: the lowest required card goes into each combination holding it, of
     the required and optional cards.  At each leaf ``leaf_fn(acc, is_leaf, laid, card_meld)``
     gives the new ``acc`` and whether to stop (``laid``: the cards of ``hand`` laid;
-    ``card_meld``: the combination holding ``card``).
+    ``card_meld``: the combination holding ``card``).  The stack is read and written through
+    one-hot masks, so that under ``jax.vmap`` every step of the loop is elementwise.
     """
     n, k = T.n_cards, T.n_melds
     meld = jnp.asarray(T.meld)
     card_bit = jnp.asarray(T.card_bit)
+    meld_low = jnp.asarray(T.meld_low)
     table = jnp.asarray(T.by_card if cover else T.by_low)
     width = table.shape[1] + (0 if cover else 2)
     cbit = card_bit[jnp.maximum(card, 0)]
@@ -113,6 +136,7 @@ def dfs(T: Tables, req: Array, opt: Array, side: Array, hand: Array, card: Array
     stack = (zero.at[0].set(req), zero.at[0].set(opt), zero, jnp.full(DEPTH, k, jnp.int32),
              jnp.zeros(DEPTH, jnp.int32), jnp.full(DEPTH, k, jnp.int32))
     side_m = meld[side]
+    levels = jnp.arange(DEPTH)
 
     def cond(c: tuple[Any, ...]) -> Array:
         go: Array = (c[0] >= 0) & ~c[1]
@@ -120,7 +144,8 @@ def dfs(T: Tables, req: Array, opt: Array, side: Array, hand: Array, card: Array
 
     def body(c: tuple[Any, ...]) -> tuple[Any, ...]:
         d, _, (rq, op, ld, cm, ptr, ch), acc = c
-        r, o = rq[d], op[d]
+        here = levels == d
+        r, o, laid, cmd, p0 = _read(rq, here), _read(op, here), _read(ld, here), _read(cm, here), _read(ptr, here)
         rest = r | o
         if cover:
             leaf = empty(r)
@@ -136,33 +161,34 @@ def dfs(T: Tables, req: Array, opt: Array, side: Array, hand: Array, card: Array
         else:
             low_req = ~empty(r & lowbit)
             holds = ~empty(side_m & lowbit) & (side < k)
-            sm = jnp.where(jnp.any(holds), side[jnp.argmax(holds)], k)
-            side_ok = low_req & (sm < k) & subset(meld[sm], rest) & (jnp.asarray(T.meld_low)[sm] == low)
+            sm = jnp.max(jnp.where(holds, side, -1))
+            sm = jnp.where(sm >= 0, sm, k)
+            side_ok = low_req & (sm < k) & subset(meld[sm], rest) & (meld_low[sm] == low)
             cval = cval & ~(side_ok & (cl == sm))
             cands = jnp.concatenate([jnp.array([-1], jnp.int32), sm[None], cl])
             valid = jnp.concatenate([(~low_req & (low < n))[None], side_ok[None], cval])
-        valid = valid & (jnp.arange(width) >= ptr[d]) & ~leaf
+        valid = valid & (jnp.arange(width) >= p0) & ~leaf
         go = jnp.any(valid)
         j = jnp.argmax(valid)
         m = cands[j]
         mm = meld[jnp.where(m >= 0, m, k)]
         removed = jnp.where(m >= 0, mm, lowbit)
-        acc, stop = leaf_fn(acc, leaf, ld[d], cm[d])
+        acc, stop = leaf_fn(acc, leaf, laid, cmd)
         stop = stop & leaf
-        e = jnp.minimum(d + 1, DEPTH - 1)
-        ptr = ptr.at[d].set(jnp.where(go, j + 1, ptr[d]))
-        ch = ch.at[d].set(jnp.where(go, m, ch[d]))
-        rq = rq.at[e].set(jnp.where(go, r & ~removed, rq[e]))
-        op = op.at[e].set(jnp.where(go, o & ~removed, op[e]))
-        ld = ld.at[e].set(jnp.where(go, ld[d] | (mm & hand), ld[e]))
-        cm = cm.at[e].set(jnp.where(go, jnp.where((m >= 0) & ~empty(mm & cbit), m, cm[d]), cm[e]))
-        ptr = ptr.at[e].set(jnp.where(go, 0, ptr[e]))
+        nxt = (levels == d + 1) & go
+        mine = here & go
+        ptr = _write(_write(ptr, mine, j + 1), nxt, 0)
+        ch = _write(ch, mine, m)
+        rq = _write(rq, nxt, r & ~removed)
+        op = _write(op, nxt, o & ~removed)
+        ld = _write(ld, nxt, laid | (mm & hand))
+        cm = _write(cm, nxt, jnp.where((m >= 0) & ~empty(mm & cbit), m, cmd))
         d = jnp.where(stop, d, jnp.where(go, d + 1, d - 1))
         return d, stop, (rq, op, ld, cm, ptr, ch), acc
 
     init = (jnp.where(active, 0, -1).astype(jnp.int32), jnp.bool_(False), stack, acc)
     d, stopped, st, acc = lax.while_loop(cond, body, init)
-    path = jnp.where(jnp.arange(DEPTH) < d, st[5], k)
+    path = jnp.where(levels < d, st[5], k)
     return Search(stopped, path, acc)
 
 
@@ -183,8 +209,8 @@ class Uses(NamedTuple):
     (``lay``, ``bool[1024]``), the forms of steps 1 to 3 of the listing (``forms``: one row per
     side place then per three-card combination, its new combinations, ``n_melds`` for none;
     ``form_meld``: the combination holding the card, ``n_melds`` if the row lists nothing), and
-    for each combination whose first form is a further search's, the hand cards it lays
-    (``first_lay``, -1 for none)."""
+    for each combination holding the card (by its place among them, ``Tables.place``) whose
+    first form is a further search's, the hand cards it lays (``first_lay``, -1 for none)."""
 
     use: Array
     lay: Array
@@ -210,6 +236,7 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
     meld = jnp.asarray(T.meld)
     c = jnp.maximum(card, 0)
     cb = jnp.asarray(T.card_bit)[c]
+    place = jnp.asarray(T.place)[:, c]  # [n_melds + 1]
     avail = down | hand
     th = jnp.asarray(T.threes)[c]
     tm = meld[th]
@@ -242,47 +269,64 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
     forms = forms.at[4:, 0].set(jnp.where(s2 | f3, th, k))
     forms = forms.at[4:, 1:].set(jnp.where(f3[:, None], extra, k))
     form_meld = forms[:, 0]
+    listed = form_meld < k
     laid3 = union(meld[forms[4:]]) & hand_f
     lays = jnp.concatenate([jnp.zeros(4, jnp.int32), jax.vmap(lambda w: _hb(w, weights, n))(laid3)])
-    laid13 = jnp.zeros(LAYS, jnp.bool_).at[lays].max(form_meld < k)
+    laid13 = jnp.zeros(32, jnp.uint32)
+    for i in range(lays.shape[0]):
+        laid13 = set_bit(laid13, lays[i], listed[i])
     # 4: every further set of hand cards some use lays, each once, in one partition
     kk = jnp.sum(bits(hand_f, n).astype(jnp.int32))
-    step4 = gate & ~((kk <= 2) & (empty(down) | ((kk == 0) & laid13[0])))
+    step4 = gate & ~((kk <= 2) & (empty(down) | ((kk == 0) & get_bit(laid13, jnp.int32(0)))))
     walk = kk >= 4
-    seen = jnp.zeros(k + 1, jnp.bool_).at[form_meld].set(True)
-    acc0 = (jnp.zeros(LAYS, jnp.bool_), jnp.full(LAYS, k, jnp.int32), seen, jnp.zeros(LAYS, jnp.bool_),
-            jnp.full(k + 1, -1, jnp.int32))
+    seen = jnp.sum(jnp.where(listed, jnp.left_shift(jnp.uint32(1), place[form_meld].astype(jnp.uint32)),
+                             jnp.uint32(0)), dtype=jnp.uint32)  # the places are distinct: the sum is their union
+    weights_f = hand_weights(hand_f, n)
+    slots = jnp.arange(32)
+    # acc: the sets of hand cards found (1024 bits), the combination holding the card of each set of
+    # three hand cards or fewer (by its bits over hand_f), the places used, the further uses' bits,
+    # the first further set of each place
+    acc0 = (jnp.zeros(32, jnp.uint32), jnp.full(8, k, jnp.int32), seen, jnp.zeros(32, jnp.uint32),
+            jnp.full(32, -1, jnp.int32))
 
     def record(acc: Any, ok: Array, hb: Array, cm: Array) -> Any:
         found, mof, seen, lay, first = acc
-        first = first.at[cm].set(jnp.where(ok & ~seen[cm], hb, first[cm]))
-        lay = lay.at[hb].set(lay[hb] | (ok & seen[cm]))
-        seen = seen.at[cm].set(seen[cm] | ok)
+        at = jnp.maximum(place[cm], 0).astype(jnp.uint32)
+        before = ((seen >> at) & 1) == 1
+        first = jnp.where((slots == at) & ok & ~before, hb, first)
+        lay = set_bit(lay, hb, ok & before)
+        seen = seen | jnp.where(ok, jnp.left_shift(jnp.uint32(1), at), jnp.uint32(0))
         return found, mof, seen, lay, first
 
     def leaf(acc: Any, is_leaf: Array, laid: Array, cm: Array) -> tuple[Any, Array]:
         found, mof, seen, lay, first = acc
         hb = _hb(laid, weights, n)
-        new = is_leaf & ~found[hb]
-        found = found.at[hb].set(found[hb] | new)
-        mof = mof.at[hb].set(jnp.where(new, cm, mof[hb]))
-        acc = record((found, mof, seen, lay, first), new & ~laid13[hb] & walk, hb, cm)
+        new = is_leaf & ~get_bit(found, hb)
+        found = set_bit(found, hb, new)
+        hf = _hb(laid, weights_f, n)
+        mof = jnp.where((jnp.arange(8) == hf) & new, cm, mof)
+        acc = record((found, mof, seen, lay, first), new & ~get_bit(laid13, hb) & walk, hb, cm)
         return acc, jnp.bool_(False)
 
     res = dfs(T, cb | down, hand_f, side, hand, card, cover=False, leaf_fn=leaf, acc=acc0, active=step4)
-    useful = _hb(hand_f, weights, n)
-
-    def few(i: int, carry: tuple[Any, Array, Array]) -> tuple[Any, Array, Array]:
-        # three hand cards or fewer: each set of them, from the largest number down
-        acc, sub, done = carry
+    # three hand cards or fewer: each set of them, from the largest number down
+    to_full = jnp.stack([jnp.sum(jnp.where(weights_f == (1 << i), weights, 0)) for i in range(3)])
+    useful = (1 << jnp.minimum(kk, 3)) - 1
+    acc = res.acc
+    sub = useful
+    done = jnp.bool_(False)
+    for _ in range(8):
         found, mof = acc[0], acc[1]
-        ok = ~done & found[sub] & ~laid13[sub] & ~walk & step4
-        acc = record(acc, ok, sub, mof[sub])
-        return acc, (sub - 1) & useful, done | (sub == 0)
-
-    acc, _, _ = lax.fori_loop(0, 8, few, (res.acc, useful, jnp.bool_(False)))
+        hb = jnp.sum(jnp.where((sub >> jnp.arange(3)) & 1 == 1, to_full, 0))
+        ok = ~done & get_bit(found, hb) & ~get_bit(laid13, hb) & ~walk & step4
+        acc = record(acc, ok, hb, jnp.sum(jnp.where(jnp.arange(8) == sub, mof, 0)))
+        done = done | (sub == 0)
+        sub = (sub - 1) & useful
     _, _, seen, lay, first = acc
-    return Uses(seen[:k], lay, forms, form_meld, first)
+    holds = place[:k] >= 0
+    use = holds & (((seen >> jnp.maximum(place[:k], 0).astype(jnp.uint32)) & 1) == 1)
+    lay_bits = ((lay[:, None] >> jnp.arange(32, dtype=jnp.uint32)) & 1).astype(jnp.bool_).reshape(-1)
+    return Uses(use, lay_bits, forms, form_meld, first)
 
 
 def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, side: Array,
@@ -294,8 +338,9 @@ def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, sid
     is_use = m < k
     row = jnp.argmax(uses.form_meld == m)
     listed = is_use & jnp.any(uses.form_meld == m)
-    target = jnp.where(is_use, uses.first_lay[jnp.clip(m, 0, k)], index - T.a_lay)
     c = jnp.maximum(card, 0)
+    at = jnp.maximum(jnp.asarray(T.place)[jnp.clip(m, 0, k), c], 0)
+    target = jnp.where(is_use, uses.first_lay[at], index - T.a_lay)
     cb = jnp.asarray(T.card_bit)[c]
     hand_f = hand & joinable(T, down | hand | cb)
     weights = hand_weights(hand, T.n_cards)
@@ -312,4 +357,5 @@ def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, sid
     return jnp.where(listed, from_form, walked)
 
 
-__all__ = ["LAYS", "Search", "Uses", "dfs", "first_leaf", "joinable", "list_uses", "lowest", "use_melds"]
+__all__ = ["LAYS", "Search", "Uses", "dfs", "first_leaf", "get_bit", "joinable", "list_uses", "lowest", "set_bit",
+           "use_melds"]

@@ -75,6 +75,8 @@ class Tables:
     by_low: IntArray
     by_card: IntArray
     threes: IntArray
+    #: the place of each combination among those holding a card (by_card's column; -1: it does not)
+    place: IntArray
     #: pip value of each dense card (R2.4)
     pip: IntArray
 
@@ -127,13 +129,20 @@ def tables(variant: str = "conquian", scoring: str = "games") -> Tables:
     by_low = _padded([[index[m] for m in tbl.by_low.get(c, ())] for c in enc.cards], k)
     by_card = _padded([[index[m] for m in tbl.by_card.get(c, ())] for c in enc.cards], k)
     threes = _padded([[index[m] for m in tbl.threes_by_card.get(c, ())] for c in enc.cards], k)
+    place = np.full((k + 1, n), -1, dtype=np.int32)
+    for j in range(n):
+        for col, m in enumerate(by_card[j]):
+            if m < k:
+                place[m, j] = col
+    assert by_card.shape[1] <= 32  # a card's combinations are numbered in one 32-bit word
     pip = np.array([conquian_pip_value(c) for c in enc.cards], dtype=np.int32)
     assert enc.obs_size == n * (3 + 2 * CONQUIAN_SLOTS + 4) + 9
     return Tables(rules=rules, enc=enc, n_cards=n, n_melds=k, n_actions=enc.n_actions, obs_size=enc.obs_size,
                   a_force=enc.A_FORCE, a_discard=enc.A_DISCARD, a_use=enc.A_USE, a_lay=enc.A_LAY,
                   pack_size=rules.pack_size, pips=rules.scoring == "pips",
                   cards=np.array(enc.cards, dtype=np.int32), card_bit=card_bit, meld=meld, meld_low=meld_low,
-                  meld_key=meld_key, fit=fit, ext=ext, by_low=by_low, by_card=by_card, threes=threes, pip=pip)
+                  meld_key=meld_key, fit=fit, ext=ext, by_low=by_low, by_card=by_card, threes=threes,
+                  place=place, pip=pip)
 
 
 __all__ = ["DEPTH", "NEW", "Tables", "tables", "words"]
