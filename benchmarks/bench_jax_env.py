@@ -3,7 +3,8 @@ numpy batched environment and RLCard's gin-rummy environment.
 
 Random legal play in self-play, a step being one decision of one seat in one deal, as in
 ``benchmarks/bench_envs.py``: the JAX environment steps ``batch`` deals at once through
-``jax.jit(jax.vmap(env.step_autoreset))``, a uniform legal action drawn on the device from the
+``jax.jit(env.batch_step_autoreset)`` (``jax.vmap`` of the one-deal step, with the listing's
+searches run only on the deals that need one), a uniform legal action drawn on the device from the
 masks, ``--scan`` steps compiled into one ``lax.scan`` call (the loop never leaves the device);
 the numpy batched environment (``ConquianVectorEnv``, self-play, ``copy=False``) steps its
 deals with numpy's uniform legal choice; RLCard's environment plays one game at a time.
@@ -34,7 +35,7 @@ def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any) 
     from conquian.envs.jax import ConquianJax
 
     env = ConquianJax(variant)
-    step = jax.vmap(env.step_autoreset)
+    step = env.batch_step_autoreset
 
     def one(carry: Any, _: Any) -> tuple[Any, Any]:
         state, key = carry
@@ -52,7 +53,7 @@ def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any) 
     with jax.default_device(device):
         key = jax.random.PRNGKey(0)
         t0 = time.perf_counter()
-        state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch))
+        state = jax.jit(env.batch_init)(jax.random.split(key, batch))
         state, key, _ = many(state, key)
         jax.block_until_ready(state)
         compile_s = time.perf_counter() - t0

@@ -41,8 +41,8 @@ def lockstep(variant: str = "conquian", num_envs: int = 64, steps: int = 200, se
     venv = ConquianVectorEnv(variant, num_envs=num_envs, opponents=None, seed=seed, scoring=scoring)
     env = ConquianJax(variant, scoring=scoring)
     cards = env.T.enc.cards
-    init = jax.jit(jax.vmap(env.init_from_deck))
-    step = jax.jit(jax.vmap(env.step))
+    init = jax.jit(env.batch_init_from_deck)
+    step = jax.jit(env.batch_step)
     obs, info = venv.reset(seed=seed)
 
     def fresh() -> State:

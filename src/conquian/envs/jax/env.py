@@ -86,25 +86,25 @@ class ConquianJax:
     ``illegal_reward``: a masked action ends the deal, the seat that played it rewarded with it
     (the others 0), as :class:`~conquian.envs.vector.ConquianVectorEnv` with the same keyword."""
 
-    def __init__(self, variant: str = "conquian", *, scoring: str = "games", illegal_reward: float = -1.0) -> None:
+    def __init__(self, variant: str = "conquian", *, scoring: str = "games", illegal_reward: float = -1.0,
+                 search_rows: int | None = None) -> None:
         self.variant = variant
         self.T: Tables = tables(variant, scoring)
         self.rules = self.T.rules
         self.num_actions = self.T.n_actions
         self.obs_size = self.T.obs_size
         self.illegal_reward = float(illegal_reward)
+        #: the batch methods: how many deals a search runs on at a time (None: an eighth of the batch)
+        self.search_rows = search_rows
 
     # ------------------------------------------------------------------ deals
     def init(self, key: Array) -> State:
         """A new deal from a PRNG key: the deck shuffled, the dealer seat 1 or 2."""
-        k1, k2 = jax.random.split(key)
-        deck = jax.random.permutation(k1, self.T.n_cards).astype(jnp.int32)
-        dealer = jax.random.randint(k2, (), 1, 3, dtype=jnp.int32)
-        return self.init_from_deck(deck, dealer)
+        return _one(self._finish(_many(self._fresh(key))))
 
     def init_from_deck(self, deck: Array, dealer: Array) -> State:
         """The deal of a given deck (dense cards, top first: :func:`dense_deck`) and dealer seat."""
-        return self._finish(self._deal(jnp.asarray(deck, jnp.int32), jnp.asarray(dealer, jnp.int32)))
+        return _one(self._finish(_many(self._deal(jnp.asarray(deck, jnp.int32), jnp.asarray(dealer, jnp.int32)))))
 
     def _deal(self, deck: Array, dealer: Array) -> State:
         T = self.T
@@ -130,12 +130,23 @@ class ConquianJax:
         """The seat of player ``p`` (two at the table: the dealer is player 1)."""
         return jnp.where(p == 0, s.dealer % 2 + 1, s.dealer)
 
+    def _cap(self, b: int) -> int | None:
+        """How many rows a search runs on at a time in a batch of ``b`` (``None``: all of them)."""
+        if self.search_rows is not None:
+            return self.search_rows
+        return None if b <= 64 else max(32, b // 8)
+
     def _finish(self, s: State) -> State:
-        """The listing, the mask and the observation of the player to act."""
+        """The listing, the mask and the observation of the player to act (a batch of deals)."""
+        T = self.T
+        mine = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
+        uses = list_uses(T, s.stage, s.card, *mine, cap=self._cap(s.stage.shape[0]))
+        return jax.vmap(self._finish_row)(s, uses)
+
+    def _finish_row(self, s: State, uses: Uses) -> State:
         T = self.T
         p = s.actor
         live = s.stage != OVER
-        uses = list_uses(T, s.stage, s.card, s.hands[p], s.sides[p], s.downs[p])
         fq = union(jnp.asarray(T.fit)[s.sides[1 - p]])
         cbit = jnp.asarray(T.card_bit)[jnp.maximum(s.card, 0)]
         say = s.stage <= SAY_DISCARD
@@ -149,7 +160,7 @@ class ConquianJax:
 
     # ------------------------------------------------------------ observations
     def observe(self, state: State, seat: Array) -> Array:
-        """The observation of ``seat`` (``docs/encodings.md``)."""
+        """The observation of ``seat`` in one deal (``docs/encodings.md``)."""
         p = jnp.where(seat == state.dealer, 1, 0)
         return self._observe(state, p)
 
@@ -174,7 +185,12 @@ class ConquianJax:
 
     # ------------------------------------------------------------------ steps
     def _apply(self, s: State, action: Array) -> State:
-        """Play a legal action (the engine's ``apply_raw``); the derived fields are left stale."""
+        """Play legal actions (the engine's ``apply_raw``) in a batch; the derived fields are left stale."""
+        mine = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
+        new = use_melds(self.T, s.uses, action, s.card, *mine, cap=self._cap(action.shape[0]))
+        return jax.vmap(self._apply_row)(s, action, new)
+
+    def _apply_row(self, s: State, a: Array, new: Array) -> State:
         T = self.T
         n, k = T.n_cards, T.n_melds
         meld = jnp.asarray(T.meld)
@@ -183,7 +199,6 @@ class ConquianJax:
         q = 1 - p
         hand = s.hands[p]
         cbit = card_bit[jnp.maximum(s.card, 0)]
-        a = action.astype(jnp.int32)
         # the pass: refused by both, the card is buried and the passer turns next (R3.3, R3.7)
         second = s.stage != SAY_TURNED
         more = s.pos < T.pack_size
@@ -205,7 +220,6 @@ class ConquianJax:
                          discarded=s.discarded.at[p].set(s.discarded[p] | card_bit[c]),
                          stage=jnp.int32(SAY_DISCARD), actor=q)
         # a use (R3.4): the new combinations after those it leaves, in the notation's order
-        new = use_melds(T, s.uses, a, s.card, hand, s.sides[p], s.downs[p])
         u = union(meld[new])
         keys = jnp.asarray(T.meld_key)
         new = new[jnp.argsort(jnp.where(new < k, keys[new], 1 << 24))]
@@ -219,8 +233,8 @@ class ConquianJax:
                          hands=s.hands.at[p].set(left), card=jnp.int32(-1),
                          stage=jnp.where(out, OVER, DISCARD).astype(jnp.int32), winner=jnp.where(out, p, -1))
         kind = jnp.where(a == 0, 0, jnp.where(a < T.a_discard, 1, jnp.where(a < T.a_use, 2, 3)))
-        branches = (pas, frc, dis, use)
-        picked: State = jax.tree_util.tree_map(lambda *xs: jnp.select([kind == i for i in range(4)], xs), *branches)
+        picked: State = jax.tree_util.tree_map(lambda *xs: jnp.select([kind == i for i in range(4)], xs),
+                                               pas, frc, dis, use)
         return picked._replace(steps=s.steps + 1)
 
     def _scores(self, s: State) -> Array:
@@ -237,11 +251,14 @@ class ConquianJax:
         return jnp.where(w >= 0, out, 0.0)
 
     def _advance(self, s: State, action: Array) -> State:
-        """The raw next state and this step's rewards and end (the derived fields stale)."""
+        """The raw next states of a batch and the step's rewards and ends (the derived fields stale)."""
         a = jnp.asarray(action, jnp.int32)
-        over = s.stage == OVER
-        legal = s.legal_action_mask[jnp.clip(a, 0, self.T.n_actions - 1)] & (a >= 0) & (a < self.T.n_actions)
-        nxt = self._apply(s, a)
+        legal = jax.vmap(lambda m, x: m[jnp.clip(x, 0, self.T.n_actions - 1)])(s.legal_action_mask, a)
+        legal = legal & (a >= 0) & (a < self.T.n_actions)
+        nxt = self._apply(s, jnp.where(legal, a, 0))
+        return jax.vmap(self._settle)(s, nxt, legal)
+
+    def _settle(self, s: State, nxt: State, legal: Array) -> State:
         ended = nxt.stage == OVER
         rewards = jnp.where(ended, self._scores(nxt), 0.0)
         seat = self._seat(s, s.actor) - 1
@@ -251,26 +268,63 @@ class ConquianJax:
         nxt = jax.tree_util.tree_map(lambda x, y: jnp.where(legal, x, y), nxt,
                                      nxt._replace(**{f: getattr(s, f) for f in _PLAY_FIELDS}))
         stay = s._replace(rewards=jnp.zeros(2, jnp.float32), terminated=jnp.bool_(True))
-        out: State = jax.tree_util.tree_map(lambda x, y: jnp.where(over, x, y), stay, nxt)
+        out: State = jax.tree_util.tree_map(lambda x, y: jnp.where(s.stage == OVER, x, y), stay, nxt)
         return out
 
+    # ------------------------------------------------------------ the batch API
+    def batch_init(self, keys: Array) -> State:
+        """New deals, one per PRNG key (``keys``: ``[batch, ...]``)."""
+        return self._finish(jax.vmap(self._fresh)(keys))
+
+    def batch_init_from_deck(self, decks: Array, dealers: Array) -> State:
+        """The deals of given decks (``[batch, 40]``, dense cards) and dealer seats."""
+        raw = jax.vmap(self._deal)(jnp.asarray(decks, jnp.int32), jnp.asarray(dealers, jnp.int32))
+        return self._finish(raw)
+
+    def batch_step(self, state: State, actions: Array) -> State:
+        """:meth:`step` for a batch of deals: the fast way to step thousands of them (the listing's
+        searches run only on the deals that need one, a share of the batch at a time)."""
+        return self._finish(self._advance(state, actions))
+
+    def batch_step_autoreset(self, state: State, actions: Array, keys: Array) -> tuple[State, Array]:
+        """:meth:`step_autoreset` for a batch of deals (``keys``: one per deal)."""
+        nxt = self._advance(state, actions)
+        final = jax.vmap(lambda s: self._observe(s, s.actor))(nxt)
+        fresh = jax.vmap(self._fresh)(keys)
+        flags = nxt.terminated
+        raw: State = jax.tree_util.tree_map(
+            lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), fresh, nxt)
+        out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
+        return out, final
+
+    def _fresh(self, key: Array) -> State:
+        k1, k2 = jax.random.split(key)
+        return self._deal(jax.random.permutation(k1, self.T.n_cards).astype(jnp.int32),
+                          jax.random.randint(k2, (), 1, 3, dtype=jnp.int32))
+
+    # ------------------------------------------------------- one deal (vmap it)
     def step(self, state: State, action: Array) -> State:
         """Play ``action`` (an index of the action space) in one deal; a finished deal stays as it
         is, its rewards 0."""
-        return self._finish(self._advance(state, action))
+        out: State = _one(self.batch_step(_many(state), jnp.asarray(action)[None]))
+        return out
 
     def step_autoreset(self, state: State, action: Array, key: Array) -> tuple[State, Array]:
         """:meth:`step`, a deal that ends started again at once from ``key`` (Gymnasium's same-step
         autoreset): returns the new state, whose ``rewards`` and ``terminated`` are the step's,
         and the observation the finished deal ended on (of the player who acted last)."""
-        nxt = self._advance(state, action)
-        final = self._observe(nxt, nxt.actor)
-        k1, k2 = jax.random.split(key)
-        fresh = self._deal(jax.random.permutation(k1, self.T.n_cards).astype(jnp.int32),
-                           jax.random.randint(k2, (), 1, 3, dtype=jnp.int32))
-        raw: State = jax.tree_util.tree_map(lambda x, y: jnp.where(nxt.terminated, x, y), fresh, nxt)
-        out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
-        return out, final
+        out, final = self.batch_step_autoreset(_many(state), jnp.asarray(action)[None], jnp.asarray(key)[None])
+        return _one(out), final[0]
+
+
+def _many(s: State) -> State:
+    out: State = jax.tree_util.tree_map(lambda x: x[None], s)
+    return out
+
+
+def _one(s: State) -> State:
+    out: State = jax.tree_util.tree_map(lambda x: x[0], s)
+    return out
 
 
 #: the fields an illegal action leaves as they were (it ends the deal, nothing played)

@@ -230,132 +230,230 @@ def _hb(laid: Array, weights: Array, n: int) -> Array:
     return jnp.sum(jnp.where(bits(laid, n), weights, 0))
 
 
-def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, down: Array) -> Uses:
-    """:func:`~conquian.engine.conquian.listing.use_forms` and its numbering (see :class:`Uses`)."""
+def run_rows(fn: Callable[..., Any], active: Array, args: tuple[Any, ...], default: Any, cap: int | None) -> Any:
+    """``jax.vmap(fn)(active, *args)`` over a batch, ``fn`` run only on the rows ``active`` marks:
+    they are gathered ``cap`` at a time (as many times as they need), the others keep
+    ``default`` (what ``fn`` gives an inactive row).  A search's loop runs as long as its
+    longest row: rows that need no search then cost it nothing.  ``cap`` ``None``: no gathering."""
+    b = active.shape[0]
+    if cap is None or cap >= b:
+        return jax.vmap(fn)(active, *args)
+    rank = jnp.cumsum(active.astype(jnp.int32)) - 1
+    count = jnp.sum(active.astype(jnp.int32))
+
+    def body(c: tuple[Array, Any]) -> tuple[Array, Any]:
+        off, out = c
+        take = active & (rank >= off) & (rank < off + cap)
+        idx = jnp.nonzero(take, size=cap, fill_value=0)[0]
+        valid = jnp.arange(cap) < count - off
+        res = jax.vmap(fn)(valid, *jax.tree_util.tree_map(lambda x: x[idx], args))
+        rows = jnp.where(valid, idx, b)
+        out = jax.tree_util.tree_map(lambda o, r: o.at[rows].set(r, mode="drop"), out, res)
+        return off + cap, out
+
+    _, out = lax.while_loop(lambda c: c[0] < count, body, (jnp.int32(0), default))
+    return out
+
+
+def _inactive(T: Tables, acc: Any, b: int) -> Search:
+    """What a search gives a row it does not run on."""
+    return Search(jnp.zeros(b, jnp.bool_), jnp.full((b, DEPTH), T.n_melds, jnp.int32), acc)
+
+
+def _first_row(T: Tables, cover: bool) -> Callable[..., Search]:
+    def row(active: Array, req: Array, opt: Array) -> Search:
+        return first_leaf(T, req, opt, cover=cover, active=active)
+    return row
+
+
+class _Walk(NamedTuple):
+    """What the listing's walk needs of a row besides the search's own inputs."""
+
+    weights: Array
+    weights_f: Array
+    laid13: Array
+    walk: Array
+    place: Array
+
+
+def _record(place: Array, acc: Any, ok: Array, hb: Array, cm: Array) -> Any:
+    found, mof, seen, lay, first = acc
+    at = jnp.maximum(place[cm], 0).astype(jnp.uint32)
+    before = ((seen >> at) & 1) == 1
+    first = jnp.where((jnp.arange(32) == at) & ok & ~before, hb, first)
+    lay = set_bit(lay, hb, ok & before)
+    seen = seen | jnp.where(ok, jnp.left_shift(jnp.uint32(1), at), jnp.uint32(0))
+    return found, mof, seen, lay, first
+
+
+def _walk_row(T: Tables) -> Callable[..., Search]:
+    n = T.n_cards
+
+    def row(active: Array, req: Array, opt: Array, side: Array, hand: Array, card: Array, acc: Any,
+            ctx: _Walk) -> Search:
+        def leaf(acc: Any, is_leaf: Array, laid: Array, cm: Array) -> tuple[Any, Array]:
+            found, mof, seen, lay, first = acc
+            hb = _hb(laid, ctx.weights, n)
+            new = is_leaf & ~get_bit(found, hb)
+            found = set_bit(found, hb, new)
+            hf = _hb(laid, ctx.weights_f, n)
+            mof = jnp.where((jnp.arange(8) == hf) & new, cm, mof)
+            acc = _record(ctx.place, (found, mof, seen, lay, first), new & ~get_bit(ctx.laid13, hb) & ctx.walk, hb, cm)
+            return acc, jnp.bool_(False)
+
+        return dfs(T, req, opt, side, hand, card, cover=False, leaf_fn=leaf, acc=acc, active=active)
+
+    return row
+
+
+def _target_row(T: Tables) -> Callable[..., Search]:
+    n = T.n_cards
+
+    def row(active: Array, req: Array, opt: Array, side: Array, hand: Array, card: Array, weights: Array,
+            target: Array) -> Search:
+        def leaf(acc: Any, is_leaf: Array, laid: Array, cm: Array) -> tuple[Any, Array]:
+            return acc, is_leaf & (_hb(laid, weights, n) == target)
+
+        return dfs(T, req, opt, side, hand, card, cover=False, leaf_fn=leaf, acc=(), active=active)
+
+    return row
+
+
+def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, down: Array,
+              cap: int | None = None) -> Uses:
+    """:func:`~conquian.engine.conquian.listing.use_forms` and its numbering (see :class:`Uses`),
+    for a batch of rows (every argument with a leading batch axis); ``cap``: the searches run on
+    the rows that need one, that many at a time (:func:`run_rows`)."""
     n, k = T.n_cards, T.n_melds
+    b = stage.shape[0]
     meld = jnp.asarray(T.meld)
-    c = jnp.maximum(card, 0)
-    cb = jnp.asarray(T.card_bit)[c]
-    place = jnp.asarray(T.place)[:, c]  # [n_melds + 1]
-    avail = down | hand
-    th = jnp.asarray(T.threes)[c]
-    tm = meld[th]
-    rest = tm & ~cb
-    gate = (stage <= FORCED) & (card >= 0) & jnp.any((th < k) & subset(rest, avail))
-    hand_f = hand & joinable(T, avail | cb)
-    avail_f = down | hand_f
-    weights = hand_weights(hand, n)
-    # 1: the player's combinations the card fits as they lie
-    ext = jnp.asarray(T.ext)[side, c]
-    f1 = gate & (side < k) & (ext < k)
-    # 2 and 3: the three-card combinations of the card and two cards, hand or (borrowed) down
-    live = gate & (th < k)
-    s2 = live & subset(rest, hand_f)
-    s3 = live & ~s2 & subset(rest, avail_f)
-    side_m = meld[side]
-    meets = ~empty(side_m[None, :, :] & tm[:, None, :])  # [threes, side]
-    touched = union(jnp.where(meets[:, :, None], side_m[None], jnp.uint32(0)))
-    left = touched & ~tm
-    some = ~empty(left)
-    part = jax.vmap(lambda r, a: first_leaf(T, r, jnp.zeros(2, jnp.uint32), cover=False, active=a))(
-        left, s3 & some)
-    cov = jax.vmap(lambda r, o, a: first_leaf(T, r, o, cover=True, active=a))(
-        left, hand_f & ~tm, s3 & some & ~part.stopped)
-    f3 = s3 & (~some | part.stopped | cov.stopped)
-    extra = jnp.where(part.stopped[:, None], part.path[:, :4], cov.path[:, :4])
-    extra = jnp.where(some[:, None], extra, k)
-    forms = jnp.full((4 + th.shape[0], 5), k, jnp.int32)
-    forms = forms.at[:4, 0].set(jnp.where(f1, ext, k))
-    forms = forms.at[4:, 0].set(jnp.where(s2 | f3, th, k))
-    forms = forms.at[4:, 1:].set(jnp.where(f3[:, None], extra, k))
-    form_meld = forms[:, 0]
-    listed = form_meld < k
-    laid3 = union(meld[forms[4:]]) & hand_f
-    lays = jnp.concatenate([jnp.zeros(4, jnp.int32), jax.vmap(lambda w: _hb(w, weights, n))(laid3)])
-    laid13 = jnp.zeros(32, jnp.uint32)
-    for i in range(lays.shape[0]):
-        laid13 = set_bit(laid13, lays[i], listed[i])
-    # 4: every further set of hand cards some use lays, each once, in one partition
-    kk = jnp.sum(bits(hand_f, n).astype(jnp.int32))
-    step4 = gate & ~((kk <= 2) & (empty(down) | ((kk == 0) & get_bit(laid13, jnp.int32(0)))))
-    walk = kk >= 4
-    seen = jnp.sum(jnp.where(listed, jnp.left_shift(jnp.uint32(1), place[form_meld].astype(jnp.uint32)),
-                             jnp.uint32(0)), dtype=jnp.uint32)  # the places are distinct: the sum is their union
-    weights_f = hand_weights(hand_f, n)
-    slots = jnp.arange(32)
-    # acc: the sets of hand cards found (1024 bits), the combination holding the card of each set of
-    # three hand cards or fewer (by its bits over hand_f), the places used, the further uses' bits,
-    # the first further set of each place
-    acc0 = (jnp.zeros(32, jnp.uint32), jnp.full(8, k, jnp.int32), seen, jnp.zeros(32, jnp.uint32),
-            jnp.full(32, -1, jnp.int32))
 
-    def record(acc: Any, ok: Array, hb: Array, cm: Array) -> Any:
-        found, mof, seen, lay, first = acc
-        at = jnp.maximum(place[cm], 0).astype(jnp.uint32)
-        before = ((seen >> at) & 1) == 1
-        first = jnp.where((slots == at) & ok & ~before, hb, first)
-        lay = set_bit(lay, hb, ok & before)
-        seen = seen | jnp.where(ok, jnp.left_shift(jnp.uint32(1), at), jnp.uint32(0))
-        return found, mof, seen, lay, first
+    def prep(stage: Array, card: Array, hand: Array, side: Array, down: Array) -> dict[str, Array]:
+        c = jnp.maximum(card, 0)
+        cb = jnp.asarray(T.card_bit)[c]
+        avail = down | hand
+        th = jnp.asarray(T.threes)[c]
+        tm = meld[th]
+        rest = tm & ~cb
+        gate = (stage <= FORCED) & (card >= 0) & jnp.any((th < k) & subset(rest, avail))
+        hand_f = hand & joinable(T, avail | cb)
+        avail_f = down | hand_f
+        # 1: the player's combinations the card fits as they lie
+        ext = jnp.asarray(T.ext)[side, c]
+        f1 = gate & (side < k) & (ext < k)
+        # 2 and 3: the three-card combinations of the card and two cards, hand or (borrowed) down
+        live = gate & (th < k)
+        s2 = live & subset(rest, hand_f)
+        s3 = live & ~s2 & subset(rest, avail_f)
+        side_m = meld[side]
+        meets = ~empty(side_m[None, :, :] & tm[:, None, :])  # [threes, side]
+        left = union(jnp.where(meets[:, :, None], side_m[None], jnp.uint32(0))) & ~tm
+        return dict(c=c, cb=cb, th=th, tm=tm, gate=gate, hand_f=hand_f, ext=ext, f1=f1, s2=s2, s3=s3, left=left,
+                    some=~empty(left), place=jnp.asarray(T.place)[:, c])
 
-    def leaf(acc: Any, is_leaf: Array, laid: Array, cm: Array) -> tuple[Any, Array]:
-        found, mof, seen, lay, first = acc
-        hb = _hb(laid, weights, n)
-        new = is_leaf & ~get_bit(found, hb)
-        found = set_bit(found, hb, new)
-        hf = _hb(laid, weights_f, n)
-        mof = jnp.where((jnp.arange(8) == hf) & new, cm, mof)
-        acc = record((found, mof, seen, lay, first), new & ~get_bit(laid13, hb) & walk, hb, cm)
-        return acc, jnp.bool_(False)
+    p = jax.vmap(prep)(stage, card, hand, side, down)
+    nt = p["th"].shape[1]
+    def flat(x):
+        return (x.reshape((b * nt, *x.shape[2:])))
+    zeros = jnp.zeros((b * nt, 2), jnp.uint32)
+    want = flat(p["s3"] & p["some"])
+    part = run_rows(_first_row(T, False), want, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
+                    None if cap is None else cap)
+    want_c = want & ~part.stopped
+    cov = run_rows(_first_row(T, True), want_c, (flat(p["left"]), flat(p["hand_f"][:, None] & ~p["tm"])),
+                   _inactive(T, (), b * nt), None if cap is None else cap)
+    part_ok = part.stopped.reshape(b, nt)
+    cov_ok = cov.stopped.reshape(b, nt)
+    part_path = part.path.reshape(b, nt, DEPTH)
+    cov_path = cov.path.reshape(b, nt, DEPTH)
 
-    res = dfs(T, cb | down, hand_f, side, hand, card, cover=False, leaf_fn=leaf, acc=acc0, active=step4)
-    # three hand cards or fewer: each set of them, from the largest number down
-    to_full = jnp.stack([jnp.sum(jnp.where(weights_f == (1 << i), weights, 0)) for i in range(3)])
-    useful = (1 << jnp.minimum(kk, 3)) - 1
-    acc = res.acc
-    sub = useful
-    done = jnp.bool_(False)
-    for _ in range(8):
-        found, mof = acc[0], acc[1]
-        hb = jnp.sum(jnp.where((sub >> jnp.arange(3)) & 1 == 1, to_full, 0))
-        ok = ~done & get_bit(found, hb) & ~get_bit(laid13, hb) & ~walk & step4
-        acc = record(acc, ok, hb, jnp.sum(jnp.where(jnp.arange(8) == sub, mof, 0)))
-        done = done | (sub == 0)
-        sub = (sub - 1) & useful
-    _, _, seen, lay, first = acc
-    holds = place[:k] >= 0
-    use = holds & (((seen >> jnp.maximum(place[:k], 0).astype(jnp.uint32)) & 1) == 1)
-    lay_bits = ((lay[:, None] >> jnp.arange(32, dtype=jnp.uint32)) & 1).astype(jnp.bool_).reshape(-1)
-    return Uses(use, lay_bits, forms, form_meld, first)
+    def mid(p: dict[str, Array], hand: Array, down: Array, part_ok: Array, cov_ok: Array, part_path: Array,
+            cov_path: Array) -> tuple[Any, ...]:
+        some, s3, th, place = p["some"], p["s3"], p["th"], p["place"]
+        f3 = s3 & (~some | part_ok | cov_ok)
+        extra = jnp.where(part_ok[:, None], part_path[:, :4], cov_path[:, :4])
+        extra = jnp.where(some[:, None], extra, k)
+        forms = jnp.full((4 + nt, 5), k, jnp.int32)
+        forms = forms.at[:4, 0].set(jnp.where(p["f1"], p["ext"], k))
+        forms = forms.at[4:, 0].set(jnp.where(p["s2"] | f3, th, k))
+        forms = forms.at[4:, 1:].set(jnp.where(f3[:, None], extra, k))
+        form_meld = forms[:, 0]
+        listed = form_meld < k
+        weights = hand_weights(hand, n)
+        laid3 = union(meld[forms[4:]]) & p["hand_f"]
+        lays = jnp.concatenate([jnp.zeros(4, jnp.int32), jax.vmap(lambda w: _hb(w, weights, n))(laid3)])
+        laid13 = jnp.zeros(32, jnp.uint32)
+        for i in range(lays.shape[0]):
+            laid13 = set_bit(laid13, lays[i], listed[i])
+        # 4: every further set of hand cards some use lays, each once, in one partition
+        kk = jnp.sum(bits(p["hand_f"], n).astype(jnp.int32))
+        step4 = p["gate"] & ~((kk <= 2) & (empty(down) | ((kk == 0) & get_bit(laid13, jnp.int32(0)))))
+        # the places are distinct: their sum is their union
+        seen = jnp.sum(jnp.where(listed, jnp.left_shift(jnp.uint32(1), place[form_meld].astype(jnp.uint32)),
+                                 jnp.uint32(0)), dtype=jnp.uint32)
+        acc0 = (jnp.zeros(32, jnp.uint32), jnp.full(8, k, jnp.int32), seen, jnp.zeros(32, jnp.uint32),
+                jnp.full(32, -1, jnp.int32))
+        ctx = _Walk(weights, hand_weights(p["hand_f"], n), laid13, kk >= 4, place)
+        return forms, step4, kk, acc0, ctx
+
+    forms, step4, kk, acc0, ctx = jax.vmap(mid)(p, hand, down, part_ok, cov_ok, part_path, cov_path)
+    res = run_rows(_walk_row(T), step4, (p["cb"] | down, p["hand_f"], side, hand, card, acc0, ctx),
+                   _inactive(T, acc0, b), cap)
+
+    def post(acc: Any, ctx: _Walk, kk: Array, step4: Array, place: Array) -> tuple[Array, Array, Array]:
+        # three hand cards or fewer: each set of them, from the largest number down
+        to_full = jnp.stack([jnp.sum(jnp.where(ctx.weights_f == (1 << i), ctx.weights, 0)) for i in range(3)])
+        useful = (1 << jnp.minimum(kk, 3)) - 1
+        sub = useful
+        done = jnp.bool_(False)
+        for _ in range(8):
+            found, mof = acc[0], acc[1]
+            hb = jnp.sum(jnp.where((sub >> jnp.arange(3)) & 1 == 1, to_full, 0))
+            ok = ~done & get_bit(found, hb) & ~get_bit(ctx.laid13, hb) & ~ctx.walk & step4
+            acc = _record(place, acc, ok, hb, jnp.sum(jnp.where(jnp.arange(8) == sub, mof, 0)))
+            done = done | (sub == 0)
+            sub = (sub - 1) & useful
+        _, _, seen, lay, first = acc
+        use = (place[:k] >= 0) & (((seen >> jnp.maximum(place[:k], 0).astype(jnp.uint32)) & 1) == 1)
+        lay_bits = ((lay[:, None] >> jnp.arange(32, dtype=jnp.uint32)) & 1).astype(jnp.bool_).reshape(-1)
+        return use, lay_bits, first
+
+    use, lay, first = jax.vmap(post)(res.acc, ctx, kk, step4, p["place"])
+    return Uses(use, lay, forms, forms[:, :, 0], first)
 
 
 def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, side: Array,
-              down: Array) -> Array:
+              down: Array, cap: int | None = None) -> Array:
     """The new combinations (``int32[NEW]``, ``n_melds`` for none, in no order) of the listed use
-    with action ``index`` (``A_USE`` or later)."""
-    k = T.n_melds
-    m = index - T.a_use
-    is_use = m < k
-    row = jnp.argmax(uses.form_meld == m)
-    listed = is_use & jnp.any(uses.form_meld == m)
-    c = jnp.maximum(card, 0)
-    at = jnp.maximum(jnp.asarray(T.place)[jnp.clip(m, 0, k), c], 0)
-    target = jnp.where(is_use, uses.first_lay[at], index - T.a_lay)
-    cb = jnp.asarray(T.card_bit)[c]
-    hand_f = hand & joinable(T, down | hand | cb)
-    weights = hand_weights(hand, T.n_cards)
+    with action ``index`` (``A_USE`` or later), for a batch of rows (as :func:`list_uses`)."""
+    k, n = T.n_melds, T.n_cards
 
-    def leaf(acc: Any, is_leaf: Array, laid: Array, cm: Array) -> tuple[Any, Array]:
-        return acc, is_leaf & (_hb(laid, weights, T.n_cards) == target)
+    def prep(uses: Uses, index: Array, card: Array, hand: Array, side: Array, down: Array) -> tuple[Any, ...]:
+        m = index - T.a_use
+        is_use = m < k
+        row = jnp.argmax(uses.form_meld == m)
+        listed = is_use & jnp.any(uses.form_meld == m)
+        c = jnp.maximum(card, 0)
+        at = jnp.maximum(jnp.asarray(T.place)[jnp.clip(m, 0, k), c], 0)
+        target = jnp.where(is_use, uses.first_lay[at], index - T.a_lay)
+        cb = jnp.asarray(T.card_bit)[c]
+        hand_f = hand & joinable(T, down | hand | cb)
+        active = (index >= T.a_use) & ~listed
+        from_form = jnp.concatenate([uses.forms[row], jnp.full(3, k, jnp.int32)])
+        return active, cb | down, hand_f, hand_weights(hand, n), target, listed, from_form
 
-    active = (index >= T.a_use) & ~listed
-    res = dfs(T, cb | down, hand_f, side, hand, card, cover=False, leaf_fn=leaf, acc=(), active=active)
-    path = res.path
-    kept = (path >= 0) & (path < k) & ~jnp.any(path[:, None] == side[None, :], axis=1)
-    walked = jnp.sort(jnp.where(kept, path, k))[:8]
-    from_form = jnp.concatenate([uses.forms[row], jnp.full(3, k, jnp.int32)])
-    return jnp.where(listed, from_form, walked)
+    active, req, hand_f, weights, target, listed, from_form = jax.vmap(prep)(uses, index, card, hand, side, down)
+    res = run_rows(_target_row(T), active, (req, hand_f, side, hand, card, weights, target),
+                   _inactive(T, (), index.shape[0]), cap)
+
+    def post(path: Array, side: Array, listed: Array, from_form: Array) -> Array:
+        kept = (path >= 0) & (path < k) & ~jnp.any(path[:, None] == side[None, :], axis=1)
+        walked = jnp.sort(jnp.where(kept, path, k))[:8]
+        return jnp.where(listed, from_form, walked)
+
+    out: Array = jax.vmap(post)(res.path, side, listed, from_form)
+    return out
 
 
-__all__ = ["LAYS", "Search", "Uses", "dfs", "first_leaf", "get_bit", "joinable", "list_uses", "lowest", "set_bit",
-           "use_melds"]
+__all__ = ["LAYS", "Search", "Uses", "dfs", "first_leaf", "get_bit", "joinable", "list_uses", "lowest", "run_rows",
+           "set_bit", "use_melds"]
