@@ -11,7 +11,10 @@ deals with numpy's uniform legal choice; RLCard's environment plays one game at 
 Compilation is done before the clock starts and reported apart.
 
     python -m benchmarks.bench_jax_env [--batch 1 64 1024 4096] [--seconds 3] [--device cpu|gpu]
-                                       [--variant conquian] [--check DEALS] [--quick] [--json]
+                                       [--variant conquian] [--check DEALS] [--cpu] [--quick] [--json]
+
+``--cpu`` times every figure by the process's CPU time (JAX's every thread counted), so that on
+a machine busy with other work the share of the cores each side gets weighs on neither.
 
 ``--device gpu`` runs the JAX environment on the first GPU (``pip install 'jax[cuda12]'``);
 it fails plainly if JAX sees none.  ``--check DEALS`` first plays that many deals (about) in
@@ -24,7 +27,11 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
+
+#: What times the figures: the wall clock, or with ``--cpu`` the process's CPU time (every core's).
+_clock: Callable[[], float] = time.perf_counter
 
 
 def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any) -> dict[str, float]:
@@ -58,19 +65,21 @@ def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any) 
         jax.block_until_ready(state)
         compile_s = time.perf_counter() - t0
         steps = episodes = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
+        start = _clock()
+        while _clock() - start < seconds:
             state, key, ends = many(state, key)
             episodes += int(ends)  # waits for the device
             steps += batch * scan
-        el = time.perf_counter() - start
+        el = _clock() - start
     return {"steps_per_second": steps / el, "episodes_per_second": episodes / el, "compile_seconds": compile_s}
 
 
 def numpy_steps(variant: str, batch: int, seconds: float) -> dict[str, float]:
     """The numpy batched environment in self-play (``benchmarks.bench_envs.vector_steps``)."""
+    from benchmarks import bench_envs
     from benchmarks.bench_envs import vector_steps
 
+    bench_envs._clock = _clock
     vector_steps(variant, 2, min(0.2, seconds), batch)  # warm-up
     return vector_steps(variant, 2, seconds, batch)
 
@@ -80,8 +89,8 @@ def rlcard_steps(seconds: float) -> dict[str, float] | None:
     from benchmarks.peers import Missing, rlcard_env
 
     try:
-        rlcard_env(min(0.2, seconds))
-        return {"steps_per_second": rlcard_env(seconds)["decisions_per_second"]}
+        rlcard_env(min(0.2, seconds), _clock)
+        return {"steps_per_second": rlcard_env(seconds, _clock)["decisions_per_second"]}
     except Missing:
         return None
 
@@ -126,15 +135,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--numpy-max", type=int, default=4096, help="the largest batch the numpy env is timed at")
     ap.add_argument("--check", type=int, default=0, metavar="DEALS", help="a lockstep check first")
     ap.add_argument("--quick", action="store_true", help="a smoke run: one small batch, 0.2 s")
+    ap.add_argument("--cpu", action="store_true",
+                    help="time by the process's CPU time (all its threads'), not the wall clock (a busy machine)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    global _clock
+    _clock = time.process_time if args.cpu else time.perf_counter
     if args.quick:
         args.batch, args.seconds, args.scan = [8], 0.2, 2
     report = run(args.variant, args.batch, args.seconds, args.scan, args.device, args.numpy_max, args.check)
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"  {report['variant']}, JAX {report['jax']} on {report['device']}, {args.scan} steps a call")
+    print(f"  {report['variant']}, JAX {report['jax']} on {report['device']}, {args.scan} steps a call,",
+          "timed by CPU time" if args.cpu else "timed by the wall clock")
     if "lockstep" in report:
         ls = report["lockstep"]
         print(f"  lockstep with the engine: {ls['steps']:,} steps, {ls['deals']:,} deals, {ls['uses']:,} uses "
