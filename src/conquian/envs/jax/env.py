@@ -34,12 +34,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
+from jax import Array
 
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, SAY_DISCARD, SAY_PASSED, SAY_TURNED
 from conquian.envs.jax.search import Uses, bits, empty, list_uses, union, use_melds
 from conquian.envs.jax.tables import Tables, tables
 
-Array = jax.Array
 #: the phase place of each stage in the observation's tail (say, say, say, forced, discard, over)
 _PHASE = (0, 0, 0, 1, 2, 3)
 #: the pack's count (cards left of 40) and a hand's count (of 11), as the observation's floats
@@ -139,9 +139,10 @@ class ConquianJax:
     def _finish(self, s: State) -> State:
         """The listing, the mask and the observation of the player to act (a batch of deals)."""
         T = self.T
-        mine = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
-        uses = list_uses(T, s.stage, s.card, *mine, cap=self._cap(s.stage.shape[0]))
-        return jax.vmap(self._finish_row)(s, uses)
+        hand, side, down = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
+        uses = list_uses(T, s.stage, s.card, hand, side, down, cap=self._cap(s.stage.shape[0]))
+        out: State = jax.vmap(self._finish_row)(s, uses)
+        return out
 
     def _finish_row(self, s: State, uses: Uses) -> State:
         T = self.T
@@ -186,9 +187,10 @@ class ConquianJax:
     # ------------------------------------------------------------------ steps
     def _apply(self, s: State, action: Array) -> State:
         """Play legal actions (the engine's ``apply_raw``) in a batch; the derived fields are left stale."""
-        mine = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
-        new = use_melds(self.T, s.uses, action, s.card, *mine, cap=self._cap(action.shape[0]))
-        return jax.vmap(self._apply_row)(s, action, new)
+        hand, side, down = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
+        new = use_melds(self.T, s.uses, action, s.card, hand, side, down, cap=self._cap(action.shape[0]))
+        out: State = jax.vmap(self._apply_row)(s, action, new)
+        return out
 
     def _apply_row(self, s: State, a: Array, new: Array) -> State:
         T = self.T
@@ -256,7 +258,8 @@ class ConquianJax:
         legal = jax.vmap(lambda m, x: m[jnp.clip(x, 0, self.T.n_actions - 1)])(s.legal_action_mask, a)
         legal = legal & (a >= 0) & (a < self.T.n_actions)
         nxt = self._apply(s, jnp.where(legal, a, 0))
-        return jax.vmap(self._settle)(s, nxt, legal)
+        out: State = jax.vmap(self._settle)(s, nxt, legal)
+        return out
 
     def _settle(self, s: State, nxt: State, legal: Array) -> State:
         ended = nxt.stage == OVER

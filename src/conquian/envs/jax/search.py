@@ -19,12 +19,11 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
-from jax import lax
+from jax import Array, lax
 
 from conquian.engine.conquian.listing import FORCED
 from conquian.envs.jax.tables import DEPTH, Tables
 
-Array = jax.Array
 LAYS = 1024  # the block of further uses: a bit per card of a hand of ten
 
 
@@ -177,7 +176,7 @@ def dfs(T: Tables, req: Array, opt: Array, side: Array, hand: Array, card: Array
         stop = stop & leaf
         nxt = (levels == d + 1) & go
         mine = here & go
-        ptr = _write(_write(ptr, mine, j + 1), nxt, 0)
+        ptr = _write(_write(ptr, mine, j + 1), nxt, jnp.int32(0))
         ch = _write(ch, mine, m)
         rq = _write(rq, nxt, r & ~removed)
         op = _write(op, nxt, o & ~removed)
@@ -353,8 +352,9 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
 
     p = jax.vmap(prep)(stage, card, hand, side, down)
     nt = p["th"].shape[1]
-    def flat(x):
-        return (x.reshape((b * nt, *x.shape[2:])))
+
+    def flat(x: Array) -> Array:
+        return x.reshape((b * nt, *x.shape[2:]))
     zeros = jnp.zeros((b * nt, 2), jnp.uint32)
     want = flat(p["s3"] & p["some"])
     part = run_rows(_first_row(T, False), want, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
