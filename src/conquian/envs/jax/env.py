@@ -94,7 +94,7 @@ class ConquianJax:
         self.num_actions = self.T.n_actions
         self.obs_size = self.T.obs_size
         self.illegal_reward = float(illegal_reward)
-        #: the batch methods: how many deals a search runs on at a time (None: an eighth of the batch)
+        #: the batch methods: how many deals a search runs on at a time (None: 8)
         self.search_rows = search_rows
 
     # ------------------------------------------------------------------ deals
@@ -134,7 +134,7 @@ class ConquianJax:
         """How many rows a search runs on at a time in a batch of ``b`` (``None``: all of them)."""
         if self.search_rows is not None:
             return self.search_rows
-        return None if b <= 64 else max(32, b // 8)
+        return None if b <= 8 else 8  # measured on the CPU: 8 rows beat 16, 32, 128 and the whole batch
 
     def _finish(self, s: State) -> State:
         """The listing, the mask and the observation of the player to act (a batch of deals)."""
