@@ -18,7 +18,11 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.suffix == ".py" and any(collection_path.parent.glob(f"{collection_path.stem}.*.so")):
         return True
     needs = OPTIONAL.get(collection_path.name)
-    if needs is not None and collection_path.parent.name == "envs":
+    if collection_path.parent.name == "jax" and collection_path.parent.parent.name == "envs":
+        needs = "jax"  # the accelerated environment: the jax extra
+    elif collection_path.parent.name != "envs":
+        needs = None
+    if needs is not None:
         import importlib.util
 
         return importlib.util.find_spec(needs) is None or None

@@ -1,0 +1,83 @@
+"""The accelerated (JAX) environment: in lockstep with the engine's batched environment (every
+observation, action mask, seat to act, reward and end equal at every step of random deals),
+under ``jax.vmap`` and ``jax.jit``; skipped without the ``jax`` extra."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+
+from conquian.envs.jax import ConquianJax, dense_deck  # noqa: E402
+from conquian.envs.jax.check import Mismatch, lockstep  # noqa: E402
+
+
+@pytest.mark.parametrize(("variant", "scoring", "envs", "steps"), [
+    ("conquian", "games", 96, 260),
+    # the Spanish pack (the same tables over its own cards), and R2.4: the loser pays his hand's pips
+    ("conquian-spanish", "pips", 64, 160),
+])
+def test_lockstep_with_the_engine(variant: str, scoring: str, envs: int, steps: int) -> None:
+    """R3: hundreds of random deals, every step's arrays equal to the engine's (uses listed by
+    the engine's R3.4 listing, further uses by the hand cards they lay, included)."""
+    res = lockstep(variant, num_envs=envs, steps=steps, seed=3, scoring=scoring)
+    assert res.deals >= envs * steps // 60
+    assert res.uses > res.deals * 3 and res.further > 20  # the listing's every step was exercised
+
+
+def test_the_check_sees_a_difference() -> None:
+    """The lockstep comparison fails on one float apart (so that its passing means something)."""
+    from conquian.envs.jax.check import _same
+
+    want = np.zeros((3, 609), dtype=np.float32)
+    got = want.copy()
+    got[2, 604] = np.float32(0.45)
+
+    class Deals:
+        deals = ("deal 0", "deal 1", "deal 2")
+
+    with pytest.raises(Mismatch, match=r"step 7, environment 2: observation differs at \[604\]"):
+        _same(7, "observation", want, got, Deals())
+
+
+def test_a_deal_from_its_deck_and_an_illegal_action() -> None:
+    """R3.1: the deal of a given deck; a masked action ends the deal, the seat that played it
+    rewarded with ``illegal_reward`` and nothing played (as the batched environment's keyword)."""
+    from conquian import ConquianDeal, get_rules
+
+    env = ConquianJax("conquian", illegal_reward=-5.0)
+    deal = ConquianDeal(get_rules("conquian"), seed=11, dealer=2)
+    state = jax.jit(env.init_from_deck)(dense_deck(env.T.enc.cards, deal.deck), 2)
+    assert int(state.to_act) == deal.to_act == 1
+    assert np.flatnonzero(state.legal_action_mask).tolist() == sorted(env.T.enc.listed(deal.view(1)))
+    masked = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
+    after = jax.jit(env.step)(state, masked)
+    assert bool(after.terminated) and np.asarray(after.rewards).tolist() == [-5.0, 0.0]
+    assert not np.asarray(after.legal_action_mask).any()
+    assert np.array_equal(after.hands, state.hands) and int(after.card) == int(state.card)
+    again = jax.jit(env.step)(after, 0)  # a finished deal stays as it is
+    assert bool(again.terminated) and np.asarray(again.rewards).tolist() == [0.0, 0.0]
+
+
+def test_autoreset_under_vmap_and_jit() -> None:
+    """Deals that end start again in the same step; the finished deal's last observation is given."""
+    env = ConquianJax("conquian")
+    keys = jax.random.split(jax.random.PRNGKey(1), 16)
+    state = jax.jit(jax.vmap(env.init))(keys)
+    step = jax.jit(jax.vmap(env.step_autoreset))
+    rng = np.random.default_rng(0)
+    ended = 0
+    for t in range(150):
+        mask = np.asarray(state.legal_action_mask)
+        assert mask.any(axis=1).all()  # a live deal everywhere, always something legal
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        keys = jax.random.split(jax.random.PRNGKey(100 + t), 16)
+        state, final = step(state, actions, keys)
+        term = np.asarray(state.terminated)
+        rewards = np.asarray(state.rewards)
+        assert (rewards[~term] == 0).all() and (rewards.sum(axis=1) == 0).all()
+        # the finished deal's last observation: the "over" phase set, nothing to act
+        assert (np.asarray(final)[term, 603] == 1.0).all() and (np.asarray(final)[term, 607] == 0.0).all()
+        ended += int(term.sum())
+    assert ended > 16
