@@ -1,5 +1,6 @@
 """Friends in Chromium on a phone's screen (390x844), in Spanish: Ana shares her friend link,
-Beto opens it and confirms; Ana makes a table and invites Beto from its waiting panel; Beto finds
+Beto opens it and confirms; Ana makes a table and invites Beto from its waiting panel (and from
+her account page's friends list, while she holds a seat at the waiting table); Beto finds
 the invitation on the lobby, joins from it and sits under his name; at the table he reports a
 line of Ana's from the chat's menu, and blocks her.  ``CONQUIAN_SCREENSHOTS=1`` keeps the
 screenshots in ``docs/screenshots/``."""
@@ -92,6 +93,15 @@ def test_friends_invite_and_join_on_a_phone_in_spanish(server: Server, browser: 
     expect(ana.locator("#friend-invite li[data-name='Beto']")).to_contain_text("Beto está invitado.")
     no_sideways_scroll(ana)
     shot(ana, "friends-invite-es.png", tmp_path)
+    # her account page offers the same for the table where she holds a seat, to each online friend
+    account = ana.context.new_page()
+    account.goto(server.url + "/account")
+    again = account.locator("#friends li[data-name='Beto'] button.friend-invite-button")
+    expect(again).to_have_text("invitar a mi mesa")
+    assert again.get_attribute("data-table") == table
+    again.click()
+    expect(account.locator("#friends li[data-name='Beto']")).to_contain_text("Beto está invitado.")
+    account.close()
 
     # Beto finds it on the lobby and joins from it
     beto.goto(server.url + "/")

@@ -308,3 +308,26 @@ def test_deleted_account_vanishes_from_friends_and_blocks(server: tuple[Server, 
                               ("friend_notices", "from_account"), ("friend_codes", "account_id"),
                               ("account_seen", "account_id")):
             assert conn.execute(f"SELECT count(*) FROM {table} WHERE {column}=?", (ora_id,)).fetchone() == (0,)
+
+
+def test_the_account_page_lists_the_waiting_tables_to_invite_friends_to(server: tuple[Server, Path]) -> None:
+    s, _db = server
+    dee, eve = Player(s.url, "Dee"), Player(s.url, "Eve")
+    befriend(dee, eve)
+    assert dee.friends()["tables"] == []
+    t = dee.post("/api/tables", {"variant": "conquian", "name": "Dee's table"}).json()
+    assert dee.friends()["tables"] == []  # hosting is not holding a seat
+    assert dee.post(f"/api/tables/{t['id']}/sit", {"seat": 1, "name": "x"}).status_code == 200
+    assert dee.friends()["tables"] == [{"id": t["id"], "name": "Dee's table"}]
+    assert eve.friends()["tables"] == []
+    # the account page's button: the invitation from the seat held, without a table token
+    done = dee.post("/api/friends/invite", {"name": "Eve", "table": t["id"]})
+    assert done.status_code == 200, done.text
+    assert [n["table"] for n in eve.friends()["notices"]] == [t["id"]]
+    # once every seat is taken the table plays: it is no longer offered
+    assert eve.post(f"/api/tables/{t['id']}/sit", {"seat": 2, "name": "x"}).status_code == 200
+    for _ in range(50):
+        if dee.friends()["tables"] == []:
+            break
+        time.sleep(0.1)
+    assert dee.friends()["tables"] == []

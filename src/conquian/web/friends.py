@@ -48,7 +48,8 @@ from conquian.web.accounts import COOKIE, FORGET_ACCOUNT, Account, account_sessi
 from conquian.web.lang import reader
 from conquian.web.protocol import ProtocolError
 from conquian.web.store import metadata
-from conquian.web.table import OVER
+from conquian.web.store import tables as store_tables
+from conquian.web.table import OVER, WAITING
 
 if TYPE_CHECKING:
     from conquian.web.server import Connection, Hub, Server
@@ -325,6 +326,16 @@ class FriendStore:
                                                                    seat_accounts.c.table_id == table_id)).first() \
                 is not None
 
+    def waiting_tables(self, account_id: str, limit: int = 5) -> list[dict[str, str]]:
+        """The waiting tables where the account holds a seat, the newest first (their id and name):
+        where the account page offers to invite a friend."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(store_tables.c.id, store_tables.c.name)
+                                .join(seat_accounts, seat_accounts.c.table_id == store_tables.c.id)
+                                .where(seat_accounts.c.account_id == account_id, store_tables.c.status == WAITING)
+                                .order_by(store_tables.c.updated_at.desc()).limit(limit)).all()
+        return [{"id": r.id, "name": r.name} for r in rows]
+
     def invite(self, account_id: str, friend_id: str, table_id: str) -> None:
         """Leave the friend an invitation to the table (the newest replaces one to the same table)."""
         now = time.time()
@@ -560,7 +571,8 @@ class Friends:
         return {"name": account.name, "link": f"/f/{code}" if code else None,
                 "friends": await run_in_threadpool(s.friends, account.id, self.live()),
                 "blocked": await run_in_threadpool(s.blocked_names, account.id),
-                "notices": await run_in_threadpool(s.notices, account.id)}
+                "notices": await run_in_threadpool(s.notices, account.id),
+                "tables": await run_in_threadpool(s.waiting_tables, account.id)}
 
     async def _new_link(self, request: Request, account: Account) -> dict[str, Any]:
         if not account.name:

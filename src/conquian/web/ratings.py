@@ -30,8 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, String, insert, select, update
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
 from sqlalchemy import Table as SqlTable
+from sqlalchemy.engine import Connection as SqlConnection
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -42,7 +43,7 @@ from conquian.bots.levels import fixed_rating, rated_bots
 from conquian.engine.rules import PRESETS
 from conquian.i18n import Msg
 from conquian.session import HUMAN
-from conquian.web.accounts import accounts, seat_accounts
+from conquian.web.accounts import FORGET_ACCOUNT, accounts, seat_accounts
 from conquian.web.lang import reader
 from conquian.web.store import metadata
 from conquian.web.table import OPEN, OVER, Table
@@ -81,6 +82,36 @@ rated_tables = SqlTable(
     Column("settled", Boolean, nullable=False),
     Column("settled_at", Float, nullable=True),
 )
+
+review_accuracy = SqlTable(
+    "review_accuracy", metadata,
+    Column("table_id", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("game", String(30), nullable=False),
+    Column("accuracy", Float, nullable=False),
+    Column("decisions", Integer, nullable=False),
+    Column("playouts", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_review_accuracy_account", "account_id"),
+)
+"""The accuracy of an account's seat in a deal of a finished match, from the review made on the
+server (the one with the most playouts when several were made)."""
+
+
+def forget_accuracy(conn: SqlConnection, account_id: str) -> None:
+    """Delete a deleted account's review accuracies (in the deleting transaction)."""
+    conn.execute(delete(review_accuracy).where(review_accuracy.c.account_id == account_id))
+
+
+FORGET_ACCOUNT.append(forget_accuracy)
+
+
+def match_accuracy(rows: list[Any]) -> float:
+    """A seat's accuracy in a match from its reviewed deals: the mean over their decisions."""
+    decisions = sum(r.decisions for r in rows)
+    return sum(r.accuracy * r.decisions for r in rows) / decisions
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -193,6 +224,35 @@ class Ratings:
                                                            sigma=r.sigma, rank=rank, at=now))
         return True
 
+    def keep_review(self, table_id: str, review: dict[str, Any]) -> bool:
+        """Keep the accuracy of a finished match's review (:meth:`conquian.review.Review.to_json`)
+        when its seat is tied to an account; whether it was kept.  A review of the same seat and
+        deal with fewer playouts than the one kept does not replace it."""
+        summary = review.get("summary") or {}
+        accuracy, decisions = summary.get("accuracy"), len(review.get("decisions") or [])
+        seat = str(review.get("seat", ""))
+        if accuracy is None or not decisions or not seat.startswith("p") or not seat[1:].isdigit():
+            return False
+        number, deal, playouts = int(seat[1:]), int(review["deal"]), int(review["playouts"])
+        values = {"game": str(review["variant"]), "accuracy": float(accuracy), "decisions": decisions,
+                  "playouts": playouts, "at": time.time()}
+        where = (review_accuracy.c.table_id == table_id, review_accuracy.c.seat == number,
+                 review_accuracy.c.deal == deal)
+        with self.engine.begin() as conn:
+            account = conn.execute(select(seat_accounts.c.account_id).where(
+                seat_accounts.c.table_id == table_id, seat_accounts.c.seat == number)).scalar()
+            if account is None:
+                return False
+            kept = conn.execute(select(review_accuracy.c.playouts, review_accuracy.c.account_id).where(*where)).first()
+            if kept is None:
+                conn.execute(insert(review_accuracy).values(table_id=table_id, seat=number, deal=deal,
+                                                            account_id=account, **values))
+                return True
+            if kept.playouts > playouts and kept.account_id == account:
+                return False
+            conn.execute(update(review_accuracy).where(*where).values(account_id=account, **values))
+        return True
+
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
         """The game's rated players and bots, best first (bots marked): every bot with a fitted
         rating in the game is there with it (``fixed``, and its 95% ``interval``), played or not."""
@@ -226,7 +286,10 @@ class Ratings:
         return out[:limit]
 
     def player(self, name: str) -> dict[str, Any] | None:
-        """A named player's ratings per game with their history, and recent rated matches."""
+        """A named player's ratings per game with their history, and recent rated matches; per game
+        (in ``games`` when rated there, and in ``accuracy``), the average accuracy of the matches
+        reviewed on the server and how many (absent when none), and a recent match's accuracy
+        when it was reviewed (its reviewed deals' decisions)."""
         with self.engine.begin() as conn:
             account = conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.name == name)).first()
             if account is None:
@@ -234,14 +297,28 @@ class Ratings:
             rows = conn.execute(select(ratings).where(ratings.c.subject == account.id)).all()
             history = conn.execute(select(rating_history).where(rating_history.c.subject == account.id)
                                    .order_by(rating_history.c.at)).all()
+            reviewed = conn.execute(select(review_accuracy).where(review_accuracy.c.account_id == account.id)).all()
+        matches: dict[tuple[str, int], list[Any]] = {}
+        for a in reviewed:
+            matches.setdefault((a.table_id, a.seat), []).append(a)
+        by_table = {table_id: match_accuracy(rows) for (table_id, _), rows in matches.items()}
+        by_game: dict[str, list[float]] = {}
+        for (_, _), rows in matches.items():
+            by_game.setdefault(rows[0].game, []).append(match_accuracy(rows))
+        accuracy = {g: {"accuracy": round(sum(v) / len(v), 4), "reviewed": len(v)} for g, v in sorted(by_game.items())}
         games = {}
         for r in rows:
             games[r.game] = {"rating": shown(r.mu, r.sigma), "games": r.games, "wins": r.wins, "draws": r.draws,
                              "tableaux": r.tableaux,
                              "history": [shown(h.mu, h.sigma) for h in history if h.game == r.game]}
+        for g, a in accuracy.items():
+            if g in games:
+                games[g].update(a)
         recent = [{"table": h.table_id, "game": h.game, "place": h.rank, "rating": shown(h.mu, h.sigma),
-                   "at": h.at, "replay": f"/r/{h.table_id}"} for h in reversed(history[-20:])]
-        return {"name": account.name, "games": games, "recent": recent}
+                   "at": h.at, "replay": f"/r/{h.table_id}",
+                   **({"accuracy": round(by_table[h.table_id], 4)} if h.table_id in by_table else {})}
+                  for h in reversed(history[-20:])]
+        return {"name": account.name, "games": games, "recent": recent, "accuracy": accuracy}
 
 
 def check_game(game: str | None) -> str | None:

@@ -390,6 +390,9 @@ def http_routes(server: Server) -> list[BaseRoute]:
             text = await finished.record(t)
             status, answer = await run_in_threadpool(reviews.ask, text, ask.seat, ask.deal, ask.playouts, tr,
                                                      start, address)
+            if answer.get("status") == "done":
+                # the seat's accuracy for its player's page (a seat tied to an account)
+                await run_in_threadpool(server.ratings.keep_review, t.id, answer["review"])
         except Busy:
             return busy(tr)
         except ReviewBusy as e:

@@ -1,5 +1,6 @@
 // Friends: the "add me" link (copied, shared, or scanned as a QR code), the friends list with who
-// is online, the invitations to a table friends sent, blocked players; and, at a waiting table,
+// is online (each online one with "invite to my table" while the player holds a seat at a waiting
+// table), the invitations to a table friends sent, blocked players; and, at a waiting table,
 // "invite to my table".  Protocol: docs/protocol.md (/api/friends...).
 // Classic scripts sharing one global scope (after page.js; invite.js's copyInvitation where loaded); no build step.
 "use strict";
@@ -89,8 +90,22 @@ async function friendsSection(redraw) {
   if (notices) box.append(notices);
   box.append(friendLinkPanel(data, redraw));
   const friends = data.friends || [];
+  const table = (data.tables || [])[0];  // the newest waiting table where this player holds a seat
+  const inviteTo = f => {
+    // an online friend, and a seat at a waiting table: "invite to my table"
+    if (!table || !f.online) return "";
+    const said = el("span", { class: "dim", role: "status" }, friendsInvited.has(`${table.id} ${f.name}`) ? format(_("{name} is invited."), { name: f.name }) : "");
+    return el("span", {}, el("button", { type: "button", class: "secondary friend-invite-button", "data-table": table.id,
+      "aria-label": format(_("invite {name} to your table {table}"), { name: f.name, table: table.name }), onclick: async () => {
+        try {
+          await api("/api/friends/invite", { name: f.name, table: table.id });
+          friendsInvited.add(`${table.id} ${f.name}`);
+          said.textContent = format(_("{name} is invited."), { name: f.name });
+        } catch (e) { showError(e.message); }
+      } }, _("invite to my table")), " ", said, " ");
+  };
   box.append(friends.length
-    ? el("ul", { class: "friends", id: "friends" }, friends.map(f => el("li", { class: "friend", "data-name": f.name }, friendName(f), " ",
+    ? el("ul", { class: "friends", id: "friends" }, friends.map(f => el("li", { class: "friend", "data-name": f.name }, friendName(f), " ", inviteTo(f),
       el("button", { type: "button", class: "secondary friend-remove", "aria-label": format(_("remove {name} from your friends"), { name: f.name }),
         onclick: () => { if (confirm(format(_("Remove {name} from your friends?"), { name: f.name }))) friendCall("/api/friends/remove", { name: f.name }, redraw); } }, _("remove")))))
     : el("p", { class: "dim", id: "friends" }, _("No friends yet: share your link.")));

@@ -1,6 +1,7 @@
 // The leaderboard (/leaderboard?game=) and a player's page (/p/{name}): ratings per game (bots
 // marked, on the same scale), a player's rating history as a small chart, games, wins, draws,
-// tableaux, and the recent rated matches with their replay links.  Loaded after page.js.
+// tableaux, the average accuracy of the matches reviewed on the server, and the recent rated
+// matches with their replay links (and accuracy when reviewed).  Loaded after page.js.
 "use strict";
 
 const CHART_NS = "http://www.w3.org/2000/svg";
@@ -57,12 +58,22 @@ async function renderPlayer(name) {
   setTitle(name);
   let p;
   try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (e) { showError(e.message); return; }
-  const games = Object.entries(p.games).map(([game, g]) => el("section", { class: "player-game" },
-    el("h2", {}, gameName(game)),
-    el("p", {}, format(_("Rating {rating} · {games} rated matches · {wins} won · {draws} drawn · {tableaux} tableaux"), g)),
-    chart(g.history)));
+  const reviewed = p.accuracy || {};
+  const accuracyLine = game => reviewed[game] ? el("p", { class: "accuracy" }, format(
+    ngettext("Average accuracy {percent}%, from {count} reviewed match", "Average accuracy {percent}%, from {count} reviewed matches", reviewed[game].reviewed),
+    { percent: Math.round(reviewed[game].accuracy * 100), count: reviewed[game].reviewed })) : "";
+  const names = [...Object.keys(p.games), ...Object.keys(reviewed).filter(g => !(g in p.games))];
+  const games = names.map(game => {
+    const g = p.games[game];
+    return el("section", { class: "player-game" },
+      el("h2", {}, gameName(game)),
+      g ? el("p", {}, format(_("Rating {rating} · {games} rated matches · {wins} won · {draws} drawn · {tableaux} tableaux"), g)) : "",
+      accuracyLine(game),
+      g ? chart(g.history) : "");
+  });
   const recent = p.recent.map(r => el("li", {},
-    format(_("{game}: place {place}, rating {rating}"), { game: gameName(r.game), place: r.place, rating: r.rating }), " ",
+    format(_("{game}: place {place}, rating {rating}"), { game: gameName(r.game), place: r.place, rating: r.rating }),
+    r.accuracy === undefined ? "" : format(_(", accuracy {percent}%"), { percent: Math.round(r.accuracy * 100) }), " ",
     el("a", { href: r.replay }, _("Replay"))));
   main.replaceChildren(
     el("h1", { id: "player-name" }, p.name),

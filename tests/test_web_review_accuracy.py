@@ -1,0 +1,98 @@
+"""The accuracy of the reviews on a player's page: a finished rated match reviewed over the API
+puts each seat's accuracy (the review's own figure) on its player's page and in
+``GET /api/players/{name}``, per game (the average and how many matches were reviewed) and on the
+recent match; the payload holds only figures; a review of a guest's seat is not kept; a review with
+fewer playouts does not replace one with more; a deleted account's accuracies are gone."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, func, select
+
+from conquian.web import review_jobs
+from conquian.web.ratings import Ratings, review_accuracy
+from test_web_ratings import play_out, signed_in
+from test_web_review import review_until_done
+from web_server import Client, Server
+
+PLAYOUTS = 4
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("accuracy")
+    before = os.environ.get(review_jobs.PLAYOUTS_ENV)
+    os.environ[review_jobs.PLAYOUTS_ENV] = str(PLAYOUTS)  # the server's environment is this process's
+    try:
+        s = Server(f"sqlite:///{tmp / 'web.db'}", tmp).start()
+    finally:
+        if before is None:
+            del os.environ[review_jobs.PLAYOUTS_ENV]
+        else:
+            os.environ[review_jobs.PLAYOUTS_ENV] = before
+    yield s
+    s.stop()
+
+
+def test_a_reviewed_rated_match_puts_an_accuracy_on_both_pages(server: Server) -> None:
+    url = server.url
+    ann, ha = signed_in(url, "Ana")
+    bea, hb = signed_in(url, "Beto")
+    t = ann.post("/api/tables", json={"variant": "conquian", "rated": True, "deals": 1}, headers=ha).json()
+    sa = ann.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "x"}, headers=ha).json()
+    sb = bea.post(f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": "x"}, headers=hb).json()
+    play_out([Client(server, t["id"], sa["token"]), Client(server, t["id"], sb["token"])])
+    # not reviewed yet: no accuracy anywhere
+    page = httpx.get(url + "/api/players/Ana").json()
+    assert page["accuracy"] == {} and "accuracy" not in page["games"].get("conquian", {})
+    assert all("accuracy" not in r for r in page["recent"])
+    figures = {}
+    for seat, name in ((1, "Ana"), (2, "Beto")):
+        done = review_until_done(server, t["id"], seat)
+        figures[name] = done["review"]["summary"]["accuracy"]
+        assert figures[name] is not None and 0 <= figures[name] <= 1
+    for name, figure in figures.items():
+        page = httpx.get(url + f"/api/players/{name}").json()
+        assert page["accuracy"] == {"conquian": {"accuracy": round(figure, 4), "reviewed": 1}}
+        game = page["games"]["conquian"]
+        assert game["accuracy"] == round(figure, 4) and game["reviewed"] == 1
+        recent = next(r for r in page["recent"] if r["table"] == t["id"])
+        assert recent["accuracy"] == round(figure, 4)
+        # only figures: no cards, no decisions, no review text
+        assert set(recent) == {"table", "game", "place", "rating", "at", "replay", "accuracy"}
+    # a second look at a review (from the cache) counts the match once
+    assert review_until_done(server, t["id"], 1)["cached"] is True
+    assert httpx.get(url + "/api/players/Ana").json()["accuracy"]["conquian"]["reviewed"] == 1
+    # the page's words, both languages
+    assert httpx.get(url + "/p/Ana").status_code == 200
+    es = httpx.get(url + "/i18n/es.json").json()
+    assert "Average accuracy {percent}%, from {count} reviewed match" in str(es)
+    # a review of the same seat and deal with fewer playouts does not replace the one kept; more does
+    board = Ratings(create_engine(f"sqlite:///{server.tmp / 'web.db'}"))
+
+    def review(seat: str, playouts: int, accuracy: float | None) -> dict[str, object]:
+        return {"variant": "conquian", "seat": seat, "deal": 1, "playouts": playouts, "forced": 0,
+                "decisions": [{"number": 1}] * 3, "summary": {"accuracy": accuracy}}
+
+    assert board.keep_review(t["id"], review("p2", PLAYOUTS // 2, 0.125)) is False
+    assert httpx.get(url + "/api/players/Beto").json()["accuracy"]["conquian"]["accuracy"] == round(figures["Beto"], 4)
+    assert board.keep_review(t["id"], review("p2", PLAYOUTS * 2, 0.125)) is True
+    assert httpx.get(url + "/api/players/Beto").json()["accuracy"]["conquian"] == {"accuracy": 0.125, "reviewed": 1}
+    # no figure (no decisions), a seat tied to no account: nothing kept
+    assert board.keep_review(t["id"], review("p2", PLAYOUTS * 4, None)) is False
+    assert board.keep_review("nosuchtable", review("p1", PLAYOUTS, 0.5)) is False
+    with board.engine.begin() as conn:
+        assert conn.execute(select(func.count()).select_from(review_accuracy)
+                            .where(review_accuracy.c.table_id == "nosuchtable")).scalar() == 0
+    # a deleted account's accuracies are gone; the other player's stay
+    assert ann.post("/api/account/delete", headers=ha).status_code == 200
+    assert httpx.get(url + "/api/players/Ana").status_code == 404
+    engine = create_engine(f"sqlite:///{server.tmp / 'web.db'}")
+    with engine.begin() as conn:
+        seats = conn.execute(select(review_accuracy.c.seat).where(review_accuracy.c.table_id == t["id"])).scalars()
+        assert sorted(seats) == [2]
+    assert httpx.get(url + "/api/players/Beto").json()["accuracy"]["conquian"]["reviewed"] == 1
