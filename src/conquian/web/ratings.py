@@ -301,10 +301,10 @@ class Ratings:
         matches: dict[tuple[str, int], list[Any]] = {}
         for a in reviewed:
             matches.setdefault((a.table_id, a.seat), []).append(a)
-        by_table = {table_id: match_accuracy(rows) for (table_id, _), rows in matches.items()}
+        by_table = {table_id: match_accuracy(deals) for (table_id, _), deals in matches.items()}
         by_game: dict[str, list[float]] = {}
-        for (_, _), rows in matches.items():
-            by_game.setdefault(rows[0].game, []).append(match_accuracy(rows))
+        for deals in matches.values():
+            by_game.setdefault(deals[0].game, []).append(match_accuracy(deals))
         accuracy = {g: {"accuracy": round(sum(v) / len(v), 4), "reviewed": len(v)} for g, v in sorted(by_game.items())}
         games = {}
         for r in rows:
