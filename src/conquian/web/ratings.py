@@ -111,7 +111,7 @@ FORGET_ACCOUNT.append(forget_accuracy)
 def match_accuracy(rows: list[Any]) -> float:
     """A seat's accuracy in a match from its reviewed deals: the mean over their decisions."""
     decisions = sum(r.decisions for r in rows)
-    return sum(r.accuracy * r.decisions for r in rows) / decisions
+    return float(sum(r.accuracy * r.decisions for r in rows) / decisions)
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -311,9 +311,9 @@ class Ratings:
             games[r.game] = {"rating": shown(r.mu, r.sigma), "games": r.games, "wins": r.wins, "draws": r.draws,
                              "tableaux": r.tableaux,
                              "history": [shown(h.mu, h.sigma) for h in history if h.game == r.game]}
-        for g, a in accuracy.items():
+        for g, figures in accuracy.items():
             if g in games:
-                games[g].update(a)
+                games[g].update(figures)
         recent = [{"table": h.table_id, "game": h.game, "place": h.rank, "rating": shown(h.mu, h.sigma),
                    "at": h.at, "replay": f"/r/{h.table_id}",
                    **({"accuracy": round(by_table[h.table_id], 4)} if h.table_id in by_table else {})}
