@@ -331,3 +331,11 @@ def test_the_account_page_lists_the_waiting_tables_to_invite_friends_to(server: 
             break
         time.sleep(0.1)
     assert dee.friends()["tables"] == []
+    # a table made by a signed-in host who sits under his account's name: his seat is his account's
+    made = dee.post("/api/tables", {"variant": "conquian", "name": "Dee again", "host_name": "Dee"}).json()
+    assert made["seat"] == 1
+    assert dee.friends()["tables"] == [{"id": made["id"], "name": "Dee again"}]
+    assert dee.post("/api/friends/invite", {"name": "Eve", "table": made["id"]}).status_code == 200
+    # under another name it is a guest's seat, as before
+    other = dee.post("/api/tables", {"variant": "conquian", "name": "Incognito", "host_name": "Zed"}).json()
+    assert other["id"] not in [t["id"] for t in dee.friends()["tables"]]

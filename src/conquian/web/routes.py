@@ -204,6 +204,12 @@ def http_routes(server: Server) -> list[BaseRoute]:
             await run_in_threadpool(server.store.create, table)
             if spec.rated:
                 await run_in_threadpool(server.ratings.mark_rated, table.id)
+            if token is not None:
+                # a signed-in host who sits under his account's name: the seat is his account's (as
+                # when he sits later), so that he may invite his friends from his account's page
+                account = await server.accounts.current(request)
+                if account is not None and account.name is not None and table.seats[0].name == account.name:
+                    await run_in_threadpool(server.accounts.store.tie_seat, account.id, table.id, 1)
         except Exception as e:  # a full disk, a database gone read-only or away
             server.write_failed()
             log.warning("a table could not be stored", extra={"event": "store_failed", "error": _first_line(e)})
