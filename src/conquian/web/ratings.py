@@ -158,6 +158,9 @@ class Ratings:
         self.engine = engine
         self.done: set[str] = set()
         """Tables this process knows are settled (no need to ask the database again)."""
+        self.reviews_kept: set[tuple[str, int, int, int]] = set()
+        """The reviews' figures this process kept (table, seat, deal, playouts): a second look at
+        a review writes nothing."""
 
     def mark_rated(self, table_id: str) -> None:
         """Record that ``table_id`` is rated."""
@@ -234,6 +237,11 @@ class Ratings:
         if accuracy is None or not decisions or not seat.startswith("p") or not seat[1:].isdigit():
             return False
         number, deal, playouts = int(seat[1:]), int(review["deal"]), int(review["playouts"])
+        seen = (table_id, number, deal, playouts)
+        if seen in self.reviews_kept:
+            return False  # a second look at a review this process kept: nothing new
+        if len(self.reviews_kept) > 10_000:
+            self.reviews_kept.clear()  # a long-lived process: at worst a figure written again
         values = {"game": str(review["variant"]), "accuracy": float(accuracy), "decisions": decisions,
                   "playouts": playouts, "at": time.time()}
         where = (review_accuracy.c.table_id == table_id, review_accuracy.c.seat == number,
@@ -247,10 +255,12 @@ class Ratings:
             if kept is None:
                 conn.execute(insert(review_accuracy).values(table_id=table_id, seat=number, deal=deal,
                                                             account_id=account, **values))
+                self.reviews_kept.add(seen)
                 return True
             if kept.playouts > playouts and kept.account_id == account:
                 return False
             conn.execute(update(review_accuracy).where(*where).values(account_id=account, **values))
+        self.reviews_kept.add(seen)
         return True
 
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
