@@ -397,8 +397,14 @@ def http_routes(server: Server) -> list[BaseRoute]:
             status, answer = await run_in_threadpool(reviews.ask, text, ask.seat, ask.deal, ask.playouts, tr,
                                                      start, address)
             if answer.get("status") == "done":
-                # the seat's accuracy for its player's page (a seat tied to an account)
-                await run_in_threadpool(server.ratings.keep_review, t.id, answer["review"])
+                # the seat's accuracy for its player's page (a seat tied to an account); the review
+                # is answered even if the figure cannot be kept (a database gone read-only, two
+                # processes keeping the same figure at once)
+                try:
+                    await run_in_threadpool(server.ratings.keep_review, t.id, answer["review"])
+                except Exception as e:
+                    log.warning("a review's accuracy could not be kept",
+                                extra={"event": "store_failed", "error": _first_line(e)})
         except Busy:
             return busy(tr)
         except ReviewBusy as e:
