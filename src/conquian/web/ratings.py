@@ -234,19 +234,29 @@ class Ratings:
             rows = conn.execute(select(ratings).where(ratings.c.subject == account.id)).all()
             history = conn.execute(select(rating_history).where(rating_history.c.subject == account.id)
                                    .order_by(rating_history.c.at)).all()
+            attempts = metadata.tables.get("puzzle_attempts")  # its puzzles (conquian.web.puzzle_ratings), if in use
+            solved = [] if attempts is None else conn.execute(
+                select(attempts.c.mu, attempts.c.sigma).where(attempts.c.account_id == account.id)
+                .order_by(attempts.c.at)).all()
         games = {}
         for r in rows:
             games[r.game] = {"rating": shown(r.mu, r.sigma), "games": r.games, "wins": r.wins, "draws": r.draws,
                              "tableaux": r.tableaux,
-                             "history": [shown(h.mu, h.sigma) for h in history if h.game == r.game]}
+                             "history": ([shown(h.mu, h.sigma) for h in solved] if r.game == PUZZLES else
+                                         [shown(h.mu, h.sigma) for h in history if h.game == r.game])}
         recent = [{"table": h.table_id, "game": h.game, "place": h.rank, "rating": shown(h.mu, h.sigma),
                    "at": h.at, "replay": f"/r/{h.table_id}"} for h in reversed(history[-20:])]
         return {"name": account.name, "games": games, "recent": recent}
 
 
+#: The game key of the players' puzzle ratings (:mod:`conquian.web.puzzle_ratings`): one
+#: attempt a puzzle is one of its "games", a solve one of its "wins".
+PUZZLES = "puzzles"
+
+
 def check_game(game: str | None) -> str | None:
-    """``game`` if it is a preset's name, else None."""
-    return game if game in PRESETS else None
+    """``game`` if it is a preset's name or :data:`PUZZLES`, else None."""
+    return game if game in PRESETS or game == PUZZLES else None
 
 
 
