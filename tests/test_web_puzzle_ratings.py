@@ -36,7 +36,7 @@ def visit(url: str, name: str | None = None) -> tuple[httpx.Client, str]:
 
 def wrong_move(c: httpx.Client, puzzle_id: str, answer: str, csrf: str) -> str:
     """A listed move that is not the answer (asking for the puzzle rates nothing)."""
-    moves = [m["move"] for m in c.post(f"/api/puzzles/{puzzle_id}", json={},
+    moves: list[str] = [m["move"] for m in c.post(f"/api/puzzles/{puzzle_id}", json={},
                                        headers={"X-CSRF-Token": csrf}).json()["moves"]]
     return next(m for m in moves if m != answer)
 

@@ -25,8 +25,7 @@ from conquian.engine.cards import card_symbol
 from conquian.i18n import Msg, Translator
 from conquian.learn.board import board_lines
 from conquian.learn.lessons import LESSONS, lesson
-from conquian.learn.puzzles import (THEME_WORDS, Puzzle, daily_puzzle, move_words, puzzle_lines, puzzles,
-                                    starting_shown)
+from conquian.learn.puzzles import THEME_WORDS, Puzzle, daily_puzzle, move_words, puzzle_lines, puzzles, starting_shown
 from conquian.learn.runner import LessonRun
 from conquian.present import move_msg
 
