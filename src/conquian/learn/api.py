@@ -53,7 +53,8 @@ def page_words(tr: Translator) -> dict[str, str]:
         "daily": tr.render(Msg("Puzzle of the day")), "difficulty": tr.render(Msg("difficulty")),
         "solved": tr.render(Msg("solved")), "rating": tr.render(Msg("rating")),
         # the page fills in the rating and its change (signed-in players on the server only)
-        "your_rating": tr.render(Msg("your puzzle rating {rating} ({change})", rating="{rating}", change="{change}")),
+        "your_rating": tr.render(Msg("Your puzzle rating: {rating} ({change})", rating="{rating}", change="{change}")),
+        "this_rating": tr.render(Msg("this puzzle's rating: {rating}", rating="{rating}")),
         "not_counted": tr.render(Msg("only your first answer to a puzzle is rated")),
     }
 

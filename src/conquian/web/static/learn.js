@@ -207,7 +207,7 @@
     rated.hidden = !(s.result && s.rating);
     if (s.result && s.rating) {
       rated.textContent = ratingText(s.rating.rating, s.rating.change)
-        + " · " + words.rating + " " + s.id + " " + s.rating.puzzle.toLocaleString(lang)
+        + " · " + words.this_rating.replace("{rating}", s.rating.puzzle.toLocaleString(lang))
         + (s.rating.counted ? "" : " · " + words.not_counted);
       puzzleData.player = { ...(puzzleData.player || {}), rating: s.rating.rating, change: s.rating.change };
       const p = puzzleData.puzzles.find((q) => q.id === s.id);
