@@ -59,7 +59,7 @@ def test_first_answers_are_rated_and_retries_are_not(server: tuple[Server, Path]
     token = {"X-CSRF-Token": csrf}
     first, second = puzzles()[0], puzzles()[1]
     listing = c.get("/api/puzzles").json()
-    assert listing["player"] == {"rating": 1000, "attempts": 0, "solved": 0, "attempted": []}
+    assert listing["player"] == {"rating": 1000, "change": 0, "attempts": 0, "solved": 0, "attempted": []}
     start = {p["id"]: p["rating"] for p in listing["puzzles"]}
     assert start[first.id] == starting_shown(first.difficulty)
 
@@ -85,7 +85,8 @@ def test_first_answers_are_rated_and_retries_are_not(server: tuple[Server, Path]
     assert wrong["rating"]["puzzle"] > start[second.id]  # the puzzle won
 
     listing = c.get("/api/puzzles").json()
-    assert listing["player"] == {"rating": wrong["rating"]["rating"], "attempts": 2, "solved": 1,
+    assert listing["player"] == {"rating": wrong["rating"]["rating"], "change": wrong["rating"]["change"],
+                                 "attempts": 2, "solved": 1,
                                  "attempted": sorted([first.id, second.id])}
     rated = {p["id"]: p["rating"] for p in listing["puzzles"]}
     assert rated[first.id] == right["rating"]["puzzle"] and rated[second.id] == wrong["rating"]["puzzle"]

@@ -78,16 +78,17 @@ class PuzzleRatings:
         return {p.id: kept.get(p.id, shown(*start_rating(p.difficulty))) for p in puzzles()}
 
     def player(self, account_id: str) -> dict[str, Any]:
-        """The account's puzzle rating as shown (1000 before any attempt), its attempts and solves,
-        and the puzzles it attempted."""
+        """The account's puzzle rating as shown (1000 before any attempt), the change its last rated
+        attempt made, its attempts and solves, and the puzzles it attempted."""
         with self.engine.begin() as conn:
             row = conn.execute(select(ratings).where(ratings.c.subject == account_id, ratings.c.game == GAME)).first()
-            tried = [r.puzzle_id for r in conn.execute(select(puzzle_attempts.c.puzzle_id).where(
-                puzzle_attempts.c.account_id == account_id)).all()]
+            tried = conn.execute(select(puzzle_attempts.c.puzzle_id, puzzle_attempts.c.change).where(
+                puzzle_attempts.c.account_id == account_id).order_by(puzzle_attempts.c.at)).all()
         model = _model()
         mu, sigma = (row.mu, row.sigma) if row is not None else (model.mu, model.sigma)
-        return {"rating": shown(mu, sigma), "attempts": row.games if row else 0, "solved": row.wins if row else 0,
-                "attempted": sorted(tried)}
+        return {"rating": shown(mu, sigma), "change": tried[-1].change if tried else 0,
+                "attempts": row.games if row else 0, "solved": row.wins if row else 0,
+                "attempted": sorted(r.puzzle_id for r in tried)}
 
     def attempt(self, account_id: str, puzzle_id: str, solved: bool) -> dict[str, Any]:
         """Rate the account's attempt at the puzzle if it is its first (``counted``): the player's
