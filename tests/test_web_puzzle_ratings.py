@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -129,3 +130,47 @@ def test_guests_are_not_rated_and_csrf_is_refused(server: tuple[Server, Path]) -
     # the refused requests did not use up the first attempt: the next one with the token counts
     ok = c.post(f"/api/puzzles/{p.id}", json={"move": p.answer}, headers={"X-CSRF-Token": csrf}).json()
     assert ok["rating"]["counted"] is True and ok["rating"]["change"] > 0
+
+
+def test_player_page_and_leaderboard_show_the_puzzle_rating_in_chromium(server: tuple[Server, Path]) -> None:
+    """A browser signs up, answers two puzzles from the puzzles page, and finds its puzzle rating
+    on the puzzles page, its player page (with a point a rated answer) and the puzzles' leaderboard,
+    in Spanish."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright.sync_api import expect
+
+    from test_web_browser import ARGS, CHROMIUM
+
+    s, _db = server
+    first, second = puzzles()[3], puzzles()[4]
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page: Any = b.new_context(locale="es-MX").new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(s.url + "/account")
+            page.fill("#name", "Lucía")
+            page.click("#name-form button[type=submit]")
+            expect(page.locator("#account-name")).to_contain_text("Lucía")
+            page.goto(s.url + "/learn#puzzle-" + first.id)
+            page.locator(f"#p-moves button[data-move='{first.answer}']").click()
+            expect(page.locator("#p-rating")).to_contain_text("Tu puntuación en problemas:")
+            page.locator("#p-back").click()
+            page.locator(f"#puzzle-list button[data-puzzle='{second.id}']").click()
+            miss = next(m for m in page.locator("#p-moves button").all() if m.get_attribute("data-move") != second.answer)
+            miss.click()
+            expect(page.locator("#p-result")).to_contain_text("Esta vez no")
+            rated = page.locator("#p-rating").inner_text()
+            assert "(\u2212" in rated, rated  # down after a wrong answer
+            mine = httpx.get(s.url + "/api/players/Lucía").json()["games"]["puzzles"]
+            page.goto(s.url + "/p/Lucía")
+            section = page.locator(".player-game", has_text="Problemas")
+            expect(section).to_contain_text(f"Puntuación {mine['rating']} · 2 problemas puntuados · 1 resueltos")
+            expect(section.locator(".rating-chart circle")).to_have_count(2)
+            page.goto(s.url + "/leaderboard?game=puzzles")
+            expect(page.locator("#game")).to_have_value("puzzles")
+            expect(page.locator("#leaderboard")).to_contain_text("Lucía")
+            assert not errors
+        finally:
+            b.close()
