@@ -5,6 +5,7 @@ player completing the first lesson by taps only in Chromium at 390x844, in Spani
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -162,9 +163,16 @@ def test_chromium_first_lesson_by_taps_in_spanish(tmp_path: Path) -> None:
                 expect(page.locator("#p-result")).to_have_text("¡Correcto!")
                 expect(page.locator("#p-why li").first).to_contain_text("Tema:")
                 expect(page.locator("#p-why li")).to_have_count(1 + len(daily.reasons()))
+                # signed in: the first answer is rated, the new puzzle rating and its change shown
+                expect(page.locator("#p-rating")).to_contain_text("Tu puntuación en problemas: 1")
+                rated = page.locator("#p-rating").inner_text()
+                assert re.match(r"Tu puntuación en problemas: 1[.,\u00a0]?\d{3} \(\+\d+\) · "
+                                r"puntuación de este problema: 1[.,\u00a0]?\d{3}$", rated), rated
                 page.screenshot(path=str(tmp_path / "puzzle-es-390.png"), full_page=True)
                 page.locator("#p-back").tap()
                 expect(page.locator("#puzzle-list button.done")).to_have_count(1)
+                expect(page.locator("#puzzle-rating")).to_have_text(rated.split(" · ", 1)[0])
+                expect(page.locator("#puzzle-list button").first).to_contain_text("puntuación")
                 # this browser's account (made on the first visit) keeps the progress too
                 kept: Any = None
                 for _ in range(50):  # the page keeps it in the background

@@ -25,7 +25,7 @@ from conquian.engine.cards import card_symbol
 from conquian.i18n import Msg, Translator
 from conquian.learn.board import board_lines
 from conquian.learn.lessons import LESSONS, lesson
-from conquian.learn.puzzles import THEME_WORDS, Puzzle, daily_puzzle, move_words, puzzle_lines, puzzles
+from conquian.learn.puzzles import THEME_WORDS, Puzzle, daily_puzzle, move_words, puzzle_lines, puzzles, starting_shown
 from conquian.learn.runner import LessonRun
 from conquian.present import move_msg
 
@@ -51,7 +51,11 @@ def page_words(tr: Translator) -> dict[str, str]:
         "next": tr.render(Msg("Next lesson")),
         "moves": tr.render(Msg("Your moves")), "puzzles": tr.render(Msg("Puzzles")),
         "daily": tr.render(Msg("Puzzle of the day")), "difficulty": tr.render(Msg("difficulty")),
-        "solved": tr.render(Msg("solved")),
+        "solved": tr.render(Msg("solved")), "rating": tr.render(Msg("rating")),
+        # the page fills in the rating and its change (signed-in players on the server only)
+        "your_rating": tr.render(Msg("Your puzzle rating: {rating} ({change})", rating="{rating}", change="{change}")),
+        "this_rating": tr.render(Msg("this puzzle's rating: {rating}", rating="{rating}")),
+        "not_counted": tr.render(Msg("only your first answer to a puzzle is rated")),
     }
 
 
@@ -106,10 +110,11 @@ def lesson_answer(key: str, body: object, tr: Translator) -> dict[str, Any]:
 
 
 def puzzle_list(tr: Translator, day: datetime.date | None = None) -> dict[str, Any]:
-    """The shipped puzzles (id, theme, difficulty, game) and the puzzle of the day."""
+    """The shipped puzzles (id, theme, difficulty, game, starting rating) and the puzzle of the day."""
     shipped = puzzles()
     return {"daily": daily_puzzle(day).id if shipped else None, "puzzles": [
-        {"id": p.id, "theme": tr.render(THEME_WORDS[p.theme]), "difficulty": p.difficulty, "variant": p.variant}
+        {"id": p.id, "theme": tr.render(THEME_WORDS[p.theme]), "difficulty": p.difficulty, "variant": p.variant,
+         "rating": starting_shown(p.difficulty)}
         for p in shipped]}
 
 

@@ -37,11 +37,13 @@ def learn_html(words: dict[str, str], lang: str, offline: bool = False) -> str:
 <main id="learn">
 <p id="learn-status" class="status" aria-live="polite" hidden></p>
 <section id="path"{" hidden" if offline else ""}><h1>{w("title")}</h1><ol id="lesson-list"></ol>
-<h2>{w("puzzles")}</h2><ul id="puzzle-list" class="puzzles"></ul></section>
+<h2>{w("puzzles")}</h2><p id="puzzle-rating" class="rating" hidden></p>
+<ul id="puzzle-list" class="puzzles"></ul></section>
 <section id="puzzle" hidden>
 <h1 id="p-title"></h1><ul id="p-lines" class="board"></ul>
 <p id="p-prompt" class="prompt"></p><div id="p-moves" class="moves"></div>
 <p id="p-result" class="answer" role="status"></p>
+<p id="p-rating" class="rating" hidden></p>
 <ul id="p-why" class="why"></ul>
 <nav class="after"><button id="p-back" type="button">{w("back")}</button></nav>
 </section>

@@ -7,6 +7,9 @@ the cards the seat has not seen, played out by ``foster``) puts the best move at
 review's) on each of :data:`CONFIRM_SEEDS` independent sets of re-deals.  Its difficulty is how often
 ``foster`` and ``expert`` miss the answer.  A puzzle is shown from its seat's view alone
 (:func:`puzzle_lines`); the whole deck is kept only to set the position up.
+
+A puzzle also has a rating on the players' scale (:func:`start_rating`), where a signed-in player
+meets it on the server (:mod:`conquian.web.puzzle_ratings`).
 """
 
 from __future__ import annotations
@@ -99,6 +102,49 @@ class Puzzle:
                    actions=tuple(data["actions"]), seat=data["seat"], answer=data["answer"],
                    estimates=tuple((str(a), float(w)) for a, w in data["estimates"]), theme=data["theme"],
                    difficulty=float(data["difficulty"]), options=dict(data.get("options", {})))
+
+
+#: The bots whose picks make a puzzle's difficulty, and whose fitted ratings in ``conquian``
+#: (:mod:`conquian.bots.levels`) anchor a puzzle's starting rating.
+ANCHORS = ("foster", "expert")
+#: The difficulty of a puzzle that foster misses at every pick and expert finds at every pick
+#: (``benchmarks/make_puzzles.py``: five picks of foster's, two of expert's).
+FOSTER_MISSES = 5 / 7
+
+
+def start_rating(difficulty: float) -> tuple[float, float]:
+    """A puzzle's starting rating (openskill's ``mu`` and ``sigma``) from its difficulty, on the
+    bots' fitted scale: a straight line through two anchors, with ``gap`` the distance between
+    foster's and expert's fitted ``mu``:
+
+    - difficulty 0 (foster and expert find it at every pick): half a gap below foster;
+    - difficulty 5/7 (foster misses at each of its five picks, expert finds it at both of its
+      two): halfway between foster and expert;
+
+    so each further seventh (an expert pick that misses) is a fifth of a gap higher, and a puzzle
+    both always miss is 0.9 of a gap above foster, just under expert.  Its ``sigma`` is the anchors' mean fitted
+    ``sigma``: a puzzle's rating is read off the same fit as theirs, and it is met by many players,
+    so their results move it less than a new player's.
+
+    >>> mu, sigma = start_rating(FOSTER_MISSES)
+    >>> 25.0 < mu < 27.988, round(sigma, 2)
+    (True, 1.48)
+    """
+    from conquian.bots.levels import fixed_rating
+
+    low, high = (fixed_rating("conquian", b) for b in ANCHORS)
+    if low is None or high is None:  # no fit shipped: a new player's rating
+        return 25.0, 25 / 3
+    gap = high["mu"] - low["mu"]
+    mu = low["mu"] + gap * (min(max(difficulty, 0.0), 1.0) / FOSTER_MISSES - 0.5)
+    return mu, (low["sigma"] + high["sigma"]) / 2
+
+
+def starting_shown(difficulty: float) -> int:
+    """A puzzle's starting rating as the players' ratings are shown (``1000 + 40 * (mu - 3 sigma)``,
+    :func:`conquian.web.ratings.shown`)."""
+    mu, sigma = start_rating(difficulty)
+    return round(1000 + 40 * (mu - 3 * sigma))
 
 
 def move_words(notation: str) -> Msg:

@@ -77,7 +77,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             *ratings.routes(server.ratings),
             *quick.routes(),
             *http_routes(server),
-            *learn_routes(),
+            *learn_routes(server.accounts, server.puzzle_ratings),
             websocket_route(server),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Route("/offline", lambda request: RedirectResponse("/offline/", status_code=308)),

@@ -308,6 +308,10 @@ class Ratings:
             history = conn.execute(select(rating_history).where(rating_history.c.subject == account.id)
                                    .order_by(rating_history.c.at)).all()
             reviewed = conn.execute(select(review_accuracy).where(review_accuracy.c.account_id == account.id)).all()
+            attempts = metadata.tables.get("puzzle_attempts")  # its puzzles (conquian.web.puzzle_ratings), if in use
+            solved = [] if attempts is None else conn.execute(
+                select(attempts.c.mu, attempts.c.sigma).where(attempts.c.account_id == account.id)
+                .order_by(attempts.c.at)).all()
         matches: dict[tuple[str, int], list[Any]] = {}
         for a in reviewed:
             matches.setdefault((a.table_id, a.seat), []).append(a)
@@ -320,7 +324,8 @@ class Ratings:
         for r in rows:
             games[r.game] = {"rating": shown(r.mu, r.sigma), "games": r.games, "wins": r.wins, "draws": r.draws,
                              "tableaux": r.tableaux,
-                             "history": [shown(h.mu, h.sigma) for h in history if h.game == r.game]}
+                             "history": ([shown(h.mu, h.sigma) for h in solved] if r.game == PUZZLES else
+                                         [shown(h.mu, h.sigma) for h in history if h.game == r.game])}
         for g, figures in accuracy.items():
             if g in games:
                 games[g].update(figures)
@@ -331,9 +336,14 @@ class Ratings:
         return {"name": account.name, "games": games, "recent": recent, "accuracy": accuracy}
 
 
+#: The game key of the players' puzzle ratings (:mod:`conquian.web.puzzle_ratings`): one
+#: attempt a puzzle is one of its "games", a solve one of its "wins".
+PUZZLES = "puzzles"
+
+
 def check_game(game: str | None) -> str | None:
-    """``game`` if it is a preset's name, else None."""
-    return game if game in PRESETS else None
+    """``game`` if it is a preset's name or :data:`PUZZLES`, else None."""
+    return game if game in PRESETS or game == PUZZLES else None
 
 
 

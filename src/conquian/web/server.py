@@ -38,6 +38,7 @@ from conquian.web.friends import Friends
 from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, AddressLimits
 from conquian.web.passkeys import Passkeys
 from conquian.web.protocol import RateLimit
+from conquian.web.puzzle_ratings import PuzzleRatings
 from conquian.web.ratings import Ratings
 from conquian.web.review_jobs import Reviews
 from conquian.web.snapshot import table_snapshot
@@ -211,6 +212,7 @@ class Server:
         self.reviews = Reviews.from_environment()
         self.finished = Finished()
         self.ratings = Ratings(self.store.engine)
+        self.puzzle_ratings = PuzzleRatings(self.store.engine)
         self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
         self.passkeys = Passkeys(self.accounts, settings.allowed_origins, settings.account_requests_per_minute)
         self.friends = Friends(self.store.engine, self)

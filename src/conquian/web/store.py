@@ -71,7 +71,7 @@ metadata = MetaData()
 #: The modules beside this one that define tables of ``metadata`` (the migrations and the schema
 #: test must see every table, whichever of them a process happened to import).
 TABLE_MODULES = ("conquian.web.accounts", "conquian.web.ratings", "conquian.web.passkeys",
-                 "conquian.web.quickmatch", "conquian.web.friends")
+                 "conquian.web.quickmatch", "conquian.web.friends", "conquian.web.puzzle_ratings")
 
 
 def full_metadata() -> MetaData:

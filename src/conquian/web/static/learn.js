@@ -202,11 +202,31 @@
       li.textContent = line;
       why.appendChild(li);
     }
+    // a signed-in player's rated answer: his puzzle rating, its change, the puzzle's own rating
+    const rated = $("p-rating");
+    rated.hidden = !(s.result && s.rating);
+    if (s.result && s.rating) {
+      rated.textContent = ratingText(s.rating.rating, s.rating.change)
+        + " · " + words.this_rating.replace("{rating}", s.rating.puzzle.toLocaleString(lang))
+        + (s.rating.counted ? "" : " · " + words.not_counted);
+      puzzleData.player = { ...(puzzleData.player || {}), rating: s.rating.rating, change: s.rating.change };
+      const p = puzzleData.puzzles.find((q) => q.id === s.id);
+      if (p) p.rating = s.rating.puzzle;
+    }
     if (s.result && s.result.right) add(SOLVED, s.id);
     if (s.result) why.scrollIntoView({ block: "nearest" });
   }
 
+  function ratingText(rating, change) {
+    const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
+    return words.your_rating.replace("{rating}", rating.toLocaleString(lang))
+      .replace("{change}", sign + Math.abs(change).toLocaleString(lang));
+  }
+
   function listPuzzles() {
+    const mine = $("puzzle-rating");
+    mine.hidden = !puzzleData.player;
+    if (puzzleData.player) mine.textContent = ratingText(puzzleData.player.rating, puzzleData.player.change || 0);
     const list = $("puzzle-list");
     const solved = kept(SOLVED);
     list.textContent = "";
@@ -218,6 +238,7 @@
       b.dataset.puzzle = p.id;
       b.textContent = (solved.has(p.id) ? "✓ " : "") + (p.id === puzzleData.daily ? words.daily + ": " : "") + p.id
         + " · " + p.theme + " · " + words.difficulty + " " + Math.round(p.difficulty * 100) + "%"
+        + (p.rating ? " · " + words.rating + " " + p.rating.toLocaleString(lang) : "")
         + (solved.has(p.id) ? " (" + words.solved + ")" : "");
       b.addEventListener("click", () => openPuzzle(p.id));
       li.appendChild(b);

@@ -111,7 +111,7 @@ function showError(text, rule) {
 // a game's and a bot's names for people (the ids stay for machines: the protocol, records)
 function gameName(variant) {
   const names = { conquian: _("Conquián"), "conquian-spanish": _("Conquián with the Spanish pack"), "conquian-mexicano": _("Conquián mexicano"),
-    cooncan: _("Cooncan"), "cooncan-double": _("Cooncan with two packs and jokers") };
+    cooncan: _("Cooncan"), "cooncan-double": _("Cooncan with two packs and jokers"), puzzles: _("Puzzles") };
   return names[variant] || variant;
 }
 const BOT_KINDS = ["expert", "master", "apprentice", "exit", "random", "foster", "beginner", "casual", "skilled"];

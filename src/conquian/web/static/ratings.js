@@ -37,7 +37,7 @@ async function renderLeaderboard() {
   try { presets = await api("/api/presets"); data = await api(`/api/leaderboard?game=${encodeURIComponent(game)}`); }
   catch (e) { showError(e.message); return; }
   const pick = el("select", { id: "game", "aria-label": _("Game") },
-    presets.variants.map(v => el("option", { value: v.name, selected: v.name === game }, gameName(v.name))));
+    [...presets.variants.map(v => v.name), "puzzles"].map(v => el("option", { value: v, selected: v === game }, gameName(v))));
   pick.addEventListener("change", () => { location.search = `?game=${encodeURIComponent(pick.value)}`; });
   const head = el("tr", {}, [_("Place"), _("Player"), _("Rating"), _("Games"), _("Wins"), _("Draws")].map(t => el("th", { scope: "col" }, t)));
   const rows = data.players.map((p, i) => el("tr", { class: p.bot ? "bot" : "person" },
@@ -67,7 +67,8 @@ async function renderPlayer(name) {
     const g = p.games[game];
     return el("section", { class: "player-game" },
       el("h2", {}, gameName(game)),
-      g ? el("p", {}, format(_("Rating {rating} · {games} rated matches · {wins} won · {draws} drawn · {tableaux} tableaux"), g)) : "",
+      !g ? "" : el("p", {}, game === "puzzles" ? format(_("Rating {rating} · {games} puzzles rated · {wins} solved"), g)
+        : format(_("Rating {rating} · {games} rated matches · {wins} won · {draws} drawn · {tableaux} tableaux"), g)),
       accuracyLine(game),
       g ? chart(g.history) : "");
   });

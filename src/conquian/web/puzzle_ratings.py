@@ -1,0 +1,146 @@
+"""Puzzle ratings: a signed-in player's first attempt at a puzzle is a rated result between him and
+the puzzle, on the players' scale (openskill's Plackett-Luce, as :mod:`conquian.web.ratings`).
+
+The player's puzzle rating is his row of game :data:`GAME` in the ``ratings`` table (so the
+leaderboard and his page show it beside his games); each puzzle's rating is kept in
+``puzzle_ratings``, starting from its difficulty (:func:`conquian.learn.puzzles.start_rating`), and
+moves with every first attempt too.  ``puzzle_attempts`` keeps each account's first attempt at each
+puzzle: only the first counts (a retry, right or wrong, changes nothing).  The server judges the
+answer itself: the page sends the chosen move and :func:`conquian.learn.api.puzzle_answer` compares
+it with the puzzle's answer.  Guests (no account cookie) and the offline app are not rated.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, insert, select, update
+from sqlalchemy import Table as SqlTable
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from conquian.learn.puzzles import puzzles, start_rating
+from conquian.web.accounts import FORGET_ACCOUNT
+from conquian.web.ratings import PUZZLES, _model, ratings, shown
+from conquian.web.store import metadata
+
+#: The game key of the players' puzzle ratings in the ``ratings`` table.
+GAME = PUZZLES
+
+puzzle_ratings = SqlTable(
+    "puzzle_ratings", metadata,
+    Column("puzzle_id", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+puzzle_attempts = SqlTable(
+    "puzzle_attempts", metadata,
+    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("puzzle_id", String(40), primary_key=True),
+    Column("solved", Boolean, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("change", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_puzzle_attempts_account", "account_id"),
+)
+
+
+def _forget(conn: Connection, account_id: str) -> None:
+    conn.execute(puzzle_attempts.delete().where(puzzle_attempts.c.account_id == account_id))
+
+
+FORGET_ACCOUNT.append(_forget)
+
+
+def _start(puzzle_id: str) -> tuple[float, float]:
+    for p in puzzles():
+        if p.id == puzzle_id:
+            return start_rating(p.difficulty)
+    raise KeyError(puzzle_id)
+
+
+class PuzzleRatings:
+    """The players' and the puzzles' ratings in the server's database (synchronous)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def puzzle_ratings(self) -> dict[str, int]:
+        """Every shipped puzzle's rating as shown (its starting one until someone attempts it)."""
+        with self.engine.begin() as conn:
+            kept = {r.puzzle_id: shown(r.mu, r.sigma) for r in conn.execute(select(puzzle_ratings)).all()}
+        return {p.id: kept.get(p.id, shown(*start_rating(p.difficulty))) for p in puzzles()}
+
+    def player(self, account_id: str) -> dict[str, Any]:
+        """The account's puzzle rating as shown (1000 before any attempt), the change its last rated
+        attempt made, its attempts and solves, and the puzzles it attempted."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(ratings).where(ratings.c.subject == account_id, ratings.c.game == GAME)).first()
+            tried = conn.execute(select(puzzle_attempts.c.puzzle_id, puzzle_attempts.c.change).where(
+                puzzle_attempts.c.account_id == account_id).order_by(puzzle_attempts.c.at)).all()
+        model = _model()
+        mu, sigma = (row.mu, row.sigma) if row is not None else (model.mu, model.sigma)
+        return {"rating": shown(mu, sigma), "change": tried[-1].change if tried else 0,
+                "attempts": row.games if row else 0, "solved": row.wins if row else 0,
+                "attempted": sorted(r.puzzle_id for r in tried)}
+
+    def attempt(self, account_id: str, puzzle_id: str, solved: bool) -> dict[str, Any]:
+        """Rate the account's attempt at the puzzle if it is its first (``counted``): the player's
+        puzzle rating after it and its ``change``, and the puzzle's rating after it.  A later
+        attempt changes nothing (``counted`` false, ``change`` 0)."""
+        start = _start(puzzle_id)
+        model = _model()
+        now = time.time()
+        with self.engine.begin() as conn:
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(puzzle_attempts).values(account_id=account_id, puzzle_id=puzzle_id,
+                                                                solved=solved, mu=0.0, sigma=0.0, change=0, at=now))
+            except IntegrityError:
+                first = False
+            else:
+                first = True
+            mine = conn.execute(select(ratings).where(ratings.c.subject == account_id, ratings.c.game == GAME)
+                                .with_for_update()).first()
+            its = conn.execute(select(puzzle_ratings).where(puzzle_ratings.c.puzzle_id == puzzle_id)
+                               .with_for_update()).first()
+            player = model.rating(mu=mine.mu, sigma=mine.sigma) if mine else model.rating()
+            puzzle = model.rating(mu=its.mu, sigma=its.sigma) if its else model.rating(mu=start[0], sigma=start[1])
+            if not first:
+                return {"counted": False, "rating": shown(player.mu, player.sigma), "change": 0,
+                        "puzzle": shown(puzzle.mu, puzzle.sigma)}
+            [[p_after], [z_after]] = model.rate([[player], [puzzle]], ranks=[1, 2] if solved else [2, 1])
+            change = shown(p_after.mu, p_after.sigma) - shown(player.mu, player.sigma)
+            if mine:
+                conn.execute(update(ratings).where(ratings.c.subject == account_id, ratings.c.game == GAME).values(
+                    mu=p_after.mu, sigma=p_after.sigma, games=mine.games + 1, wins=mine.wins + int(solved),
+                    updated_at=now))
+            else:
+                conn.execute(insert(ratings).values(subject=account_id, game=GAME, mu=p_after.mu, sigma=p_after.sigma,
+                                                    games=1, wins=int(solved), draws=0, tableaux=0, updated_at=now))
+            if its:
+                conn.execute(update(puzzle_ratings).where(puzzle_ratings.c.puzzle_id == puzzle_id).values(
+                    mu=z_after.mu, sigma=z_after.sigma, attempts=its.attempts + 1, solved=its.solved + int(solved),
+                    updated_at=now))
+            else:
+                conn.execute(insert(puzzle_ratings).values(puzzle_id=puzzle_id, mu=z_after.mu, sigma=z_after.sigma,
+                                                           attempts=1, solved=int(solved), updated_at=now))
+            conn.execute(update(puzzle_attempts).where(puzzle_attempts.c.account_id == account_id,
+                                                       puzzle_attempts.c.puzzle_id == puzzle_id)
+                         .values(mu=p_after.mu, sigma=p_after.sigma, change=change))
+        return {"counted": True, "rating": shown(p_after.mu, p_after.sigma), "change": change,
+                "puzzle": shown(z_after.mu, z_after.sigma)}
+
+    def history(self, account_id: str) -> list[int]:
+        """The account's puzzle rating after each rated attempt, oldest first."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(puzzle_attempts.c.mu, puzzle_attempts.c.sigma)
+                                .where(puzzle_attempts.c.account_id == account_id)
+                                .order_by(puzzle_attempts.c.at)).all()
+        return [shown(r.mu, r.sigma) for r in rows]
