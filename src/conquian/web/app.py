@@ -27,7 +27,8 @@ from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
 from conquian.web.quickmatch import QuickMatch
 from conquian.web.routes import STATIC, http_routes
-from conquian.web.server import EVICT_AFTER, Connection, Hub, Server, Settings
+from conquian.web.server import EVICT_AFTER, Connection, Hub, Server
+from conquian.web.settings import Settings
 from conquian.web.site import offline_file
 from conquian.web.sockets import websocket_route
 

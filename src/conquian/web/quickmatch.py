@@ -15,7 +15,7 @@ others who asked for one, and neither rated nor listed when over).
   own: 100 at first, widening by 50 every 5 seconds.  A group is made when the spread of its
   ratings is within the window of every one of its members (each accepts all the others); the
   player who has waited longest is paired first, with the closest ratings.
-- After :attr:`~conquian.web.server.Settings.quick_bot_after` seconds a player may have the empty
+- After :attr:`~conquian.web.settings.Settings.quick_bot_after` seconds a player may have the empty
   seats filled with bots (or have asked for it when joining): a group is then made with him and
   the waiting players within the window who also accept bots, and a bot of their level in every
   other seat: the level whose fitted rating (:func:`conquian.bots.levels.level_for`) is the
