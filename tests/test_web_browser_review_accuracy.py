@@ -5,7 +5,6 @@ shows none."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,25 +15,15 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect  # noqa: E402
 
-from conquian.web import review_jobs  # noqa: E402
 from test_web_browser import browser  # noqa: E402, F401 (browser: a fixture)
 from test_web_ratings import play_out, signed_in  # noqa: E402
-from test_web_review import review_until_done  # noqa: E402
+from test_web_review import review_server, review_until_done  # noqa: E402
 from web_server import Client, Server  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("browser-accuracy")
-    before = os.environ.get(review_jobs.PLAYOUTS_ENV)
-    os.environ[review_jobs.PLAYOUTS_ENV] = "4"  # quick reviews
-    try:
-        s = Server(f"sqlite:///{tmp / 'web.db'}", tmp).start()
-    finally:
-        if before is None:
-            del os.environ[review_jobs.PLAYOUTS_ENV]
-        else:
-            os.environ[review_jobs.PLAYOUTS_ENV] = before
+    s = review_server(tmp_path_factory.mktemp("browser-accuracy"), 4)  # quick reviews
     yield s
     s.stop()
 

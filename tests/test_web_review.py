@@ -38,18 +38,23 @@ from web_server import Client, Server
 PLAYOUTS = 16
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("review")
+def review_server(tmp: Path, playouts: int) -> Server:
+    """A server started on ``tmp`` whose reviews search ``playouts`` playouts a decision (the
+    server's environment is this process's, set for its start only)."""
     before = os.environ.get(review_jobs.PLAYOUTS_ENV)
-    os.environ[review_jobs.PLAYOUTS_ENV] = str(PLAYOUTS)  # the server's environment is this process's
+    os.environ[review_jobs.PLAYOUTS_ENV] = str(playouts)
     try:
-        s = Server(f"sqlite:///{tmp / 'web.db'}", tmp).start()
+        return Server(f"sqlite:///{tmp / 'web.db'}", tmp).start()
     finally:
         if before is None:
             del os.environ[review_jobs.PLAYOUTS_ENV]
         else:
             os.environ[review_jobs.PLAYOUTS_ENV] = before
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = review_server(tmp_path_factory.mktemp("review"), PLAYOUTS)
     yield s
     s.stop()
 

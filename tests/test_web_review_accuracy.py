@@ -6,17 +6,15 @@ fewer playouts does not replace one with more; a deleted account's accuracies ar
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from conquian.web import review_jobs
 from conquian.web.ratings import Ratings, review_accuracy
 from test_web_ratings import play_out, signed_in
-from test_web_review import review_until_done
+from test_web_review import review_server, review_until_done
 from web_server import Client, Server
 
 PLAYOUTS = 4
@@ -24,16 +22,7 @@ PLAYOUTS = 4
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("accuracy")
-    before = os.environ.get(review_jobs.PLAYOUTS_ENV)
-    os.environ[review_jobs.PLAYOUTS_ENV] = str(PLAYOUTS)  # the server's environment is this process's
-    try:
-        s = Server(f"sqlite:///{tmp / 'web.db'}", tmp).start()
-    finally:
-        if before is None:
-            del os.environ[review_jobs.PLAYOUTS_ENV]
-        else:
-            os.environ[review_jobs.PLAYOUTS_ENV] = before
+    s = review_server(tmp_path_factory.mktemp("accuracy"), PLAYOUTS)  # quick reviews
     yield s
     s.stop()
 
