@@ -293,6 +293,13 @@ def test_learn_offline_first_lesson_by_taps_in_spanish(browser: Any, site_url: s
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=LOAD_MS)
     context.set_offline(True)
     page.locator("#learn-link").tap()
+    # while the engine loads, the header and the title are already in Spanish
+    loading = page.wait_for_function(
+        "() => { const s = document.getElementById('learn-status');"
+        " return s && !s.hidden && s.textContent.includes('Cargando')"
+        " ? document.querySelector('header .learn-home').textContent + '|' + document.title : false; }",
+        timeout=LOAD_MS, polling="raf")
+    assert loading.json_value() == "Aprender|conquian · Aprender"
     expect(page.locator("#path h1")).to_contain_text("Aprende conquián", timeout=LOAD_MS)
     expect(page.locator("#lesson-list .lesson-button")).to_have_count(len(LESSONS))
     page.locator(".lesson-button").first.tap()

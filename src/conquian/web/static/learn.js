@@ -274,6 +274,10 @@
       // the offline app: the page's language as the app keeps it, then the engine in a worker
       await loadLanguage();
       lang = LANG;
+      // the header and the title in the reader's language now, not once the engine has loaded
+      words = Object.assign({}, words, { learn: _("Learn") });
+      for (const e of document.querySelectorAll("header [data-word]")) e.textContent = words[e.dataset.word] || "";
+      document.title = "conquian · " + words.learn;
       status(_("Loading the engine… (the first time, about 14 MB)"));
       engine = new Engine("worker.js");
       engine.onstatus = (st) => {
