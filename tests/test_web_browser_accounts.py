@@ -124,3 +124,21 @@ def test_two_browsers_play_a_rated_match_and_see_the_leaderboard(server: Server,
     expect(hana.locator("#recent a")).to_have_count(2)
     gil.context.close()
     hana.context.close()
+
+
+def test_the_pages_headers_and_a_missing_player_on_a_spanish_phone(server: Server, browser: Any) -> None:  # noqa: F811
+    """At 360 px the header keeps the page's title readable (it was squeezed to its first letter
+    beside the links), and a player who does not exist is said in the page, with a way back,
+    rather than "Cargando…" left under an alert that goes away."""
+    page = browser.new_context(viewport={"width": 360, "height": 780}, locale="es-MX").new_page()
+    for path, title in (("/account", "Tu cuenta"), ("/leaderboard", "Clasificación")):
+        page.goto(server.url + path)
+        expect(page.locator("header #title")).to_have_text(title)
+        shown = page.locator("header #title").evaluate("t => t.scrollWidth <= t.clientWidth")
+        assert shown, f"{path}: the header cuts its title"
+    page.goto(server.url + "/p/Nadie")
+    expect(page.locator("#failed")).to_contain_text("No hay ningún jugador")
+    expect(page.locator("main")).not_to_contain_text("Cargando")
+    expect(page.locator("main a[href='/']")).to_have_text("Volver a las mesas")
+    assert page.evaluate("document.scrollingElement.scrollWidth <= 360")
+    page.context.close()

@@ -29,13 +29,20 @@ function chart(points) {
   return svg;
 }
 
+// a page that could not load says why in its body (not "Loading…" forever) and links back
+function failed(message) {
+  showError(message);
+  main.replaceChildren(el("p", { class: "dim", id: "failed" }, message),
+    el("p", {}, el("a", { href: "/" }, _("Back to the tables"))));
+}
+
 async function renderLeaderboard() {
   const params = new URLSearchParams(location.search);
   const game = params.get("game") || "conquian";
   setTitle(_("Leaderboard"));
   let presets, data;
   try { presets = await api("/api/presets"); data = await api(`/api/leaderboard?game=${encodeURIComponent(game)}`); }
-  catch (e) { showError(e.message); return; }
+  catch (e) { failed(e.message); return; }
   const pick = el("select", { id: "game", "aria-label": _("Game") },
     [...presets.variants.map(v => v.name), "puzzles"].map(v => el("option", { value: v, selected: v === game }, gameName(v))));
   pick.addEventListener("change", () => { location.search = `?game=${encodeURIComponent(pick.value)}`; });
@@ -57,7 +64,7 @@ async function renderLeaderboard() {
 async function renderPlayer(name) {
   setTitle(name);
   let p;
-  try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (e) { showError(e.message); return; }
+  try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (e) { failed(e.message); return; }
   const reviewed = p.accuracy || {};
   const accuracyLine = game => reviewed[game] ? el("p", { class: "accuracy" }, format(
     ngettext("Average accuracy {percent}%, from {count} reviewed match", "Average accuracy {percent}%, from {count} reviewed matches", reviewed[game].reviewed),
