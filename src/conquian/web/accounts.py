@@ -40,7 +40,6 @@ import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Text, delete, insert, select, update
@@ -49,7 +48,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from conquian.engine.errors import ConquianError
@@ -57,6 +56,7 @@ from conquian.engine.match import check_name
 from conquian.i18n import Msg, Translator
 from conquian.web.lang import reader
 from conquian.web.limits import client_address
+from conquian.web.pages import ACCOUNT_SCRIPTS, shell_page
 from conquian.web.store import metadata, seats
 from conquian.web.table import name_skeleton
 
@@ -526,8 +526,7 @@ class Accounts:
     def routes(self, rename: Callable[[list[tuple[str, int]]], Awaitable[None]]) -> list[BaseRoute]:
         """The account endpoints."""
         async def page(request: Request) -> Response:
-            return FileResponse(Path(__file__).with_name("static") / "account.html",
-                                headers={"Cache-Control": "no-cache"})
+            return shell_page(*ACCOUNT_SCRIPTS)
 
         return [
             Route("/account", page),

@@ -28,7 +28,6 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -38,7 +37,7 @@ from sqlalchemy.engine import Connection as SqlConnection
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 
@@ -46,6 +45,7 @@ from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg
 from conquian.web.accounts import COOKIE, FORGET_ACCOUNT, Account, account_sessions, accounts, seat_accounts
 from conquian.web.lang import reader
+from conquian.web.pages import ACCOUNT_SCRIPTS, shell_page
 from conquian.web.protocol import ProtocolError
 from conquian.web.store import metadata
 from conquian.web.store import tables as store_tables
@@ -640,8 +640,7 @@ class Friends:
     def routes(self) -> list[BaseRoute]:
         """The friends endpoints (docs/protocol.md) and the friend link's page."""
         async def page(request: Request) -> Response:
-            return FileResponse(Path(__file__).with_name("static") / "account.html",
-                                headers={"Cache-Control": "no-cache"})
+            return shell_page(*ACCOUNT_SCRIPTS)
 
         h = self._handler
         return [

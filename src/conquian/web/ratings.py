@@ -27,7 +27,6 @@ The rating shown is openskill's ordinal (mu - 3 sigma) on a familiar scale:
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
@@ -36,7 +35,7 @@ from sqlalchemy.engine import Connection as SqlConnection
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from conquian.bots.levels import fixed_rating, rated_bots
@@ -45,6 +44,7 @@ from conquian.i18n import Msg
 from conquian.session import HUMAN
 from conquian.web.accounts import FORGET_ACCOUNT, accounts, seat_accounts
 from conquian.web.lang import reader
+from conquian.web.pages import shell_page
 from conquian.web.store import metadata
 from conquian.web.table import OPEN, OVER, Table
 
@@ -371,7 +371,7 @@ def routes(board: Ratings) -> list[BaseRoute]:
         return JSONResponse(found, headers={"Cache-Control": "no-cache"})
 
     async def page(request: Request) -> Response:
-        return FileResponse(Path(__file__).with_name("static") / "ratings.html", headers={"Cache-Control": "no-cache"})
+        return shell_page("ratings.js")
 
     return [
         Route("/leaderboard", page),
