@@ -72,8 +72,11 @@ def test_a_passkey_made_on_one_device_signs_in_on_another(server: Server, browse
 
     # a second device: other cookies, the same passkey (synced); nothing of the account but it
     second, cdp2, auth2 = device(browser, locale)
-    cdp2.send("WebAuthn.addCredential", {"authenticatorId": auth2, "credential": creds[0]})
     second.goto(url + "/account")
+    # the name field's request (conditional mediation) finds no passkey and waits for a focus;
+    # then the passkey arrives (synced), and the person uses the button
+    expect(second.locator("body")).to_have_attribute("data-passkey-autofill", "declined")
+    cdp2.send("WebAuthn.addCredential", {"authenticatorId": auth2, "credential": creds[0]})
     expect(second.locator("#passkey-signin")).to_have_text(texts["signin"])
     expect(second.locator("#name-form")).to_be_visible()  # a visitor so far
     second.screenshot(path=str(server.tmp / f"visitor-{locale}.png"), full_page=True)
@@ -99,3 +102,97 @@ def test_a_passkey_made_on_one_device_signs_in_on_another(server: Server, browse
     assert not first.errors and not second.errors
     first.context.close()
     second.context.close()
+
+
+def named_with_passkey(browser: Any, url: str, locale: str, name: str) -> dict[str, Any]:  # noqa: F811
+    """A device that chooses ``name`` and adds a passkey: the passkey (to copy to other devices)."""
+    page, cdp, auth = device(browser, locale)
+    page.goto(url + "/account")
+    page.fill("#name", name)
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#add-passkey")).to_be_visible()
+    page.click("#add-passkey")
+    expect(page.locator("#passkeys li")).to_have_count(1)
+    creds = cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"]
+    assert not page.errors
+    page.context.close()
+    return dict(creds[0])
+
+
+def test_the_name_field_offers_the_passkey_and_signs_in(server: Server, browser: Any) -> None:  # noqa: F811
+    """The sign-in page (/account for a visitor) asks for a passkey with conditional mediation as
+    it opens: the name field says ``username webauthn``, and the browser's authenticator answers
+    the waiting request (Chromium's virtual authenticator answers a conditional request with
+    the passkey it holds, as a person choosing it among the field's suggestions does), which
+    signs the browser in to the passkey's account, no button pressed.  In Spanish, phone-sized."""
+    url = f"http://localhost:{server.port}"
+    cred = named_with_passkey(browser, url, "es-MX", "Paloma")
+    page, cdp, auth = device(browser, "es-MX")
+    # what the page asks the browser for (the requests' mediation), as WebAuthn receives it
+    page.add_init_script("""
+        window.asked = [];
+        const get = navigator.credentials.get.bind(navigator.credentials);
+        navigator.credentials.get = (o) => { window.asked.push(o.mediation || "modal"); return get(o); };
+    """)
+    # first without the passkey: the page asks with conditional mediation as it opens; the
+    # authenticator holds no passkey of this server and declines (a browser would show nothing
+    # in the field), which the page does not report as an error; the button stays
+    page.goto(url + "/account")
+    assert page.evaluate("PublicKeyCredential.isConditionalMediationAvailable()") is True
+    expect(page.locator("#name")).to_have_attribute("autocomplete", "username webauthn")
+    expect(page.locator("body")).to_have_attribute("data-passkey-autofill", "declined")
+    assert page.evaluate("window.asked") == ["conditional"]
+    expect(page.locator("#passkey-signin")).to_have_text("Iniciar sesión con una llave de acceso")
+    expect(page.locator("#alert")).to_be_hidden()
+    page.focus("#name")  # the field offers the passkeys again when focused
+    expect(page.locator("body")).to_have_attribute("data-passkey-autofill", "declined")
+    for _ in range(100):
+        if len(page.evaluate("window.asked")) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert page.evaluate("window.asked") == ["conditional", "conditional"]
+    expect(page.locator("#main")).to_contain_text("en el campo del nombre")
+    shots = SHOTS if os.environ.get("CONQUIAN_SCREENSHOTS") else server.tmp
+    page.screenshot(path=str(shots / "web-account-passkey-autofill-phone-es.png"), full_page=True)
+    assert page.context.cookies() and page.locator("#account-name").count() == 0
+    # the passkey arrives (synced) and the page is opened again: the waiting request is answered
+    cdp.send("WebAuthn.addCredential", {"authenticatorId": auth, "credential": cred})
+    page.reload()
+    expect(page.locator("#account-name")).to_have_text("Juegas como Paloma.", timeout=15000)
+    assert page.evaluate("window.asked") == ["conditional"]  # no button pressed
+    assert page.locator("body").get_attribute("data-passkey-autofill") is None
+    assert cdp.send("WebAuthn.getCredentials", {"authenticatorId": auth})["credentials"][0]["signCount"] >= 1
+    page.screenshot(path=str(shots / "web-account-passkey-autofill-signed-in-phone-es.png"), full_page=True)
+    assert not page.errors
+    page.context.close()
+
+
+def test_a_named_account_switches_to_another_with_its_passkey(server: Server, browser: Any) -> None:  # noqa: F811
+    """A browser holding a named account signs in to another account with that account's passkey,
+    no signing out first: the page warns that an account with no passkey is left for good, and
+    the other account's page follows."""
+    url = f"http://localhost:{server.port}"
+    cred = named_with_passkey(browser, url, "en-US", "Rosa")
+    page, cdp, auth = device(browser, "en-US")
+    cdp.send("WebAuthn.addCredential", {"authenticatorId": auth, "credential": cred})
+    # this browser's own account first (the authenticator does not answer the field's request
+    # while the person types a name)
+    cdp.send("WebAuthn.setAutomaticPresenceSimulation", {"authenticatorId": auth, "enabled": False})
+    page.goto(url + "/account")
+    page.fill("#name", "Sara")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#account-name")).to_have_text("You play as Sara.")
+    expect(page.locator("#passkey-switch")).to_have_text("Sign in to another account")
+    expect(page.locator("#main")).to_contain_text("Sara has no passkey and no other session")
+    cdp.send("WebAuthn.setAutomaticPresenceSimulation", {"authenticatorId": auth, "enabled": True})
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#passkey-switch")
+    expect(page.locator("#account-name")).to_have_text("You play as Sara.")  # dismissed: still Sara
+    assert asked and "Sara" in asked[0]
+    page.once("dialog", lambda d: d.accept())
+    page.click("#passkey-switch")
+    expect(page.locator("#account-name")).to_have_text("You play as Rosa.")
+    expect(page.locator("#passkeys li")).to_have_count(1)
+    assert not page.errors
+    page.context.close()

@@ -301,3 +301,108 @@ def test_labels() -> None:
     assert check_label("  my\tphone\u202e ") == "my phone"
     assert check_label(3) == ""
     assert len(check_label("x" * 100)) == 40
+
+
+def test_a_waiting_challenge_stays_good_when_the_browser_asks_again(server: tuple[Server, Path]) -> None:
+    """The name field's passkey suggestions (conditional mediation) wait with a challenge asked for
+    when the page opened; the button, or another tab, asks for another: both stay good (one
+    cookie a browser), and a sign-in ends the browser's other open challenges."""
+    s, db = server
+    owner, h = named(s.url, "Una")
+    key = Authenticator(s.url, "127.0.0.1")
+    assert register(owner, h, key).status_code == 200
+    visitor, vh = browser(s.url)
+    waiting = signin_options(visitor, vh)  # the name field's, when the page opened
+    held = visitor.cookies["conquian_passkey"]
+    button = signin_options(visitor, vh)  # the button's (or another tab's)
+    assert visitor.cookies["conquian_passkey"] == held  # the browser's cookie is kept
+    third = signin_options(visitor, vh)
+    # discoverable: no account named, no credential listed
+    assert waiting["allowCredentials"] == button["allowCredentials"] == [] and waiting["rpId"] == "127.0.0.1"
+    assert waiting["challenge"] != button["challenge"]
+    with sqlite3.connect(db) as conn:
+        mine = conn.execute("SELECT count(*) FROM passkey_challenges WHERE browser = ?",
+                            (hashlib.sha256(held.encode()).hexdigest(),)).fetchone()
+    assert mine == (3,)
+    # a failed answer (a forged signature) leaves the other challenges good
+    forger = Authenticator(s.url, "127.0.0.1")
+    forger.id, forger.user = key.id, key.user
+    assert signin(visitor, vh, forger.get(button)).status_code == 400
+    r = signin(visitor, vh, key.get(waiting))  # the waiting request is answered: accepted
+    assert r.status_code == 200 and r.json()["name"] == "Una", r.text
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM passkey_challenges WHERE browser = ?",
+                            (hashlib.sha256(held.encode()).hexdigest(),)).fetchone() == (0,)
+    # the third challenge ended with the sign-in, even with the cookie given back
+    vh = {"X-CSRF-Token": visitor.get("/api/account").json()["csrf"]}
+    visitor.cookies.set("conquian_passkey", held, domain="127.0.0.1", path="/api/account/passkeys")
+    assert signin(visitor, vh, key.get(third)).status_code == 400
+    # a cookie that is not one the server gives is not kept
+    odd, oh = browser(s.url)
+    odd.cookies.set("conquian_passkey", "short", domain="127.0.0.1", path="/api/account/passkeys")
+    signin_options(odd, oh)
+    assert odd.cookies["conquian_passkey"] != "short"
+
+
+def test_a_named_account_signs_in_to_another_with_its_passkey(server: tuple[Server, Path]) -> None:
+    """Switching accounts without signing out: the CSRF token is needed, the current session is
+    revoked and the new one set; the account left keeps its name, passkeys and other sessions; an
+    account nothing could reach again is left only when the request says so."""
+    s, db = server
+    ola, oh = named(s.url, "Ola")
+    ola_key = Authenticator(s.url, "127.0.0.1")
+    assert register(ola, oh, ola_key).status_code == 200
+
+    # Pia: a name, no passkey, this one session
+    pia, ph = named(s.url, "Pia")
+    pia_token = pia.cookies["conquian_account"]
+    options = signin_options(pia, ph)
+    answer = ola_key.get(options)
+    r = pia.post("/api/account/passkeys/signin", json={"credential": answer})  # no CSRF token
+    assert r.status_code == 403 and r.json()["error"]["code"] == "csrf"
+    r = signin(pia, ph | ES, answer)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "would_lose_account"
+    assert "Pia" in r.json()["error"]["message"] and "llave de acceso" in r.json()["error"]["message"]
+    assert pia.get("/api/account").json()["name"] == "Pia"  # nothing changed
+    # the player agreed to leave Pia: the same answer (its challenge was not used) signs in
+    r = pia.post("/api/account/passkeys/signin", json={"credential": answer, "leave": True}, headers=ph)
+    assert r.status_code == 200 and r.json()["name"] == "Ola", r.text
+    assert pia.cookies["conquian_account"] != pia_token
+    me = pia.get("/api/account").json()
+    assert me["name"] == "Ola" and me["csrf"] != ph["X-CSRF-Token"]
+    # Pia's session was revoked: its token makes a new visitor's account, not Pia
+    again = httpx.Client(base_url=s.url, timeout=10, cookies={"conquian_account": pia_token})
+    assert again.get("/api/account").json()["new"] is True
+    with sqlite3.connect(db) as conn:  # the account Pia is kept (its name, in its records)
+        assert conn.execute("SELECT count(*) FROM accounts WHERE name = 'Pia'").fetchone() == (1,)
+    assert httpx.get(s.url + "/api/players/Pia").status_code == 200
+
+    # Quinn: a passkey and two browsers; one of them switches to Ola and back, no "leave" needed
+    quinn, qh = named(s.url, "Quinn")
+    quinn_key = Authenticator(s.url, "127.0.0.1")
+    assert register(quinn, qh, quinn_key).status_code == 200
+    laptop, lh = browser(s.url)
+    assert signin(laptop, lh, quinn_key.get(signin_options(laptop, lh))).status_code == 200
+    lh = {"X-CSRF-Token": laptop.get("/api/account").json()["csrf"]}
+    assert len(quinn.get("/api/account/sessions").json()["sessions"]) == 2
+    r = signin(laptop, lh, ola_key.get(signin_options(laptop, lh)))
+    assert r.status_code == 200 and r.json()["name"] == "Ola"
+    assert len(quinn.get("/api/account/sessions").json()["sessions"]) == 1  # the laptop's ended
+    assert len(quinn.get("/api/account/passkeys").json()["passkeys"]) == 1
+    lh = {"X-CSRF-Token": laptop.get("/api/account").json()["csrf"]}
+    r = signin(laptop, lh, quinn_key.get(signin_options(laptop, lh)))
+    assert r.status_code == 200 and r.json()["name"] == "Quinn"  # and back
+
+    # Ron: no passkey but another session: reachable from it, no "leave" needed
+    ron, rh = named(s.url, "Ron")
+    ron_phone = httpx.Client(base_url=s.url, timeout=10)
+    with sqlite3.connect(db) as conn:  # a second session of Ron, as a sign-in would make
+        row = conn.execute("SELECT account_id, agent FROM account_sessions WHERE token_hash = ?",
+                           (hashlib.sha256(ron.cookies["conquian_account"].encode()).hexdigest(),)).fetchone()
+        conn.execute("INSERT INTO account_sessions VALUES (?, ?, ?, 0, 0, ?)",
+                     (hashlib.sha256(b"ron-phone-token").hexdigest(), "ronphone", row[0], row[1]))
+    ron_phone.cookies.set("conquian_account", "ron-phone-token")
+    assert ron_phone.get("/api/account").json()["name"] == "Ron"
+    r = signin(ron, rh, ola_key.get(signin_options(ron, rh)))
+    assert r.status_code == 200 and r.json()["name"] == "Ola"
+    assert ron_phone.get("/api/account").json()["name"] == "Ron"

@@ -14,7 +14,9 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 
+from conquian.web.ratings import Ratings
 from test_web_accounts import visit
 from web_server import Client, Server
 
@@ -249,3 +251,125 @@ def test_a_fitted_bot_keeps_its_rating_and_the_person_is_rated_against_it(tmp_pa
             assert [rows[bot][k] for k in ("mu", "sigma", "rating")] == [fit["mu"], fit["sigma"], fit["rating"]]
         else:  # not fitted: moved by its game
             assert not rows[bot]["fixed"] and rows[bot]["mu"] == round(it.mu, 3) and rows[bot]["sigma"] < 25 / 3
+
+
+def settled(url: str, name: str, games: int, game: str = "conquian") -> dict[str, Any]:
+    """The player's leaderboard row once his ``games`` rated matches are rated."""
+    for _ in range(200):
+        row = board(url, game).get(name)
+        if row is not None and row["games"] >= games:
+            return row
+        time.sleep(0.1)
+    raise AssertionError(f"{name} was not rated {games} times")
+
+
+def test_the_rematch_of_a_rated_match_is_rated(server: Server) -> None:
+    """The same signed-in players sit again at a rated table's rematch: it is rated too, public
+    once over, its seats tied to their accounts, and the ratings move after it."""
+    url = server.url
+    cora, hc = signed_in(url, "Cora")
+    dan, hd = signed_in(url, "Dan")
+    t = cora.post("/api/tables", json={"variant": "conquian", "rated": True, "deals": 1}, headers=hc).json()
+    sc = cora.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "x"}, headers=hc).json()
+    sd = dan.post(f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": "x"}, headers=hd).json()
+    cc, cd = Client(server, t["id"], sc["token"]), Client(server, t["id"], sd["token"])
+    play_out([cc, cd])
+    first = {n: settled(url, n, 1) for n in ("Cora", "Dan")}
+    from test_web_chat import ask_rematch
+
+    rid = ask_rematch(cc)
+    # the same seats (their tokens), tied to the same accounts
+    assert {"table": rid, "seat": 1} in cora.get("/api/account").json()["seats"]
+    assert {"table": rid, "seat": 2} in dan.get("/api/account").json()["seats"]
+    rc, rd = Client(server, rid, sc["token"]), Client(server, rid, sd["token"])
+    assert [s["name"] for s in rc.table["seats"]] == ["Cora", "Dan"]
+    play_out([rc, rd])
+    after = {n: settled(url, n, 2) for n in ("Cora", "Dan")}
+    for n in ("Cora", "Dan"):
+        assert after[n]["games"] == 2
+        assert after[n]["sigma"] < first[n]["sigma"]  # the rematch moved the rating: the model is surer
+        page = httpx.get(url + f"/api/players/{n}").json()
+        assert len(page["games"]["conquian"]["history"]) == 2
+        assert [r["table"] for r in page["recent"]][:2] == [rid, t["id"]] and page["recent"][0]["rated"] is True
+    assert settled(url, "Cora", 2)["games"] == 2  # rated once
+    assert rid in [f["id"] for f in httpx.get(url + "/api/tables").json()["finished"]]  # public, as rated
+    assert httpx.get(url + f"/api/tables/{rid}/replay").status_code == 200
+    for c in (cc, cd, rc, rd):
+        c.close()
+
+
+def test_a_rematch_after_a_player_left_his_account_is_casual(server: Server) -> None:
+    """If a person of a rated match has deleted his account, its rematch is casual and private
+    (the seats of those still signed in stay tied to their accounts)."""
+    url = server.url
+    eve, he = signed_in(url, "Eve")
+    fay, hf = signed_in(url, "Fay")
+    t = eve.post("/api/tables", json={"variant": "conquian", "rated": True, "deals": 1}, headers=he).json()
+    se = eve.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "x"}, headers=he).json()
+    sf = fay.post(f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": "x"}, headers=hf).json()
+    ce, cf = Client(server, t["id"], se["token"]), Client(server, t["id"], sf["token"])
+    play_out([ce, cf])
+    settled(url, "Eve", 1)
+    assert fay.post("/api/account/delete", headers=hf).status_code == 200
+    from test_web_chat import ask_rematch
+
+    rid = ask_rematch(ce)
+    engine = create_engine(f"sqlite:///{server.tmp / 'web.db'}")
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM rated_tables WHERE table_id = :t"), {"t": rid}).scalar() == 0
+        assert conn.execute(text("SELECT public FROM tables WHERE id = :t"), {"t": rid}).scalar() in (0, False)
+        tied = conn.execute(text("SELECT seat FROM seat_accounts WHERE table_id = :t"), {"t": rid}).scalars().all()
+    assert tied == [1]
+    ce.close()
+    cf.close()
+
+
+def test_the_player_page_counts_the_same_matches_in_its_accuracy_and_its_list(server: Server) -> None:
+    """A player's page: the average accuracy and the recent matches are over the same matches,
+    rated and public ones for anyone, his casual private ones too on his own page only."""
+    url = server.url
+    gil, hg = signed_in(url, "Gil")
+    hal, hh = signed_in(url, "Hal")
+    made = {}
+    for kind, spec in (("rated", {"rated": True}), ("private", {}), ("public", {"public": True})):
+        t = gil.post("/api/tables", json={"variant": "conquian", "deals": 1, **spec}, headers=hg).json()
+        sg = gil.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "x"}, headers=hg).json()
+        sh = hal.post(f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": "x"}, headers=hh).json()
+        clients = [Client(server, t["id"], sg["token"]), Client(server, t["id"], sh["token"])]
+        play_out(clients)
+        for c in clients:
+            c.close()
+        made[kind] = t["id"]
+    settled(url, "Gil", 1)
+    board_ = Ratings(create_engine(f"sqlite:///{server.tmp / 'web.db'}"))
+    figures = {"rated": 0.5, "private": 0.9, "public": 0.7}
+    for kind, figure in figures.items():
+        assert board_.keep_review(made[kind], {"variant": "conquian", "seat": "p1", "deal": 1, "playouts": 4,
+                                               "decisions": [{"number": 1}] * 2, "summary": {"accuracy": figure}})
+
+    def page(client: httpx.Client | None) -> dict[str, Any]:
+        r = (client or httpx).get(url + "/api/players/Gil")
+        assert r.status_code == 200 and "no-store" in r.headers["cache-control"]
+        out: dict[str, Any] = r.json()
+        return out
+
+    for seen_by in (None, hal):  # anyone, and another signed-in player
+        p = page(seen_by)
+        assert p["own"] is False and p["matches"] == 2
+        assert {r["table"] for r in p["recent"]} == {made["rated"], made["public"]}
+        assert p["accuracy"]["conquian"] == {"accuracy": 0.6, "reviewed": 2}
+        assert p["games"]["conquian"]["accuracy"] == 0.6 and p["games"]["conquian"]["reviewed"] == 2
+        casual = next(r for r in p["recent"] if r["table"] == made["public"])
+        assert casual == {"table": made["public"], "game": "conquian", "rated": False, "public": True,
+                          "at": casual["at"], "replay": f"/r/{made['public']}", "accuracy": 0.7}
+    mine = page(gil)
+    assert mine["own"] is True and mine["matches"] == 3
+    assert {r["table"] for r in mine["recent"]} == set(made.values())
+    assert mine["accuracy"]["conquian"] == {"accuracy": 0.7, "reviewed": 3}
+    private = next(r for r in mine["recent"] if r["table"] == made["private"])
+    assert private["rated"] is False and private["public"] is False and private["accuracy"] == 0.9
+    rated = next(r for r in mine["recent"] if r["table"] == made["rated"])
+    assert rated["rated"] is True and rated["place"] in (1, 2) and rated["accuracy"] == 0.5
+    # every listed match is counted in the accuracy and no other: the two sets are one
+    for p in (page(None), mine):
+        assert sum(1 for r in p["recent"] if "accuracy" in r) == p["accuracy"]["conquian"]["reviewed"]

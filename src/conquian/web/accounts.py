@@ -64,6 +64,9 @@ from conquian.web.table import name_skeleton
 COOKIE = "conquian_account"
 #: The readable cookie that holds the session's CSRF token for the page's scripts.
 CSRF_COOKIE = "conquian_csrf"
+#: The cookie that ties a passkey sign-in's challenge to the browser (:mod:`conquian.web.passkeys`),
+#: and the path it is sent to.
+PASSKEY_COOKIE, PASSKEY_PATH = "conquian_passkey", "/api/account/passkeys"
 #: The header that carries a session's CSRF token on a state-changing request.
 CSRF_HEADER = "x-csrf-token"
 #: How long a session's cookie is kept by the browser (a year; the server can revoke it sooner).
@@ -360,6 +363,11 @@ class Accounts:
             return None
         return await run_in_threadpool(self.store.session, token)
 
+    async def viewer(self, request: Request) -> str | None:
+        """The account id of the request's session, or None (reading only: no account is made)."""
+        account = await self.current(request)
+        return account.id if account is not None else None
+
     def csrf_ok(self, request: Request, account: Account) -> bool:
         """Whether a state-changing request with the account's cookie shows its CSRF token (and,
         if it says where it comes from, comes from this server)."""
@@ -402,6 +410,7 @@ class Accounts:
     def _forget(response: Response) -> None:
         response.delete_cookie(COOKIE, path="/")
         response.delete_cookie(CSRF_COOKIE, path="/")
+        response.delete_cookie(PASSKEY_COOKIE, path=PASSKEY_PATH)  # an open passkey sign-in's
 
     async def me(self, request: Request) -> Response:
         """``GET /api/account``: the account (made on the first visit), its CSRF token and seats."""

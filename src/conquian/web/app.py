@@ -75,7 +75,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             *server.accounts.routes(server.rename_seats),
             *server.passkeys.routes(),
             *server.friends.routes(),
-            *ratings.routes(server.ratings),
+            *ratings.routes(server.ratings, server.accounts.viewer),
             *quick.routes(),
             *http_routes(server),
             *learn_routes(server.accounts, server.puzzle_ratings),

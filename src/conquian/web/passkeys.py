@@ -16,9 +16,23 @@ lost.
   ``X-Forwarded-Proto``, which the server trusts from the proxies in ``FORWARDED_ALLOW_IPS``; the
   origins given with ``--origin`` are accepted too.  A passkey belongs to that name: one made at
   ``https://cards.example`` is offered there only.
+- The sign-in's challenge is for a discoverable credential (no account named, no credential
+  listed), so the page may ask for it as soon as it opens and offer the browser's passkeys in its
+  name field (WebAuthn's conditional mediation, ``autocomplete="username webauthn"``) beside the
+  "sign in with a passkey" button.  A browser keeps one :data:`BROWSER_COOKIE` for all its open
+  sign-in challenges (the field's waiting request, the button's, another tab's): asking again
+  does not spoil the challenge another request of that browser waits with.
 - A sign-in that succeeds starts a new session of the passkey's account on that browser (its
   cookie replaces the one the browser had; that session ends, and the account it held is deleted
-  if it had neither a name nor a passkey: nothing is lost).
+  if it had neither a name nor a passkey: nothing is lost).  The browser's other open sign-in
+  challenges end with it.
+- A browser signed in to a named account may sign in to another account with its passkey (to
+  switch accounts) without signing out: the request needs the current session's CSRF token like
+  any other, the current session is revoked and the new one set; the account left keeps its
+  name, passkeys and other sessions.  If it is an account that could not be reached again (no
+  passkey, no other session), the sign-in is refused (``409 would_lose_account``, before the
+  answer is checked, so it tells nothing of the passkey) unless the request says
+  ``"leave": true`` (the page asks the player first).
 - Sign-ins are rate limited per address and per account, and every failure is told in the same
   words.  A passkey whose signature counter goes backwards (a cloned authenticator) is refused.
 """
@@ -55,14 +69,23 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from conquian.i18n import Msg
-from conquian.web.accounts import COOKIE, TOO_FAST, Accounts, Window, _refuse, account_sessions, accounts
+from conquian.web.accounts import (
+    COOKIE,
+    PASSKEY_COOKIE,
+    TOO_FAST,
+    Accounts,
+    Window,
+    _refuse,
+    account_sessions,
+    accounts,
+)
 from conquian.web.limits import client_address
 from conquian.web.store import metadata
 
 #: Seconds a ceremony's challenge may be answered in.
 CHALLENGE_AGE = 300.0
 #: The cookie that ties a sign-in's challenge to the browser that asked for it.
-BROWSER_COOKIE = "conquian_passkey"
+BROWSER_COOKIE = PASSKEY_COOKIE
 #: Passkeys one account may hold.
 MAX_PASSKEYS = 20
 #: The length of a passkey's label.
@@ -209,6 +232,21 @@ class PasskeyStore:
             rows = conn.execute(select(passkeys.c.credential_id, passkeys.c.transports)
                                 .where(passkeys.c.account_id == account_id)).all()
         return [(unb64url(r.credential_id), json.loads(r.transports)) for r in rows]
+
+    def end_challenges(self, browser: str) -> None:
+        """Delete the open sign-in challenges of ``browser`` (it signed in)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(passkey_challenges).where(passkey_challenges.c.browser == _sha(browser)))
+
+    def reachable_otherwise(self, account_id: str) -> bool:
+        """Whether the account can be reached again without this session: it has a passkey, or
+        another session."""
+        with self.engine.begin() as conn:
+            keys = conn.execute(select(func.count()).select_from(passkeys)
+                                .where(passkeys.c.account_id == account_id)).scalar() or 0
+            sessions = conn.execute(select(func.count()).select_from(account_sessions)
+                                    .where(account_sessions.c.account_id == account_id)).scalar() or 0
+        return keys > 0 or sessions > 1
 
     def used(self, pid: str, old_count: int, sign_count: int) -> bool:
         """Record a sign-in with the passkey (its new counter); False if another sign-in moved the
@@ -404,7 +442,11 @@ class Passkeys:
         if self._too_fast(request):
             return _refuse(request, "too_fast", TOO_FAST, 429)
         rp_id, _ = relying_party(request, self.origins)
-        browser = secrets.token_urlsafe(24)
+        # the browser's cookie, if it holds a good one, ties this challenge too: the challenges its
+        # other requests wait with (the name field's, another tab's) stay good
+        held = request.cookies.get(BROWSER_COOKIE) or ""
+        browser = held if len(held) == 32 and held.replace("-", "").replace("_", "").isalnum() else (
+            secrets.token_urlsafe(24))
         challenge = await run_in_threadpool(self.store.new_challenge, "signin", None, browser)
         response = JSONResponse({"publicKey": _request_options(rp_id, challenge)},
                                 headers={"Cache-Control": "no-store"})
@@ -421,6 +463,14 @@ class Passkeys:
         if self._too_fast(request):
             return _refuse(request, "too_fast", TOO_FAST, 429)
         body = await self._body(request) or {}
+        current = await self.accounts.current(request)
+        if (current is not None and current.name is not None and body.get("leave") is not True
+                and not await run_in_threadpool(self.store.reachable_otherwise, current.id)):
+            # signing in elsewhere would strand this account (the passkey is not looked at: no
+            # passkey of this account exists, so it is another account's, or none)
+            return _refuse(request, "would_lose_account", Msg(
+                "your account {name} has no passkey: signing in to another account would lose it for good; "
+                "add a passkey to it first, or confirm that you leave it", name=current.name), 409)
         credential = body.get("credential")
         challenge = answered_challenge(credential)
         browser = request.cookies.get(BROWSER_COOKIE) or ""
@@ -455,6 +505,7 @@ class Passkeys:
         response = JSONResponse({"name": name, "session": sid}, headers={"Cache-Control": "no-store"})
         self.accounts._cookie(request, response, token)
         response.delete_cookie(BROWSER_COOKIE, path="/api/account/passkeys")
+        await run_in_threadpool(self.store.end_challenges, browser)
         return response
 
     def _name(self, account_id: str) -> str | None:
@@ -463,9 +514,8 @@ class Passkeys:
         return name
 
     def _not_accepted(self, request: Request) -> Response:
-        response = _refuse(request, "passkey_not_accepted", NOT_ACCEPTED, 400)
-        response.delete_cookie(BROWSER_COOKIE, path="/api/account/passkeys")
-        return response
+        # the browser keeps its cookie: a challenge another of its requests waits with stays good
+        return _refuse(request, "passkey_not_accepted", NOT_ACCEPTED, 400)
 
     def routes(self) -> list[BaseRoute]:
         """The passkey endpoints."""

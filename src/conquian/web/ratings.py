@@ -27,6 +27,7 @@ The rating shown is openskill's ordinal (mu - 3 sigma) on a familiar scale:
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
@@ -173,6 +174,28 @@ class Ratings:
             return conn.execute(select(rated_tables.c.table_id).where(rated_tables.c.table_id == table_id)
                                 ).first() is not None
 
+    def rematch_of(self, table: Table) -> tuple[dict[int, str], bool]:
+        """What a rematch of ``table`` keeps: the accounts its seats are tied to (by seat), and
+        whether the rematch is rated: ``table`` is rated and every person's seat is still tied
+        to an account (none of its players deleted his account since)."""
+        with self.engine.begin() as conn:
+            tied = {int(r.seat): str(r.account_id) for r in conn.execute(
+                select(seat_accounts.c.seat, seat_accounts.c.account_id)
+                .where(seat_accounts.c.table_id == table.id)).all()}
+            rated = conn.execute(select(rated_tables.c.table_id)
+                                 .where(rated_tables.c.table_id == table.id)).first() is not None
+        people = [s.number for s in table.seats if s.kind == HUMAN]
+        return tied, rated and all(n in tied for n in people)
+
+    def keep_rematch(self, table_id: str, tied: dict[int, str], rated: bool) -> None:
+        """Tie a rematch's seats to the accounts of :meth:`rematch_of` and, if ``rated``, mark it
+        rated, in one transaction."""
+        with self.engine.begin() as conn:
+            for seat, account_id in tied.items():
+                conn.execute(insert(seat_accounts).values(table_id=table_id, seat=seat, account_id=account_id))
+            if rated:
+                conn.execute(insert(rated_tables).values(table_id=table_id, settled=False, settled_at=None))
+
     def settle(self, table: Table) -> bool:
         """Rate ``table``'s finished match, once across every process; whether this call rated it."""
         if table.status != OVER or table.session is None or table.id in self.done:
@@ -295,26 +318,54 @@ class Ratings:
         out.sort(key=lambda e: (-e["rating"], e["name"]))
         return out[:limit]
 
-    def player(self, name: str) -> dict[str, Any] | None:
-        """A named player's ratings per game with their history, and recent rated matches; per game
-        (in ``games`` when rated there, and in ``accuracy``), the average accuracy of the matches
-        reviewed on the server and how many (absent when none), and a recent match's accuracy
-        when it was reviewed (its reviewed deals' decisions)."""
+    def player(self, name: str, viewer: str | None = None) -> dict[str, Any] | None:
+        """A named player's page: his ratings per game with their history, his matches' average
+        accuracy and his recent matches, both over the same matches.
+
+        Which matches: his finished matches at seats tied to his account.  The page seen by
+        anyone (``viewer`` another account, or None) holds those that anyone may replay: rated
+        matches and the matches of public tables; his own page (``viewer`` his account) holds
+        his casual private matches too (``own``).  Per game (in ``games`` when rated there, and
+        in ``accuracy``): the average accuracy of those matches reviewed on the server and how
+        many (absent when none).  ``recent``: the last :data:`RECENT` of those matches, newest
+        first, each with ``rated`` (and then its place and the rating after it), ``public``,
+        its replay link, and its accuracy when reviewed (its reviewed deals' decisions)."""
+        from conquian.web.store import tables
+
         with self.engine.begin() as conn:
             account = conn.execute(select(accounts.c.id, accounts.c.name).where(accounts.c.name == name)).first()
             if account is None:
                 return None
+            own = viewer == account.id
             rows = conn.execute(select(ratings).where(ratings.c.subject == account.id)).all()
             history = conn.execute(select(rating_history).where(rating_history.c.subject == account.id)
                                    .order_by(rating_history.c.at)).all()
+            played = conn.execute(
+                select(tables.c.id, tables.c.variant, tables.c.public, tables.c.updated_at,
+                       rated_tables.c.table_id.label("rated"))
+                .join(seat_accounts, seat_accounts.c.table_id == tables.c.id)
+                .outerjoin(rated_tables, rated_tables.c.table_id == tables.c.id)
+                .where(seat_accounts.c.account_id == account.id, tables.c.status == OVER)).all()
             reviewed = conn.execute(select(review_accuracy).where(review_accuracy.c.account_id == account.id)).all()
             attempts = metadata.tables.get("puzzle_attempts")  # its puzzles (conquian.web.puzzle_ratings), if in use
             solved = [] if attempts is None else conn.execute(
                 select(attempts.c.mu, attempts.c.sigma).where(attempts.c.account_id == account.id)
                 .order_by(attempts.c.at)).all()
+        # his matches: every rated one (its rating history, kept even if its table is gone) and
+        # his finished tables', the casual private ones on his own page only
+        listed: dict[str, dict[str, Any]] = {}
+        for h in history:
+            listed[h.table_id] = {"table": h.table_id, "game": h.game, "rated": True, "public": True,
+                                  "place": h.rank, "rating": shown(h.mu, h.sigma), "at": h.at}
+        for t in played:
+            if t.id in listed or not (own or t.public or t.rated is not None):
+                continue
+            listed[t.id] = {"table": t.id, "game": t.variant, "rated": t.rated is not None,
+                            "public": bool(t.public or t.rated is not None), "at": t.updated_at}
         matches: dict[tuple[str, int], list[Any]] = {}
         for a in reviewed:
-            matches.setdefault((a.table_id, a.seat), []).append(a)
+            if a.table_id in listed:
+                matches.setdefault((a.table_id, a.seat), []).append(a)
         by_table = {table_id: match_accuracy(deals) for (table_id, _), deals in matches.items()}
         by_game: dict[str, list[float]] = {}
         for deals in matches.values():
@@ -329,11 +380,16 @@ class Ratings:
         for g, figures in accuracy.items():
             if g in games:
                 games[g].update(figures)
-        recent = [{"table": h.table_id, "game": h.game, "place": h.rank, "rating": shown(h.mu, h.sigma),
-                   "at": h.at, "replay": f"/r/{h.table_id}",
-                   **({"accuracy": round(by_table[h.table_id], 4)} if h.table_id in by_table else {})}
-                  for h in reversed(history[-20:])]
-        return {"name": account.name, "games": games, "recent": recent, "accuracy": accuracy}
+        newest = sorted(listed.values(), key=lambda m: (-m["at"], m["table"]))[:RECENT]
+        recent = [m | {"replay": f"/r/{m['table']}"}
+                  | ({"accuracy": round(by_table[m["table"]], 4)} if m["table"] in by_table else {})
+                  for m in newest]
+        return {"name": account.name, "own": own, "games": games, "recent": recent, "matches": len(listed),
+                "accuracy": accuracy}
+
+
+#: The matches listed on a player's page (the newest).
+RECENT = 20
 
 
 #: The game key of the players' puzzle ratings (:mod:`conquian.web.puzzle_ratings`): one
@@ -347,8 +403,9 @@ def check_game(game: str | None) -> str | None:
 
 
 
-def routes(board: Ratings) -> list[BaseRoute]:
-    """``GET /api/leaderboard?game=``, ``GET /api/players/{name}``, and their pages."""
+def routes(board: Ratings, viewer_of: Callable[[Request], Awaitable[str | None]] | None = None) -> list[BaseRoute]:
+    """``GET /api/leaderboard?game=``, ``GET /api/players/{name}``, and their pages (``viewer_of``:
+    the account id of the request's signed-in player, who sees his own page whole)."""
 
     def refuse(request: Request, code: str, message: Msg, status: int) -> JSONResponse:
         tr = reader(request.query_params.get("lang"), request.headers.get("accept-language"))
@@ -365,10 +422,12 @@ def routes(board: Ratings) -> list[BaseRoute]:
         return JSONResponse({"game": game, "players": rows}, headers={"Cache-Control": "no-cache"})
 
     async def player(request: Request) -> Response:
-        found = await run_in_threadpool(board.player, request.path_params["name"][:40])
+        # the page differs for its own player (his casual private matches too): not kept by caches
+        viewer = await viewer_of(request) if viewer_of is not None else None
+        found = await run_in_threadpool(board.player, request.path_params["name"][:40], viewer)
         if found is None:
             return refuse(request, "no_player", Msg("there is no player of that name"), 404)
-        return JSONResponse(found, headers={"Cache-Control": "no-cache"})
+        return JSONResponse(found, headers={"Cache-Control": "private, no-store", "Vary": "Cookie"})
 
     async def page(request: Request) -> Response:
         return shell_page("ratings.js")

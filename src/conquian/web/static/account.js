@@ -1,6 +1,8 @@
 // The player's account page (/account): made on the first visit, a name chosen once, the
 // sessions (this browser's and others', each revocable), passkeys (added here, signed in with on
-// another device), sign out, delete the account.
+// another device: from the browser's suggestions in the name field, WebAuthn's conditional
+// mediation, or the "sign in with a passkey" button; a named account signs in to another one
+// with its passkey), sign out, delete the account.
 // Loaded after page.js (words, el(), api(), the CSRF header).
 "use strict";
 
@@ -56,17 +58,61 @@ async function addPasskey(label) {
   return accountCall("/api/account/passkeys", { credential, label });
 }
 
-async function signInWithPasskey() {
+async function signInWithPasskey(how = {}) {
+  // how: { mediation: "conditional", signal, onOptions(publicKey) } for the name field's
+  // suggestions; { leave: true } when the player agreed to leave an account no passkey can reach
   const { publicKey: o } = await accountCall("/api/account/passkeys/signin/options");
+  if (how.onOptions) how.onOptions(o);
   o.challenge = fromB64u(o.challenge);
   o.allowCredentials = [];
-  const cred = await navigator.credentials.get({ publicKey: o });
+  const request = { publicKey: o };
+  if (how.mediation) request.mediation = how.mediation;
+  if (how.signal) request.signal = how.signal;
+  const cred = await navigator.credentials.get(request);
   const r = cred.response;
   const credential = { id: cred.id, rawId: toB64u(cred.rawId), type: cred.type,
     response: { clientDataJSON: toB64u(r.clientDataJSON), authenticatorData: toB64u(r.authenticatorData),
       signature: toB64u(r.signature), userHandle: r.userHandle ? toB64u(r.userHandle) : undefined },
     clientExtensionResults: cred.getClientExtensionResults(), authenticatorAttachment: cred.authenticatorAttachment || undefined };
-  return accountCall("/api/account/passkeys/signin", { credential });
+  return accountCall("/api/account/passkeys/signin", how.leave ? { credential, leave: true } : { credential });
+}
+
+// The name field's waiting request for a passkey (conditional mediation): its AbortController.
+let autofill = null;
+function stopAutofill() { if (autofill) { autofill.abort(); autofill = null; } }
+
+async function offerAutofill(render) {
+  // the browser's passkeys among the name field's suggestions (autocomplete="username webauthn"),
+  // where the browser can; the request waits until one is chosen, renewed before its challenge ends
+  stopAutofill();
+  if (!passkeysWork() || typeof PublicKeyCredential.isConditionalMediationAvailable !== "function") return;
+  // WebAuthn takes no IP address as the relying party (a home network's server): nothing to offer
+  if (/^[\d.]+$|^\[|:/.test(location.hostname)) return;
+  try { if (!(await PublicKeyCredential.isConditionalMediationAvailable())) return; } catch (e) { return; }
+  if (!document.getElementById("name") || autofill) return;
+  const mine = autofill = new AbortController();
+  document.body.dataset.passkeyAutofill = "waiting";
+  let renew = null;
+  const again = () => { if (autofill === mine && document.getElementById("name")) offerAutofill(render); };
+  try {
+    await signInWithPasskey({ mediation: "conditional", signal: mine.signal,
+      onOptions: o => { renew = setTimeout(again, Math.max(30000, (o.timeout || 300000) - 30000)); } });
+  } catch (e) {
+    clearTimeout(renew);
+    if (mine.signal.aborted || autofill !== mine) return;  // renewed, or the page moved on
+    autofill = null;
+    document.body.dataset.passkeyAutofill = "declined";
+    // the browser declining (no passkey of this server here, none chosen) is no error to show,
+    // the server's refusal is; the field offers the passkeys again when it is next focused
+    if (!(e instanceof DOMException)) showError(passkeyError(e));
+    const field = document.getElementById("name");
+    if (field) field.addEventListener("focus", () => { if (!autofill) offerAutofill(render); }, { once: true });
+    return;
+  }
+  clearTimeout(renew);
+  if (autofill === mine) autofill = null;
+  delete document.body.dataset.passkeyAutofill;
+  await render();
 }
 
 function passkeyRow(p, render) {
@@ -83,18 +129,19 @@ function passkeyRow(p, render) {
     el("span", { class: "dim" }, format(_("added {when}"), { when: made }), ", ", used), " ", remove);
 }
 
-function passkeySection(me, passkeys, render) {
+function passkeySection(me, passkeys, sessions, render) {
   const out = [el("h2", {}, _("Passkeys"))];
   if (!passkeysWork()) {
     out.push(el("p", { class: "dim" }, _("This browser cannot use passkeys here (they need a secure address, https).")));
     return out;
   }
   if (!me.name) {
-    out.push(el("p", {}, _("Have an account already, on another device? Sign in with its passkey: this browser then keeps that account.")),
+    out.push(el("p", {}, _("Have an account already, on another device? Sign in with its passkey (your browser may offer it in the name field above): this browser then keeps that account.")),
       el("p", {}, el("button", { type: "button", id: "passkey-signin", onclick: async (ev) => {
         ev.target.disabled = true;
+        stopAutofill();
         try { await signInWithPasskey(); await render(); }
-        catch (e) { showError(passkeyError(e)); ev.target.disabled = false; }
+        catch (e) { showError(passkeyError(e)); ev.target.disabled = false; offerAutofill(render); }
       } }, _("Sign in with a passkey"))));
     return out;
   }
@@ -112,10 +159,22 @@ function passkeySection(me, passkeys, render) {
   } },
     el("label", { for: "passkey-label" }, _("Name this passkey (optional)")), " ", label, " ",
     el("button", { type: "submit", id: "add-passkey" }, _("Add a passkey"))));
+  // another account's passkey: this browser leaves this account (its session ends) for that one
+  const stranded = !passkeys.length && sessions.length <= 1;
+  out.push(el("p", {}, stranded
+      ? format(_("Another account? Sign in with its passkey. {name} has no passkey and no other session: add a passkey first, or you cannot come back to it."), { name: me.name })
+      : format(_("Another account? Sign in with its passkey: this browser leaves {name}, which you can sign in to again with its passkey."), { name: me.name })),
+    el("p", {}, el("button", { type: "button", id: "passkey-switch", class: "secondary", onclick: async (ev) => {
+      if (stranded && !confirm(format(_("{name} has no passkey: if you sign in to another account, you cannot come back to {name}. Sign in to another account anyway?"), { name: me.name }))) return;
+      ev.target.disabled = true;
+      try { await signInWithPasskey({ leave: stranded }); await render(); }
+      catch (e) { showError(passkeyError(e)); ev.target.disabled = false; }
+    } }, _("Sign in to another account"))));
   return out;
 }
 
 async function renderAccount() {
+  stopAutofill();
   setTitle(_("Your account"));
   let me;
   try { me = await api("/api/account"); } catch (e) { showError(e.message); return; }
@@ -123,7 +182,7 @@ async function renderAccount() {
   if (me.name) {
     parts.push(el("p", { id: "account-name" }, format(_("You play as {name}."), { name: me.name })));
   } else {
-    const input = el("input", { id: "name", name: "name", maxlength: "24", autocomplete: "nickname", required: true });
+    const input = el("input", { id: "name", name: "name", maxlength: "24", autocomplete: "username webauthn", required: true });
     const form = el("form", { id: "name-form", onsubmit: async (ev) => {
       ev.preventDefault();
       try { await accountCall("/api/account/name", { name: input.value }); await renderAccount(); }
@@ -138,7 +197,7 @@ async function renderAccount() {
   try { sessions = (await api("/api/account/sessions")).sessions || []; } catch (e) { sessions = []; }
   let passkeys = [];
   if (me.name) { try { passkeys = (await api("/api/account/passkeys")).passkeys || []; } catch (e) { passkeys = []; } }
-  parts.push(...passkeySection(me, passkeys, renderAccount));
+  parts.push(...passkeySection(me, passkeys, sessions, renderAccount));
   const code = /^\/f\/([A-Za-z0-9_-]{1,32})$/.exec(location.pathname);
   if (code && me.name) parts.unshift(await friendConfirm(code[1], renderAccount));
   else if (code) parts.unshift(el("p", { class: "panel", id: "friend-confirm" }, _("A friend shared this link: choose your name below, then add your friend.")));
@@ -150,6 +209,7 @@ async function renderAccount() {
   } }, _("Delete my account"));
   parts.push(el("p", {}, del), el("p", {}, el("a", { href: "/" }, _("Back to the tables"))));
   main.replaceChildren(...parts);
+  if (!me.name) offerAutofill(renderAccount);  // not awaited: it waits for the player's choice
 }
 
 (async () => { await loadLanguage(); await renderAccount(); })();

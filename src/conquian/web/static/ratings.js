@@ -1,7 +1,8 @@
 // The leaderboard (/leaderboard?game=) and a player's page (/p/{name}): ratings per game (bots
 // marked, on the same scale), a player's rating history as a small chart, games, wins, draws,
-// tableaux, the average accuracy of the matches reviewed on the server, and the recent rated
-// matches with their replay links (and accuracy when reviewed).  Loaded after page.js.
+// tableaux, and over the same matches the average accuracy of those reviewed on the server and the
+// recent ones with their replay links (and accuracy when reviewed): rated and public matches for
+// everyone, his casual private ones too on his own page.  Loaded after page.js.
 "use strict";
 
 const CHART_NS = "http://www.w3.org/2000/svg";
@@ -79,14 +80,19 @@ async function renderPlayer(name) {
       accuracyLine(game),
       g ? chart(g.history) : "");
   });
-  const recent = p.recent.map(r => el("li", {},
-    format(_("{game}: place {place}, rating {rating}"), { game: gameName(r.game), place: r.place, rating: r.rating }),
+  const recent = p.recent.map(r => el("li", { class: r.rated ? "rated" : "casual" },
+    r.rated ? format(_("{game}: place {place}, rating {rating}"), { game: gameName(r.game), place: r.place, rating: r.rating })
+      : format(r.public ? _("{game}: casual match") : _("{game}: casual private match"), { game: gameName(r.game) }),
     r.accuracy === undefined ? "" : format(_(", accuracy {percent}%"), { percent: Math.round(r.accuracy * 100) }), " ",
     el("a", { href: r.replay }, _("Replay"))));
   main.replaceChildren(
     el("h1", { id: "player-name" }, p.name),
     ...(games.length ? games : [el("p", { class: "dim" }, _("No rated match yet."))]),
-    el("h2", {}, _("Recent rated matches")), el("ul", { id: "recent" }, recent),
+    el("h2", {}, _("Recent matches")),
+    el("p", { class: "dim", id: "matches-note" }, p.own
+      ? _("Your rated, public and private matches: the private ones, and their accuracy, are shown to you only.")
+      : _("Rated and public matches; casual private matches are their players' only.")),
+    recent.length ? el("ul", { id: "recent" }, recent) : el("p", { class: "dim", id: "recent" }, _("No match yet.")),
     el("p", {}, el("a", { href: "/leaderboard" }, _("Leaderboard")), " · ", el("a", { href: "/" }, _("Back to the tables"))));
 }
 
