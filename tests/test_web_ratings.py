@@ -370,6 +370,15 @@ def test_the_player_page_counts_the_same_matches_in_its_accuracy_and_its_list(se
     assert private["rated"] is False and private["public"] is False and private["accuracy"] == 0.9
     rated = next(r for r in mine["recent"] if r["table"] == made["rated"])
     assert rated["rated"] is True and rated["place"] in (1, 2) and rated["accuracy"] == 0.5
+    # his private match's replay, listed on his own page, opens from his account on any device
+    # (no seat token needed); to anyone else it stays private
+    replay = f"/api/tables/{made['private']}/replay"
+    assert gil.get(replay).status_code == 200
+    assert httpx.get(url + replay).status_code == 403
+    ivo, _ = signed_in(url, "Ivo")
+    assert ivo.get(replay).status_code == 403
+    assert ivo.get(f"/api/tables/{made['private']}/record").status_code == 403
+    assert gil.get(f"/api/tables/{made['private']}/record").status_code == 200
     # every listed match is counted in the accuracy and no other: the two sets are one
     for p in (page(None), mine):
         assert sum(1 for r in p["recent"] if "accuracy" in r) == p["accuracy"]["conquian"]["reviewed"]

@@ -275,6 +275,12 @@ class AccountStore:
                                 .where(seat_accounts.c.account_id == account_id)).all()
         return [(r.table_id, r.seat) for r in rows]
 
+    def sat_at(self, account_id: str, table_id: str) -> bool:
+        """Whether the account took a seat at ``table_id``."""
+        with self.engine.begin() as conn:
+            return conn.execute(select(seat_accounts.c.seat).where(
+                seat_accounts.c.table_id == table_id, seat_accounts.c.account_id == account_id)).first() is not None
+
     def progress(self, account_id: str) -> tuple[list[str], list[str]]:
         """The account's progress in the Learn section: the lessons done, the puzzles solved."""
         with self.engine.begin() as conn:

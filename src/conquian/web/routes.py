@@ -326,13 +326,21 @@ def http_routes(server: Server) -> list[BaseRoute]:
         return made or server.limits.heavy(client_address(request.client), time.monotonic(),
                                            settings.replays_per_minute)
 
+    async def may_read(request: Request, t: Table) -> bool:
+        """Whether the request may read ``t``'s finished match: the table's rule (public, or one of
+        its tokens), or the signed-in account that sat there (his private match, from any device)."""
+        if t.may_read(_bearer(request)):
+            return True
+        account = await server.accounts.current(request)
+        return account is not None and await run_in_threadpool(server.accounts.store.sat_at, account.id, t.id)
+
     async def record(request: Request) -> Response:
         tr = _reader(request)
         hub = await server.hub(request.path_params["id"])
         if hub is None:
             return no_table(tr)
         t = hub.table
-        if t.status == OVER and not t.may_read(_bearer(request)):
+        if t.status == OVER and not await may_read(request, t):
             return _error(403, "private", PRIVATE, tr=tr)
         if t.session is None or not t.session.deal.over:
             return _error(409, "deal_in_progress", Msg("the record can be downloaded between deals and at the end "
@@ -356,7 +364,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         t = hub.table
         if t.status != OVER or t.session is None:
             return _error(409, "not_over", refusal, tr=tr)
-        if not t.may_read(_bearer(request)):
+        if not await may_read(request, t):
             return _error(403, "private", PRIVATE, tr=tr)
         return t
 
