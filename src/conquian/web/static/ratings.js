@@ -62,6 +62,22 @@ async function renderLeaderboard() {
     el("p", {}, el("a", { href: "/account" }, _("Your account")), " · ", el("a", { href: "/" }, _("Back to the tables"))));
 }
 
+// a game's line on a player's page, each count with its own plural ("1 partida con puntuación")
+function summary(game, g) {
+  const n = (text, count) => format(text, { count: count.toLocaleString(LANG) });
+  const parts = [format(_("Rating {rating}"), { rating: ratingText(g.rating) })];
+  if (game === "puzzles") {
+    parts.push(n(ngettext("{count} puzzle rated", "{count} puzzles rated", g.games), g.games),
+               n(ngettext("{count} solved", "{count} solved", g.wins), g.wins));
+  } else {
+    parts.push(n(ngettext("{count} rated match", "{count} rated matches", g.games), g.games),
+               n(ngettext("{count} won", "{count} won", g.wins), g.wins),
+               n(ngettext("{count} drawn", "{count} drawn", g.draws), g.draws),
+               n(ngettext("{count} tableau", "{count} tableaux", g.tableaux), g.tableaux));
+  }
+  return parts.join(" · ");
+}
+
 async function renderPlayer(name) {
   setTitle(name);
   let p;
@@ -75,10 +91,10 @@ async function renderPlayer(name) {
     const g = p.games[game];
     return el("section", { class: "player-game" },
       el("h2", {}, gameName(game)),
-      !g ? "" : el("p", {}, game === "puzzles" ? format(_("Rating {rating} · {games} puzzles rated · {wins} solved"), g)
-        : format(_("Rating {rating} · {games} rated matches · {wins} won · {draws} drawn · {tableaux} tableaux"), g)),
+      !g ? "" : el("p", {}, summary(game, g)),
       accuracyLine(game),
-      g ? chart(g.history) : "");
+      // a line needs two points: one match is said in words above
+      g && g.history.length > 1 ? chart(g.history) : "");
   });
   const recent = p.recent.map(r => el("li", { class: r.rated ? "rated" : "casual" },
     r.rated ? format(_("{game}: place {place}, rating {rating}"), { game: gameName(r.game), place: r.place, rating: r.rating })
