@@ -39,15 +39,20 @@ def test_the_player_page_shows_the_reviews_accuracy(server: Server, browser: Any
     figure = review_until_done(server, t["id"], 1)["review"]["summary"]["accuracy"]
     percent = round(figure * 100)
     assert httpx.get(url + "/api/players/Lia").json()["accuracy"]["conquian"]["reviewed"] == 1
-    for locale, average, recent in (
-            ("es-MX", f"Precisión promedio {percent}%, de 1 partida revisada", f"precisión {percent}%"),
-            ("en-US", f"Average accuracy {percent}%, from 1 reviewed match", f"accuracy {percent}%")):
+    for locale, average, recent, one in (
+            ("es-MX", f"Precisión promedio {percent}%, de 1 partida revisada", f"precisión {percent}%",
+             "1 partida con puntuación · "),
+            ("en-US", f"Average accuracy {percent}%, from 1 reviewed match", f"accuracy {percent}%",
+             "1 rated match · ")):
         page = browser.new_context(locale=locale).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
         page.goto(url + "/p/Lia")
         expect(page.locator(".player-game .accuracy")).to_have_text(average)
         expect(page.locator("#recent li").first).to_contain_text(recent)
+        # one match: its count in the singular, and no chart of a single point
+        expect(page.locator(".player-game p").first).to_contain_text(one)
+        expect(page.locator(".rating-chart")).to_have_count(0)
         page.goto(url + "/p/Max")  # not reviewed: no accuracy
         expect(page.locator("#player-name")).to_have_text("Max")
         expect(page.locator(".player-game h2").first).to_be_visible()
