@@ -11,7 +11,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-
 from benchmarks.make_puzzles import (
     confirm,
     hunt_forcing,
@@ -21,6 +20,7 @@ from benchmarks.make_puzzles import (
     record_source,
     write_bot_records,
 )
+
 from conquian.bots import make_bot
 from conquian.engine.redeal import redeal_unseen
 from conquian.engine.rules import get_rules
