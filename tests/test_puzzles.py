@@ -19,6 +19,7 @@ from conquian.learn.puzzles import (
     lead,
     puzzle_lines,
     puzzles,
+    reason_keys,
     reasons_at,
     search,
     view_lines,
@@ -81,6 +82,34 @@ def test_the_reasons_are_in_words_and_read_nothing_hidden() -> None:
         for k in range(3):
             other = redeal_unseen(deal, p.seat, random.Random(k))
             assert [es.render(m) for m in reasons_at(other, p.seat, moves)] == said
+
+
+def test_the_answer_and_the_runner_up_are_told_apart() -> None:
+    """For every shipped puzzle the explanation of the answer differs from the runner-up's in
+    kind, not only in the cards named: what the move gives up of the seat's own combinations
+    (R2.2, borrowing R3.4), how many unseen pairs make a combination with the card left to him,
+    whether a pass buries the card (R3.3), the pips left in a Cooncan hand (R5.2)."""
+    for p in puzzles():
+        deal = p.deal()
+        assert reason_keys(deal, p.seat, p.answer) != reason_keys(deal, p.seat, p.second[0]), p.id
+
+
+def test_the_two_safe_discards_of_c46_6() -> None:
+    """Both discards fit none of his combinations; what tells them apart is said."""
+    p = next(p for p in puzzles() if p.id == "c46-6")
+    en = [translator("en").render(m) for m in p.reasons()]
+    assert all("fits none of his combinations" in line for line in en)
+    assert "4 pairs of cards you have not seen" in en[0] and "3 pairs of cards you have not seen" in en[1], en
+    es = [translator("es").render(m) for m in p.reasons()]
+    assert all("pairs" not in line and "you" not in line for line in es), es
+
+
+def test_sources_name_no_player() -> None:
+    """A puzzle says where it was found: the bots' self-play, a record (by a digest of its text) or
+    a server's rated or published match (by its table's id), never by a player's name."""
+    for p in puzzles():
+        assert p.source == "self-play" or p.source.split()[0] in ("record", "match"), p.source
+        assert p.to_json()["source"] == p.source
 
 
 def test_the_themes_and_games_shipped() -> None:

@@ -110,11 +110,12 @@ def lesson_answer(key: str, body: object, tr: Translator) -> dict[str, Any]:
 
 
 def puzzle_list(tr: Translator, day: datetime.date | None = None) -> dict[str, Any]:
-    """The shipped puzzles (id, theme, difficulty, game, starting rating) and the puzzle of the day."""
+    """The shipped puzzles (id, theme, difficulty, game, starting rating, where it was found: its
+    ``source``, which names no player) and the puzzle of the day."""
     shipped = puzzles()
     return {"daily": daily_puzzle(day).id if shipped else None, "puzzles": [
         {"id": p.id, "theme": tr.render(THEME_WORDS[p.theme]), "difficulty": p.difficulty, "variant": p.variant,
-         "rating": starting_shown(p.difficulty)}
+         "rating": starting_shown(p.difficulty), "source": p.source}
         for p in shipped]}
 
 

@@ -62,6 +62,10 @@ class Puzzle:
     theme: str
     difficulty: float
     options: dict[str, Any] = field(default_factory=dict)
+    source: str = "self-play"
+    """Where the position was found: ``self-play`` (the bots' own deals), ``record <digest> deal N``
+    (a record file, named by a digest of its text) or ``match <table id> deal N`` (a finished rated
+    or published match of a server).  Never a player's name."""
 
     def deal(self) -> Deal:
         """The position: the deal after the actions before the puzzle."""
@@ -101,7 +105,8 @@ class Puzzle:
         return cls(id=data["id"], variant=data["variant"], dealer=data["dealer"], deck=data["deck"],
                    actions=tuple(data["actions"]), seat=data["seat"], answer=data["answer"],
                    estimates=tuple((str(a), float(w)) for a, w in data["estimates"]), theme=data["theme"],
-                   difficulty=float(data["difficulty"]), options=dict(data.get("options", {})))
+                   difficulty=float(data["difficulty"]), options=dict(data.get("options", {})),
+                   source=str(data.get("source", "self-play")))
 
 
 #: The bots whose picks make a puzzle's difficulty, and whose fitted ratings in ``conquian``
@@ -157,8 +162,141 @@ def reasons_at(deal: Deal, seat: int, moves: tuple[str, ...]) -> list[Msg]:
     card it leaves to the adversary and whether it fits his combinations on the table, the cards
     it lays, whether it goes out."""
     view: Any = deal.view(seat)
-    effects = (move_effect(deal, view, seat, move) for move in moves)
-    return [e for e in effects if e is not None]
+    out = []
+    for move in moves:
+        said = move_effect(deal, view, seat, move)
+        if said is None:
+            continue
+        for _key, note in move_notes(deal, view, seat, move):
+            said = Msg("{said} {more}", said=said, more=note)
+        out.append(said)
+    return out
+
+
+def reason_keys(deal: Deal, seat: int, move: str) -> tuple[str, ...]:
+    """What kind of reasons :func:`reasons_at` gives for ``move`` (its effect's kind, then each
+    note's key, with the numbers that tell two moves apart): two moves with the same keys are
+    told in the same words but for their cards."""
+    view: Any = deal.view(seat)
+    said = move_effect(deal, view, seat, move)
+    return (said.msgid if said is not None else "", *(k for k, _m in move_notes(deal, view, seat, move)))
+
+
+@cache
+def _triples(variant: str) -> tuple[tuple[int, ...], int]:
+    """The combinations of three cards of a conquian pack, and the mask of every card."""
+    valid = meld_table(get_rules(variant)).valid
+    every = 0
+    for m in valid:
+        every |= m
+    return tuple(m for m in valid if m.bit_count() == 3), every
+
+
+def move_notes(deal: Deal, view: Any, seat: int, move: str) -> list[tuple[str, Msg]]:
+    """What :func:`move_effect` leaves unsaid, keyed by kind, from the seat's view alone.
+
+    Conquian, for a card the move gives up (discarded, forced or passed): whether it goes with
+    cards the seat keeps (a combination still open, R2.2) or with none; and, when the adversary
+    may take it, how many pairs of cards the seat has not seen would make a new combination with
+    it in his hand (none: he can use it only on his combinations on the table).  Cooncan: the
+    pips the hand still holds (what its owner pays when another goes out, R5.2)."""
+    if isinstance(view, CooncanView):
+        return _cooncan_notes(deal, view, seat, move)
+    parts = move.split()
+    verb = parts[1]
+    if verb not in ("pass", "discard", "force"):
+        return []
+    card = view.card if verb == "pass" else parse_card(parts[2])
+    if card < 0:
+        return []
+    triples, every = _triples(deal.rules.name)
+    valid = meld_table(deal.rules).valid
+    seen = view.hand_mask | view.buried_mask | (1 << view.card if view.card >= 0 else 0)
+    for side in view.side_masks:
+        for m in side:
+            seen |= m
+    unseen = every & ~seen
+    bit = 1 << card
+    kept = view.hand_mask & ~bit
+    lendable = 0  # cards of the seat's side it could borrow (R3.4): their combination stays valid without them
+    for m in view.side_masks[view.seats.index(seat)]:
+        for c in cards_of(m):
+            if (m & ~(1 << c)) in valid:
+                lendable |= 1 << c
+    partners = outs = 0
+    for t in triples:
+        rest = t & ~bit
+        if t & bit and rest & (kept | lendable) and not rest & ~(kept | unseen | lendable):
+            partners |= rest & (kept | lendable)
+            outs |= rest & unseen
+    notes: list[tuple[str, Msg]] = []
+    in_play = card == view.card
+    if partners:
+        hand, side = _cards(cards_of(partners & kept)), _cards(cards_of(partners & ~kept))
+        goes = (Msg("{cards} in your hand and {side} borrowed from your side (R3.4)", cards=hand, side=side)
+                if hand and side else Msg("{side} borrowed from your side (R3.4)", side=side) if side
+                else Msg("{cards} in your hand", cards=hand))
+        n = outs.bit_count()
+        text: Msg
+        if in_play:
+            text = NMsg("You let {card} go, though it goes with {goes}: a combination that one card you have not "
+                        "seen would still complete.",
+                        "You let {card} go, though it goes with {goes}: a combination that any of {n} cards you have "
+                        "not seen would still complete.", n, card=the_card(card), goes=goes)
+        else:
+            text = NMsg("You give up {card}, which goes with {goes}: a combination that one card you have not seen "
+                        "would still complete.",
+                        "You give up {card}, which goes with {goes}: a combination that any of {n} cards you have "
+                        "not seen would still complete.", n, card=the_card(card), goes=goes)
+        if n == 0:
+            text = (Msg("You let {card} go, though it makes a combination with {goes}.", card=the_card(card), goes=goes)
+                    if in_play else Msg("You give up {card}, which makes a combination with {goes}.",
+                                        card=the_card(card), goes=goes))
+        notes.append((("lets-go" if in_play else "gives-up") + f":{n}:{partners.bit_count()}", text))
+    elif in_play:
+        notes.append(("no-use", Msg("Letting {card} go costs you nothing: it goes with none of your cards.",
+                                    card=the_card(card))))
+    else:
+        notes.append(("keeps-all", Msg("Giving up {card} breaks no combination you can still make: it goes with "
+                                       "none of the cards you keep.", card=the_card(card))))
+    if verb != "force" and _he_may_take(deal, move):
+        live = sum(1 for t in triples if t & bit and not (t & ~bit) & ~unseen)
+        if live:
+            notes.append((f"live:{live}", NMsg(
+                "{n} pair of cards you have not seen would make a new combination with {card} in his hand.",
+                "{n} pairs of cards you have not seen would make a new combination with {card} in his hand.",
+                live, card=the_card(card))))
+        else:
+            notes.append(("dead", Msg("No two cards you have not seen make a combination with {card}: he could use "
+                                      "it only on his combinations on the table.", card=the_card(card))))
+    return notes
+
+
+def _he_may_take(deal: Deal, move: str) -> bool:
+    """Whether, after ``move`` (a pass or a discard), the adversary has the say to the card (a
+    card passed that he discarded, or that he turned and passed, is buried instead, R3.3): public,
+    as the card's fate is seen by both."""
+    after = deal.copy()
+    after.play(move)
+    seat = int(move.split()[0][1:])
+    view: Any = after.view(seat)
+    return not after.over and after.to_act not in (None, seat) and view.card >= 0
+
+
+def _cooncan_notes(deal: Deal, view: CooncanView, seat: int, move: str) -> list[tuple[str, Msg]]:
+    """A Cooncan move's note: the pips left in hand after it (R5.2)."""
+    from conquian.engine.scoring import pip_value
+
+    if move.split()[1] not in ("discard", "add", "shift", "meld"):
+        return []
+    after = deal.copy()
+    after.play(move)
+    if after.over:
+        return []
+    mine: Any = after.view(seat)
+    pips = sum(pip_value(c) for c in mine.hand)
+    return [(f"pips:{pips}", NMsg("Your hand then holds {n} pip, what you pay if another goes out (R5.2).",
+                                  "Your hand then holds {n} pips, what you pay if another goes out (R5.2).", pips))]
 
 
 def move_effect(deal: Deal, view: Any, seat: int, move: str) -> Msg | None:
@@ -182,6 +320,9 @@ def move_effect(deal: Deal, view: Any, seat: int, move: str) -> Msg | None:
         if card < 0:
             return None
         fits = [m for m in his if (m | (1 << card)) in table.valid]
+        if verb == "pass" and not _he_may_take(deal, move):
+            return Msg("If you {move}, {card} is buried (R3.3): no one may take it.", move=words,
+                       card=the_card(card))
         if verb == "force" and fits:
             if empty:
                 return Msg("If you {move}, he must use {card} on {meld}, and with his hand empty that is his eleventh "
@@ -345,10 +486,15 @@ def view_lines(deal: Deal, seat: int, tr: Translator | None = None) -> list[str]
 def search(puzzle: Puzzle, playouts: int, seed: int) -> list[tuple[str, float]]:
     """The review's search at the puzzle's position from its seat's view: every candidate with its
     win chance, best first (ties by notation)."""
+    return search_view(puzzle.deal().view(puzzle.seat), playouts, seed)
+
+
+def search_view(view: Any, playouts: int, seed: int) -> list[tuple[str, float]]:
+    """:func:`search` from a seat's view alone (what a puzzle's confirmation reads: re-dealing the
+    cards the seat has not seen gives the same answer)."""
     from conquian.bots.foster import FosterBot
     from conquian.review import candidates, evaluate
 
-    view = puzzle.deal().view(puzzle.seat)
     foster = str(FosterBot(seed).choose(view))
     ests = evaluate(view, candidates(view, foster, foster), playouts, seed)
     return sorted(((e.action, e.win) for e in ests), key=lambda e: (-e[1], e[0]))
