@@ -25,7 +25,7 @@ from conquian.bots import make_bot
 from conquian.engine.redeal import redeal_unseen
 from conquian.engine.rules import get_rules
 from conquian.learn.puzzles import MARGIN, Puzzle, lead, search_view
-from conquian.web.ratings import Ratings
+from conquian.web.ratings import Ratings, shared_finished
 from conquian.web.store import Store
 from conquian.web.table import Table
 
@@ -125,7 +125,7 @@ def test_a_servers_matches_mined_only_where_the_players_allow(tmp_path: Path) ->
     unfinished.sit(1, "Eve")
     unfinished.sit(2, "Fay")
     store.create(unfinished)
-    assert sorted(store.shared_finished()) == ["pubAAA", "ratBBB"]
+    assert sorted(shared_finished(store)) == ["pubAAA", "ratBBB"]
     store.dispose()
     said: list[str] = []
     found, flagged = mine_db(url, REVIEW, CONFIRM, hard=False, log=said.append)

@@ -167,7 +167,7 @@ def test_player_page_and_leaderboard_show_the_puzzle_rating_in_chromium(server: 
             mine = httpx.get(s.url + "/api/players/Lucía").json()["games"]["puzzles"]
             page.goto(s.url + "/p/Lucía")
             section = page.locator(".player-game", has_text="Problemas")
-            expect(section).to_contain_text(f"Puntuación {mine['rating']} · 2 problemas puntuados · 1 resueltos")
+            expect(section).to_contain_text(f"Puntuación {mine['rating']:,} · 2 problemas puntuados · 1 resuelto")
             expect(section.locator(".rating-chart circle")).to_have_count(2)
             page.goto(s.url + "/leaderboard?game=puzzles")
             expect(page.locator("#game")).to_have_value("puzzles")

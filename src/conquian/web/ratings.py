@@ -46,7 +46,8 @@ from conquian.session import HUMAN
 from conquian.web.accounts import FORGET_ACCOUNT, accounts, seat_accounts
 from conquian.web.lang import reader
 from conquian.web.pages import shell_page
-from conquian.web.store import metadata
+from conquian.web.store import Store, metadata
+from conquian.web.store import tables as store_tables
 from conquian.web.table import OPEN, OVER, Table
 
 #: The subject of a bot's rating: ``bot:`` and its name.
@@ -438,3 +439,16 @@ def routes(board: Ratings, viewer_of: Callable[[Request], Awaitable[str | None]]
         Route("/api/leaderboard", leaderboard),
         Route("/api/players/{name}", player),
     ]
+
+
+def shared_finished(store: Store) -> list[str]:
+    """The ids of the finished matches that anyone may see, oldest first: those of public tables
+    (their players chose to publish) and of rated ones (a rated match is listed when it is over,
+    the privacy rule of the lobby); a casual private table's never (what the puzzles mined from
+    the server's matches read, ``benchmarks/make_puzzles.py --from-db``)."""
+    rated = select(rated_tables.c.table_id)
+    with store.engine.connect() as conn:
+        return list(conn.execute(
+            select(store_tables.c.id)
+            .where((store_tables.c.status == "over") & (store_tables.c.public | store_tables.c.id.in_(rated)))
+            .order_by(store_tables.c.updated_at, store_tables.c.id)).scalars().all())

@@ -456,20 +456,6 @@ class Store:
             "seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
 
 
-    def shared_finished(self) -> list[str]:
-        """The ids of the finished matches that anyone may see, oldest first: those of public tables
-        (their players chose to publish) and of rated ones (a rated match is listed when it is
-        over, issue 40's privacy rule); a casual private table's never (what the puzzles mined from
-        the server's matches read, ``benchmarks/make_puzzles.py --from-db``)."""
-        from conquian.web.ratings import rated_tables
-
-        rated = select(rated_tables.c.table_id)
-        with self.engine.connect() as conn:
-            return list(conn.execute(
-                select(tables.c.id).where((tables.c.status == "over") & (tables.c.public | tables.c.id.in_(rated)))
-                .order_by(tables.c.updated_at, tables.c.id)).scalars().all())
-
-
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL survives a killed process (a committed move is never lost) and lets readers run beside
     # the writer; foreign keys are off by default in SQLite.
