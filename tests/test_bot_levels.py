@@ -155,7 +155,9 @@ def test_the_ratings_file_has_every_level_in_order_with_its_interval() -> None:
             assert b in bot_names()
             assert e["rating"] == shown(e["mu"], e["sigma"]) and 0 < e["sigma"] < 25 / 3
             lo, hi = e["interval"]
-            assert lo <= hi and hi - lo < 600
+            # a level's figure is narrow enough to offer; random's may be wide where it almost never
+            # wins (three-hand Cooncan: 2 of 54 deals)
+            assert lo <= hi and (hi - lo < 600 or level(b) is None)
             assert e["wins"] + e["draws"] + e["losses"] == e["deals"] > 0
             assert fixed_rating(game, b) == e
     assert all(lv.bot in data["games"]["conquian"]["bots"] for lv in LEVELS)
