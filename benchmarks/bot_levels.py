@@ -1,28 +1,36 @@
 """Fit the bots' levels on the players' rating scale and write ``conquian/bots/levels.json``.
 
-Pairs of bots play duplicate deals (each deck once with each bot in each seat,
-:func:`conquian.tournament.play_game`): every bot against each of the next ``--span`` bots of the
-list (weakest first), so that neighbours meet often and the expensive searches meet only their
-neighbours.  Each game is a result for openskill's Plackett-Luce model, the one the web rates
-players with (a tableau or a draw is a draw), every bot starting where a new player starts (mu 25,
-sigma 25/3), the games taken deck by deck in a fixed order.  The scale is then anchored: every mu
-moved by the same amount so that ``foster`` (the book's play) has mu 25, the mean of a new
-player's prior: a person is taken to be as strong as the book until his games say otherwise.  The
-rating shown is the web's, ``1000 + 40 * (mu - 3 sigma)``; its 95% interval is the 2.5th and 97.5th
-percentiles of the same fit on decks drawn with replacement (``--bootstrap`` times), so it holds
-the luck of the cards as well as the model's uncertainty.  Seeded: the same command gives the
-same file.
+Bots play duplicate deals (:func:`conquian.tournament.play_game`): with two players each bot
+against each of the next ``--span`` bots of the list (weakest first), each deck once with each bot
+in each seat, so that neighbours meet often and the expensive searches meet only their
+neighbours; with more players (three-hand Cooncan, five-hand double-pack Cooncan) each group of
+as many bots no further apart on the list than ``--span``, each deck once in each rotation of the
+group over the seats.  Each game is a result for openskill's Plackett-Luce model, the one the web
+rates players with (a tableau or a draw puts every seat first; with more than two players the
+others are placed by the deal's score, as the web places a match's seats), every bot starting
+where a new player starts (mu 25, sigma 25/3), the games taken deck by deck in a fixed order.
+The scale is then anchored: every mu moved by the same amount so that ``foster`` (the book's
+play) has mu 25, the mean of a new player's prior: a person is taken to be as strong as the book
+until his games say otherwise.  The rating shown is the web's, ``1000 + 40 * (mu - 3 sigma)``;
+its 95% interval is the 2.5th and 97.5th percentiles of the same fit on decks drawn with
+replacement (``--bootstrap`` times), so it holds the luck of the cards as well as the model's
+uncertainty.  Seeded: the same command gives the same file (but for ``master``'s decisions that
+its 0.9 s cap stops, which depend on the machine's speed).
 
-    nice -n 10 python -m benchmarks.bot_levels --variant conquian --decks 40 --seed 40 --workers 2
+    nice -n 10 python -m benchmarks.bot_levels --variant cooncan --decks 40 --span 2 --seed 40 --workers 2
 
-Other games already in the file are kept; ``--dry-run`` prints without writing; a game fitted into
-another file (``--out``, a run of its own) is copied in with ``--merge FILE``.
+One game is fitted at a time (or several, ``--variant a,b``): the other games already in the
+file are kept, and each game's entry records the command that gives its figures again.
+``--minutes M`` begins no deck after M minutes and fits the decks played (the first ones of the
+seed: the command recorded names their number).  ``--dry-run`` prints without writing; a game
+fitted into another file (``--out``, a run of its own) is copied in with ``--merge FILE``.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import json
 import multiprocessing
 import random
@@ -48,74 +56,113 @@ def shown(mu: float, sigma: float) -> float:
     return 1000 + 40 * (mu - 3 * sigma)
 
 
-def schedule(bots: list[str], span: int) -> list[tuple[str, str]]:
-    """The pairs that meet: each bot and the next ``span`` bots of the list."""
-    return [(a, b) for i, a in enumerate(bots) for b in bots[i + 1: i + 1 + span]]
+def schedule(bots: list[str], span: int, players: int = 2) -> list[tuple[str, ...]]:
+    """The groups that meet, one bot a seat: for two players each bot and the next ``span`` bots of
+    the list; for more, every ``players`` bots of the list no further apart than ``span`` places
+    (at least ``players - 1``: with three players and a span of 2, each three neighbours).
+
+    >>> schedule(["a", "b", "c", "d"], 2)
+    [('a', 'b'), ('a', 'c'), ('b', 'c'), ('b', 'd'), ('c', 'd')]
+    >>> schedule(["a", "b", "c", "d"], 2, players=3)
+    [('a', 'b', 'c'), ('b', 'c', 'd')]
+    """
+    span = max(span, players - 1)
+    return [g for g in itertools.combinations(bots, players) if bots.index(g[-1]) - bots.index(g[0]) <= span]
 
 
-def _game(job: tuple[str, str, str, int, int]) -> tuple[str, str, float, float]:
-    variant, a, b, deck_seed, bot_seed = job
-    outcome = play_game(get_rules(variant), [a, b], deck_seed, bot_seed)
-    ra = 1.0 if outcome[0].won or outcome[0].tie else 2.0
-    rb = 1.0 if outcome[1].won or outcome[1].tie else 2.0
-    return a, b, ra, rb
+#: One deal's result: the bots from the first seat on, and each one's place (1 the best, shared by
+#: equals: a tableau or a draw puts every seat first).
+Result = tuple[tuple[str, ...], tuple[float, ...]]
 
 
-def fit(results: list[list[tuple[str, str, float, float]]], bots: list[str]) -> dict[str, tuple[float, float]]:
+def _game(job: tuple[str, tuple[str, ...], int, int]) -> Result:
+    variant, seated, deck_seed, bot_seed = job
+    outcome = play_game(get_rules(variant), list(seated), deck_seed, bot_seed)
+    if len(seated) == 2:
+        return seated, tuple(1.0 if o.won or o.tie else 2.0 for o in outcome)
+    if not any(o.won for o in outcome):  # a tableau: a draw among all
+        return seated, (1.0,) * len(seated)
+    # the web's places (conquian.web.ratings.match_ranks): by the deal's score, equals sharing
+    scores = [o.score for o in outcome]
+    return seated, tuple(float(1 + sum(o > s for o in scores)) for s in scores)
+
+
+def fit(results: list[list[Result]], bots: list[str]) -> dict[str, tuple[float, float]]:
     """openskill's ratings after the games, deck by deck in order; anchored (:data:`ANCHOR` at mu 25)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
     rating = {b: model.rating(name=b) for b in bots}
     for deck in results:
-        for a, b, ra, rb in deck:
-            [[x], [y]] = model.rate([[rating[a]], [rating[b]]], ranks=[ra, rb])
-            rating[a], rating[b] = x, y
+        for seated, ranks in deck:
+            after = model.rate([[rating[b]] for b in seated], ranks=list(ranks))
+            for b, [r] in zip(seated, after, strict=True):
+                rating[b] = r
     shift = 25.0 - rating[ANCHOR].mu if ANCHOR in rating else 0.0
     return {b: (r.mu + shift, r.sigma) for b, r in rating.items()}
 
 
-def tally(results: list[list[tuple[str, str, float, float]]], bot: str) -> dict[str, int]:
-    """A bot's deals, wins, draws and losses."""
+def tally(results: list[list[Result]], bot: str) -> dict[str, int]:
+    """A bot's deals, wins (first place alone), draws (first place shared) and losses (any other place)."""
     w = d = lo = 0
     for deck in results:
-        for a, b, ra, rb in deck:
-            if bot not in (a, b):
+        for seated, ranks in deck:
+            if bot not in seated:
                 continue
-            mine, theirs = (ra, rb) if a == bot else (rb, ra)
-            if mine == theirs:
-                d += 1
-            elif mine < theirs:
-                w += 1
-            else:
+            mine = ranks[seated.index(bot)]
+            if mine > min(ranks):
                 lo += 1
+            elif ranks.count(mine) > 1:
+                d += 1
+            else:
+                w += 1
     return {"deals": w + d + lo, "wins": w, "draws": d, "losses": lo}
 
 
+class _Inline:
+    """The pool's ``imap`` in this process (one worker)."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, fn: Any, jobs: list[Any], chunksize: int = 1) -> Any:
+        return map(fn, jobs)
+
+
 def fit_game(variant: str, bots: list[str], decks: int, seed: int, span: int, workers: int,
-             bootstrap: int) -> dict[str, Any]:
-    """Play and fit one game; its entry of the file."""
-    pairs = schedule(bots, span)
+             bootstrap: int, minutes: float | None = None) -> dict[str, Any]:
+    """Play and fit one game; its entry of the file.  Each group of :func:`schedule` plays each
+    deck once in each rotation of its seats (with two players, each bot in each seat).  With
+    ``minutes``, no deck is begun after that time: the fit is of the decks played, the first ones
+    of the same seed (``decks`` in the entry, and in its command, is how many)."""
+    players = get_rules(variant).players
+    groups = schedule(bots, span, players)
     seeds = SplitMix64(seed)
-    jobs: list[tuple[str, str, str, int, int]] = []
+    jobs: list[tuple[str, tuple[str, ...], int, int]] = []
     for _ in range(decks):
         deck_seed = seeds.next64()
-        for a, b in pairs:
-            for r, (x, y) in enumerate(((a, b), (b, a))):
-                jobs.append((variant, x, y, deck_seed, deck_seed % 1_000_003 * 4 + r))
+        for group in groups:
+            for r in range(players):
+                seated = group[r:] + group[:r]
+                jobs.append((variant, seated, deck_seed, deck_seed % 1_000_003 * max(4, players) + r))
     start = time.perf_counter()
-    per_deck = 2 * len(pairs)
-    flat: list[tuple[str, str, float, float]] = []
-    if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for i, res in enumerate(pool.imap(_game, jobs, chunksize=1)):
-                flat.append(res)
-                if (i + 1) % per_deck == 0:
-                    print(f"  {variant}: deck {(i + 1) // per_deck}/{decks}, "
-                          f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-    else:
-        flat = [_game(j) for j in jobs]
+    per_deck = players * len(groups)
+    flat: list[Result] = []
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(workers) if workers > 1 else _Inline() as pool:
+        for i, res in enumerate(pool.imap(_game, jobs, chunksize=1)):
+            flat.append(res)
+            if (i + 1) % per_deck == 0:
+                elapsed = time.perf_counter() - start
+                print(f"  {variant}: deck {(i + 1) // per_deck}/{decks}, {elapsed:.0f} s", file=sys.stderr, flush=True)
+                if minutes is not None and elapsed > 60 * minutes:  # out of time: the decks played so far
+                    break
     seconds = time.perf_counter() - start
+    decks = len(flat) // per_deck
+    flat = flat[:decks * per_deck]
     results = [flat[i:i + per_deck] for i in range(0, len(flat), per_deck)]
     point = fit(results, bots)
     rng = random.Random(seed)
@@ -132,8 +179,22 @@ def fit_game(variant: str, bots: list[str], decks: int, seed: int, span: int, wo
         mu, sigma = round(mu, 3), round(sigma, 3)  # the rating from the figures written, as the web computes it
         out[b] = {"mu": mu, "sigma": sigma, "rating": round(shown(mu, sigma)),
                   "interval": [round(lo), round(hi)], **tally(results, b)}
-    return {"decks": decks, "games": len(flat), "seed": seed, "span": span, "pairs": [list(p) for p in pairs],
+    return {"decks": decks, "games": len(flat), "players": players, "seed": seed, "span": span,
+            "pairs": [list(g) for g in groups],
             "seconds": round(seconds), "bootstrap": bootstrap, "bots": out}
+
+
+def command_for(variant: str, decks: int, args: argparse.Namespace) -> str:
+    """The command that gives one game's figures again: this run's options for that game alone,
+    with the decks it played (a run stopped by ``--minutes`` played the first ``decks`` of its seed)."""
+    words = ["python -m benchmarks.bot_levels", "--variant", variant]
+    if args.bots != DEFAULT_BOTS:
+        words += ["--bots", args.bots]
+    words += ["--decks", str(decks), "--span", str(args.span), "--seed", str(args.seed),
+              "--workers", str(args.workers)]
+    if args.bootstrap != 200:
+        words += ["--bootstrap", str(args.bootstrap)]
+    return " ".join(words)
 
 
 def main() -> None:
@@ -146,6 +207,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--bootstrap", type=int, default=200, help="refits on decks drawn with replacement")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="begin no deck after this time: fit the decks played (the command written names "
+                             "their number, which gives the same figures)")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--dry-run", action="store_true", help="print only")
     parser.add_argument("--merge", type=Path, nargs="+", default=None,
@@ -165,14 +229,14 @@ def main() -> None:
         "anchor": f"{ANCHOR} at mu 25 (a new player's mean)",
         "interval": "2.5th-97.5th percentiles of the rating over refits on decks drawn with replacement",
     }
-    command = "python -m benchmarks.bot_levels " + " ".join(sys.argv[1:])
     for variant in [] if args.merge else args.variant.split(","):
         get_rules(variant)  # an unknown preset fails here, before any game
         vbots = [b for b in bots if not (b == "apprentice" and variant not in ("conquian", "conquian-spanish"))]
-        entry = fit_game(variant, vbots, args.decks, args.seed, args.span, args.workers, args.bootstrap)
-        entry.update({"command": command, "date": datetime.date.today().isoformat(), "compiled": compiled})
+        entry = fit_game(variant, vbots, args.decks, args.seed, args.span, args.workers, args.bootstrap, args.minutes)
+        entry.update({"command": command_for(variant, entry["decks"], args),
+                      "date": datetime.date.today().isoformat(), "compiled": compiled})
         fits[variant] = entry
-        print(f"{variant}: {entry['games']} deals on {args.decks} decks in {entry['seconds']} s, seed {args.seed}, "
+        print(f"{variant}: {entry['games']} deals on {entry['decks']} decks in {entry['seconds']} s, seed {args.seed}, "
               f"compiled hot path: {compiled}")
         print(f"{'bot':11} {'mu':>7} {'sigma':>6} {'rating':>7}  95% interval   deals   W-D-L")
         for b, e in sorted(entry["bots"].items(), key=lambda x: x[1]["rating"]):

@@ -11,6 +11,7 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -121,7 +122,7 @@ def test_the_search_levels_differ_by_their_playouts_and_repeat_for_a_seed() -> N
     assert spent["skilled"] < spent["expert"]
     budgets = [make_bot(b) for b in ("skilled", "expert", "master")]
     assert all(isinstance(b, ExpertBot) for b in budgets)
-    assert [b.CONQUIAN_ITERATIONS for b in budgets] == [40, 240, 2000]  # type: ignore[attr-defined]
+    assert [b.CONQUIAN_ITERATIONS for b in budgets] == [24, 240, 2000]  # type: ignore[attr-defined]
 
 
 def test_skilled_plays_legally_in_cooncan_and_the_mexicano() -> None:
@@ -146,17 +147,81 @@ def test_the_ratings_file_has_every_level_in_order_with_its_interval() -> None:
         assert ladder[0]["interval"][1] < ladder[-1]["interval"][0], game
         assert entry["command"].startswith("python -m benchmarks.bot_levels")
         datetime.date.fromisoformat(entry["date"])
-        assert entry["games"] == sum(e["deals"] for e in bots.values()) // 2
+        players = entry.get("players", 2)
+        assert players == get_rules(game).players
+        assert entry["games"] == sum(e["deals"] for e in bots.values()) // players
+        assert all(len(group) == players for group in entry["pairs"])
         for b, e in bots.items():
             assert b in bot_names()
             assert e["rating"] == shown(e["mu"], e["sigma"]) and 0 < e["sigma"] < 25 / 3
             lo, hi = e["interval"]
-            assert lo <= hi and hi - lo < 600
+            # a level's figure is narrow enough to offer; random's may be wide where it almost never
+            # wins (three-hand Cooncan: 2 of 54 deals)
+            assert lo <= hi and (hi - lo < 600 or level(b) is None)
             assert e["wins"] + e["draws"] + e["losses"] == e["deals"] > 0
             assert fixed_rating(game, b) == e
     assert all(lv.bot in data["games"]["conquian"]["bots"] for lv in LEVELS)
     assert abs(data["games"]["conquian"]["bots"]["foster"]["mu"] - 25) < 1e-3  # the anchor
     assert fixed_rating("conquian", "nobody") is None and fixed_rating("nothing", "foster") is None
+
+
+def test_every_fitted_game_fits_every_level_and_a_quick_match_seats_a_fitted_one() -> None:
+    """In each game with a fit, every level has its rating (the menus offer them all), and the bot a
+    quick match seats beside a player (:func:`level_for`) is the fitted level nearest his rating."""
+    from conquian.bots.levels import level_for, rated_bots
+    from conquian.web.quickmatch import NEW_RATING
+
+    games = fitted()["games"]
+    assert {"conquian", "conquian-spanish", "cooncan", "conquian-mexicano"} <= set(games)
+    for game, entry in games.items():
+        assert all(lv.bot in entry["bots"] for lv in LEVELS), game
+        ratings = {b: r for b, r in rated_bots(game) if level(b) is not None}
+        newcomer = level_for(game, NEW_RATING)
+        assert newcomer in ratings
+        assert abs(ratings[newcomer] - NEW_RATING) == min(abs(r - NEW_RATING) for r in ratings.values())
+        for r in ratings.values():
+            assert ratings[level_for(game, r) or ""] == r  # a level's own rating gets it (or its equal)
+        assert level_for(game, 10_000) == max(ratings, key=lambda b: (ratings[b], -[lv.bot for lv in LEVELS].index(b)))
+
+
+def test_the_fitting_schedules_neighbours_and_rates_games_of_three() -> None:
+    from benchmarks.bot_levels import Result, fit, schedule, tally
+
+    bots = ["random", "beginner", "foster", "expert"]
+    assert schedule(bots, 1) == [("random", "beginner"), ("beginner", "foster"), ("foster", "expert")]
+    assert schedule(bots, 1, players=3) == [("random", "beginner", "foster"), ("beginner", "foster", "expert")]
+    assert len(schedule(bots, 3, players=3)) == 4
+    # foster first every time, random last: the ladder comes out in order, foster at mu 25
+    deck: list[Result] = [(("random", "beginner", "foster"), (3.0, 2.0, 1.0)),
+                          (("foster", "random", "beginner"), (1.0, 3.0, 2.0)),
+                          (("beginner", "foster", "random"), (2.0, 1.0, 3.0))]
+    rated = fit([deck] * 6, bots[:3])
+    assert rated["random"][0] < rated["beginner"][0] < rated["foster"][0] == pytest.approx(25.0)
+    assert tally([deck], "foster") == {"deals": 3, "wins": 3, "draws": 0, "losses": 0}
+    tableau: list[Result] = [(("random", "beginner", "foster"), (1.0, 1.0, 1.0))]
+    assert tally([deck, tableau], "random") == \
+        {"deals": 4, "wins": 0, "draws": 1, "losses": 3}
+
+
+def test_refitting_one_game_keeps_the_others_and_records_its_command(tmp_path: Path) -> None:
+    out = tmp_path / "levels.json"
+    other = {"bots": {}, "command": "python -m benchmarks.bot_levels --variant conquian", "decks": 1}
+    out.write_text(json.dumps({"games": {"conquian": other}}), encoding="utf-8")
+    # out of time (--minutes 0) after the first of three decks: the command written names one deck
+    args = ["--variant", "cooncan", "--bots", "random,beginner,foster", "--decks", "3", "--minutes", "0",
+            "--bootstrap", "4", "--workers", "1", "--out", str(out)]
+    p = subprocess.run([sys.executable, "-m", "benchmarks.bot_levels", *args], capture_output=True, text=True,
+                       timeout=300, cwd=Path(__file__).resolve().parents[1])
+    assert p.returncode == 0, p.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["games"]["conquian"] == other
+    entry = data["games"]["cooncan"]
+    assert entry["command"] == ("python -m benchmarks.bot_levels --variant cooncan --bots random,beginner,foster "
+                                "--decks 1 --span 3 --seed 40 --workers 1 --bootstrap 4")
+    assert entry["decks"] == 1 and entry["players"] == 3 and entry["games"] == 3
+    assert entry["pairs"] == [["random", "beginner", "foster"]]
+    assert all(e["deals"] == 3 for e in entry["bots"].values())
+    assert entry["bots"]["foster"]["mu"] == 25.0
 
 
 def test_the_file_is_the_json_the_fitting_writes() -> None:

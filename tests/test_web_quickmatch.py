@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conquian.bots.levels import level_for
+from conquian.bots.levels import fixed_rating, level_for
 from conquian.web.quickmatch import NEW_RATING, WINDOW_EVERY, Waiting, accepts, check_request, groups, status, window
 from test_web_ratings import board, play_out, signed_in
 from web_server import Client, Server
@@ -187,13 +187,16 @@ def test_bots_fill_the_empty_seats_after_the_wait(server: Server) -> None:
     assert seat["matched"] is True
     table = httpx.get(server.url + f"/api/tables/{seat['table']}").json()
     kinds = sorted(s["kind"] for s in table["seats"])
-    assert kinds == ["expert", "expert", "human"] and table["status"] == "playing"
+    # three-hand Cooncan has fitted levels: a newcomer's two bots are the level nearest his rating
+    fill = level_for("cooncan", NEW_RATING)
+    assert fill is not None and fixed_rating("cooncan", fill) is not None
+    assert kinds == sorted([fill, fill, "human"]) and table["status"] == "playing"
     # asked for when joining: filled by the server's own rounds once the wait is over
     uma, hu = signed_in(server.url, "Uma")
     assert quick(uma, hu, game="conquian", players=2, bots=True).json()["bots"] is True
     seat = wait_matched(uma, timeout=10)
     kinds = sorted(s["kind"] for s in httpx.get(server.url + f"/api/tables/{seat['table']}").json()["seats"])
-    # a newcomer's bot is the level fitted nearest his rating (cooncan has no fitted level: the expert)
+    # a newcomer's bot is the level fitted nearest his rating
     assert kinds == sorted([level_for("conquian", NEW_RATING), "human"]) and kinds[0] == "beginner"
 
 

@@ -51,9 +51,9 @@ from conquian.engine.cooncan.view import CooncanView
 from conquian.i18n import Msg
 
 #: ``beginner``'s probability of a random legal action at a decision.
-BEGINNER_NOISE = 0.4
+BEGINNER_NOISE = 0.5
 #: ``casual``'s probability of a random legal action at a decision.
-CASUAL_NOISE = 0.2
+CASUAL_NOISE = 0.3
 
 
 class NoisyFosterBot:
@@ -108,11 +108,12 @@ class CasualBot(NoisyFosterBot):
 
 @register("skilled")
 class SkilledBot(ExpertBot):
-    """The ``skilled`` level: the ``expert`` search with a sixth of its playouts (40 a decision in
-    conquian and the conquián mexicano, 16 in Cooncan)."""
+    """The ``skilled`` level: the ``expert`` search with a tenth of its playouts in conquian and the
+    conquián mexicano (24 a decision), a sixth in Cooncan (16): between ``foster`` (whose moves its
+    playouts play) and ``expert`` on duplicate deals (``docs/bots.md``)."""
 
     name = "skilled"
-    CONQUIAN_ITERATIONS = 40
+    CONQUIAN_ITERATIONS = 24
     COONCAN_ITERATIONS = 16
 
 

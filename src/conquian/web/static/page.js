@@ -125,7 +125,7 @@ function ratingText(r) {
   try { return Number(r).toLocaleString(LANG === "es" ? "es-MX" : "en-US"); } catch (e) { return String(r); }
 }
 // the options of a bot menu for a game (presets from /api/presets): the levels, weakest first by
-// their policies, each with its measured rating ("Beginner · 1,697"; two neighbours can measure
+// their policies, each with its measured rating ("Beginner · 1,587"; two neighbours can measure
 // within their intervals of each other), then the other bots by rating (when it was measured)
 function botOptions(p, game, selected) {
   const bots = (p && p.bots) || ["expert", "foster", "random"];
