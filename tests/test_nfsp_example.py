@@ -56,6 +56,8 @@ def test_batch_policy_of_a_constant_network_is_the_uniform_policy() -> None:
     for sets in tree.infosets:
         for s in sets.values():  # the kept tensor is the player's observation, of the game's size
             assert s.observation.shape == (game.observation_tensor_size(),)
+        # here the observation tells every information set apart (docs/research.md: the whole tree too)
+        assert len({s.observation.tobytes() for s in sets.values()}) == len(sets) > 100
     flat = batch_policy(tree, lambda player, obs, masks: masks * 3.0)  # any weight, renormalised
     efg = tree.efg()
     sets = efg_infosets(efg)
