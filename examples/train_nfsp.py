@@ -5,6 +5,13 @@ Needs PyTorch and OpenSpiel: ``pip install -e '.[rl,train]'``.
     python examples/train_nfsp.py tiny --deals 20000 --every 2000 --seed 0 --out nfsp-runs
     python examples/train_nfsp.py conquian --deals 4000 --every 500 --eval 100 --seed 0 --out nfsp-runs
 
+The curves of ``docs/research.md`` (half an hour each):
+
+    python examples/train_nfsp.py tiny --deals 60000 --every 2000 --min-buffer 128 --minutes 27 \
+        --seed 0 --out docs/research
+    python examples/train_nfsp.py conquian --deals 3000 --every 150 --eval 100 --min-buffer 128 --minutes 27 \
+        --seed 0 --out docs/research
+
 Two NFSP agents (``open_spiel.python.pytorch.nfsp``, one a seat) learn by self-play through
 OpenSpiel's ``rl_environment`` on the game's observation tensor (the games give no
 information-state tensor; ``docs/research.md``).  Every ``--every`` deals of training the agents'
