@@ -20,13 +20,19 @@ A walk takes about a minute (``tests/test_tiny.py`` checks a part of it; the who
     sets = efg_infosets(game)
     pyspiel.exploitability(game, tabular(game, sets, uniform(tree)))          # 0.4186
     pyspiel.exploitability(game, tabular(game, sets, bot_policy(tree, "foster")))
+
+A learned policy that reads the observation tensor (a network: ``examples/train_nfsp.py``) is
+asked once for every information set, in one batch a player, after a walk that keeps each set's
+observation (``walk(game, observations=True)``, then :func:`batch_policy`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
 from conquian.bots import make_bot
@@ -44,6 +50,9 @@ class Infoset:
     player: int
     actions: list[int]
     view: Any
+    observation: Any = None
+    """The player's observation tensor at the set (a float32 array), where the walk kept it:
+    the same at every state of the set, the information-state string being perfect recall."""
 
 
 @dataclass
@@ -78,11 +87,13 @@ def python_name(efg_infostate: str) -> str:
     return efg_infostate.split("-", 3)[3]
 
 
-def walk(game: Any, root: Any = None) -> Tree:
+def walk(game: Any, root: Any = None, observations: bool = False) -> Tree:
     """Walk the whole tree of ``game`` (an OpenSpiel game with perfect-recall information-state
     strings), counting its states and keeping it for :meth:`Tree.efg`; or only the subtree
     below the state ``root`` (a game of its own, whose chance has already drawn what led
-    there).  Meant for research presets: the tree of a game preset is astronomically large."""
+    there).  With ``observations`` each information set keeps the player's observation tensor
+    (:attr:`Infoset.observation`, for :func:`batch_policy`).  Meant for research presets: the
+    tree of a game preset is astronomically large."""
     n = game.num_players()
     tree = Tree(game=game, infosets=[{} for _ in range(n)])
     numbers: list[dict[str, int]] = [{} for _ in range(n)]
@@ -111,7 +122,8 @@ def walk(game: Any, root: Any = None) -> Tree:
             known = tree.infosets[player].get(name)
             if known is None:
                 seat = player + 1
-                tree.infosets[player][name] = Infoset(player, actions, state.deal.view(seat))
+                seen = np.asarray(state.observation_tensor(player), dtype=np.float32) if observations else None
+                tree.infosets[player][name] = Infoset(player, actions, state.deal.view(seat), seen)
                 numbers[player][name] = len(numbers[player]) + 1
             labels = " ".join(f'"{a}"' for a in actions)
             lines.append(f'p "" {player + 1} {numbers[player][name]} {_quoted(name)} {{ {labels} }} 0')
@@ -146,6 +158,38 @@ def bot_policy(tree: Tree, bot: str, seed: int = 0) -> Policy:
             if index is None or index not in s.actions:
                 raise ValueError(f"{bot} chose {action}, which is not listed at {name!r}")
             out[name] = [(a, 1.0 if a == index else 0.0) for a in s.actions]
+    return out
+
+
+def batch_policy(tree: Tree, probabilities: Callable[[int, Any, Any], Any]) -> Policy:
+    """A policy that reads the observation tensor (a network's, say) at every information set of
+    ``tree``, walked with ``observations=True``: ``probabilities(player, observations, masks)``
+    is called once a player with the stacked observation tensors of the player's information
+    sets (float32, one row a set) and their legal-action masks (bool, one column an action of
+    the game) and returns one row of action probabilities a set.  Each set's probabilities are
+    those of its legal actions, renormalised (a policy that puts weight outside them is refused)."""
+    out: Policy = {}
+    size = tree.game.num_distinct_actions()
+    for player, sets in enumerate(tree.infosets):
+        if not sets:
+            continue
+        names = list(sets)
+        if any(sets[name].observation is None for name in names):
+            raise ValueError("the tree was walked without its observations: walk(game, observations=True)")
+        obs = np.stack([sets[name].observation for name in names])
+        masks = np.zeros((len(names), size), dtype=bool)
+        for row, name in enumerate(names):
+            masks[row, sets[name].actions] = True
+        probs = np.asarray(probabilities(player, obs, masks), dtype=np.float64)
+        if probs.shape != masks.shape:
+            raise ValueError(f"expected probabilities of shape {masks.shape}, got {probs.shape}")
+        for row, name in enumerate(names):
+            actions = sets[name].actions
+            legal = probs[row, actions]
+            total = float(legal.sum())
+            if not np.isfinite(total) or total <= 0 or float(probs[row].sum()) - total > 1e-4:
+                raise ValueError(f"the policy puts no weight, or weight off the legal actions, at {name!r}")
+            out[name] = [(a, float(p) / total) for a, p in zip(actions, legal, strict=True)]
     return out
 
 
