@@ -19,6 +19,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect  # noqa: E402
 
+from conquian.bots.levels import level_for  # noqa: E402
 from test_web_browser import browser, click_a_move, my_turn, shot  # noqa: E402, F401 (browser: a fixture)
 from web_server import Server  # noqa: E402
 
@@ -125,7 +126,10 @@ def test_alone_bots_fill_the_seat_after_the_wait(server: Server, browser: Any) -
     cleo.wait_for_url("**/t/*")
     cleo.wait_for_selector("#hand")
     table = httpx.get(server.url + f"/api/tables/{cleo.url.rsplit('/', 1)[-1]}").json()
-    assert sorted(s["kind"] for s in table["seats"]) == ["expert", "expert", "human"]
+    # a newcomer (shown 1,000) gets the fitted level nearest his rating: Cooncan's beginner
+    level = level_for("cooncan", 1000)
+    assert level == "beginner"
+    assert sorted(s["kind"] for s in table["seats"]) == [level, level, "human"]
     assert table["public"] is False  # casual: its players' only
     assert cleo.errors == []
     cleo.context.close()
