@@ -357,7 +357,9 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
         return x.reshape((b * nt, *x.shape[2:]))
     zeros = jnp.zeros((b * nt, 2), jnp.uint32)
     want = flat(p["s3"] & p["some"])
-    part = run_rows(_first_row(T, False), want, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
+    # a partition of fewer than three cards into combinations is none: no search for it
+    three = jnp.sum(lax.population_count(flat(p["left"])).astype(jnp.int32), axis=-1) >= 3
+    part = run_rows(_first_row(T, False), want & three, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
                     None if cap is None else cap)
     want_c = want & ~part.stopped
     cov = run_rows(_first_row(T, True), want_c, (flat(p["left"]), flat(p["hand_f"][:, None] & ~p["tm"])),
