@@ -11,7 +11,8 @@ deals with numpy's uniform legal choice; RLCard's environment plays one game at 
 Compilation is done before the clock starts and reported apart.
 
     python -m benchmarks.bench_jax_env [--batch 1 64 1024 4096] [--seconds 3] [--device cpu|gpu]
-                                       [--variant conquian] [--check DEALS] [--cpu] [--quick] [--json]
+                                       [--variant conquian|conquian-spanish|conquian-mexicano] [--players 2|3]
+                                       [--check DEALS] [--cpu] [--quick] [--no-rlcard] [--json]
 
 ``--cpu`` times every figure by the process's CPU time (JAX's every thread counted), so that on
 a machine busy with other work the share of the cores each side gets weighs on neither.
@@ -34,14 +35,23 @@ from typing import Any
 _clock: Callable[[], float] = time.perf_counter
 
 
-def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any) -> dict[str, float]:
+def make_env(variant: str, players: int = 2) -> Any:
+    """The accelerated environment of a variant (the conquián mexicano for ``players``)."""
+    if variant == "conquian-mexicano":
+        from conquian.envs.jax.mexicano import MexicanoJax
+
+        return MexicanoJax(players)
+    from conquian.envs.jax import ConquianJax
+
+    return ConquianJax(variant)
+
+
+def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any, players: int = 2) -> dict[str, float]:
     """Steps per second of ``batch`` deals stepped at once (random legal actions drawn on the device)."""
     import jax
     import jax.numpy as jnp
 
-    from conquian.envs.jax import ConquianJax
-
-    env = ConquianJax(variant)
+    env = make_env(variant, players)
     step = env.batch_step_autoreset
 
     def one(carry: Any, _: Any) -> tuple[Any, Any]:
@@ -74,14 +84,14 @@ def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any) 
     return {"steps_per_second": steps / el, "episodes_per_second": episodes / el, "compile_seconds": compile_s}
 
 
-def numpy_steps(variant: str, batch: int, seconds: float) -> dict[str, float]:
+def numpy_steps(variant: str, batch: int, seconds: float, players: int = 2) -> dict[str, float]:
     """The numpy batched environment in self-play (``benchmarks.bench_envs.vector_steps``)."""
     from benchmarks import bench_envs
     from benchmarks.bench_envs import vector_steps
 
     bench_envs._clock = _clock
-    vector_steps(variant, 2, min(0.2, seconds), batch)  # warm-up
-    return vector_steps(variant, 2, seconds, batch)
+    vector_steps(variant, players, min(0.2, seconds), batch)  # warm-up
+    return vector_steps(variant, players, seconds, batch)
 
 
 def rlcard_steps(seconds: float) -> dict[str, float] | None:
@@ -96,7 +106,7 @@ def rlcard_steps(seconds: float) -> dict[str, float] | None:
 
 
 def run(variant: str, batches: list[int], seconds: float, scan: int, device_name: str,
-        numpy_max: int, check: int) -> dict[str, Any]:
+        numpy_max: int, check: int, players: int = 2, rlcard: bool = True) -> dict[str, Any]:
     """Every figure of the report (see the module's documentation)."""
     import jax
 
@@ -107,19 +117,21 @@ def run(variant: str, batches: list[int], seconds: float, scan: int, device_name
             raise SystemExit(f"no GPU for JAX here ({e}); install jax[cuda12] on a machine with one") from None
     else:
         device = jax.devices("cpu")[0]
-    out: dict[str, Any] = {"variant": variant, "device": str(device), "jax": jax.__version__, "scan": scan,
-                           "jax_env": {}, "numpy_env": {}}
+    out: dict[str, Any] = {"variant": variant, "players": players, "device": str(device), "jax": jax.__version__,
+                           "scan": scan, "jax_env": {}, "numpy_env": {}}
     if check:
         from conquian.envs.jax.check import lockstep
 
         envs = min(512, check)
-        res = lockstep(variant, num_envs=envs, steps=max(60, check * 60 // envs), seed=1)
-        out["lockstep"] = {"steps": res.steps, "deals": res.deals, "uses": res.uses, "further_uses": res.further}
+        per = 60 if variant != "conquian-mexicano" else 40 * players  # steps a deal, about
+        res = lockstep(variant, num_envs=envs, steps=max(per, check * per // envs), seed=1, players=players)
+        out["lockstep"] = {"steps": res.steps, "deals": res.deals, "uses": res.uses, "further_uses": res.further,
+                           "gives": res.gives, "forces": res.forces}
     for b in batches:
-        out["jax_env"][b] = jax_steps(variant, b, seconds, scan, device)
+        out["jax_env"][b] = jax_steps(variant, b, seconds, scan, device, players)
         if b <= numpy_max:
-            out["numpy_env"][b] = numpy_steps(variant, b, seconds)
-    rl = rlcard_steps(seconds)
+            out["numpy_env"][b] = numpy_steps(variant, b, seconds, players)
+    rl = rlcard_steps(seconds) if rlcard else None
     if rl is not None:
         out["rlcard"] = rl
     return out
@@ -127,7 +139,9 @@ def run(variant: str, batches: list[int], seconds: float, scan: int, device_name
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_jax_env", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", default="conquian", choices=["conquian", "conquian-spanish"])
+    ap.add_argument("--variant", default="conquian", choices=["conquian", "conquian-spanish", "conquian-mexicano"])
+    ap.add_argument("--players", type=int, default=2, choices=[2, 3], help="the conquián mexicano's players")
+    ap.add_argument("--no-rlcard", action="store_true", help="leave RLCard's figure out")
     ap.add_argument("--batch", type=int, nargs="+", default=[1, 64, 1024, 4096])
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--scan", type=int, default=16, help="steps compiled into one call")
@@ -143,16 +157,19 @@ def main(argv: list[str] | None = None) -> int:
     _clock = time.process_time if args.cpu else time.perf_counter
     if args.quick:
         args.batch, args.seconds, args.scan = [8], 0.2, 2
-    report = run(args.variant, args.batch, args.seconds, args.scan, args.device, args.numpy_max, args.check)
+    report = run(args.variant, args.batch, args.seconds, args.scan, args.device, args.numpy_max, args.check,
+                 args.players, not args.no_rlcard)
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"  {report['variant']}, JAX {report['jax']} on {report['device']}, {args.scan} steps a call,",
+    who = f" ({args.players} players)" if args.variant == "conquian-mexicano" else ""
+    print(f"  {report['variant']}{who}, JAX {report['jax']} on {report['device']}, {args.scan} steps a call,",
           "timed by CPU time" if args.cpu else "timed by the wall clock")
     if "lockstep" in report:
         ls = report["lockstep"]
         print(f"  lockstep with the engine: {ls['steps']:,} steps, {ls['deals']:,} deals, {ls['uses']:,} uses "
-              f"({ls['further_uses']:,} further ones): every observation, mask and reward equal")
+              f"({ls['further_uses']:,} further ones), {ls['forces']:,} forces, {ls['gives']:,} gives: "
+              "every observation, mask and reward equal")
     rl = report.get("rlcard", {}).get("steps_per_second")
     for b, fig in report["jax_env"].items():
         line = f"  batch {b:>6}: JAX {fig['steps_per_second']:>12,.0f} steps/s"

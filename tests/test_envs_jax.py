@@ -81,3 +81,99 @@ def test_autoreset_under_vmap_and_jit() -> None:
         assert (np.asarray(final)[term, 603] == 1.0).all() and (np.asarray(final)[term, 607] == 0.0).all()
         ended += int(term.sum())
     assert ended > 16
+
+
+# ----------------------------------------------------------------- the conquián mexicano (R8)
+
+@pytest.mark.parametrize(("players", "options", "envs", "steps"), [
+    (2, {}, 48, 200),
+    # the tercerilla (R8.1): the say round three players, forces naming one of two
+    (3, {}, 32, 200),
+    # R8.1's options: hands of nine without the exchange, the pack exhausted won by the fewest cards (R8.6)
+    (2, {"hand": 9, "exchange": False, "exhausted": "fewest"}, 24, 150),
+])
+def test_mexicano_lockstep_with_the_engine(players: int, options: dict[str, object], envs: int, steps: int) -> None:
+    """R8: random deals of the conquián mexicano, every step's observation, mask, seat to act,
+    reward and end equal to the engine's batched environment (the exchange's gives, the say
+    round the table, forces on each other player, uses and further uses all played)."""
+    res = lockstep("conquian-mexicano", num_envs=envs, steps=steps, seed=4, players=players, **options)
+    assert res.deals >= envs * steps // 70
+    assert res.uses > res.deals and res.further > 0 and res.forces > res.deals // 2
+    if options.get("exchange", True):
+        assert res.gives >= res.deals * players  # R8.2: every deal begins with one give a player
+    else:
+        assert res.gives == 0
+
+
+def test_mexicano_deal_from_its_deck_and_an_illegal_action() -> None:
+    """R8.2: the deal of a given deck, the exchange's gives listed as the engine lists them,
+    the swap after the last give; a masked action ends the deal, the seat to act rewarded with
+    ``illegal_reward``."""
+    from conquian import get_rules
+    from conquian.engine.conquian.mexicano import MexicanoDeal
+    from conquian.envs.jax.mexicano import MexicanoJax
+
+    env = MexicanoJax(players=3, illegal_reward=-3.0)
+    enc = env.T.enc
+    deal = MexicanoDeal(get_rules("conquian-mexicano", players=3), seed=21, dealer=2)
+    state = jax.jit(env.init_from_deck)(dense_deck(enc.cards, deal.deck), 2)
+    step = jax.jit(env.step)
+    for _ in range(3):  # p3 (the first after the dealer), p1, p2 give
+        seat = deal.to_act
+        assert int(state.to_act) == seat and int(state.stage) == 0
+        listed = enc.listed(deal.view(seat))
+        assert np.flatnonzero(state.legal_action_mask).tolist() == sorted(listed)
+        assert np.array_equal(np.asarray(state.observation), enc.observe(deal.view(seat), _public(enc, deal)))
+        a = max(listed)
+        deal.apply_raw(*listed[a])
+        state = step(state, a)
+    assert deal.phase == "say" and int(state.stage) == 1 and int(state.card) == enc.dense[deal.card]
+    hands = [sum(1 << enc.dense[c] for c in range(64) if h >> c & 1) for h in deal.hands]
+    assert [int(w[0]) | int(w[1]) << 32 for w in np.asarray(state.hands)] == hands  # each got the card given him
+    masked = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
+    after = step(state, masked)
+    seat = deal.to_act
+    assert bool(after.terminated) and np.asarray(after.rewards).tolist() == [-3.0 if s == seat else 0.0
+                                                                           for s in (1, 2, 3)]
+    assert np.array_equal(after.hands, state.hands) and not np.asarray(after.legal_action_mask).any()
+
+
+def _public(enc: object, deal: object) -> object:
+    from conquian.envs.encoding import Public
+
+    public = Public()
+    enc.fold(public, deal)  # type: ignore[attr-defined]
+    return public
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_mexicano_autoreset_under_vmap_and_jit(players: int) -> None:
+    """R8.7: a deal that ends pays the winner one counter from every other player (a draw
+    nothing) and starts again in the same step; something is always legal."""
+    from conquian.envs.jax.mexicano import MexicanoJax
+
+    env = MexicanoJax(players=players)
+    b = 16
+    state = jax.jit(env.batch_init)(jax.random.split(jax.random.PRNGKey(2), b))
+    step = jax.jit(env.batch_step_autoreset)
+    rng = np.random.default_rng(1)
+    wins = draws = 0
+    for t in range(160):
+        mask = np.asarray(state.legal_action_mask)
+        assert mask.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        state, final = step(state, actions, jax.random.split(jax.random.PRNGKey(200 + t), b))
+        term = np.asarray(state.terminated)
+        rewards = np.asarray(state.rewards)
+        assert (rewards[~term] == 0).all() and (rewards.sum(axis=1) == 0).all()
+        for r in rewards[term]:
+            if r.any():
+                wins += 1
+                assert sorted(r.tolist()) == [-1.0] * (players - 1) + [players - 1.0]
+            else:
+                draws += 1
+        # the finished deal's last observation: the "over" stage set
+        c = env.T.n_cards
+        over = c * (1 + players * env.slots + 4 + 3 * players) + 4
+        assert (np.asarray(final)[term, over] == 1.0).all()
+    assert wins >= (8 if players == 2 else 4) and wins + draws >= b // 2

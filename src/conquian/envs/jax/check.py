@@ -16,17 +16,21 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from conquian.envs.jax.env import ConquianJax, State, dense_deck
+from conquian.envs.jax.env import ConquianJax, dense_deck
+from conquian.envs.jax.mexicano import MexicanoJax
 
 
 @dataclass
 class Lockstep:
-    """What a lockstep run compared: steps of every environment, deals finished, uses played."""
+    """What a lockstep run compared: steps of every environment, deals finished, and the uses
+    (further ones apart), gives (the conquián mexicano's exchange) and forces played."""
 
     steps: int = 0
     deals: int = 0
     uses: int = 0
     further: int = 0
+    gives: int = 0
+    forces: int = 0
 
 
 class Mismatch(AssertionError):
@@ -34,22 +38,28 @@ class Mismatch(AssertionError):
 
 
 def lockstep(variant: str = "conquian", num_envs: int = 64, steps: int = 200, seed: int = 0,
-             scoring: str = "games") -> Lockstep:
-    """Step both environments ``steps`` times with ``num_envs`` deals; raises :class:`Mismatch`."""
+             scoring: str = "games", players: int = 2, **options: Any) -> Lockstep:
+    """Step both environments ``steps`` times with ``num_envs`` deals; raises :class:`Mismatch`.
+    ``variant``: ``conquian``, ``conquian-spanish`` (``scoring``) or ``conquian-mexicano``
+    (``players`` and the options of R8.1: ``hand``, ``exchange``, ``exhausted``)."""
     from conquian.envs.vector import ConquianVectorEnv
 
-    venv = ConquianVectorEnv(variant, num_envs=num_envs, opponents=None, seed=seed, scoring=scoring)
-    env = ConquianJax(variant, scoring=scoring)
+    env: Any
+    if variant == "conquian-mexicano":
+        venv = ConquianVectorEnv(variant, num_envs=num_envs, opponents=None, seed=seed, players=players, **options)
+        env = MexicanoJax(players, **options)
+    else:
+        venv = ConquianVectorEnv(variant, num_envs=num_envs, opponents=None, seed=seed, scoring=scoring)
+        env = ConquianJax(variant, scoring=scoring)
     cards = env.T.enc.cards
     init = jax.jit(env.batch_init_from_deck)
     step = jax.jit(env.batch_step)
     obs, info = venv.reset(seed=seed)
 
-    def fresh() -> State:
+    def fresh() -> Any:
         decks = np.stack([dense_deck(cards, d.deck) for d in venv.deals])
         dealers = np.array([d.dealer for d in venv.deals], dtype=np.int32)
-        out: State = init(decks, dealers)
-        return out
+        return init(decks, dealers)
 
     state = fresh()
     rng = np.random.default_rng(seed)
@@ -60,8 +70,10 @@ def lockstep(variant: str = "conquian", num_envs: int = 64, steps: int = 200, se
         _same(t, "seat to act", info["to_act"], np.asarray(state.to_act), venv)
         mask = info["action_mask"]
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask], dtype=np.int64)
-        out.uses += int((actions >= env.T.a_use).sum())
+        out.uses += int(((actions >= env.T.a_use) & ((actions < env.T.a_give) | (env.T.a_give < 0))).sum())
         out.further += int((actions >= env.T.a_lay).sum())
+        out.gives += int(((actions >= env.T.a_give) & (actions < env.T.a_lay)).sum()) if env.T.a_give >= 0 else 0
+        out.forces += int(((actions >= env.T.a_force) & (actions < env.T.a_discard)).sum())
         obs, rewards, terminated, _, info = venv.step(actions)
         state = step(state, jnp.asarray(actions, jnp.int32))
         _same(t, "rewards", rewards, np.asarray(state.rewards), venv)
@@ -77,9 +89,9 @@ def lockstep(variant: str = "conquian", num_envs: int = 64, steps: int = 200, se
     return out
 
 
-def _select(flags: Any, a: State, b: State) -> State:
+def _select(flags: Any, a: Any, b: Any) -> Any:
     """Row by row: ``a`` where ``flags``, else ``b``."""
-    out: State = jax.tree_util.tree_map(lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
+    out: Any = jax.tree_util.tree_map(lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
     return out
 
 

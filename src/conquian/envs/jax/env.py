@@ -28,7 +28,7 @@ with it over random deals (``tests/test_envs_jax.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import jax
 import jax.numpy as jnp
@@ -320,13 +320,18 @@ class ConquianJax:
         return _one(out), final[0]
 
 
-def _many(s: State) -> State:
-    out: State = jax.tree_util.tree_map(lambda x: x[None], s)
+_S = TypeVar("_S")
+
+
+def _many(s: _S) -> _S:
+    """One deal as a batch of one."""
+    out: _S = jax.tree_util.tree_map(lambda x: x[None], s)
     return out
 
 
-def _one(s: State) -> State:
-    out: State = jax.tree_util.tree_map(lambda x: x[0], s)
+def _one(s: _S) -> _S:
+    """A batch of one as its deal."""
+    out: _S = jax.tree_util.tree_map(lambda x: x[0], s)
     return out
 
 

@@ -357,7 +357,9 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
         return x.reshape((b * nt, *x.shape[2:]))
     zeros = jnp.zeros((b * nt, 2), jnp.uint32)
     want = flat(p["s3"] & p["some"])
-    part = run_rows(_first_row(T, False), want, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
+    # a partition of fewer than three cards into combinations is none: no search for it
+    three = jnp.sum(lax.population_count(flat(p["left"])).astype(jnp.int32), axis=-1) >= 3
+    part = run_rows(_first_row(T, False), want & three, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
                     None if cap is None else cap)
     want_c = want & ~part.stopped
     cov = run_rows(_first_row(T, True), want_c, (flat(p["left"]), flat(p["hand_f"][:, None] & ~p["tm"])),
@@ -423,9 +425,11 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
 
 
 def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, side: Array,
-              down: Array, cap: int | None = None) -> Array:
-    """The new combinations (``int32[NEW]``, ``n_melds`` for none, in no order) of the listed use
-    with action ``index`` (``A_USE`` or later), for a batch of rows (as :func:`list_uses`)."""
+              down: Array, cap: int | None = None, ordered: bool = False) -> Array:
+    """The new combinations (``int32[NEW]``, ``n_melds`` for none) of the listed use with action
+    ``index`` (``A_USE`` or later), for a batch of rows (as :func:`list_uses`); ``ordered``:
+    in the order of the engine's listed form (:func:`~conquian.engine.conquian.listing.use_forms`:
+    steps 1 to 3 as they list them, step 4 in the order its walk places them), else in no order."""
     k, n = T.n_melds, T.n_cards
 
     def prep(uses: Uses, index: Array, card: Array, hand: Array, side: Array, down: Array) -> tuple[Any, ...]:
@@ -448,7 +452,11 @@ def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, sid
 
     def post(path: Array, side: Array, listed: Array, from_form: Array) -> Array:
         kept = (path >= 0) & (path < k) & ~jnp.any(path[:, None] == side[None, :], axis=1)
-        walked = jnp.sort(jnp.where(kept, path, k))[:8]
+        if ordered:  # the walk's order: the kept places first, as they come
+            at = jnp.argsort(~kept, stable=True)
+            walked = jnp.where(kept[at], path[at], k)[:8]
+        else:
+            walked = jnp.sort(jnp.where(kept, path, k))[:8]
         return jnp.where(listed, from_form, walked)
 
     out: Array = jax.vmap(post)(res.path, side, listed, from_form)

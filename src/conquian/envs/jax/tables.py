@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from conquian.engine.cards import sort_key
 from conquian.engine.conquian.melds import meld_table
-from conquian.engine.rules import CONQUIAN, Rules, get_rules
+from conquian.engine.rules import CONQUIAN, MEXICANO, Rules, get_rules
 from conquian.engine.scoring import conquian_pip_value
 from conquian.envs.encoding import CONQUIAN_SLOTS, LATEST, Encoding, encoding
 
@@ -79,6 +79,13 @@ class Tables:
     place: IntArray
     #: pip value of each dense card (R2.4)
     pip: IntArray
+    #: the conquian mexicano (R8): players at the table, cards dealt each, the exchange's first
+    #: give (``A_GIVE``), whether the exchange is played and an exhausted pack's rule (``fewest``)
+    players: int = 2
+    hand_size: int = 10
+    a_give: int = -1
+    exchange: bool = False
+    fewest: bool = False
 
 
 def _padded(rows: list[list[int]], fill: int) -> IntArray:
@@ -96,6 +103,24 @@ def tables(variant: str = "conquian", scoring: str = "games") -> Tables:
     if rules.family != CONQUIAN or rules.players != 2:
         raise ValueError(f"the accelerated environment plays two-hand conquian, not {variant!r}")
     enc = encoding(rules, LATEST)
+    assert enc.obs_size == enc.n_cards * (3 + 2 * CONQUIAN_SLOTS + 4) + 9
+    return _build(rules, enc)
+
+
+@cache
+def mexicano_tables(players: int = 2, hand: int = 8, exchange: bool = True, exhausted: str = "tablas") -> Tables:
+    """The tables of the conquian mexicano (R8) for ``players`` with its options (R8.1)."""
+    if players not in (2, 3):
+        raise ValueError(f"the accelerated conquian mexicano seats two or three players, not {players!r}")
+    rules = get_rules("conquian-mexicano", players=players, hand=hand, exchange=exchange, exhausted=exhausted)
+    if rules.family != MEXICANO:
+        raise ValueError("not the conquian mexicano")
+    enc = encoding(rules, LATEST)
+    return _build(rules, enc)
+
+
+def _build(rules: Rules, enc: Encoding) -> Tables:
+    """Every table of a rules object of the conquian family and its encoding."""
     tbl = meld_table(rules)
     n = enc.n_cards
     dense = enc.dense
@@ -136,13 +161,15 @@ def tables(variant: str = "conquian", scoring: str = "games") -> Tables:
                 place[m, j] = col
     assert by_card.shape[1] <= 32  # a card's combinations are numbered in one 32-bit word
     pip = np.array([conquian_pip_value(c) for c in enc.cards], dtype=np.int32)
-    assert enc.obs_size == n * (3 + 2 * CONQUIAN_SLOTS + 4) + 9
+    mex = rules.family == MEXICANO
     return Tables(rules=rules, enc=enc, n_cards=n, n_melds=k, n_actions=enc.n_actions, obs_size=enc.obs_size,
                   a_force=enc.A_FORCE, a_discard=enc.A_DISCARD, a_use=enc.A_USE, a_lay=enc.A_LAY,
                   pack_size=rules.pack_size, pips=rules.scoring == "pips",
                   cards=np.array(enc.cards, dtype=np.int32), card_bit=card_bit, meld=meld, meld_low=meld_low,
                   meld_key=meld_key, fit=fit, ext=ext, by_low=by_low, by_card=by_card, threes=threes,
-                  place=place, pip=pip)
+                  place=place, pip=pip, players=rules.players, hand_size=rules.hand_size,
+                  a_give=enc.A_GIVE if mex else -1, exchange=mex and bool(rules.exchange),
+                  fewest=mex and rules.exhausted == "fewest")
 
 
-__all__ = ["DEPTH", "NEW", "Tables", "tables", "words"]
+__all__ = ["DEPTH", "NEW", "Tables", "mexicano_tables", "tables", "words"]
