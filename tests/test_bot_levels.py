@@ -249,8 +249,24 @@ def test_conquian_bots_lists_the_levels_with_their_ratings() -> None:
         row = next(line for line in lines if line.split()[0] == lv.bot)
         assert f"{e['rating']} ({e['interval'][0]}-{e['interval'][1]})" in row and str(lv.policy) in row
     es = run("--lang", "es", "bots", "--variant", "cooncan-double")
-    assert es.returncode == 0 and "Todavía ningún bot tiene una puntuación medida en Cooncan" in es.stdout
-    assert "Principiante" in es.stdout and "con una jugada legal al azar en el 40 %" not in es.stdout
+    assert es.returncode == 0 and "Puntuaciones en Cooncan con dos barajas" in es.stdout
+    beginner = fixed_rating("cooncan-double", "beginner")
+    assert beginner is not None
+    row = next(line for line in es.stdout.splitlines() if line.split()[0] == "beginner")
+    assert "Principiante" in row and f"{beginner['rating']} ({beginner['interval'][0]}-" in row
+
+
+def test_conquian_bots_says_when_a_game_has_no_fitted_rating(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    import conquian.bots.levels as levels
+    from conquian.cli.play import bots_command
+
+    monkeypatch.setattr(levels, "fitted", lambda: {"games": {}})
+    assert bots_command(argparse.Namespace(variant="cooncan-double")) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No bot has a measured rating in ") and "beginner" in out
 
 
 def test_play_level_is_checked() -> None:
