@@ -254,6 +254,9 @@ def test_conquian_bots_lists_the_levels_with_their_ratings() -> None:
     assert beginner is not None
     row = next(line for line in es.stdout.splitlines() if line.split()[0] == "beginner")
     assert "Principiante" in row and f"{beginner['rating']} ({beginner['interval'][0]}-" in row
+    # the searches' budgets said are Cooncan's own there, not conquian's
+    expert = next(line for line in es.stdout.splitlines() if line.split()[0] == "expert")
+    assert "96 simulaciones" in expert and "240" not in expert, expert
 
 
 def test_conquian_bots_says_when_a_game_has_no_fitted_rating(monkeypatch: pytest.MonkeyPatch,

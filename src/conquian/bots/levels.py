@@ -40,7 +40,7 @@ from importlib import resources
 from typing import Any
 
 from conquian.bots.base import View, check_view, register
-from conquian.bots.expert import ExpertBot
+from conquian.bots.expert import ExpertBot, MasterBot
 from conquian.bots.foster import FosterBot
 from conquian.engine.actions import Action
 from conquian.engine.conquian.deal import raw_to_action as conquian_action
@@ -124,6 +124,16 @@ class Level:
 
     bot: str
     policy: Msg
+    #: the policy in the Cooncan games, where the searches' budgets are Cooncan's own (None: the same)
+    cooncan_policy: Msg | None = None
+
+    def policy_in(self, game: str) -> Msg:
+        """The policy in words in ``game`` (a preset's name): a search's playouts are that game's.
+
+        >>> str(level("expert").policy_in("cooncan-double"))
+        "the expert's search with 96 playouts a decision"
+        """
+        return self.cooncan_policy if self.cooncan_policy and game.startswith("cooncan") else self.policy
 
 
 #: The levels, from the weakest.
@@ -134,11 +144,15 @@ LEVELS: tuple[Level, ...] = (
                         share=f"{CASUAL_NOISE:.0%}")),
     Level("foster", Msg("Foster's suggestions for good play, as rules")),
     Level("skilled", Msg("the expert's search with {playouts} playouts a decision",
-                         playouts=SkilledBot.CONQUIAN_ITERATIONS)),
+                         playouts=SkilledBot.CONQUIAN_ITERATIONS),
+          Msg("the expert's search with {playouts} playouts a decision", playouts=SkilledBot.COONCAN_ITERATIONS)),
     Level("expert", Msg("the expert's search with {playouts} playouts a decision",
-                        playouts=ExpertBot.CONQUIAN_ITERATIONS)),
+                        playouts=ExpertBot.CONQUIAN_ITERATIONS),
+          Msg("the expert's search with {playouts} playouts a decision", playouts=ExpertBot.COONCAN_ITERATIONS)),
     Level("master", Msg("the expert's search with {playouts} playouts a decision (at most 0.9 s)",
-                        playouts="2,000")),
+                        playouts="2,000"),
+          Msg("the expert's search with {playouts} playouts a decision (at most 0.9 s)",
+              playouts=MasterBot.COONCAN_ITERATIONS)),
 )
 
 

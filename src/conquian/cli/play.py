@@ -92,7 +92,7 @@ def bots_command(args: argparse.Namespace) -> int:
         fit = fixed_rating(args.variant, name)
         figure = f"{fit['rating']:>5} ({fit['interval'][0]}-{fit['interval'][1]})" if fit else f"{'-':>5}" + " " * 12
         lv = level(name)
-        what = tr.render(lv.policy) if lv else ""
+        what = tr.render(lv.policy_in(args.variant)) if lv else ""
         print(f"  {name:<11} {tr.render(bot_name(name)):<13} {figure}  {what}".rstrip())
     return 0
 
