@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 
+from conquian.bots.levels import level_for
 from pg import require_postgres, running_postgres
 from test_web_quickmatch import quick, wait_matched
 from test_web_ratings import signed_in
@@ -69,7 +70,9 @@ def test_quick_match_across_two_processes(postgres_url: str, tmp_path: Path) -> 
         seat = cleo.post("/api/quick/bots", headers=hc).json()
         assert seat["matched"] is True
         table = httpx.get(one.url + f"/api/tables/{seat['table']}").json()
-        assert sorted(s["kind"] for s in table["seats"]) == ["expert", "expert", "human"]
+        level = level_for("cooncan", 1000)  # a newcomer's: the fitted level nearest 1,000
+        assert level is not None
+        assert sorted(s["kind"] for s in table["seats"]) == [level, level, "human"]
     finally:
         one.stop()
         two.stop()
