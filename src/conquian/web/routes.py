@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from conquian.bots import bot_names
@@ -35,6 +35,7 @@ from conquian.web.finished import Busy
 from conquian.web.lang import catalogue, language_list, reader
 from conquian.web.limits import HEAVY_BURST, client_address
 from conquian.web.lobby import lobby_entry
+from conquian.web.pages import tables_page
 from conquian.web.protocol import ProtocolError
 from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, ask_of_query
 from conquian.web.server import Hub, Server, snapshot
@@ -99,7 +100,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
     finished = server.finished
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        return tables_page()
 
     async def web_manifest(request: Request) -> Response:
         return JSONResponse(app_shell.manifest(_reader(request)), media_type="application/manifest+json",
