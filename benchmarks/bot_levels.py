@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from conquian.engine.deck import SplitMix64
+from conquian.engine.files import atomic_write
 from conquian.engine.rules import get_rules
 from conquian.tournament import play_game
 
@@ -250,7 +251,7 @@ def main() -> None:
             data = json.loads(args.out.read_text(encoding="utf-8"))
         data.update(header)
         data["games"].update(fits)
-        args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        atomic_write(args.out, json.dumps(data, indent=1, sort_keys=True) + "\n")  # the shipped file stays whole
         print(f"written {args.out}")
 
 

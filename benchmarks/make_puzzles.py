@@ -53,6 +53,7 @@ from pathlib import Path
 from conquian.bots import make_bot
 from conquian.engine.cards import card_str
 from conquian.engine.errors import ConquianError
+from conquian.engine.files import atomic_write
 from conquian.engine.match import new_deal
 from conquian.engine.record import Record, read_record, replay
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
@@ -305,7 +306,7 @@ def write_bot_records(folder: Path, matches: int, level: str = "beginner", first
             assert seat is not None
             deal.play(bots[seat].choose(deal.view(seat)))
         path = folder / f"bots-{seed}.toml"
-        path.write_text(write_record(record_from_match(match)), encoding="utf-8")
+        atomic_write(path, write_record(record_from_match(match)))
         out.append(path)
     return out
 
@@ -429,9 +430,10 @@ def mine_more(args: argparse.Namespace) -> int:
 
 def write(out: Path, found: list[Puzzle]) -> None:
     """Write the puzzles' data file."""
-    out.write_text(json.dumps({"format": "conquian-puzzles/1", "margin": MARGIN, "confirm_playouts": CONFIRM_PLAYOUTS,
-                               "puzzles": [p.to_json() for p in found]}, ensure_ascii=False, indent=1) + "\n",
-                   encoding="utf-8")
+    # atomically: a run killed while writing leaves the shipped file whole
+    data = {"format": "conquian-puzzles/1", "margin": MARGIN, "confirm_playouts": CONFIRM_PLAYOUTS,
+            "puzzles": [p.to_json() for p in found]}
+    atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import csv
 import functools
+import io
 import json
 import math
 import time
@@ -51,6 +52,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
+from conquian.engine.files import atomic_write
 from conquian.envs.sb3 import ConquianSB3VecEnv
 from conquian.envs.vector import ConquianVectorEnv, Policy
 
@@ -208,11 +210,17 @@ def run(opponent: str, steps: int, minutes: float, seed: int, eval_decks: int, c
 def write(result: dict[str, Any], out: Path) -> None:
     """The figures to ``out.json`` and the learning curve to ``out.csv``."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
-    with out.with_suffix(".csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["steps", "train_seconds", "gain", "low", "high"])
-        w.writeheader()
-        w.writerows(result["curve"])
+    atomic_write(out.with_suffix(".json"), json.dumps(result, indent=1) + "\n")
+    atomic_write(out.with_suffix(".csv"), csv_text(result["curve"], ["steps", "train_seconds", "gain", "low", "high"]))
+
+
+def csv_text(rows: list[dict[str, Any]], fields: list[str]) -> str:
+    """``rows`` as CSV with a header line (written atomically by the callers)."""
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, fieldnames=fields)
+    w.writeheader()
+    w.writerows(rows)
+    return text.getvalue()
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -28,7 +28,6 @@ generation under way when ``--minutes`` of wall time have passed.  The figures g
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import random
 import sys
@@ -42,10 +41,11 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 from conquian import get_rules
+from conquian.engine.files import atomic_write
 from conquian.envs.league import league
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from best_response import duplicate_eval, make_model, model_policy, say
+from best_response import csv_text, duplicate_eval, make_model, model_policy, say
 
 
 class Snapshot:
@@ -170,11 +170,8 @@ def run(generations: int, gen_steps: int, minutes: float, seed: int, curve_decks
 def write(result: dict[str, Any], out: Path) -> None:
     """The figures to ``out.json`` and the curve to ``out.csv``."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
-    with out.with_suffix(".csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(result["curve"][0]))
-        w.writeheader()
-        w.writerows(result["curve"])
+    atomic_write(out.with_suffix(".json"), json.dumps(result, indent=1) + "\n")
+    atomic_write(out.with_suffix(".csv"), csv_text(result["curve"], list(result["curve"][0])))
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import random
 import sys
@@ -51,6 +52,7 @@ from open_spiel.python.pytorch import dqn, nfsp  # type: ignore[import-untyped, 
 
 import conquian.envs.openspiel  # noqa: F401  (registers the games)
 from conquian.bots import make_bot
+from conquian.engine.files import atomic_write
 from conquian.envs.exact import Tree, batch_policy, efg_infosets, tabular, walk
 
 #: The OpenSpiel game of each target, with its parameters.
@@ -168,13 +170,15 @@ class Versus:
 def write(out: Path, name: str, record: dict[str, Any]) -> None:
     """The curve so far as JSON and CSV (and PNG where matplotlib is installed)."""
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n")
+    # atomically: written at every checkpoint, a run stopped meanwhile keeps the last whole curve
+    atomic_write(out / f"{name}.json", json.dumps(record, indent=2) + "\n")
     rows = record["curve"]
     if rows:
-        with open(out / f"{name}.csv", "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        atomic_write(out / f"{name}.csv", text.getvalue())
     try:
         import matplotlib
 
