@@ -25,7 +25,8 @@ from test_web_browser import alert, browser, new_page, pace, server, shot, state
 from web_server import Server
 
 #: A move written in the notation (docs/records.md): a verb of it, or a card such as 7h or Td.
-NOTATION = re.compile(r"(^|\s)(use|pass|discard|force|draw|take|meld|add|shift|give)(\s|$)|\b[2-9AJQKT][cdhs]\b")
+# The notation's action names a verb first ("discard 5h", "take"); a sentence may say "the discard pile".
+NOTATION = re.compile(r"^(use|pass|discard|force|draw|take|meld|add|shift|give)(\s|$)|\b[2-9AJQKT][cdhs]\b")
 PHONE, DESKTOP = (390, 844), (1280, 800)
 
 
