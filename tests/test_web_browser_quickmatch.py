@@ -150,3 +150,21 @@ def test_a_rated_table_from_the_form(server: Server, browser: Any) -> None:  # n
     assert seat_token(dan, table_id) not in ("", "None")
     assert dan.errors == []
     dan.context.close()
+
+
+def test_a_wait_ended_while_away_is_told(server: Server, browser: Any) -> None:  # noqa: F811
+    """The server took the player out of the queue (his page was away too long: a phone put
+    away): when the page asks again it says so, in his language, and offers Play now again."""
+    import sqlite3
+
+    eva = phone(browser, "es-MX")
+    play_now(eva, server, "Evangelina", game="conquian-spanish")
+    expect(eva.locator("#quick-waiting")).to_be_visible()
+    with sqlite3.connect(server.tmp / "web.db") as conn:  # as the pairing round does with a page gone
+        conn.execute("DELETE FROM quick_queue WHERE account_id IN (SELECT id FROM accounts WHERE name = ?)",
+                     ("Evangelina",))
+    expect(eva.locator("#quick-gone")).to_contain_text("Ya no estás esperando")
+    expect(eva.locator("#quick-play")).to_be_visible()
+    shot(eva, "es-phone-quick-gone.png")
+    assert eva.errors == []
+    eva.context.close()

@@ -406,3 +406,23 @@ def test_a_named_account_signs_in_to_another_with_its_passkey(server: tuple[Serv
     r = signin(ron, rh, ola_key.get(signin_options(ron, rh)))
     assert r.status_code == 200 and r.json()["name"] == "Ola"
     assert ron_phone.get("/api/account").json()["name"] == "Ron"
+
+
+def test_switching_accounts_takes_the_account_left_out_of_the_quick_match(server: tuple[Server, Path]) -> None:
+    """A browser waiting for a quick match as Sol signs in to Tina: Sol leaves the queue (nobody is
+    there to sit down for him), and Tina is not put in it."""
+    s, db = server
+    tina, th = named(s.url, "Tina")
+    tina_key = Authenticator(s.url, "127.0.0.1")
+    assert register(tina, th, tina_key).status_code == 200
+    sol, sh = named(s.url, "Sol")
+    r = sol.post("/api/quick", json={"game": "conquian", "players": 2}, headers=sh)
+    assert r.status_code == 200 and r.json()["queued"] is True
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM quick_queue").fetchone() == (1,)
+    r = sol.post("/api/account/passkeys/signin", json={"credential": tina_key.get(signin_options(sol, sh)),
+                                                       "leave": True}, headers=sh)
+    assert r.status_code == 200 and r.json()["name"] == "Tina"
+    assert sol.get("/api/quick").json() == {"queued": False}
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM quick_queue").fetchone() == (0,)

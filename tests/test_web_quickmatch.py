@@ -266,3 +266,41 @@ def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_red
     assert set(paired[0]) == {"queued", "game", "players", "rated", "rating", "matched", "table", "seat", "token",
                               "url"}
     assert status(queue.entry(ids[2]), 105.0, 30.0)["matched"] is False
+
+
+# ------------------------------------------------------------------ nobody is seated in his absence
+def test_a_player_whose_page_stopped_asking_is_never_seated(tmp_path: Path) -> None:
+    """A closed page (nobody asks how things stand for ``--quick-gone-after`` seconds) leaves the
+    queue: the next player is not paired with an empty chair, and a rated loss by the away rule
+    cannot fall on someone who was not there.  A page that keeps asking keeps its place."""
+    s = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path,
+               extra=("--log-level", "warning", "--quick-gone-after", "5", "--quick-deals", "1")).start()
+    try:
+        ana, ha = signed_in(s.url, "Anabel")
+        bea, hb = signed_in(s.url, "Benita")
+        assert quick(ana, ha, game="conquian", players=2).json()["matched"] is False
+        time.sleep(5.5)  # Anabel's page is closed: it asks nothing
+        now = quick(bea, hb, game="conquian", players=2).json()
+        assert now["matched"] is False and now["waiting"] == 1, now  # Benita alone
+        assert ana.get("/api/quick").json() == {"queued": False}
+        # Benita's page asks every second, for longer than the limit: she keeps her place
+        end = time.time() + 6.0
+        while time.time() < end:
+            assert bea.get("/api/quick").json()["matched"] is False
+            time.sleep(1.0)
+        cira, hc = signed_in(s.url, "Ciriaco")
+        seat = quick(cira, hc, game="conquian", players=2).json()
+        assert seat["matched"] is True and wait_matched(bea)["table"] == seat["table"]
+    finally:
+        s.stop()
+
+
+def test_signing_out_leaves_the_queue(server: Server) -> None:
+    """The browser that waited signs out: nobody is there to sit down, so the account leaves the queue."""
+    dora, hd = signed_in(server.url, "Dorotea")
+    eli, he = signed_in(server.url, "Eliseo")
+    assert quick(dora, hd, game="conquian-spanish", players=2).json()["matched"] is False
+    assert dora.post("/api/account/signout", headers=hd).status_code == 200
+    now = quick(eli, he, game="conquian-spanish", players=2).json()
+    assert now["matched"] is False and now["waiting"] == 1, now
+    assert eli.request("DELETE", "/api/quick", headers=he).status_code == 200

@@ -97,6 +97,9 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--quick-bot-after", type=bounded(1, 86400), default=30,
                    help=_("seconds a player waits for a quick match before bots may fill the empty seats (default "
                           "30)"))
+    w.add_argument("--quick-gone-after", type=bounded(5, 86400), default=90,
+                   help=_("seconds a player waiting for a quick match may go without his page asking how things "
+                          "stand before he is taken out of the queue (default 90)"))
     w.add_argument("--quick-deals", type=bounded(1, 50), default=None,
                    help=_("the deals of a quick match (default: the game's own)"))
     w.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
@@ -194,6 +197,7 @@ def serve_command(args: argparse.Namespace) -> int:
                         replays_per_minute=args.replays_per_minute, lobby_per_address=args.lobby_per_address,
                         chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
                         quick_bot_after=args.quick_bot_after, quick_deals=args.quick_deals,
+                        quick_gone_after=args.quick_gone_after,
                         **({"turn_timers": args.turn_timers} if args.turn_timers else {}))
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
@@ -234,6 +238,7 @@ def serve_command(args: argparse.Namespace) -> int:
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
                 "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),
                 "quick_bot_after": settings.quick_bot_after, "quick_deals": settings.quick_deals,
+                "quick_gone_after": settings.quick_gone_after,
                 "request_timeout": args.request_timeout,
                 "log_level": args.log_level,
                 "log_format": args.log_format})

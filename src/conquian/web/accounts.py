@@ -361,6 +361,9 @@ class Accounts:
         self.per_address = Window(per_minute, 60.0)
         self.per_account = Window(max(1, per_minute // 2), 60.0)
         self.new_per_address = Window(new_per_hour, 3600.0)
+        #: called with an account's id when this browser leaves it (signs out, or signs in to
+        #: another account): what waited for the account on this browser's behalf lets go of it
+        self.leaving: list[Callable[[str], Awaitable[None]]] = []
 
     async def current(self, request: Request) -> Account | None:
         """The request's account (its cookie's session), or None."""
@@ -461,9 +464,16 @@ class Accounts:
         if isinstance(found, Response):
             return found
         await run_in_threadpool(self.store.revoke, found.id, found.session_id)
+        await self.left(found.id)
         response = JSONResponse({"signed_out": True})
         self._forget(response)
         return response
+
+    async def left(self, account_id: str) -> None:
+        """This browser has left the account ``account_id``: tell whoever waits for it (the quick
+        match's queue)."""
+        for hook in self.leaving:
+            await hook(account_id)
 
     async def sessions(self, request: Request) -> Response:
         """``GET /api/account/sessions``: the account's sessions; ``POST {"id": ...}``: revoke one."""

@@ -506,6 +506,8 @@ class Passkeys:
         self.accounts._cookie(request, response, token)
         response.delete_cookie(BROWSER_COOKIE, path="/api/account/passkeys")
         await run_in_threadpool(self.store.end_challenges, browser)
+        if current is not None and current.id != row.account_id:
+            await self.accounts.left(current.id)
         return response
 
     def _name(self, account_id: str) -> str | None:

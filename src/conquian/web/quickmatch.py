@@ -27,6 +27,11 @@ others who asked for one, and neither rated nor listed when over).
   plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
   Its name is its players' names (the same in every language).
 
+- A waiting player's page asks how things stand every second; a player whose page has not asked
+  for :attr:`~conquian.web.settings.Settings.quick_gone_after` seconds (a closed tab, a phone put
+  away) is taken out of the queue and never paired, so nobody is seated, and rated, in his absence.
+  Signing out, or signing in to another account, takes the account that was left out of the queue.
+
 What a waiting player is told holds no card and nothing of any table but his own seat's link and
 token (the token is kept in the queue until he leaves it, or for :data:`KEPT_AFTER` seconds).
 
@@ -49,7 +54,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
+from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, delete, func, insert, select, update
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
@@ -101,6 +106,8 @@ quick_queue = SqlTable(
     Column("seat", Integer, nullable=True),
     Column("token", String(64), nullable=True),
     Column("matched_at", Float, nullable=True),
+    # when the player's page last asked how things stand (None: when he joined)
+    Column("seen_at", Float, nullable=True),
     Index("ix_quick_queue_game", "game", "players"),
 )
 
@@ -266,7 +273,15 @@ class QuickStore:
             conn.execute(delete(quick_queue).where(quick_queue.c.account_id == account_id))
             conn.execute(insert(quick_queue).values(
                 account_id=account_id, game=game, players=players, rating=self.rating(conn, account_id, game),
-                joined_at=now, bots=bots, rated=rated, table_id=None, seat=None, token=None, matched_at=None))
+                joined_at=now, bots=bots, rated=rated, table_id=None, seat=None, token=None, matched_at=None,
+                seen_at=now))
+
+    def seen(self, account_id: str, now: float | None = None) -> None:
+        """Note that the account's page has just asked how things stand (it is still there)."""
+        now = time.time() if now is None else now
+        with self.engine.begin() as conn:
+            conn.execute(update(quick_queue).where(quick_queue.c.account_id == account_id,
+                                                   quick_queue.c.table_id.is_(None)).values(seen_at=now))
 
     def leave(self, account_id: str) -> bool:
         """Take the account out of the queue if it is still waiting; whether it was."""
@@ -294,15 +309,21 @@ class QuickStore:
                 quick_queue.c.game == game, quick_queue.c.players == players, quick_queue.c.rated.is_(rated),
                 quick_queue.c.table_id.is_(None))).all())
 
-    def pair(self, bot_after: float | None, deals: int | None = None, now: float | None = None) -> list[Table]:
+    def pair(self, bot_after: float | None, deals: int | None = None, now: float | None = None,
+             gone_after: float | None = None) -> list[Table]:
         """One pairing round over the whole queue: the tables made (stored, rated, their seats
-        tied to their accounts, each paired player's row holding his seat), in one transaction."""
+        tied to their accounts, each paired player's row holding his seat), in one transaction.
+        ``gone_after``: the seconds after which a waiting player whose page stopped asking leaves
+        the queue (None: only after :data:`WAIT_AT_MOST`)."""
         now = time.time() if now is None else now
         made: list[Table] = []
+        unpaired = quick_queue.c.table_id.is_(None)
+        gone = unpaired & (quick_queue.c.joined_at < now - WAIT_AT_MOST)
+        if gone_after is not None:
+            asked = func.coalesce(quick_queue.c.seen_at, quick_queue.c.joined_at)
+            gone = gone | (unpaired & (asked < now - gone_after))
         with self.engine.begin() as conn:
-            conn.execute(delete(quick_queue).where(
-                (quick_queue.c.matched_at < now - KEPT_AFTER)
-                | (quick_queue.c.table_id.is_(None) & (quick_queue.c.joined_at < now - WAIT_AT_MOST))))
+            conn.execute(delete(quick_queue).where((quick_queue.c.matched_at < now - KEPT_AFTER) | gone))
             query = (select(quick_queue, accounts.c.name).join(accounts, accounts.c.id == quick_queue.c.account_id)
                      .where(quick_queue.c.table_id.is_(None)).order_by(quick_queue.c.joined_at))
             if self.store.postgres:
@@ -394,6 +415,11 @@ class QuickMatch:
         self.queue = QuickStore(server.store)
         self.last = 0.0
         self.lock = asyncio.Lock()
+        server.accounts.leaving.append(self._left)
+
+    async def _left(self, account_id: str) -> None:
+        # the browser that waited for the account has left it: nobody is there to sit down
+        await run_in_threadpool(self.queue.leave, account_id)
 
     @property
     def bot_after(self) -> float:
@@ -405,7 +431,8 @@ class QuickMatch:
         async with self.lock:
             self.last = time.monotonic()
             try:
-                made = await run_in_threadpool(self.queue.pair, self.bot_after, self.server.settings.quick_deals)
+                made = await run_in_threadpool(self.queue.pair, self.bot_after, self.server.settings.quick_deals,
+                                               None, self.server.settings.quick_gone_after)
             except _Raced:
                 return 0
         for table in made:
@@ -490,6 +517,7 @@ class QuickMatch:
             found = await named(request, False)
             if isinstance(found, Response):
                 return found
+            await run_in_threadpool(self.queue.seen, found.id)
             if time.monotonic() - self.last >= PAIR_EVERY / 2:
                 await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})

@@ -57,6 +57,10 @@ class Settings:
     """Records, replays and reviews made for one client address a minute (bursts of six)."""
     quick_bot_after: float = 30.0
     """Seconds a quick match's player waits before bots may fill the empty seats (conquian.web.quickmatch)."""
+    quick_gone_after: float = 90.0
+    """Seconds a waiting quick-match player may go without his page asking how things stand (it asks
+    every second; a hidden tab is slowed to once a minute) before he is taken out of the queue: a
+    closed page is never paired (conquian.web.quickmatch)."""
     quick_deals: int | None = None
     """The deals of a quick match (None: the game's own)."""
     bot_answer_step: float = 0.25

@@ -130,7 +130,14 @@ function quickPanel() {
   let phase = "";
   function show(now, fresh) {
     if (!document.body.contains(box) && !fresh) return;
-    if (!now || !now.queued) { render(NAMED); return; }
+    if (!now || !now.queued) {
+      // taken out of the queue while this page waited (it was away too long): say so, or the
+      // player wonders where his wait went
+      const wasWaiting = Boolean(box.querySelector("#quick-waiting"));
+      render(NAMED);
+      if (wasWaiting) box.querySelector("#quick-form").before(el("p", { id: "quick-gone", role: "status" }, _("You are no longer waiting: this page was away too long. Choose “Play now” to wait again.")));
+      return;
+    }
     if (now.matched) {
       if (fresh) { goTo(now); return; }
       if (store.get("seat", now.table)) { render(NAMED); return; }  // been there already
