@@ -15,7 +15,12 @@ view allowing) and weighed by each model of :mod:`conquian.bots.inference`; prin
   higher is better; a model too sure of itself goes below zero when it is wrong);
 - the time to weigh one hand;
 - for the mixture of models (the reading ``inference="mixture"``), each model's posterior, the mean
-  over the decisions: how far the reading trusted each model of this adversary.
+  over the decisions: how far the reading trusted each model of this adversary;
+- for the mixture read safely (``inference="safe"`` and its variants: the weights tempered until
+  their effective sample size is a share of the pool, a share of the re-deals read as ``choices``
+  reads), the same figures on the same pools, and for every reading by a mixture the effective
+  sample size of the pool's weights (Kish's: how many hands the search really plays against), its
+  mean and its tenth percentile over the decisions.
 
 With ``--family mexicano`` or ``cooncan`` (``--players``: 2 or 3 in the mexicano, 3 or 5 in Cooncan, the
 double pack with five), at every decision of the reading seat (``foster``) every adversary's hand is
@@ -49,9 +54,11 @@ from conquian.bots.inference import (
     Mixture,
     Record,
     apprentice_likelihood,
+    effective_size,
     likelihood,
     model_likelihoods,
     records_choices_weight,
+    tempered,
 )
 from conquian.bots.inference_families import CooncanReading, MexicanoReading, cooncan_likelihood
 from conquian.engine.cards import cards_of
@@ -66,6 +73,16 @@ from conquian.engine.match import new_deal
 Model = Callable[[MeldTable, list[Record], int], float]
 #: the name of the reading by a mixture of models (:class:`~conquian.bots.inference.Mixture`), weighed per pool
 MIXED = "mixture (foster, apprentice, loose, other)"
+#: the safe variants scored on the mixture's pools: (least share of effective size, defensive share)
+SAFE_VARIANTS: tuple[tuple[float, float], ...] = ((0.1, 0.0), (0.2, 0.0), (0.3, 0.0), (0.0, 0.25), (0.2, 0.25),
+                                                  (0.3, 0.25), (0.2, 0.5))
+
+
+def safe_name(least: float, defensive: float) -> str:
+    """The name of a safe variant in the printed figures."""
+    return f"mixture, tempered to an effective size of {least:.0%} of the pool, {defensive:.0%} of re-deals as choices"
+
+
 #: the adversaries given a search budget (the ``expert``'s)
 SEARCH = ("expert", "master", "exit")
 
@@ -95,7 +112,9 @@ def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, objec
     """The figures for one kind of adversary (the mixture's on the same pools as the other models')."""
     rules = get_rules("conquian")
     ms = models()
-    names = [*ms, MIXED]
+    safe = [safe_name(a, b) for a, b in SAFE_VARIANTS]
+    names = [*ms, MIXED, *safe]
+    ess: dict[str, list[float]] = {name: [] for name in (MIXED, *safe)}
     overlap = dict.fromkeys(names, 0.0)
     log_ratio = dict.fromkeys(names, 0.0)
     spent = dict.fromkeys(names, 0.0)
@@ -146,6 +165,24 @@ def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, objec
                 mine = mix.weight(model_likelihoods(deal.tbl, records, true, apprentice_weights),
                                   records_choices_weight(deal.tbl, records, true))
                 log_ratio[MIXED] += math.log(max(mine, 1e-300) / (total / pool))
+                ess[MIXED].append(effective_size(mixed) / pool)
+                # the safe variants: tempered weights (the real hand's by the same power, against the
+                # pool's greatest weight), and a share of the re-deals by the passed and discarded cards
+                top = max(mixed)
+                old_total = sum(olds)
+                for (least, defensive), name in zip(SAFE_VARIANTS, safe, strict=True):
+                    flat, power = tempered(mixed, least)
+                    flat_top = max(flat)
+                    flat = [f / flat_top for f in flat]  # the greatest 1, as the real hand's below
+                    flat_total = sum(flat)
+                    per_hand = [(1 - defensive) * f / flat_total + defensive * c / old_total
+                                for f, c in zip(flat, olds, strict=True)]
+                    shared = sum(w * (h & true).bit_count() for w, h in zip(per_hand, hands, strict=True))
+                    overlap[name] += shared / count
+                    real = ((1 - defensive) * (mine / top) ** power / (flat_total / pool)
+                            + defensive * records_choices_weight(deal.tbl, records, true) / (old_total / pool))
+                    log_ratio[name] += math.log(max(real, 1e-300))
+                    ess[name].append(effective_size(per_hand) / pool)
                 for m, x in enumerate(mix.posterior):
                     posterior[m] += x
                 n += 1
@@ -156,6 +193,8 @@ def measure(adversary: str, deals: int, pool: int, seed: int) -> dict[str, objec
                           "us per hand": round(spent[name] / n / pool * 1e6, 1)} for name in names},
         "mixture's posterior of the models (mean over the decisions)": {
             m: round(x / n, 3) for m, x in zip(MODELS, posterior, strict=True)},
+        "effective sample size over the pool (mean, tenth percentile)": {
+            name: [round(sum(xs) / len(xs), 3), round(sorted(xs)[len(xs) // 10], 3)] for name, xs in ess.items()},
     }
 
 

@@ -3,6 +3,7 @@
     python -m benchmarks.versus_ismcts --deals 40 --seconds 0.3    # master vs ISMCTS, 0.3 s each
     python -m benchmarks.versus_ismcts --bot foster --simulations 200
     python -m benchmarks.versus_ismcts --bot master --params '{"inference": "choices"}'
+    python -m benchmarks.versus_ismcts --bot expert --readings choices,safe --simulations 100 --iterations 240
 
 Two-hand conquian on duplicate deals: every deck (from our seeded shuffle) is played twice,
 our bot in each seat in turn, OpenSpiel's ``ISMCTSBot`` (Cowling, Powley and Whitehouse's
@@ -11,7 +12,11 @@ other. ISMCTS gets ``--simulations`` per decision, or, with ``--seconds``, as ma
 that time; with ``--seconds`` our search bot gets the same time per decision (as many
 playouts as fit), unless ``--iterations`` or ``--ms`` says otherwise.  Reported: our bot's wins, losses,
 tableaux and win rate of decided deals with Wilson's 95% interval, and each side's seconds
-per decision.  ISMCTS only ever sees what its seat may see: it acts on pyspiel states through
+per decision.  With ``--readings A,B`` the same decks are played once with each reading of the
+adversary's hand (``inference=``), the same seeds for both sides, and the paired difference of our
+points a deck (a win +1, a loss -1, both seats summed; B minus A) is reported with its 95%
+interval (with ``--simulations`` and ``--iterations`` both sides are deterministic, so the two runs
+differ only by the reading).  ISMCTS only ever sees what its seat may see: it acts on pyspiel states through
 ``resample_from_infostate``, which re-deals every card its seat has not seen.
 """
 
@@ -31,10 +36,13 @@ from typing import Any
 @dataclass
 class Tally:
     wins: int = 0
+    wall: float = 0.0
     losses: int = 0
     tableaux: int = 0
     ours: list[float] = field(default_factory=list)
     theirs: list[float] = field(default_factory=list)
+    #: our points on each deck (a win +1, a loss -1, both seats summed), by the deck's seed
+    decks: dict[int, float] = field(default_factory=dict)
 
     def add(self, other: Tally) -> None:
         self.wins += other.wins
@@ -42,6 +50,7 @@ class Tally:
         self.tableaux += other.tableaux
         self.ours += other.ours
         self.theirs += other.theirs
+        self.decks.update(other.decks)
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -120,6 +129,7 @@ def play_decks(job: tuple[int, int, str, dict[str, Any], int, float | None]) -> 
                     tally.theirs.append(time.perf_counter() - start)
                 state.apply_action(action)
             r = state.returns()[our_seat - 1]
+            tally.decks[deck_no] = tally.decks.get(deck_no, 0.0) + (1.0 if r > 0 else -1.0 if r < 0 else 0.0)
             if r > 0:
                 tally.wins += 1
             elif r < 0:
@@ -141,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="ISMCTS time per decision instead of a number of simulations")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--params", default="{}", help="our bot's other keyword arguments (JSON)")
+    p.add_argument("--readings", default=None,
+                   help="two readings of the adversary's hand (inference=), comma-separated: each plays the "
+                        "same decks, and the paired difference of our points a deck is reported")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -157,6 +170,28 @@ def main(argv: list[str] | None = None) -> int:
         if args.seconds is not None and not args.iterations and not args.ms:
             # the same time per decision as ISMCTS: playouts until the time is up
             options.update(iterations=10**7, ms=1000 * args.seconds)
+    if args.readings is None:
+        return report(args, options, args.json)
+    from conquian.bots.expert import INFERENCES
+
+    readings = [r.strip() for r in args.readings.split(",") if r.strip()]
+    if len(readings) != 2 or any(r not in INFERENCES for r in readings) or args.bot not in ("expert", "master", "exit"):
+        p.error(f"--readings must be two of {', '.join(INFERENCES)}, for expert, master or exit")
+    runs = [play(args, {**options, "inference": r}) for r in readings]
+    diff = [runs[1].decks[k] - runs[0].decks[k] for k in sorted(runs[0].decks)]
+    n = len(diff)
+    m = sum(diff) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in diff) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n)
+    out: dict[str, Any] = {r: summary(args, {**options, "inference": r}, t)
+                           for r, t in zip(readings, runs, strict=True)}
+    out[f"{readings[1]} minus {readings[0]}, points a deck"] = {"mean": m, "ci95": [m - half, m + half], "decks": n}
+    print(json.dumps(out, indent=None if args.json else 1))
+    return 0
+
+
+def play(args: argparse.Namespace, options: dict[str, Any]) -> Tally:
+    """Every deck of ``args`` played twice by our bot (with ``options``) against ISMCTS."""
     chunks = max(1, min(args.deals, args.workers * 4))
     size = -(-args.deals // chunks)
     jobs = [(args.first + i, min(size, args.deals - i), args.bot, options, args.simulations, args.seconds)
@@ -167,6 +202,12 @@ def main(argv: list[str] | None = None) -> int:
         for t in pool.imap_unordered(play_decks, jobs):
             total.add(t)
             print(f"  {total.wins + total.losses + total.tableaux} games", file=sys.stderr, flush=True)
+    total.wall = time.perf_counter() - start
+    return total
+
+
+def summary(args: argparse.Namespace, options: dict[str, Any], total: Tally) -> dict[str, Any]:
+    """The figures of one run (:func:`play`), as printed with ``--json``."""
     decided = total.wins + total.losses
     lo, hi = wilson(total.wins, decided)
 
@@ -183,11 +224,20 @@ def main(argv: list[str] | None = None) -> int:
         "tableaux": total.tableaux, "win_rate": total.wins / decided if decided else None,
         "win_rate_ci95": [lo, hi], "our_seconds": mean(total.ours), "our_p95_seconds": p95(total.ours),
         "ismcts_seconds": mean(total.theirs), "ismcts_p95_seconds": p95(total.theirs),
-        "wall_seconds": round(time.perf_counter() - start, 1),
+        "wall_seconds": round(total.wall, 1),
     }
+    return out
+
+
+def report(args: argparse.Namespace, options: dict[str, Any], as_json: bool) -> int:
+    """Play (:func:`play`) and print the figures."""
+    total = play(args, options)
+    out = summary(args, options, total)
+    decided = total.wins + total.losses
+    lo, hi = out["win_rate_ci95"]
     rate = "n/a (no deal decided)" if not decided else (
         f"{100 * total.wins / decided:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)")
-    if args.json:
+    if as_json:
         print(json.dumps(out))
     else:
         print(f"{args.bot} vs OpenSpiel ISMCTS ({args.simulations} simulations" if args.seconds is None

@@ -143,7 +143,7 @@ def test_the_search_takes_each_reading_and_refuses_another() -> None:
 
     assert MasterBot().inference == ExitBot().inference == ExpertBot.INFERENCE == "choices"
     deal = foster_deals("conquian", 2, range(3, 4))[0][4]
-    for inference in ("choices", "apprentice", "policy", "mixture"):
+    for inference in ("choices", "apprentice", "policy", "mixture", "safe"):
         bot = ExpertBot(seed=1, iterations=30, inference=inference)
         seat = deal.seats[deal.actor]
         assert deal.verify(bot.choose(deal.view(seat)))
@@ -162,9 +162,17 @@ def test_the_reading_benchmark_runs_and_scores_the_models(capsys: pytest.Capture
     assert main(["--adversary", "foster", "--deals", "2", "--pool", "8"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["adversary"] == "foster" and out["decisions"] > 5
+    from benchmarks.bench_inference import SAFE_VARIANTS, safe_name
+
     assert set(out["models"]) == {"choices (passed and discarded cards)", "foster, slip 0.01", "foster, slip 0.05",
                                   "foster, slip 0.15", "apprentice",
-                                  "apprentice, mixed", "mixture (foster, apprentice, loose, other)"}
+                                  "apprentice, mixed", "mixture (foster, apprentice, loose, other)",
+                                  *(safe_name(a, b) for a, b in SAFE_VARIANTS)}
+    sizes = out["effective sample size over the pool (mean, tenth percentile)"]
+    assert set(sizes) == {"mixture (foster, apprentice, loose, other)", *(safe_name(a, b) for a, b in SAFE_VARIANTS)}
+    for (least, _defensive), name in zip(SAFE_VARIANTS, (safe_name(a, b) for a, b in SAFE_VARIANTS), strict=True):
+        # tempering holds the pool's effective size at its share at least (the defensive share adds to it)
+        assert sizes[name][1] >= least - 1e-3 and 0.0 < sizes[name][0] <= 1.0
     posterior = out["mixture's posterior of the models (mean over the decisions)"]
     assert set(posterior) == {"foster", "apprentice", "loose", "other"}
     assert sum(posterior.values()) == pytest.approx(1.0, abs=0.01)
@@ -332,3 +340,121 @@ def test_the_mixture_carries_what_a_deal_taught_to_the_next_against_the_same_adv
     assert sum(prior) == pytest.approx(1.0)
     assert all(p >= CARRY_BASE * b - 1e-12 for p, b in zip(prior, PRIOR, strict=True))
     assert prior[0] > PRIOR[0]
+
+
+def test_the_effective_size_counts_how_many_hands_carry_the_weight() -> None:
+    """Kish's effective sample size: the number of hands when they weigh alike, 1 when one weighs
+    all, 0 when none weighs."""
+    from conquian.bots.inference import effective_size
+
+    assert effective_size([2.0] * 8) == pytest.approx(8.0)
+    assert effective_size([0.0, 5.0, 0.0]) == pytest.approx(1.0)
+    assert effective_size([1.0, 1.0, 0.0, 0.0]) == pytest.approx(2.0)
+    assert effective_size([0.0, 0.0]) == 0.0 and effective_size([]) == 0.0
+
+
+def test_tempering_spreads_the_weights_to_the_least_effective_size_keeping_their_order() -> None:
+    """``tempered``: the greatest power of the weights whose effective size reaches the share asked;
+    the order of the hands is kept, a weight of zero stays zero, and weights that already reach it
+    (or a share of 0) are left as they are."""
+    from conquian.bots.inference import effective_size, tempered
+
+    weights = [1e-12, 3e-9, 0.5, 1e-4, 0.0, 2e-6, 1e-30, 0.02]
+    assert effective_size(weights) < 2
+    for least in (0.2, 0.4, 0.6):
+        flat, power = tempered(weights, least)
+        assert 0.0 < power < 1.0
+        assert effective_size(flat) >= least * len(weights) - 1e-9
+        assert flat[4] == 0.0
+        order = sorted(range(len(weights)), key=weights.__getitem__)
+        assert sorted(range(len(flat)), key=flat.__getitem__) == order
+        # the greatest power: a little more and the effective size falls short
+        top = max(weights)
+        sharper = [(w / top) ** (power + 1e-3) for w in weights]
+        assert effective_size(sharper) < least * len(weights)
+    assert tempered(weights, 0.0) == (weights, 1.0)
+    even = [1.0, 0.9, 1.1]
+    assert tempered(even, 0.5) == (even, 1.0)
+
+
+@pytest.mark.parametrize(("least_ess", "defensive"), [(0.2, 0.25), (0.0, 0.0), (0.5, 1.0)])
+def test_the_safe_reading_reads_nothing_hidden(least_ess: float, defensive: float) -> None:
+    """The twin table for ``inference="safe"`` and its options: re-dealing every card the seat has not
+    seen under the same public history leaves the pool's hands and weights, the re-deals drawn and
+    the search's decision as they were."""
+    from conquian.bots.expert import ExpertBot, PoolOptions, adversary_pool
+    from conquian.bots.inference import HandPosterior
+
+    options = PoolOptions(60, least_ess, defensive)
+    checked = changed = 0
+    for seed in range(2):
+        for deal in foster_deals("conquian", 2, range(seed, seed + 1))[0][2::4]:
+            seat = deal.seats[deal.actor]
+            view = deal.view(seat)
+            mine = adversary_pool(view, random.Random(1), "safe", 240, options=options)
+            assert isinstance(mine, HandPosterior) and mine.defensive == defensive
+            redeals = [determinize(view, random.Random(k), mine).hands for k in range(6)]
+            bot = ExpertBot(seed=2, iterations=24, inference="safe", pool=60, least_ess=least_ess,
+                            defensive=defensive)
+            choice = bot.choose(view)
+            for k in range(2):
+                other = determinize(view, random.Random(k))
+                assert isinstance(other, ConquianDeal)
+                changed += other.hands[1 - deal.actor] != deal.hands[1 - deal.actor]
+                other.events, other.n_events = deal.events, deal.n_events
+                twin = other.view(seat)
+                theirs = adversary_pool(twin, random.Random(1), "safe", 240, options=options)
+                assert isinstance(theirs, HandPosterior)
+                assert (theirs.hands, theirs.cum, theirs.models, theirs.power) == (
+                    mine.hands, mine.cum, mine.models, mine.power)
+                assert [determinize(twin, random.Random(k), theirs).hands for k in range(6)] == redeals
+                assert ExpertBot(seed=2, iterations=24, inference="safe", pool=60, least_ess=least_ess,
+                                 defensive=defensive).choose(twin) == choice
+                checked += 1
+    assert checked >= 6 and changed >= checked - 2
+
+
+def test_the_safe_reading_spreads_its_pool_and_keeps_a_share_of_re_deals_for_choices() -> None:
+    """``safe``: the pool's weights are tempered to the effective size asked (against ``foster`` late
+    in a deal the mixture alone stakes nearly everything on a few hands), and the defensive share of
+    the re-deals leaves the pool (read as ``choices`` reads: hands mostly outside it), the rest
+    comes from it."""
+    from conquian.bots.expert import SAFE, PoolOptions, adversary_pool
+    from conquian.bots.inference import HandPosterior
+
+    view = None
+    sharp = spread = 0
+    for seed in (2, 3, 4):
+        deal = _adversary_deal("foster", seed)[-1]
+        view = deal.view(deal.seats[deal.actor])
+        raw = adversary_pool(view, random.Random(0), "mixture", 240, options=PoolOptions(120))
+        safe = adversary_pool(view, random.Random(0), "safe", 240, options=PoolOptions(120, SAFE.least_ess, 0.0))
+        assert isinstance(raw, HandPosterior) and isinstance(safe, HandPosterior)
+        assert raw.hands == safe.hands
+        assert safe.ess >= SAFE.least_ess * 120 - 1e-6
+        sharp += raw.ess < SAFE.least_ess * 120
+        spread += safe.power < 1.0
+    assert sharp >= 2 and spread == sharp
+    assert view is not None
+    counts = {}
+    for defensive in (0.0, 0.5, 1.0):
+        pool = adversary_pool(view, random.Random(0), "safe", 240, options=PoolOptions(120, 0.2, defensive))
+        assert isinstance(pool, HandPosterior)
+        members = set(pool.hands)
+        adv = 1 - view.player
+        rng = random.Random(9)
+        counts[defensive] = sum(determinize(view, rng, pool).hands[adv] in members for _ in range(200))
+    assert counts[0.0] == 200 and counts[1.0] < 20 and 60 < counts[0.5] < 140
+
+
+def test_the_pool_options_are_checked() -> None:
+    """The search's ``pool``, ``least_ess`` and ``defensive`` are refused out of range, and fill
+    :class:`PoolOptions` over the reading's own (``safe``'s :data:`SAFE`, ``mixture``'s as before)."""
+    from conquian.bots.expert import MIXTURE_POOL, SAFE, ExpertBot, PoolOptions
+
+    assert ExpertBot(inference="safe").pool_options == SAFE
+    assert ExpertBot(inference="mixture").pool_options == MIXTURE_POOL == PoolOptions(None, 0.0, 0.0)
+    assert ExpertBot(inference="safe", defensive=0.0).pool_options == PoolOptions(SAFE.size, SAFE.least_ess, 0.0)
+    for bad in ({"pool": 0}, {"least_ess": 1.5}, {"defensive": -0.1}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            make_bot("master", inference="safe", **bad)

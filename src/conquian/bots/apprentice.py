@@ -71,8 +71,10 @@ class ExitBot(MasterBot):
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
                  weights: tuple[float, ...] | None = None, foster_adversary: bool = True,
-                 inference: str | None = None) -> None:
-        super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference)
+                 inference: str | None = None, *, pool: int | None = None, least_ess: float | None = None,
+                 defensive: float | None = None) -> None:
+        super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference, pool=pool, least_ess=least_ess,
+                         defensive=defensive)
         self.weights = weights if weights is not None else shipped_weights()
         self.foster_adversary = foster_adversary
 

@@ -56,7 +56,8 @@ def determinize(view: ConquianView | CooncanView | MexicanoView, rng: random.Ran
                 pool: Reading | None = None) -> Redealt | MexicanoDeal:
     """A complete deal consistent with ``view``; with ``pool`` (a reading of the view's family) the
     adversaries' hands drawn by it: in conquian from its pool
-    (:func:`conquian.bots.inference.posterior`), in the mexicano and Cooncan by weight among a few
+    (:func:`conquian.bots.inference.posterior`; with its ``defensive`` share, read by the passed and
+    discarded cards instead, as without a pool), in the mexicano and Cooncan by weight among a few
     candidates (:mod:`conquian.bots.inference_families`)."""
     if isinstance(view, ConquianView):
         return _conquian(view, rng, pool if isinstance(pool, HandPosterior) else None)
@@ -181,7 +182,7 @@ ATTEMPTS = 24
 def _conquian(v: ConquianView, rng: random.Random, pool: HandPosterior | None) -> ConquianDeal:
     tbl = meld_table(v.rules)
     unseen = cards_of(v.unseen_mask())
-    if pool is not None:
+    if pool is not None and not (pool.defensive > 0.0 and rng.random() < pool.defensive):
         return _conquian_deal(v, tbl, pool.draw(rng), unseen, rng)
     k = v.adversary_hand_count
     adv_seat = v.adversary

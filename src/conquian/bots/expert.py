@@ -24,7 +24,7 @@ import random
 import time
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import conquian.bots.foster_cooncan as fk
 from conquian.bots.base import View, check_view, register
@@ -108,7 +108,28 @@ def playout_value(deal: Deal, seat: int, rng: random.Random, horizon: int) -> fl
 #: except with ``policy``: there the re-deals are drawn by weight from a pool weighed by
 #: ``foster``'s likelihood of the adversaries' choices (every choice since the exchange in the
 #: mexicano, the discards and draws in Cooncan: :mod:`conquian.bots.inference_families`).
-INFERENCES = ("choices", "apprentice", "policy", "mixture")
+#: ``safe``: the mixture read safely (:data:`SAFE`): a larger pool of hands, its weights tempered
+#: until they spread over a set share of it, and a share of the re-deals read as ``choices`` reads.
+INFERENCES = ("choices", "apprentice", "policy", "mixture", "safe")
+
+
+class PoolOptions(NamedTuple):
+    """How a reading's pool of the adversary's hands is drawn and used (conquian, ``mixture`` and
+    ``safe``): ``size``, the hands weighed a decision (``None``: an eighth of the playouts, 40 to
+    :data:`~conquian.bots.inference.POOL`); ``least_ess``, the weights tempered until their
+    effective sample size is at least that share of the pool
+    (:func:`~conquian.bots.inference.tempered`; 0: as they are); ``defensive``, the share of the
+    re-deals that read his hand by the passed and discarded cards instead (``choices``)."""
+
+    size: int | None = None
+    least_ess: float = 0.0
+    defensive: float = 0.0
+
+
+#: ``mixture``'s pool: an eighth of the playouts, the weights as they are, every re-deal from it.
+MIXTURE_POOL = PoolOptions()
+#: ``safe``'s pool (``docs/bots.md``, "Reading the adversary safely").
+SAFE = PoolOptions(size=300, least_ess=0.2, defensive=0.25)
 
 
 #: With ``mixture``, the share of the models' prior at a new deal that is the base prior
@@ -118,10 +139,13 @@ CARRY_BASE = 0.2
 
 
 def adversary_pool(view: View, rng: random.Random, inference: str, budget: int,
-                   prior: tuple[float, float, float, float] = PRIOR) -> Reading | None:
+                   prior: tuple[float, float, float, float] = PRIOR,
+                   options: PoolOptions | None = None) -> Reading | None:
     """The adversary's hands weighed by his past choices (:data:`INFERENCES`; ``None`` with
     ``choices``).  Conquian: a pool an eighth of the ``budget`` of playouts, from 40 to
-    :data:`~conquian.bots.inference.POOL` hands; ``prior``: with ``mixture``, the models'.  The
+    :data:`~conquian.bots.inference.POOL` hands; ``prior``: with ``mixture`` and ``safe``, the models';
+    ``options``: with those two, how the pool is drawn and used (by default :data:`MIXTURE_POOL` and
+    :data:`SAFE`).  The
     conquián mexicano and Cooncan: with ``policy``, as many re-deals of the other hands weighed by
     the family's reading (:func:`~conquian.bots.determinize.reading_pool`); ``None`` with the other
     models (they are conquian's)."""
@@ -130,8 +154,10 @@ def adversary_pool(view: View, rng: random.Random, inference: str, budget: int,
         return reading_pool(view, rng, size) if inference == "policy" else None
     if not isinstance(view, ConquianView) or inference == "choices":
         return None
-    if inference == "mixture":
-        return mixture_posterior(view, rng, shipped_weights(), size=size, prior=prior)
+    if inference in ("mixture", "safe"):
+        opts = options or (SAFE if inference == "safe" else MIXTURE_POOL)
+        return mixture_posterior(view, rng, shipped_weights(), size=opts.size or size, prior=prior,
+                                 least_ess=opts.least_ess, defensive=opts.defensive)
     weights = shipped_weights() if inference == "apprentice" else None
     return posterior(view, rng, size=size, weights=weights)
 
@@ -147,7 +173,9 @@ class ExpertBot:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none);
     ``inference``: how the adversary's hand is read (:data:`INFERENCES`; default
-    :attr:`INFERENCE`; in the mexicano and Cooncan only ``policy`` reads).  With ``mixture`` the
+    :attr:`INFERENCE`; in the mexicano and Cooncan only ``policy`` reads); ``pool``, ``least_ess`` and
+    ``defensive``: with ``mixture`` and ``safe``, :class:`PoolOptions` in place of the reading's own
+    (each ``None``: the reading's).  With ``mixture`` or ``safe`` the
     bot learns from deal to deal: the models' posterior
     at its last decision of a deal, mixed with the base prior (:data:`CARRY_BASE`), is the prior of
     the next deal against the same adversary's seat (a new deal is a view of fewer events than
@@ -169,11 +197,23 @@ class ExpertBot:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None,
-                 inference: str | None = None) -> None:
+                 inference: str | None = None, *, pool: int | None = None, least_ess: float | None = None,
+                 defensive: float | None = None) -> None:
         inference = inference or self.INFERENCE
         if inference not in INFERENCES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, not {inference!r}")
+        if pool is not None and pool < 1:
+            raise ValueError(f"pool must be at least 1, not {pool!r}")
+        if least_ess is not None and not 0.0 <= least_ess <= 1.0:
+            raise ValueError(f"least_ess must be between 0 and 1, not {least_ess!r}")
+        if defensive is not None and not 0.0 <= defensive <= 1.0:
+            raise ValueError(f"defensive must be between 0 and 1, not {defensive!r}")
         self.inference = inference
+        base = SAFE if inference == "safe" else MIXTURE_POOL
+        #: how the pool of the adversary's hands is drawn and used (``mixture`` and ``safe``)
+        self.pool_options = PoolOptions(base.size if pool is None else pool,
+                                        base.least_ess if least_ess is None else least_ess,
+                                        base.defensive if defensive is None else defensive)
         self._pool: Reading | None = None
         #: with ``mixture``: per adversary's seat, the models' prior for the deal under way
         self.priors: dict[int, tuple[float, float, float, float]] = {}
@@ -205,7 +245,7 @@ class ExpertBot:
         rng = self._rng(view)
         cooncan = isinstance(view, CooncanView)
         budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
-        self._pool = adversary_pool(view, rng, self.inference, budget, self._prior_for(view))
+        self._pool = adversary_pool(view, rng, self.inference, budget, self._prior_for(view), self.pool_options)
         if isinstance(self._pool, HandPosterior) and self._pool.models is not None and isinstance(view, ConquianView):
             self._read[view.adversary] = (view.n_events, self._pool.models)
         default = None
@@ -239,7 +279,7 @@ class ExpertBot:
     def _prior_for(self, view: View) -> tuple[float, float, float, float]:
         """The models' prior for this deal's adversary (``mixture``): at a new deal, the posterior of
         the last deal against his seat mixed with the base prior."""
-        if self.inference != "mixture" or not isinstance(view, ConquianView):
+        if self.inference not in ("mixture", "safe") or not isinstance(view, ConquianView):
             return PRIOR
         adv = view.adversary
         last = self._read.get(adv)
@@ -316,8 +356,10 @@ class MasterBot(ExpertBot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
-                 inference: str | None = None) -> None:
-        super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference)
+                 inference: str | None = None, *, pool: int | None = None, least_ess: float | None = None,
+                 defensive: float | None = None) -> None:
+        super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference, pool=pool, least_ess=least_ess,
+                         defensive=defensive)
 
 
 def strongest_quick_bot() -> str:
@@ -328,5 +370,16 @@ def strongest_quick_bot() -> str:
     return "master" if all(speedups.status().values()) else "expert"
 
 
-__all__ = ["CARRY_BASE", "INFERENCES", "CooncanDeal", "ExpertBot", "MasterBot", "adversary_pool", "playout_value",
-           "strongest_quick_bot"]
+__all__ = [
+    "CARRY_BASE",
+    "INFERENCES",
+    "MIXTURE_POOL",
+    "SAFE",
+    "CooncanDeal",
+    "ExpertBot",
+    "MasterBot",
+    "PoolOptions",
+    "adversary_pool",
+    "playout_value",
+    "strongest_quick_bot",
+]

@@ -332,18 +332,68 @@ class Mixture:
                 + pr[3] * self.scale * choices)
 
 
+def effective_size(weights: list[float]) -> float:
+    """The effective sample size of weighed hands (Kish): the square of the weights' sum over the
+    sum of their squares; the number of hands when all weigh alike, 1 when one holds all the
+    weight, 0 when none weighs anything.  A search that draws its re-deals from a pool of
+    effective size 3 plays against about three hands, however many it draws."""
+    total = 0.0
+    squares = 0.0
+    for w in weights:
+        total += w
+        squares += w * w
+    return total * total / squares if squares > 0.0 else 0.0
+
+
+def tempered(weights: list[float], least: float) -> tuple[list[float], float]:
+    """The weights raised to the greatest power ``t`` in (0, 1] whose effective sample size
+    (:func:`effective_size`) is at least ``least`` times their number (1 if the weights already
+    have it), and ``t``.  Tempering flattens a reading that stakes everything on a few hands,
+    keeping their order: the likeliest hands stay the likeliest, the others are not dropped.
+    Weights of zero stay zero; ``least`` of 0 leaves the weights as they are."""
+    n = len(weights)
+    if least <= 0.0 or n == 0 or effective_size(weights) >= least * n:
+        return weights, 1.0
+    top = max(weights)
+    if top <= 0.0:
+        return weights, 1.0
+    logs = [math.log(w / top) if w > 0.0 else -math.inf for w in weights]
+    goal = least * n
+
+    def powered(t: float) -> list[float]:
+        return [math.exp(t * x) if x > -math.inf else 0.0 for x in logs]
+
+    lo, hi = 0.0, 1.0  # effective_size(powered(lo)) >= goal > effective_size(powered(hi))
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        if effective_size(powered(mid)) >= goal:
+            lo = mid
+        else:
+            hi = mid
+    return powered(lo), lo
+
+
 class HandPosterior:
     """Hands the adversary may hold, drawn at random among those his count and the seat's view
-    allow, each with its weight (:func:`posterior`): :meth:`draw` samples them by weight."""
+    allow, each with its weight (:func:`posterior`): :meth:`draw` samples them by weight.
 
-    __slots__ = ("cum", "hands", "models")
+    ``defensive``: the share of the re-deals that leave the pool and read the hand by the passed
+    and discarded cards only (the ``choices`` reading, :func:`~conquian.bots.determinize.determinize`),
+    so that a reading sure and wrong cannot have every re-deal.  ``ess``: the effective sample
+    size of the weights (:func:`effective_size`), ``power``: the tempering applied to them
+    (:func:`tempered`; 1 for none)."""
+
+    __slots__ = ("cum", "defensive", "ess", "hands", "models", "power")
 
     def __init__(self, hands: list[int], weights: list[float],
-                 models: tuple[float, ...] | None = None) -> None:
+                 models: tuple[float, ...] | None = None, defensive: float = 0.0, power: float = 1.0) -> None:
         self.hands = hands
         self.cum = list(accumulate(weights))
         #: with :func:`mixture_posterior`, each model's posterior (:data:`MODELS`' order)
         self.models = models
+        self.defensive = defensive
+        self.ess = effective_size(weights)
+        self.power = power
 
     def draw(self, rng: random.Random) -> int:
         """One hand, with probability proportional to its weight."""
@@ -376,11 +426,14 @@ def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: fl
 
 
 def mixture_posterior(view: ConquianView, rng: random.Random, weights: tuple[float, ...], size: int = POOL,
-                      prior: tuple[float, float, float, float] = PRIOR) -> HandPosterior:
+                      prior: tuple[float, float, float, float] = PRIOR, least_ess: float = 0.0,
+                      defensive: float = 0.0) -> HandPosterior:
     """``size`` hands for the seat's adversary, weighed by :class:`Mixture`: the models of his
     play (:data:`MODELS`) each weighed by how well it has predicted his choices this deal (the
     public history only), falling back on the passed and discarded cards for a player none
-    predicts.  ``weights``: the apprentice's."""
+    predicts.  ``weights``: the apprentice's.  ``least_ess``: the weights tempered until their
+    effective sample size is at least that share of the pool (:func:`tempered`; 0: as they are);
+    ``defensive``: the share of re-deals read as ``choices`` reads (:class:`HandPosterior`)."""
     reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
                    AdversaryReads.copy)
     records = reads.records[1 - view.player]
@@ -399,7 +452,8 @@ def mixture_posterior(view: ConquianView, rng: random.Random, weights: tuple[flo
         liks.append(model_likelihoods(tbl, records, hand, weights))
         olds.append(records_choices_weight(tbl, records, hand))
     mix = Mixture(liks, olds, prior)
-    return HandPosterior(hands, [mix.weight(x, c) for x, c in zip(liks, olds, strict=True)], mix.posterior)
+    weighed, power = tempered([mix.weight(x, c) for x, c in zip(liks, olds, strict=True)], least_ess)
+    return HandPosterior(hands, weighed, mix.posterior, defensive, power)
 
 
 __all__ = [
@@ -419,9 +473,11 @@ __all__ = [
     "Record",
     "apprentice_likelihood",
     "choices_weight",
+    "effective_size",
     "likelihood",
     "mixture_posterior",
     "model_likelihoods",
     "posterior",
     "records_choices_weight",
+    "tempered",
 ]
