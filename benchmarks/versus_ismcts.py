@@ -15,8 +15,8 @@ tableaux and win rate of decided deals with Wilson's 95% interval, and each side
 per decision.  With ``--readings A,B`` the same decks are played once with each reading of the
 adversary's hand (``inference=``), the same seeds for both sides, and the paired difference of our
 points a deck (a win +1, a loss -1, both seats summed; B minus A) is reported with its 95%
-interval (with ``--simulations`` and ``--iterations`` both sides are deterministic, so the two runs
-differ only by the reading).  ISMCTS only ever sees what its seat may see: it acts on pyspiel states through
+interval (with ``--simulations`` and ``--iterations`` both sides are deterministic, ISMCTS drawing
+its re-deals from its own seeded stream, so the two runs differ only by the reading).  ISMCTS only ever sees what its seat may see: it acts on pyspiel states through
 ``resample_from_infostate``, which re-deals every card its seat has not seen.
 """
 
@@ -75,6 +75,9 @@ class TimedISMCTS:
         evaluator = mcts.RandomRolloutEvaluator(1, self.rng)
         self.bot = ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=self.rng,
                                     final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        # its re-deals drawn from its own seeded stream (OpenSpiel's default sampler is seeded afresh
+        # every time), so that with a number of simulations a game is the same from run to run
+        self.bot._resampler_cb = lambda state, player: state.resample_from_infostate(player, self.rng.uniform)
 
     def step(self, state: Any) -> int:
         if self.seconds is None:

@@ -458,3 +458,22 @@ def test_the_pool_options_are_checked() -> None:
     for bad in ({"pool": 0}, {"least_ess": 1.5}, {"defensive": -0.1}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             make_bot("master", inference="safe", **bad)
+
+
+def test_the_ismcts_benchmark_pairs_two_readings_on_the_same_decks(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks.versus_ismcts --readings`` (a smoke run): each reading plays the same decks against
+    OpenSpiel's ISMCTS, and the paired difference is the second's points a deck minus the first's,
+    deck by deck; two runs of one deterministic reading differ by nothing."""
+    import json
+
+    pytest.importorskip("pyspiel")
+    from benchmarks.versus_ismcts import main
+
+    args = ["--bot", "expert", "--deals", "1", "--simulations", "4", "--iterations", "12", "--workers", "1", "--json"]
+    assert main([*args, "--readings", "choices,choices"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    paired = out["choices minus choices, points a deck"]
+    assert paired["decks"] == 1 and paired["mean"] == 0.0
+    assert out["choices"]["games"] == 2 and out["choices"]["options"]["inference"] == "choices"
+    with pytest.raises(SystemExit):
+        main([*args, "--readings", "choices,psychic"])
