@@ -16,8 +16,9 @@ per decision.  With ``--readings A,B`` the same decks are played once with each 
 adversary's hand (``inference=``), the same seeds for both sides, and the paired difference of our
 points a deck (a win +1, a loss -1, both seats summed; B minus A) is reported with its 95%
 interval (with ``--simulations`` and ``--iterations`` both sides are deterministic, ISMCTS drawing
-its re-deals from its own seeded stream, so the two runs differ only by the reading).  ISMCTS only ever sees what its seat may see: it acts on pyspiel states through
-``resample_from_infostate``, which re-deals every card its seat has not seen.
+its re-deals from its own seeded stream, so the two runs differ only by the reading).  ISMCTS
+only ever sees what its seat may see: it acts on pyspiel states through ``resample_from_infostate``,
+which re-deals every card its seat has not seen.
 """
 
 from __future__ import annotations
