@@ -177,3 +177,51 @@ def test_mexicano_autoreset_under_vmap_and_jit(players: int) -> None:
         over = c * (1 + players * env.slots + 4 + 3 * players) + 4
         assert (np.asarray(final)[term, over] == 1.0).all()
     assert wins >= (8 if players == 2 else 4) and wins + draws >= b // 2
+
+
+def test_the_cover_of_one_or_two_cards_in_closed_form() -> None:
+    """R3.4 step 3: the cover of the cards a borrowing leaves (``MeldTable.cover``), in closed
+    form for one or two cards, equal to the search's and the engine's over thousands of random
+    positions (found or not, the combinations in the engine's order)."""
+    import jax.numpy as jnp
+
+    from conquian import get_rules
+    from conquian.engine.conquian.melds import meld_table
+    from conquian.envs.jax.search import cover_small, first_leaf
+    from conquian.envs.jax.tables import tables, words
+
+    T = tables("conquian")
+    tbl = meld_table(get_rules("conquian"))
+    melds = T.enc.melds
+    rng = np.random.default_rng(7)
+    lefts, opts = [], []
+    for _ in range(3000):
+        a, b = rng.choice(T.n_melds, 2)
+        near = sorted(set(T.enc.dense[c] for m in (melds[a], melds[b]) for c in range(64) if m >> c & 1))
+        left = set(rng.choice(near, int(rng.integers(1, 3)), replace=False).tolist())
+        opt = {c for c in near if c not in left and rng.random() < 0.7}
+        opt |= set(rng.choice(T.n_cards, 4).tolist()) - left
+        lefts.append(words(sorted(left)))
+        opts.append(words(sorted(opt)))
+    left_w = jnp.asarray(np.array(lefts, dtype=np.uint32))
+    opt_w = jnp.asarray(np.array(opts, dtype=np.uint32))
+    got = jax.jit(lambda lf, op: cover_small(T, lf, op))(left_w, opt_w)
+    old = jax.jit(jax.vmap(lambda lf, op: first_leaf(T, lf, op, cover=True, active=jnp.bool_(True))))(left_w, opt_w)
+    assert np.array_equal(np.asarray(got.stopped), np.asarray(old.stopped))
+    assert np.array_equal(np.asarray(got.path), np.asarray(old.path))
+    stopped, path = np.asarray(got.stopped), np.asarray(got.path)
+    def engine(w: tuple[int, int]) -> int:
+        return sum(1 << int(T.cards[j]) for j in range(T.n_cards) if (w[j >> 5] >> (j & 31)) & 1)
+
+    given_up = 0
+    for i, (lw, ow) in enumerate(zip(lefts, opts, strict=True)):
+        req, opt = engine(lw), engine(ow)
+        want = tbl.cover(req, opt)
+        assert (want is not None) == bool(stopped[i])
+        if want is not None:
+            assert list(want) == [melds[m] for m in path[i] if m < T.n_melds]
+            low = (req & -req).bit_length() - 1
+            given_up += next(m for m in tbl.by_card[low] if m & (req | opt) == m) != want[0]
+    # every case was met: none, one combination, two, and a first choice given up for a later one
+    two = (path[:, 1] < T.n_melds) & stopped
+    assert (~stopped).sum() > 100 and (stopped & ~two).sum() > 100 and two.sum() > 100 and given_up > 10
