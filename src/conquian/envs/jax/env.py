@@ -34,7 +34,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
-from jax import Array
+from jax import Array, lax
 
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, SAY_DISCARD, SAY_PASSED, SAY_TURNED
 from conquian.envs.jax.search import Uses, bits, empty, list_uses, union, use_melds
@@ -300,13 +300,32 @@ class ConquianJax:
         """:meth:`step_autoreset` for a batch of deals (``keys``: one per deal)."""
         nxt = self._advance(state, actions)
         final = jax.vmap(lambda s: self._observe(s, s.actor))(nxt)
-        fresh = jax.vmap(self._fresh)(keys)
         flags = nxt.terminated
+        b = flags.shape[0]
+        share = max(8, b // 16)  # a step ends a deal in about one in sixty: a share of the batch is room
+
+        def every(nxt: State) -> State:
+            """A new deal dealt for every row, taken where a deal ended."""
+            fresh = jax.vmap(self._fresh)(keys)
+            chosen: dict[str, Any] = {
+                f: jnp.where(flags.reshape((-1,) + (1,) * (getattr(nxt, f).ndim - 1)), getattr(fresh, f),
+                             getattr(nxt, f)) for f in _DEAL_FIELDS}
+            out: State = nxt._replace(**chosen)
+            return out
+
+        def ended(nxt: State) -> State:
+            """New deals dealt only for the rows that ended (the same deals, from the same keys)."""
+            idx = jnp.nonzero(flags, size=share, fill_value=0)[0]
+            rows = jnp.where(jnp.arange(share) < jnp.sum(flags.astype(jnp.int32)), idx, b)
+            fresh = jax.vmap(self._fresh)(keys[idx])
+            chosen: dict[str, Any] = {f: getattr(nxt, f).at[rows].set(getattr(fresh, f), mode="drop")
+                                      for f in _DEAL_FIELDS}
+            out: State = nxt._replace(**chosen)
+            return out
+
         # the derived fields are derived again by _finish: only the deal's own fields are chosen
-        chosen: dict[str, Any] = {
-            f: jnp.where(flags.reshape((-1,) + (1,) * (getattr(nxt, f).ndim - 1)), getattr(fresh, f), getattr(nxt, f))
-            for f in _DEAL_FIELDS}
-        raw: State = nxt._replace(**chosen)
+        few = jnp.sum(flags.astype(jnp.int32)) <= share
+        raw = every(nxt) if share >= b else lax.cond(few, ended, every, nxt)
         out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
         return out, final
 

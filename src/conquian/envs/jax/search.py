@@ -243,6 +243,22 @@ def cover_small(T: Tables, left: Array, opt: Array) -> Search:
     return Search(stopped, path, ())
 
 
+def partition_small(T: Tables, left: Array) -> Search:
+    """``MeldTable.partition(left)`` for ``left`` of three to five cards, in closed form over a
+    batch of rows (``[rows, 2]``): what :func:`first_leaf` with ``cover=False`` gives them.
+    Every combination has three cards or more, so five cards or fewer split into combinations
+    only as one: the partition is ``left`` itself if it is a combination (one of those whose
+    lowest card is ``left``'s), else there is none."""
+    n, k = T.n_cards, T.n_melds
+    l1 = lowest(left, n)
+    cands = jnp.asarray(T.by_low)[jnp.minimum(l1, n - 1)]  # [rows, W]
+    same = (cands < k) & jnp.all(jnp.asarray(T.meld)[cands] == left[:, None, :], axis=-1)
+    stopped = jnp.any(same, axis=1)
+    m = jnp.take_along_axis(cands, jnp.argmax(same, axis=1)[:, None], axis=1)[:, 0]
+    path = jnp.full((left.shape[0], DEPTH), k, jnp.int32).at[:, 0].set(jnp.where(stopped, m, k))
+    return Search(stopped, path, ())
+
+
 def _gathered(fn: Callable[..., Search], active: Array, args: tuple[Array, ...], size: int, default: Search
               ) -> tuple[Search, Array]:
     """``fn`` (a function of whole rows) run on the first ``size`` rows ``active`` marks, gathered;
@@ -414,15 +430,20 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
     zeros = jnp.zeros((b * nt, 2), jnp.uint32)
     want = flat(p["s3"] & p["some"])
     # a partition of fewer than three cards into combinations is none: no search for it
-    three = jnp.sum(lax.population_count(flat(p["left"])).astype(jnp.int32), axis=-1) >= 3
-    part = run_rows(_first_row(T, False), want & three, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
-                    None if cap is None else cap)
-    want_c = want & ~part.stopped
     left_f, opt_f = flat(p["left"]), flat(p["hand_f"][:, None] & ~p["tm"])
-    # a cover of one or two cards (most of them: a card borrowed from a three) in closed form;
-    # the others, and any past the gathered share, by the search
+    count = jnp.sum(lax.population_count(left_f).astype(jnp.int32), axis=-1)
+    three = count >= 3
+    # the rows a closed form answers are gathered, a share of them at a time; the others, and
+    # any past the share, go to the search
+    share = b * nt if cap is None else max(64, b * nt // 16)
+    part_s, part_done = _gathered(lambda lf: partition_small(T, lf), want & three & (count <= 5), (left_f,), share,
+                                  _inactive(T, (), b * nt))
+    part_l = run_rows(_first_row(T, False), want & three & ~part_done, (left_f, zeros), _inactive(T, (), b * nt),
+                      None if cap is None else cap)
+    part = Search(part_s.stopped | part_l.stopped, jnp.where(part_done[:, None], part_s.path, part_l.path), ())
+    want_c = want & ~part.stopped
+    # a cover of one or two cards (most of them: a card borrowed from a three) in closed form
     small = want_c & ~three
-    share = b * nt if cap is None else max(64, b * nt // 8)
     cov_s, done = _gathered(lambda lf, op: cover_small(T, lf, op), small, (left_f, opt_f), share,
                             _inactive(T, (), b * nt))
     cov_l = run_rows(_first_row(T, True), want_c & ~done, (left_f, opt_f), _inactive(T, (), b * nt), cap)
@@ -527,4 +548,4 @@ def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, sid
 
 
 __all__ = ["LAYS", "Search", "Uses", "cover_small", "dfs", "first_leaf", "get_bit", "joinable", "list_uses", "lowest",
-           "run_rows", "set_bit", "use_melds"]
+           "partition_small", "run_rows", "set_bit", "use_melds"]
