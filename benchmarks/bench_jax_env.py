@@ -62,7 +62,6 @@ def uniform_legal(key: Any, mask: Any) -> Any:
 def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any, players: int = 2) -> dict[str, float]:
     """Steps per second of ``batch`` deals stepped at once (random legal actions drawn on the device)."""
     import jax
-    import jax.numpy as jnp
 
     env = make_env(variant, players)
     step = env.batch_step_autoreset
