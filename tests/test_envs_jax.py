@@ -83,11 +83,14 @@ def test_autoreset_under_vmap_and_jit() -> None:
     assert ended > 16
 
 
-def test_the_batch_autoreset_deals_only_for_the_deals_that_ended() -> None:
+@pytest.mark.parametrize("variant", ["conquian", "conquian-mexicano"])
+def test_the_batch_autoreset_deals_only_for_the_deals_that_ended(variant: str) -> None:
     """The batch method deals new deals only where deals ended (a share of the batch, or every
     row when more ended): the same states as the one-deal step mapped over the batch, which
     deals for every row, a step ending more deals than the share included."""
-    env = ConquianJax("conquian")
+    from conquian.envs.jax.mexicano import MexicanoJax
+
+    env = ConquianJax("conquian") if variant == "conquian" else MexicanoJax(3)
     n = 64
     state = jax.jit(env.batch_init)(jax.random.split(jax.random.PRNGKey(2), n))
     batch = jax.jit(env.batch_step_autoreset)

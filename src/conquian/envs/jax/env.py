@@ -27,7 +27,7 @@ with it over random deals (``tests/test_envs_jax.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 import jax
@@ -300,32 +300,7 @@ class ConquianJax:
         """:meth:`step_autoreset` for a batch of deals (``keys``: one per deal)."""
         nxt = self._advance(state, actions)
         final = jax.vmap(lambda s: self._observe(s, s.actor))(nxt)
-        flags = nxt.terminated
-        b = flags.shape[0]
-        share = max(8, b // 16)  # a step ends a deal in about one in sixty: a share of the batch is room
-
-        def every(nxt: State) -> State:
-            """A new deal dealt for every row, taken where a deal ended."""
-            fresh = jax.vmap(self._fresh)(keys)
-            chosen: dict[str, Any] = {
-                f: jnp.where(flags.reshape((-1,) + (1,) * (getattr(nxt, f).ndim - 1)), getattr(fresh, f),
-                             getattr(nxt, f)) for f in _DEAL_FIELDS}
-            out: State = nxt._replace(**chosen)
-            return out
-
-        def ended(nxt: State) -> State:
-            """New deals dealt only for the rows that ended (the same deals, from the same keys)."""
-            idx = jnp.nonzero(flags, size=share, fill_value=0)[0]
-            rows = jnp.where(jnp.arange(share) < jnp.sum(flags.astype(jnp.int32)), idx, b)
-            fresh = jax.vmap(self._fresh)(keys[idx])
-            chosen: dict[str, Any] = {f: getattr(nxt, f).at[rows].set(getattr(fresh, f), mode="drop")
-                                      for f in _DEAL_FIELDS}
-            out: State = nxt._replace(**chosen)
-            return out
-
-        # the derived fields are derived again by _finish: only the deal's own fields are chosen
-        few = jnp.sum(flags.astype(jnp.int32)) <= share
-        raw = every(nxt) if share >= b else lax.cond(few, ended, every, nxt)
+        raw = reset_ended(nxt, nxt.terminated, keys, self._fresh, _DEAL_FIELDS)
         out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
         return out, final
 
@@ -350,6 +325,40 @@ class ConquianJax:
 
 
 _S = TypeVar("_S")
+_D = TypeVar("_D", bound=tuple[Any, ...])
+
+
+def reset_ended(nxt: _D, flags: Array, keys: Array, fresh: Callable[[Array], _D], fields: Sequence[str] | None = None
+                ) -> _D:
+    """A batch of deals (a ``NamedTuple`` of arrays) with a new deal, ``fresh(keys[i])``, in every
+    row ``i`` that ``flags`` marks, in the fields named (``None``: all of them).  A step ends a deal
+    in about one row in sixty, so the new deals are dealt only for the rows that ended, a share of
+    the batch at a time; for every row if more ended: the same deals either way."""
+    b = flags.shape[0]
+    share = max(8, b // 16)
+    names: Sequence[str] = nxt._fields if fields is None else fields  # type: ignore[attr-defined]
+
+    def every(nxt: _D) -> _D:
+        new = jax.vmap(fresh)(keys)
+        chosen = {f: jax.tree_util.tree_map(
+            lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (y.ndim - 1)), x, y), getattr(new, f), getattr(nxt, f))
+            for f in names}
+        out: _D = nxt._replace(**chosen)  # type: ignore[attr-defined]
+        return out
+
+    def ended(nxt: _D) -> _D:
+        idx = jnp.nonzero(flags, size=share, fill_value=0)[0]
+        rows = jnp.where(jnp.arange(share) < jnp.sum(flags.astype(jnp.int32)), idx, b)
+        new = jax.vmap(fresh)(keys[idx])
+        chosen = {f: jax.tree_util.tree_map(lambda x, y: y.at[rows].set(x, mode="drop"), getattr(new, f),
+                                            getattr(nxt, f)) for f in names}
+        out: _D = nxt._replace(**chosen)  # type: ignore[attr-defined]
+        return out
+
+    if share >= b:
+        return every(nxt)
+    out: _D = lax.cond(jnp.sum(flags.astype(jnp.int32)) <= share, ended, every, nxt)
+    return out
 
 
 def _many(s: _S) -> _S:
@@ -371,4 +380,4 @@ _MOVED_FIELDS = (*_PLAY_FIELDS, "stage")
 #: the fields of a deal itself, not derived from the others (a new deal replaces them all)
 _DEAL_FIELDS = (*_MOVED_FIELDS, "deck", "dealer", "rewards", "terminated", "to_act", "steps")
 
-__all__ = ["ConquianJax", "State", "dense_deck"]
+__all__ = ["ConquianJax", "State", "dense_deck", "reset_ended"]
