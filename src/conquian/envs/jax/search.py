@@ -7,6 +7,8 @@ recursive searches (``MeldTable.partition``, ``MeldTable.cover``, the walk of
 ``layable_sets``) become one depth-first search over a fixed stack (:func:`dfs`) in a
 ``lax.while_loop``: one step of the loop pushes the next child of the node on top, or pops
 it; the children are tried in the engine's order, so the first leaf found is the engine's.
+Where a search is small it has a closed form, taken instead of the loop: the cover of one or
+two cards (:func:`cover_small`) and the partition of five cards or fewer (:func:`partition_small`).
 
 Card sets are ``uint32[2]`` (:mod:`conquian.envs.jax.tables`).  Every function here works on
 one deal; the environment maps them over a batch with ``jax.vmap``.
