@@ -26,6 +26,17 @@ def test_lockstep_with_the_engine(variant: str, scoring: str, envs: int, steps: 
     assert res.uses > res.deals * 3 and res.further > 20  # the listing's every step was exercised
 
 
+def test_lockstep_with_closed_forms_past_their_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R3.4: the rows past the share the closed forms answer at a time go to the search: with a
+    share of one row, every step's arrays still equal to the engine's."""
+    from conquian.envs.jax import search
+
+    monkeypatch.setattr(search, "SHARE_MIN", 1)
+    monkeypatch.setattr(search, "SHARE_PART", 1 << 20)
+    res = lockstep("conquian", num_envs=48, steps=120, seed=9)
+    assert res.uses > res.deals * 3
+
+
 def test_the_check_sees_a_difference() -> None:
     """The lockstep comparison fails on one float apart (so that its passing means something)."""
     from conquian.envs.jax.check import _same

@@ -27,6 +27,10 @@ from conquian.engine.conquian.listing import FORCED
 from conquian.envs.jax.tables import DEPTH, Tables
 
 LAYS = 1024  # the block of further uses: a bit per card of a hand of ten
+#: the rows a closed form answers at a time in a batch (of a deal's threes): at least
+#: ``SHARE_MIN``, else one in ``SHARE_PART`` (about one in thirty needs one); the rest, searched
+SHARE_MIN = 64
+SHARE_PART = 16
 
 
 def ctz(x: Array) -> Array:
@@ -437,7 +441,7 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
     three = count >= 3
     # the rows a closed form answers are gathered, a share of them at a time; the others, and
     # any past the share, go to the search
-    share = b * nt if cap is None else max(64, b * nt // 16)
+    share = b * nt if cap is None else max(SHARE_MIN, b * nt // SHARE_PART)
     part_s, part_done = _gathered(lambda lf: partition_small(T, lf), want & three & (count <= 5), (left_f,), share,
                                   _inactive(T, (), b * nt))
     part_l = run_rows(_first_row(T, False), want & three & ~part_done, (left_f, zeros), _inactive(T, (), b * nt),
