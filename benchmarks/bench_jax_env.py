@@ -5,7 +5,7 @@ Random legal play in self-play, a step being one decision of one seat in one dea
 ``benchmarks/bench_envs.py``: the JAX environment steps ``batch`` deals at once through
 ``jax.jit(env.batch_step_autoreset)`` (``jax.vmap`` of the one-deal step, with the listing's
 searches run only on the deals that need one), a uniform legal action drawn on the device from the
-masks, ``--scan`` steps compiled into one ``lax.scan`` call (the loop never leaves the device);
+masks (:func:`uniform_legal`), ``--scan`` steps compiled into one ``lax.scan`` call (the loop never leaves the device);
 the numpy batched environment (``ConquianVectorEnv``, self-play, ``copy=False``) steps its
 deals with numpy's uniform legal choice; RLCard's environment plays one game at a time.
 Compilation is done before the clock starts and reported apart.
@@ -46,10 +46,22 @@ def make_env(variant: str, players: int = 2) -> Any:
     return ConquianJax(variant)
 
 
+def uniform_legal(key: Any, mask: Any) -> Any:
+    """A uniform legal action of each row of ``mask``: the ``j``-th legal index, ``j`` uniform
+    below the row's count (one random number a row: drawing one per action of the space, and
+    the highest, cost more than the environment's step at a large batch)."""
+    import jax
+    import jax.numpy as jnp
+
+    legal = mask.astype(jnp.int32)
+    count = legal.sum(axis=1)
+    j = jnp.minimum((jax.random.uniform(key, count.shape) * count).astype(jnp.int32), count - 1)
+    return jnp.argmax(jnp.cumsum(legal, axis=1) > j[:, None], axis=1)
+
+
 def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any, players: int = 2) -> dict[str, float]:
     """Steps per second of ``batch`` deals stepped at once (random legal actions drawn on the device)."""
     import jax
-    import jax.numpy as jnp
 
     env = make_env(variant, players)
     step = env.batch_step_autoreset
@@ -57,8 +69,7 @@ def jax_steps(variant: str, batch: int, seconds: float, scan: int, device: Any, 
     def one(carry: Any, _: Any) -> tuple[Any, Any]:
         state, key = carry
         key, k_act, k_reset = jax.random.split(key, 3)
-        noise = jax.random.uniform(k_act, state.legal_action_mask.shape)
-        actions = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=1)
+        actions = uniform_legal(k_act, state.legal_action_mask)
         state, _final = step(state, actions, jax.random.split(k_reset, batch))
         return (state, key), state.terminated.sum()
 

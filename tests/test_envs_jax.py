@@ -26,6 +26,17 @@ def test_lockstep_with_the_engine(variant: str, scoring: str, envs: int, steps: 
     assert res.uses > res.deals * 3 and res.further > 20  # the listing's every step was exercised
 
 
+def test_lockstep_with_closed_forms_past_their_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R3.4: the rows past the share the closed forms answer at a time go to the search: with a
+    share of one row, every step's arrays still equal to the engine's."""
+    from conquian.envs.jax import search
+
+    monkeypatch.setattr(search, "SHARE_MIN", 1)
+    monkeypatch.setattr(search, "SHARE_PART", 1 << 20)
+    res = lockstep("conquian", num_envs=48, steps=120, seed=9)
+    assert res.uses > res.deals * 3
+
+
 def test_the_check_sees_a_difference() -> None:
     """The lockstep comparison fails on one float apart (so that its passing means something)."""
     from conquian.envs.jax.check import _same
@@ -83,6 +94,36 @@ def test_autoreset_under_vmap_and_jit() -> None:
     assert ended > 16
 
 
+@pytest.mark.parametrize("variant", ["conquian", "conquian-mexicano"])
+def test_the_batch_autoreset_deals_only_for_the_deals_that_ended(variant: str) -> None:
+    """The batch method deals new deals only where deals ended (a share of the batch, or every
+    row when more ended): the same states as the one-deal step mapped over the batch, which
+    deals for every row, a step ending more deals than the share included."""
+    from conquian.envs.jax.mexicano import MexicanoJax
+
+    env = ConquianJax("conquian") if variant == "conquian" else MexicanoJax(3)
+    n = 64
+    state = jax.jit(env.batch_init)(jax.random.split(jax.random.PRNGKey(2), n))
+    batch = jax.jit(env.batch_step_autoreset)
+    one = jax.jit(jax.vmap(env.step_autoreset))
+    rng = np.random.default_rng(1)
+    ended = 0
+    for t in range(120):
+        mask = np.asarray(state.legal_action_mask)
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        if t == 50:  # twenty masked actions: twenty deals end at once, more than the share of 8
+            actions[:20] = [int(np.flatnonzero(~row)[0]) for row in mask[:20]]
+        keys = jax.random.split(jax.random.PRNGKey(200 + t), n)
+        got, got_final = batch(state, actions, keys)
+        want, want_final = one(state, actions, keys)
+        for field in want._fields:
+            for a, b in zip(jax.tree_util.tree_leaves(getattr(want, field)),
+                            jax.tree_util.tree_leaves(getattr(got, field)), strict=True):
+                assert np.array_equal(np.asarray(a), np.asarray(b)), (t, field)
+        assert np.array_equal(np.asarray(want_final), np.asarray(got_final))
+        ended += int(np.asarray(got.terminated).sum())
+        state = got
+    assert ended > 40
 # ----------------------------------------------------------------- the conquián mexicano (R8)
 
 @pytest.mark.parametrize(("players", "options", "envs", "steps"), [
@@ -177,3 +218,94 @@ def test_mexicano_autoreset_under_vmap_and_jit(players: int) -> None:
         over = c * (1 + players * env.slots + 4 + 3 * players) + 4
         assert (np.asarray(final)[term, over] == 1.0).all()
     assert wins >= (8 if players == 2 else 4) and wins + draws >= b // 2
+
+
+def test_the_cover_of_one_or_two_cards_in_closed_form() -> None:
+    """R3.4 step 3: the cover of the cards a borrowing leaves (``MeldTable.cover``), in closed
+    form for one or two cards, equal to the search's and the engine's over thousands of random
+    positions (found or not, the combinations in the engine's order)."""
+    import jax.numpy as jnp
+
+    from conquian import get_rules
+    from conquian.engine.conquian.melds import meld_table
+    from conquian.envs.jax.search import cover_small, first_leaf
+    from conquian.envs.jax.tables import tables, words
+
+    T = tables("conquian")
+    tbl = meld_table(get_rules("conquian"))
+    melds = T.enc.melds
+    rng = np.random.default_rng(7)
+    lefts, opts = [], []
+    for _ in range(3000):
+        a, b = rng.choice(T.n_melds, 2)
+        near = sorted(set(T.enc.dense[c] for m in (melds[a], melds[b]) for c in range(64) if m >> c & 1))
+        left = set(rng.choice(near, int(rng.integers(1, 3)), replace=False).tolist())
+        opt = {c for c in near if c not in left and rng.random() < 0.7}
+        opt |= set(rng.choice(T.n_cards, 4).tolist()) - left
+        lefts.append(words(sorted(left)))
+        opts.append(words(sorted(opt)))
+    left_w = jnp.asarray(np.array(lefts, dtype=np.uint32))
+    opt_w = jnp.asarray(np.array(opts, dtype=np.uint32))
+    got = jax.jit(lambda lf, op: cover_small(T, lf, op))(left_w, opt_w)
+    old = jax.jit(jax.vmap(lambda lf, op: first_leaf(T, lf, op, cover=True, active=jnp.bool_(True))))(left_w, opt_w)
+    assert np.array_equal(np.asarray(got.stopped), np.asarray(old.stopped))
+    assert np.array_equal(np.asarray(got.path), np.asarray(old.path))
+    stopped, path = np.asarray(got.stopped), np.asarray(got.path)
+    def engine(w: tuple[int, int]) -> int:
+        return sum(1 << int(T.cards[j]) for j in range(T.n_cards) if (w[j >> 5] >> (j & 31)) & 1)
+
+    given_up = 0
+    for i, (lw, ow) in enumerate(zip(lefts, opts, strict=True)):
+        req, opt = engine(lw), engine(ow)
+        want = tbl.cover(req, opt)
+        assert (want is not None) == bool(stopped[i])
+        if want is not None:
+            assert list(want) == [melds[m] for m in path[i] if m < T.n_melds]
+            low = (req & -req).bit_length() - 1
+            given_up += next(m for m in tbl.by_card[low] if m & (req | opt) == m) != want[0]
+    # every case was met: none, one combination, two, and a first choice given up for a later one
+    two = (path[:, 1] < T.n_melds) & stopped
+    assert (~stopped).sum() > 100 and (stopped & ~two).sum() > 100 and two.sum() > 100 and given_up > 10
+
+
+def test_the_partition_of_five_cards_or_fewer_in_closed_form() -> None:
+    """R3.4 step 3: the partition of the cards a borrowing leaves (``MeldTable.partition``), in
+    closed form for three to five cards, equal to the search's and the engine's over random
+    sets (combinations themselves, some of their cards, and other cards)."""
+    import jax.numpy as jnp
+
+    from conquian import get_rules
+    from conquian.engine.conquian.melds import meld_table
+    from conquian.envs.jax.search import first_leaf, partition_small
+    from conquian.envs.jax.tables import tables, words
+
+    T = tables("conquian")
+    tbl = meld_table(get_rules("conquian"))
+    melds = T.enc.melds
+    rng = np.random.default_rng(11)
+    sets = []
+    for _ in range(2000):
+        a, b = rng.choice(T.n_melds, 2)
+        near = sorted(set(T.enc.dense[c] for m in (melds[a], melds[b]) for c in range(64) if m >> c & 1))
+        size = int(rng.integers(3, 6))
+        if rng.random() < 0.4 and 3 <= melds[a].bit_count() <= 5:
+            chosen = [T.enc.dense[c] for c in range(64) if melds[a] >> c & 1]  # a combination whole
+        elif len(near) >= size:
+            chosen = rng.choice(near, size, replace=False).tolist()
+        else:
+            chosen = rng.choice(T.n_cards, size, replace=False).tolist()
+        sets.append(words(sorted(chosen)))
+    left = jnp.asarray(np.array(sets, dtype=np.uint32))
+    got = jax.jit(lambda lf: partition_small(T, lf))(left)
+    zero = jnp.zeros_like(left)
+    old = jax.jit(jax.vmap(lambda lf, z: first_leaf(T, lf, z, cover=False, active=jnp.bool_(True))))(left, zero)
+    assert np.array_equal(np.asarray(got.stopped), np.asarray(old.stopped))
+    assert np.array_equal(np.asarray(got.path), np.asarray(old.path))
+    stopped, path = np.asarray(got.stopped), np.asarray(got.path)
+    for i, w in enumerate(sets):
+        mask = sum(1 << int(T.cards[j]) for j in range(T.n_cards) if (w[j >> 5] >> (j & 31)) & 1)
+        want = tbl.partition(mask)
+        assert (want is not None) == bool(stopped[i])
+        if want is not None:
+            assert list(want) == [melds[m] for m in path[i] if m < T.n_melds]
+    assert stopped.sum() > 300 and (~stopped).sum() > 300

@@ -27,14 +27,14 @@ with it over random deals (``tests/test_envs_jax.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
-from jax import Array
+from jax import Array, lax
 
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, SAY_DISCARD, SAY_PASSED, SAY_TURNED
 from conquian.envs.jax.search import Uses, bits, empty, list_uses, union, use_melds
@@ -235,9 +235,12 @@ class ConquianJax:
                          hands=s.hands.at[p].set(left), card=jnp.int32(-1),
                          stage=jnp.where(out, OVER, DISCARD).astype(jnp.int32), winner=jnp.where(out, p, -1))
         kind = jnp.where(a == 0, 0, jnp.where(a < T.a_discard, 1, jnp.where(a < T.a_use, 2, 3)))
-        picked: State = jax.tree_util.tree_map(lambda *xs: jnp.select([kind == i for i in range(4)], xs),
-                                               pas, frc, dis, use)
-        return picked._replace(steps=s.steps + 1)
+        # only the fields an action changes are chosen among the four (the listing, the mask and
+        # the observation are derived again after the step: choosing them would be waste)
+        picked: dict[str, Any] = {
+            f: jnp.select([kind == i for i in range(4)], [getattr(x, f) for x in (pas, frc, dis, use)])
+            for f in _MOVED_FIELDS}
+        return s._replace(**picked, steps=s.steps + 1)
 
     def _scores(self, s: State) -> Array:
         """The deal's scores by seat once over (R5.1 with nothing owed to the pool, R5.2)."""
@@ -266,12 +269,16 @@ class ConquianJax:
         rewards = jnp.where(ended, self._scores(nxt), 0.0)
         seat = self._seat(s, s.actor) - 1
         bad = jnp.zeros(2, jnp.float32).at[seat].set(self.illegal_reward)
+        kept: dict[str, Any] = {f: jnp.where(legal, getattr(nxt, f), getattr(s, f)) for f in _PLAY_FIELDS}
         nxt = nxt._replace(rewards=jnp.where(legal, rewards, bad), terminated=ended | ~legal,
-                           stage=jnp.where(legal, nxt.stage, OVER).astype(jnp.int32))
-        nxt = jax.tree_util.tree_map(lambda x, y: jnp.where(legal, x, y), nxt,
-                                     nxt._replace(**{f: getattr(s, f) for f in _PLAY_FIELDS}))
-        stay = s._replace(rewards=jnp.zeros(2, jnp.float32), terminated=jnp.bool_(True))
-        out: State = jax.tree_util.tree_map(lambda x, y: jnp.where(s.stage == OVER, x, y), stay, nxt)
+                           stage=jnp.where(legal, nxt.stage, OVER).astype(jnp.int32), **kept)
+        # a finished deal stays as it is; the derived fields (the listing, the mask, the
+        # observation) are s's in both, stale until derived again
+        over = s.stage == OVER
+        stay = dict(rewards=jnp.zeros(2, jnp.float32), terminated=jnp.bool_(True))
+        chosen: dict[str, Any] = {f: jnp.where(over, stay[f] if f in stay else getattr(s, f), getattr(nxt, f))
+                                  for f in (*_MOVED_FIELDS, "rewards", "terminated", "steps")}
+        out: State = nxt._replace(**chosen)
         return out
 
     # ------------------------------------------------------------ the batch API
@@ -293,10 +300,7 @@ class ConquianJax:
         """:meth:`step_autoreset` for a batch of deals (``keys``: one per deal)."""
         nxt = self._advance(state, actions)
         final = jax.vmap(lambda s: self._observe(s, s.actor))(nxt)
-        fresh = jax.vmap(self._fresh)(keys)
-        flags = nxt.terminated
-        raw: State = jax.tree_util.tree_map(
-            lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), fresh, nxt)
+        raw = reset_ended(nxt, nxt.terminated, keys, self._fresh, _DEAL_FIELDS)
         out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
         return out, final
 
@@ -321,6 +325,40 @@ class ConquianJax:
 
 
 _S = TypeVar("_S")
+_D = TypeVar("_D", bound=tuple[Any, ...])
+
+
+def reset_ended(nxt: _D, flags: Array, keys: Array, fresh: Callable[[Array], _D], fields: Sequence[str] | None = None
+                ) -> _D:
+    """A batch of deals (a ``NamedTuple`` of arrays) with a new deal, ``fresh(keys[i])``, in every
+    row ``i`` that ``flags`` marks, in the fields named (``None``: all of them).  A step ends a deal
+    in about one row in sixty, so the new deals are dealt only for the rows that ended, a share of
+    the batch at a time; for every row if more ended: the same deals either way."""
+    b = flags.shape[0]
+    share = max(8, b // 16)
+    names: Sequence[str] = nxt._fields if fields is None else fields  # type: ignore[attr-defined]
+
+    def every(nxt: _D) -> _D:
+        new = jax.vmap(fresh)(keys)
+        chosen = {f: jax.tree_util.tree_map(
+            lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (y.ndim - 1)), x, y), getattr(new, f), getattr(nxt, f))
+            for f in names}
+        out: _D = nxt._replace(**chosen)  # type: ignore[attr-defined]
+        return out
+
+    def ended(nxt: _D) -> _D:
+        idx = jnp.nonzero(flags, size=share, fill_value=0)[0]
+        rows = jnp.where(jnp.arange(share) < jnp.sum(flags.astype(jnp.int32)), idx, b)
+        new = jax.vmap(fresh)(keys[idx])
+        chosen = {f: jax.tree_util.tree_map(lambda x, y: y.at[rows].set(x, mode="drop"), getattr(new, f),
+                                            getattr(nxt, f)) for f in names}
+        out: _D = nxt._replace(**chosen)  # type: ignore[attr-defined]
+        return out
+
+    if share >= b:
+        return every(nxt)
+    out: _D = lax.cond(jnp.sum(flags.astype(jnp.int32)) <= share, ended, every, nxt)
+    return out
 
 
 def _many(s: _S) -> _S:
@@ -337,5 +375,9 @@ def _one(s: _S) -> _S:
 
 #: the fields an illegal action leaves as they were (it ends the deal, nothing played)
 _PLAY_FIELDS = ("pos", "hands", "sides", "downs", "card", "actor", "buried", "winner", "passed", "discarded")
+#: the fields an action can change (the stage besides those)
+_MOVED_FIELDS = (*_PLAY_FIELDS, "stage")
+#: the fields of a deal itself, not derived from the others (a new deal replaces them all)
+_DEAL_FIELDS = (*_MOVED_FIELDS, "deck", "dealer", "rewards", "terminated", "to_act", "steps")
 
-__all__ = ["ConquianJax", "State", "dense_deck"]
+__all__ = ["ConquianJax", "State", "dense_deck", "reset_ended"]

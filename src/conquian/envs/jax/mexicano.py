@@ -41,7 +41,7 @@ from conquian.engine.conquian.listing import DISCARD as C_DISCARD
 from conquian.engine.conquian.listing import FORCED as C_FORCED
 from conquian.engine.conquian.listing import SAY_TURNED as C_SAY
 from conquian.engine.conquian.mexicano_listing import DISCARD, EXCHANGE, FORCED, OVER, SAY
-from conquian.envs.jax.env import _many, _one
+from conquian.envs.jax.env import _many, _one, reset_ended
 from conquian.envs.jax.search import Uses, bits, empty, list_uses, union, use_melds
 from conquian.envs.jax.tables import Tables, mexicano_tables
 
@@ -358,10 +358,7 @@ class MexicanoJax:
         """:meth:`step_autoreset` for a batch of deals (``keys``: one per deal)."""
         nxt = self._advance(state, actions)
         final = jax.vmap(lambda s: self._observe(s, s.last))(nxt)
-        fresh = jax.vmap(self._fresh)(keys)
-        flags = nxt.terminated
-        raw: MexicanoState = jax.tree_util.tree_map(
-            lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), fresh, nxt)
+        raw = reset_ended(nxt, nxt.terminated, keys, self._fresh)  # new deals only where deals ended
         out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
         return out, final
 

@@ -7,6 +7,8 @@ recursive searches (``MeldTable.partition``, ``MeldTable.cover``, the walk of
 ``layable_sets``) become one depth-first search over a fixed stack (:func:`dfs`) in a
 ``lax.while_loop``: one step of the loop pushes the next child of the node on top, or pops
 it; the children are tried in the engine's order, so the first leaf found is the engine's.
+Where a search is small it has a closed form, taken instead of the loop: the cover of one or
+two cards (:func:`cover_small`) and the partition of five cards or fewer (:func:`partition_small`).
 
 Card sets are ``uint32[2]`` (:mod:`conquian.envs.jax.tables`).  Every function here works on
 one deal; the environment maps them over a batch with ``jax.vmap``.
@@ -25,6 +27,10 @@ from conquian.engine.conquian.listing import FORCED
 from conquian.envs.jax.tables import DEPTH, Tables
 
 LAYS = 1024  # the block of further uses: a bit per card of a hand of ten
+#: the rows a closed form answers at a time in a batch (of a deal's threes): at least
+#: ``SHARE_MIN``, else one in ``SHARE_PART`` (about one in thirty needs one); the rest, searched
+SHARE_MIN = 64
+SHARE_PART = 16
 
 
 def ctz(x: Array) -> Array:
@@ -202,6 +208,78 @@ def first_leaf(T: Tables, req: Array, opt: Array, *, cover: bool, active: Array)
                acc=(), active=active)
 
 
+def cover_small(T: Tables, left: Array, opt: Array) -> Search:
+    """``MeldTable.cover(left, opt)`` for ``left`` of one or two cards, in closed form over a
+    batch of rows (``left``, ``opt``: ``[rows, 2]``): what :func:`first_leaf` with ``cover=True``
+    gives them (the first two levels of its path; the rest ``n_melds``), without its loop.
+
+    The search places the lowest card ``l1`` in the first combination holding it (in
+    ``by_card``'s order) of the cards at hand after which the rest can be covered: the rest is
+    nothing, if that combination holds ``l2`` too, else ``l2`` alone, covered by the first
+    combination holding it of ``l2`` and the optional cards that combination left.  So the
+    answer is the first ``m1`` of ``l1``'s combinations for which some of ``l2``'s is disjoint
+    from it, and that one's first: a test over the pairs of the two cards' combinations (about
+    31 each), no search.  Rows with more than two cards to cover are not for this function."""
+    n, k = T.n_cards, T.n_melds
+    meld = jnp.asarray(T.meld)
+    card_bit = jnp.asarray(T.card_bit)
+    by_card = jnp.asarray(T.by_card)
+    l1 = lowest(left, n)
+    l2 = lowest(left & ~card_bit[l1], n)
+    has2 = l2 < n
+    b2 = card_bit[l2]
+    c1 = by_card[jnp.minimum(l1, n - 1)]  # [rows, W]
+    m1 = meld[c1]  # [rows, W, 2]
+    v1 = (c1 < k) & subset(m1, (left | opt)[:, None, :]) & (l1 < n)[:, None]
+    holds2 = ~empty(m1 & b2[:, None, :])
+    c2 = by_card[jnp.minimum(l2, n - 1)]
+    m2 = meld[c2]
+    v2 = (c2 < k) & subset(m2, (b2 | opt)[:, None, :])
+    pair = v2[:, None, :] & empty(m1[:, :, None, :] & m2[:, None, :, :])  # [rows, W, W]
+    ok1 = v1 & (~has2[:, None] | holds2 | jnp.any(pair, axis=2))
+    i = jnp.argmax(ok1, axis=1)
+    stopped = jnp.any(ok1, axis=1)
+    first = jnp.take_along_axis(c1, i[:, None], axis=1)[:, 0]
+    j = jnp.argmax(jnp.take_along_axis(pair, i[:, None, None], axis=1)[:, 0], axis=1)
+    two = has2 & ~jnp.take_along_axis(holds2, i[:, None], axis=1)[:, 0]
+    second = jnp.where(two, jnp.take_along_axis(c2, j[:, None], axis=1)[:, 0], k)
+    rows = left.shape[0]
+    path = jnp.full((rows, DEPTH), k, jnp.int32)
+    path = path.at[:, 0].set(jnp.where(stopped, first, k)).at[:, 1].set(jnp.where(stopped, second, k))
+    return Search(stopped, path, ())
+
+
+def partition_small(T: Tables, left: Array) -> Search:
+    """``MeldTable.partition(left)`` for ``left`` of three to five cards, in closed form over a
+    batch of rows (``[rows, 2]``): what :func:`first_leaf` with ``cover=False`` gives them.
+    Every combination has three cards or more, so five cards or fewer split into combinations
+    only as one: the partition is ``left`` itself if it is a combination (one of those whose
+    lowest card is ``left``'s), else there is none."""
+    n, k = T.n_cards, T.n_melds
+    l1 = lowest(left, n)
+    cands = jnp.asarray(T.by_low)[jnp.minimum(l1, n - 1)]  # [rows, W]
+    same = (cands < k) & jnp.all(jnp.asarray(T.meld)[cands] == left[:, None, :], axis=-1)
+    stopped = jnp.any(same, axis=1)
+    m = jnp.take_along_axis(cands, jnp.argmax(same, axis=1)[:, None], axis=1)[:, 0]
+    path = jnp.full((left.shape[0], DEPTH), k, jnp.int32).at[:, 0].set(jnp.where(stopped, m, k))
+    return Search(stopped, path, ())
+
+
+def _gathered(fn: Callable[..., Search], active: Array, args: tuple[Array, ...], size: int, default: Search
+              ) -> tuple[Search, Array]:
+    """``fn`` (a function of whole rows) run on the first ``size`` rows ``active`` marks, gathered;
+    the others keep ``default``.  Returns the results and the rows it ran on."""
+    b = active.shape[0]
+    rank = jnp.cumsum(active.astype(jnp.int32)) - 1
+    done = active & (rank < size)
+    idx = jnp.nonzero(done, size=size, fill_value=0)[0]
+    valid = jnp.arange(size) < jnp.sum(done.astype(jnp.int32))
+    res = fn(*(x[idx] for x in args))
+    rows = jnp.where(valid, idx, b)
+    out: Search = jax.tree_util.tree_map(lambda o, r: o.at[rows].set(r, mode="drop"), default, res)
+    return out, done
+
+
 class Uses(NamedTuple):
     """The listed uses of the card in play: the combinations holding it that have an index of
     their own (``use``, ``bool[n_melds]``), the further uses by the hand cards they lay
@@ -358,12 +436,24 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
     zeros = jnp.zeros((b * nt, 2), jnp.uint32)
     want = flat(p["s3"] & p["some"])
     # a partition of fewer than three cards into combinations is none: no search for it
-    three = jnp.sum(lax.population_count(flat(p["left"])).astype(jnp.int32), axis=-1) >= 3
-    part = run_rows(_first_row(T, False), want & three, (flat(p["left"]), zeros), _inactive(T, (), b * nt),
-                    None if cap is None else cap)
+    left_f, opt_f = flat(p["left"]), flat(p["hand_f"][:, None] & ~p["tm"])
+    count = jnp.sum(lax.population_count(left_f).astype(jnp.int32), axis=-1)
+    three = count >= 3
+    # the rows a closed form answers are gathered, a share of them at a time; the others, and
+    # any past the share, go to the search
+    share = b * nt if cap is None else max(SHARE_MIN, b * nt // SHARE_PART)
+    part_s, part_done = _gathered(lambda lf: partition_small(T, lf), want & three & (count <= 5), (left_f,), share,
+                                  _inactive(T, (), b * nt))
+    part_l = run_rows(_first_row(T, False), want & three & ~part_done, (left_f, zeros), _inactive(T, (), b * nt),
+                      None if cap is None else cap)
+    part = Search(part_s.stopped | part_l.stopped, jnp.where(part_done[:, None], part_s.path, part_l.path), ())
     want_c = want & ~part.stopped
-    cov = run_rows(_first_row(T, True), want_c, (flat(p["left"]), flat(p["hand_f"][:, None] & ~p["tm"])),
-                   _inactive(T, (), b * nt), None if cap is None else cap)
+    # a cover of one or two cards (most of them: a card borrowed from a three) in closed form
+    small = want_c & ~three
+    cov_s, done = _gathered(lambda lf, op: cover_small(T, lf, op), small, (left_f, opt_f), share,
+                            _inactive(T, (), b * nt))
+    cov_l = run_rows(_first_row(T, True), want_c & ~done, (left_f, opt_f), _inactive(T, (), b * nt), cap)
+    cov = Search(cov_s.stopped | cov_l.stopped, jnp.where(done[:, None], cov_s.path, cov_l.path), ())
     part_ok = part.stopped.reshape(b, nt)
     cov_ok = cov.stopped.reshape(b, nt)
     part_path = part.path.reshape(b, nt, DEPTH)
@@ -463,5 +553,5 @@ def use_melds(T: Tables, uses: Uses, index: Array, card: Array, hand: Array, sid
     return out
 
 
-__all__ = ["LAYS", "Search", "Uses", "dfs", "first_leaf", "get_bit", "joinable", "list_uses", "lowest", "run_rows",
-           "set_bit", "use_melds"]
+__all__ = ["LAYS", "Search", "Uses", "cover_small", "dfs", "first_leaf", "get_bit", "joinable", "list_uses", "lowest",
+           "partition_small", "run_rows", "set_bit", "use_melds"]
