@@ -132,6 +132,12 @@ MIXTURE_POOL = PoolOptions()
 SAFE = PoolOptions(size=300, least_ess=0.2, defensive=0.25)
 
 
+def reading_pool_options(inference: str) -> PoolOptions:
+    """The pool a reading uses when nothing else is asked: :data:`SAFE` for ``safe``, else
+    :data:`MIXTURE_POOL`."""
+    return SAFE if inference == "safe" else MIXTURE_POOL
+
+
 #: With ``mixture``, the share of the models' prior at a new deal that is the base prior
 #: (:data:`~conquian.bots.inference.PRIOR`), the rest being what the deals before taught
 #: (:meth:`ExpertBot.choose`): however sure the past made it, the reading can change its mind.
@@ -155,7 +161,7 @@ def adversary_pool(view: View, rng: random.Random, inference: str, budget: int,
     if not isinstance(view, ConquianView) or inference == "choices":
         return None
     if inference in ("mixture", "safe"):
-        opts = options or (SAFE if inference == "safe" else MIXTURE_POOL)
+        opts = options or reading_pool_options(inference)
         return mixture_posterior(view, rng, shipped_weights(), size=opts.size or size, prior=prior,
                                  least_ess=opts.least_ess, defensive=opts.defensive)
     weights = shipped_weights() if inference == "apprentice" else None
@@ -209,7 +215,7 @@ class ExpertBot:
         if defensive is not None and not 0.0 <= defensive <= 1.0:
             raise ValueError(f"defensive must be between 0 and 1, not {defensive!r}")
         self.inference = inference
-        base = SAFE if inference == "safe" else MIXTURE_POOL
+        base = reading_pool_options(inference)
         #: how the pool of the adversary's hands is drawn and used (``mixture`` and ``safe``)
         self.pool_options = PoolOptions(base.size if pool is None else pool,
                                         base.least_ess if least_ess is None else least_ess,
@@ -381,5 +387,6 @@ __all__ = [
     "PoolOptions",
     "adversary_pool",
     "playout_value",
+    "reading_pool_options",
     "strongest_quick_bot",
 ]
