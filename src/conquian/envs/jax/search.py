@@ -280,6 +280,18 @@ def _gathered(fn: Callable[..., Search], active: Array, args: tuple[Array, ...],
     return out, done
 
 
+def _closed_or_searched(T: Tables, cover: bool, closed: Callable[..., Search], wanted: Array, small: Array,
+                        closed_args: tuple[Array, ...], search_args: tuple[Array, ...], share: int, cap: int | None
+                        ) -> Search:
+    """The first leaf of the partition (``cover`` False) or the cover search for the rows ``wanted``
+    marks: ``closed`` (its closed form) on the first ``share`` of those that are ``small`` enough
+    for it, the search (:func:`first_leaf`, gathered ``cap`` rows at a time) on the rest."""
+    b = wanted.shape[0]
+    quick, done = _gathered(closed, wanted & small, closed_args, share, _inactive(T, (), b))
+    slow = run_rows(_first_row(T, cover), wanted & ~done, search_args, _inactive(T, (), b), cap)
+    return Search(quick.stopped | slow.stopped, jnp.where(done[:, None], quick.path, slow.path), ())
+
+
 class Uses(NamedTuple):
     """The listed uses of the card in play: the combinations holding it that have an index of
     their own (``use``, ``bool[n_melds]``), the further uses by the hand cards they lay
@@ -442,18 +454,12 @@ def list_uses(T: Tables, stage: Array, card: Array, hand: Array, side: Array, do
     # the rows a closed form answers are gathered, a share of them at a time; the others, and
     # any past the share, go to the search
     share = b * nt if cap is None else max(SHARE_MIN, b * nt // SHARE_PART)
-    part_s, part_done = _gathered(lambda lf: partition_small(T, lf), want & three & (count <= 5), (left_f,), share,
-                                  _inactive(T, (), b * nt))
-    part_l = run_rows(_first_row(T, False), want & three & ~part_done, (left_f, zeros), _inactive(T, (), b * nt),
-                      None if cap is None else cap)
-    part = Search(part_s.stopped | part_l.stopped, jnp.where(part_done[:, None], part_s.path, part_l.path), ())
+    part = _closed_or_searched(T, False, lambda lf: partition_small(T, lf), want & three, count <= 5, (left_f,),
+                               (left_f, zeros), share, cap)
     want_c = want & ~part.stopped
     # a cover of one or two cards (most of them: a card borrowed from a three) in closed form
-    small = want_c & ~three
-    cov_s, done = _gathered(lambda lf, op: cover_small(T, lf, op), small, (left_f, opt_f), share,
-                            _inactive(T, (), b * nt))
-    cov_l = run_rows(_first_row(T, True), want_c & ~done, (left_f, opt_f), _inactive(T, (), b * nt), cap)
-    cov = Search(cov_s.stopped | cov_l.stopped, jnp.where(done[:, None], cov_s.path, cov_l.path), ())
+    cov = _closed_or_searched(T, True, lambda lf, op: cover_small(T, lf, op), want_c, ~three, (left_f, opt_f),
+                              (left_f, opt_f), share, cap)
     part_ok = part.stopped.reshape(b, nt)
     cov_ok = cov.stopped.reshape(b, nt)
     part_path = part.path.reshape(b, nt, DEPTH)
