@@ -115,7 +115,7 @@ def run_ray(rules: Rules, bots: list[str], deals: int, seed: int = 0, address: s
                 reason=reason)) from None
         started = True
     try:
-        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
+        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call, unused-ignore]
         size = chunk or default_chunk(deals, cpus, bots)
         parts = list(chunks(deals, size))
         remote = ray.remote(num_cpus=1)(play_chunk)

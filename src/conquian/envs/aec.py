@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.view import ConquianView
@@ -53,7 +53,7 @@ from conquian.envs.state import global_state, match_features, state_size
 _SEATS = {f"player_{i}": i for i in range(1, 8)}
 
 
-class ConquianAEC(AECEnv):  # type: ignore[misc]
+class ConquianAEC(AECEnv):  # type: ignore[misc, unused-ignore]
     """One deal of a preset as a PettingZoo AEC environment."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v1", "is_parallelizable": False}  # noqa: RUF012
@@ -263,7 +263,7 @@ def make_env(variant: str, name: str, version: int = LATEST) -> Any:
 
     def env(players: int | None = None, render_mode: str | None = None,
             illegal_reward: float = ILLEGAL_REWARD, **options: Any) -> AECEnv:
-        from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+        from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 
         e: AECEnv = raw_env(players, render_mode, **options)
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)

@@ -197,7 +197,7 @@ def load_game(short_name: str, params: dict[str, Any]) -> pyspiel.Game:
     return pyspiel.load_game(short_name, params)
 
 
-class ConquianGame(pyspiel.Game):  # type: ignore[misc]
+class ConquianGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
     """One deal of a preset as an OpenSpiel game."""
 
     variant = "conquian"
@@ -270,7 +270,7 @@ class _Held:
 RESAMPLE_TRIES = 20
 
 
-class ConquianState(pyspiel.State):  # type: ignore[misc]
+class ConquianState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     """A state: dealing (chance), then the deal, then its end.
 
     Its attributes are all small: the shared tables are the game's (:class:`GameData`), so a
@@ -588,7 +588,7 @@ def _guard_cpp_ismcts() -> None:
         if isinstance(state, ConquianState):
             raise TypeError(CPP_ISMCTS_REFUSED.format(game=state.get_game().get_type().short_name))
 
-    class ISMCTSBot(base):  # type: ignore[misc, valid-type]
+    class ISMCTSBot(base):  # type: ignore[misc, valid-type, unused-ignore]
         """``pyspiel.ISMCTSBot``, refusing the conquian games' states (:data:`CPP_ISMCTS_REFUSED`)."""
 
         guards_python_games = True

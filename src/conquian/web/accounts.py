@@ -127,7 +127,7 @@ class AccountError(ConquianError):
 def _prototypes() -> dict[str, str]:
     """Each confusable character's prototype: the smallest of the characters Unicode's confusables
     say it looks like (itself included), so every member of a group maps alike."""
-    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+    from confusable_homoglyphs import confusables  # type: ignore[import-untyped, unused-ignore]
 
     out: dict[str, str] = {}
     for ch, entry in confusables.confusables_data.items():

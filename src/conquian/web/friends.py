@@ -375,7 +375,7 @@ class FriendStore:
             done = conn.execute(insert(reports).values(
                 reporter=reporter, reported=reported, seat_name=seat_name[:40], table_id=table_id[:16],
                 text=text[:1000], said_at=said_at, created_at=time.time(), status=OPEN_REPORT, resolved_at=None))
-            return int(done.inserted_primary_key[0])  # type: ignore[index]
+            return int(done.inserted_primary_key[0])  # type: ignore[index, unused-ignore]
 
     def reports(self, every: bool = False) -> list[dict[str, Any]]:
         """The open reports (``every``: the resolved too), oldest first, with the names of the

@@ -169,7 +169,7 @@ class DeadlineH11Protocol(H11Protocol):
     _head: bytes = b""
     """The request's head received so far (until it is whole)."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override, unused-ignore]
         """The connection opened: its first request has :attr:`timeout` seconds."""
         super().connection_made(transport)
         self._arm()

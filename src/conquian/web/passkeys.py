@@ -151,7 +151,7 @@ def check_label(label: object) -> str:
 def answered_challenge(credential: object) -> str | None:
     """The challenge an authenticator's answer says it signed (from its ``clientDataJSON``), or None."""
     try:
-        client_data = json.loads(unb64url(credential["response"]["clientDataJSON"]))  # type: ignore[index]
+        client_data = json.loads(unb64url(credential["response"]["clientDataJSON"]))  # type: ignore[index, unused-ignore]
         challenge = client_data["challenge"]
     except (TypeError, KeyError, ValueError):
         return None
