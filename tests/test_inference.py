@@ -477,3 +477,31 @@ def test_the_ismcts_benchmark_pairs_two_readings_on_the_same_decks(capsys: pytes
     assert out["choices"]["games"] == 2 and out["choices"]["options"]["inference"] == "choices"
     with pytest.raises(SystemExit):
         main([*args, "--readings", "choices,psychic"])
+
+
+def test_the_reading_limit_benchmark_charts_shares_of_the_real_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks.reading_limit`` (a smoke run, issue 43): the arm told all of the adversary's hand
+    re-deals him exactly his hand, the arm told none re-deals him at random (about his share of the
+    unseen cards), and the reference arm's games are the tournament's on the same decks."""
+    import json
+
+    from benchmarks.reading import ADVERSARIES
+    from benchmarks.reading_limit import main
+
+    from conquian import get_rules
+    from conquian.tournament import run_tournament
+
+    params = {"iterations": 16}
+    assert main(["--deals", "2", "--shares", "0,1", "--params", json.dumps(params)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    share = "share of his real cards in the re-deals"
+    assert out["share 1"][share] == 1.0
+    assert 0.15 < out["share 0"][share] < 0.6
+    assert out["share 0"][share] < out["share 1"][share]
+    name, adv = ADVERSARIES["foster"]
+    res = run_tournament(get_rules("conquian"), ["expert", name], 2, 7, 1, bot_params={"expert": params, name: adv})
+    mine = res.slots[0]
+    assert (out["reading"]["wins"], out["reading"]["losses"]) == (mine.wins, mine.losses)
+    for bad in (["--shares", "0,1.5"], ["--shares", "half"], ["--deals", "1"]):
+        with pytest.raises(SystemExit):
+            main(bad)

@@ -251,7 +251,7 @@ class ExpertBot:
         rng = self._rng(view)
         cooncan = isinstance(view, CooncanView)
         budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
-        self._pool = adversary_pool(view, rng, self.inference, budget, self._prior_for(view), self.pool_options)
+        self._pool = self.reading(view, rng, budget)
         if isinstance(self._pool, HandPosterior) and self._pool.models is not None and isinstance(view, ConquianView):
             self._read[view.adversary] = (view.n_events, self._pool.models)
         default = None
@@ -281,6 +281,11 @@ class ExpertBot:
             if best != j and mean_gain <= self.margin * sd / k**0.5:
                 best = j
         return self._action(view, legal[best])
+
+    def reading(self, view: View, rng: random.Random, budget: int) -> Reading | None:
+        """The re-deals' source for a decision with ``budget`` playouts: the adversary's hands
+        weighed by :attr:`inference` (:func:`adversary_pool`; ``None``: the ``choices`` re-deal)."""
+        return adversary_pool(view, rng, self.inference, budget, self._prior_for(view), self.pool_options)
 
     def _prior_for(self, view: View) -> tuple[float, float, float, float]:
         """The models' prior for this deal's adversary (``mixture``): at a new deal, the posterior of
