@@ -379,11 +379,10 @@ class HandPosterior:
 
     ``defensive``: the share of the re-deals that leave the pool and read the hand by the passed
     and discarded cards only (the ``choices`` reading, :func:`~conquian.bots.determinize.determinize`),
-    so that a reading sure and wrong cannot have every re-deal.  ``ess``: the effective sample
-    size of the weights (:func:`effective_size`), ``power``: the tempering applied to them
-    (:func:`tempered`; 1 for none)."""
+    so that a reading sure and wrong cannot have every re-deal.  ``power``: the tempering applied
+    to the weights (:func:`tempered`; 1 for none)."""
 
-    __slots__ = ("cum", "defensive", "ess", "hands", "models", "power")
+    __slots__ = ("cum", "defensive", "hands", "models", "power")
 
     def __init__(self, hands: list[int], weights: list[float],
                  models: tuple[float, ...] | None = None, defensive: float = 0.0, power: float = 1.0) -> None:
@@ -392,8 +391,13 @@ class HandPosterior:
         #: with :func:`mixture_posterior`, each model's posterior (:data:`MODELS`' order)
         self.models = models
         self.defensive = defensive
-        self.ess = effective_size(weights)
         self.power = power
+
+    @property
+    def ess(self) -> float:
+        """The effective sample size of the weights (:func:`effective_size`): worked out when asked,
+        since only the benchmarks and tests ask."""
+        return effective_size([b - a for a, b in zip([0.0, *self.cum], self.cum, strict=False)])
 
     def draw(self, rng: random.Random) -> int:
         """One hand, with probability proportional to its weight."""
