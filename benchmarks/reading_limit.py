@@ -54,11 +54,12 @@ def knowing(base: type[ExpertBot], share: float | None) -> type[ExpertBot]:
 
     class Knowing(base):  # type: ignore[valid-type, misc]
         truth = 0
-        shares: list[float]
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.shares: list[float] = []
 
         def reading(self, view: View, rng: random.Random, budget: int) -> Reading | None:
-            if not hasattr(self, "shares"):
-                self.shares = []
             assert isinstance(view, ConquianView)
             pool = super().reading(view, rng, budget) if share is None else self._known(view, rng, budget)
             self._measure(view, pool)
