@@ -60,6 +60,19 @@ def per_deck(res: TournamentResult) -> list[float]:
     return out
 
 
+def parse_params(ap: argparse.ArgumentParser, bot: str, text: str) -> dict[str, Any]:
+    """``--params``: the bot's other keyword arguments as a JSON object, checked by making the bot
+    with them (a clear error through ``ap`` otherwise)."""
+    try:
+        params = json.loads(text)
+        if not isinstance(params, dict):
+            raise ValueError("not an object")
+        make_bot(bot, **params)
+    except (ValueError, TypeError) as e:
+        ap.error(f"--params must be the bot's keyword arguments as a JSON object: {e}")
+    return params
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.reading")
     ap.add_argument("--bot", default="expert", choices=["expert", "master", "exit"])
@@ -79,13 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--adversary must be of: {', '.join(ADVERSARIES)}")
     if args.deals < 2:
         ap.error("--deals must be at least 2")
-    try:
-        params = json.loads(args.params)
-        if not isinstance(params, dict):
-            raise ValueError("not an object")
-        make_bot(args.bot, **params)
-    except (ValueError, TypeError) as e:
-        ap.error(f"--params must be the bot's keyword arguments as a JSON object: {e}")
+    params = parse_params(ap, args.bot, args.params)
     assert args.bot in bot_names()
     rules = get_rules("conquian")
     report: dict[str, Any] = {"bot": args.bot, "params": params, "deals": args.deals, "seed": args.seed}

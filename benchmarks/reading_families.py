@@ -22,9 +22,8 @@ import json
 import sys
 from typing import Any
 
-from benchmarks.reading import interval
+from benchmarks.reading import interval, parse_params
 from conquian import get_rules
-from conquian.bots import make_bot
 from conquian.bots.expert import INFERENCES
 from conquian.tournament import TournamentResult, run_tournament
 
@@ -57,13 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--readings must be two of: {', '.join(INFERENCES)}")
     if args.deals < 2:
         ap.error("--deals must be at least 2")
-    try:
-        params = json.loads(args.params)
-        if not isinstance(params, dict):
-            raise ValueError("not an object")
-        make_bot(args.bot, **params)
-    except (ValueError, TypeError) as e:
-        ap.error(f"--params must be the bot's keyword arguments as a JSON object: {e}")
+    params = parse_params(ap, args.bot, args.params)
     try:
         rules = get_rules(args.variant, **({"players": args.players} if args.players else {}))
     except ValueError as e:

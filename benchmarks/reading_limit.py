@@ -30,7 +30,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from benchmarks.reading import ADVERSARIES, interval
+from benchmarks.reading import ADVERSARIES, interval, parse_params
 from conquian import get_rules
 from conquian.bots import bot_names, make_bot
 from conquian.bots.base import View
@@ -42,6 +42,7 @@ from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.deck import SplitMix64
 from conquian.engine.match import new_deal
+from conquian.tournament import BotResult
 
 #: re-deals a decision drawn only to measure the share of his real cards in them
 MEASURED = 16
@@ -126,16 +127,6 @@ def play(job: Job) -> tuple[float, list[float]]:
     return points, players[our_seat - 1].shares
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    """Wilson's 95% interval of ``wins`` in ``n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    z, p = 1.96, wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
-
-
 def arm(bot: str, share: float | None, adversary: str, deals: int, seed: int, workers: int,
         params: dict[str, Any]) -> tuple[dict[str, Any], list[float]]:
     """One arm on the decks: its figures and its points deck by deck."""
@@ -154,7 +145,7 @@ def arm(bot: str, share: float | None, adversary: str, deals: int, seed: int, wo
     wins = sum(1 for p, _ in games if p > 0)
     losses = sum(1 for p, _ in games if p < 0)
     shares = [s for _, ss in games for s in ss]
-    lo, hi = wilson(wins, wins + losses)
+    lo, hi = BotResult(bot, wins=wins, losses=losses).win_rate_ci95
     return ({"wins": wins, "losses": losses, "tableaux": len(games) - wins - losses,
              "win_rate": wins / max(1, wins + losses), "win_rate_ci95": [lo, hi],
              "share of his real cards in the re-deals": sum(shares) / max(1, len(shares))}, decks)
@@ -180,13 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--deals must be at least 2")
     if args.workers < 1:
         ap.error("--workers must be at least 1")
-    try:
-        params = json.loads(args.params)
-        if not isinstance(params, dict):
-            raise ValueError("not an object")
-        make_bot(args.bot, **params)
-    except (ValueError, TypeError) as e:
-        ap.error(f"--params must be the bot's keyword arguments as a JSON object: {e}")
+    params = parse_params(ap, args.bot, args.params)
     assert args.bot in bot_names()
     if ADVERSARIES[args.adversary][0] == args.bot:
         ap.error(f"the bot {args.bot!r} cannot also play the adversary {args.adversary!r}")
