@@ -377,3 +377,18 @@ def test_a_hand_card_in_the_draw_keeps_the_draw_offered(server: Server, browser:
     assert any(a.startswith("draw") for a in offered(page)), offered(page)
     assert "you may still choose" in page.inner_text("#prompt")
     assert not page.errors
+
+
+def test_a_part_opened_just_before_a_snapshot_stays_open(server: Server, browser: Any) -> None:
+    """The list of every move, opened by a click and drawn again before its toggle event came (a
+    bot's move arriving at that moment), stays open; it used to close, its buttons hidden."""
+    page = new_page(browser)
+    create(page, server, "Ann", seats=["foster"])
+    page.wait_for_selector("#board[data-mine='1']")
+    for summary in ("#all-moves", "#type-move", "#settings"):
+        page.evaluate(f"() => {{ document.querySelector('{summary} > summary').click(); game.render(); }}")
+        sync_api.expect(page.locator(f"details{summary}[open]")).to_have_count(1)
+        page.evaluate(f"() => {{ document.querySelector('{summary} > summary').click(); game.render(); }}")
+        sync_api.expect(page.locator(f"details{summary}[open]")).to_have_count(0)
+    all_moves(page).first.click()  # the buttons within are there to be clicked
+    assert not page.errors

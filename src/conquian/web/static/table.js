@@ -174,6 +174,12 @@ class Game {
   selectionMoves() { return !this.selected.length || !!(this.options || []).filter(w => fitsTarget(parseMove(w), this.target, this.table.deal, this.you)).length; }
   render() {
     const t = this.table;
+    // a part opened or closed just now stays so: its toggle event comes after the click, and a
+    // snapshot drawn in between would otherwise build it as it was
+    for (const [part, id] of [["moves", "all-moves"], ["typed", "type-move"], ["settings", "settings"]]) {
+      const box = main.querySelector(`details#${id}`);
+      if (box) this.opened[part] = box.open;
+    }
     spanishPack = spanishPackOf(t.variant);
     setTitle(`${t.name} - ${gameName(t.variant)}`);
     const parts = [];
