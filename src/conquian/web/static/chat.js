@@ -85,17 +85,17 @@ function chatMenu(game, line) {
   const c = chatState(game);
   const who = chatWho(game, line);
   if (c.reported.has(line.line)) return el("span", { class: "dim chat-reported" }, _("reported"));
-  const menu = el("details", { class: "chat-menu", "data-key": `menu-${line.line}`, open: c.menu === line.line });
+  const menu = el("details", { class: "chat-menu", "data-key": `menu-${line.line}`, "data-line": line.line, open: c.menu === line.line });
   menu.addEventListener("toggle", () => { c.menu = menu.open ? line.line : (c.menu === line.line ? null : c.menu); });
   menu.append(el("summary", { class: "chat-more", "aria-label": format(_("more about {name}'s line"), { name: who }) }, "…"),
     el("div", { class: "row chat-menu-actions" },
       el("button", { type: "button", class: "secondary chat-report", onclick: () => {
         if (!confirm(_("Report this line to the server's owner?"))) return;
-        c.menu = null; game.send({ type: "report", line: line.line });
+        menu.open = false; c.menu = null; game.send({ type: "report", line: line.line });
       } }, _("report")),
       el("button", { type: "button", class: "secondary chat-block", onclick: () => {
         if (!confirm(format(_("Block {name}? Neither of you will read the other's chat, and you will not be paired together."), { name: who }))) return;
-        c.menu = null; game.send({ type: "block", line: line.line });
+        menu.open = false; c.menu = null; game.send({ type: "block", line: line.line });
       } }, format(_("block {name}"), { name: who }))));
   return menu;
 }
@@ -113,6 +113,9 @@ function chatAnswered(game, m) {
 
 function chatPanel(game) {
   const c = chatState(game);
+  // a menu opened or closed just now stays so: its toggle event comes after a redraw in between
+  const menus = [...document.querySelectorAll("#chat details.chat-menu")];
+  if (menus.length) { const shown = menus.find(m => m.open); c.menu = shown ? shown.dataset.line : null; }
   const t = game.table;
   const watching = game.you === null || game.you === undefined;
   const muted = !!(t && t.chat_muted);
