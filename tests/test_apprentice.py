@@ -109,6 +109,22 @@ def test_the_shipped_weights_are_for_these_features() -> None:
         check_weights({"features": ["something else"], "weights": [1.0]})
 
 
+def test_weights_given_as_a_list_play_as_the_tuple_and_a_wrong_count_is_refused() -> None:
+    """Weights from JSON parameters (``--params '{"weights": [...]}'``) are a list: the bots take
+    any sequence of one number a feature, and refuse another count with a clear error."""
+    listed = list(shipped_weights())
+    for name in ("apprentice", "exit"):
+        assert make_bot(name, weights=listed).weights == shipped_weights()
+        with pytest.raises(ValueError, match=f"{N_FEATURES} numbers"):
+            make_bot(name, weights=listed[:-1])
+    deal = positions("conquian", 2, range(10))[0]
+    seat = deal.to_act
+    assert seat is not None
+    view = deal.view(seat)
+    played = make_bot("exit", weights=listed, iterations=20, cap_ms=None).choose(view)
+    assert str(played) == str(make_bot("exit", iterations=20, cap_ms=None).choose(view))
+
+
 def test_the_apprentice_is_deterministic() -> None:
     for deal in positions("conquian", 2, range(10)):
         seat = deal.to_act

@@ -28,9 +28,10 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from conquian.bots.apprentice_policy import choose_raw, playout
+from conquian.bots.apprentice_policy import N_FEATURES, choose_raw, playout
 from conquian.bots.base import View, check_view, register
 from conquian.bots.determinize import determinize
 from conquian.bots.expert import MasterBot
@@ -42,15 +43,26 @@ from conquian.engine.conquian.deal import raw_to_action as conquian_action
 from conquian.engine.conquian.view import ConquianView
 
 
+def _weights(weights: Sequence[float] | None) -> tuple[float, ...]:
+    """The weights a bot plays: the shipped ones, or those given (a list from JSON parameters
+    too); ValueError unless there is one number a feature."""
+    if weights is None:
+        return shipped_weights()
+    if isinstance(weights, (str, bytes)) or len(weights) != N_FEATURES:
+        raise ValueError(f"the apprentice's weights are {N_FEATURES} numbers, one a feature "
+                         "(conquian.bots.apprentice_policy.FEATURES)")
+    return tuple(float(w) for w in weights)
+
+
 @register("apprentice")
 class ApprenticeBot:
     """The fitted policy alone (about as fast as ``foster``); ``foster`` outside two-hand conquian."""
 
     name = "apprentice"
 
-    def __init__(self, seed: int = 0, weights: tuple[float, ...] | None = None) -> None:
+    def __init__(self, seed: int = 0, weights: Sequence[float] | None = None) -> None:
         self.foster = FosterBot(seed)
-        self.weights = weights if weights is not None else shipped_weights()
+        self.weights = _weights(weights)
 
     def choose(self, view: View) -> Action:
         """The apprentice's choice for the view's seat."""
@@ -70,12 +82,12 @@ class ExitBot(MasterBot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
-                 weights: tuple[float, ...] | None = None, foster_adversary: bool = True,
+                 weights: Sequence[float] | None = None, foster_adversary: bool = True,
                  inference: str | None = None, *, pool: int | None = None, least_ess: float | None = None,
                  defensive: float | None = None) -> None:
         super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference, pool=pool, least_ess=least_ess,
                          defensive=defensive)
-        self.weights = weights if weights is not None else shipped_weights()
+        self.weights = _weights(weights)
         self.foster_adversary = foster_adversary
 
     def _sample(self, view: View, rng: random.Random, legal: list[Any], alive: list[int], n_samples: int,
