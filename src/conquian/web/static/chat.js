@@ -85,8 +85,7 @@ function chatMenu(game, line) {
   const c = chatState(game);
   const who = chatWho(game, line);
   if (c.reported.has(line.line)) return el("span", { class: "dim chat-reported" }, _("reported"));
-  const menu = el("details", { class: "chat-menu", "data-key": `menu-${line.line}`, "data-line": line.line, open: c.menu === line.line });
-  menu.addEventListener("toggle", () => { c.menu = menu.open ? line.line : (c.menu === line.line ? null : c.menu); });
+  const menu = el("details", { class: "chat-menu", "data-key": `menu-${line.line}`, open: c.menu === line.line });
   menu.append(el("summary", { class: "chat-more", "aria-label": format(_("more about {name}'s line"), { name: who }) }, "…"),
     el("div", { class: "row chat-menu-actions" },
       el("button", { type: "button", class: "secondary chat-report", onclick: () => {
@@ -97,6 +96,7 @@ function chatMenu(game, line) {
         if (!confirm(format(_("Block {name}? Neither of you will read the other's chat, and you will not be paired together."), { name: who }))) return;
         menu.open = false; c.menu = null; game.send({ type: "block", line: line.line });
       } }, format(_("block {name}"), { name: who }))));
+  keepOpen(menu, open => { c.menu = open ? line.line : (c.menu === line.line ? null : c.menu); });
   return menu;
 }
 
@@ -113,9 +113,6 @@ function chatAnswered(game, m) {
 
 function chatPanel(game) {
   const c = chatState(game);
-  // a menu opened or closed just now stays so: its toggle event comes after a redraw in between
-  const menus = [...document.querySelectorAll("#chat details.chat-menu")];
-  if (menus.length) { const shown = menus.find(m => m.open); c.menu = shown ? shown.dataset.line : null; }
   const t = game.table;
   const watching = game.you === null || game.you === undefined;
   const muted = !!(t && t.chat_muted);

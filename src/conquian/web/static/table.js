@@ -12,6 +12,15 @@ function setDealText() { return _("set deal: the host knows every card"); }
 function setDealNotice(t) { return t.set_deal ? el("p", { class: "set-deal", role: "note" }, setDealText()) : ""; }
 const PACES = [0, 0.5, 1, 2, 3, 5];
 
+function keepOpen(box, keep) {
+  // a part the player opens or closes stays so when the table is drawn again: the state is kept
+  // at the click itself, since the toggle event comes after it and a snapshot drawn in between
+  // would build the part as it was (the toggle still keeps what opens it otherwise)
+  box.querySelector("summary").addEventListener("click", () => keep(!box.open));
+  box.addEventListener("toggle", () => keep(box.open));
+  return box;
+}
+
 class Game {
   // one client for both masters: the server (a SocketTransport, the default) or the engine in
   // this page (a WorkerTransport, the offline app): transport.js
@@ -174,12 +183,6 @@ class Game {
   selectionMoves() { return !this.selected.length || !!(this.options || []).filter(w => fitsTarget(parseMove(w), this.target, this.table.deal, this.you)).length; }
   render() {
     const t = this.table;
-    // a part opened or closed just now stays so: its toggle event comes after the click, and a
-    // snapshot drawn in between would otherwise build it as it was
-    for (const [part, id] of [["moves", "all-moves"], ["typed", "type-move"], ["settings", "settings"]]) {
-      const box = main.querySelector(`details#${id}`);
-      if (box) this.opened[part] = box.open;
-    }
     spanishPack = spanishPackOf(t.variant);
     setTitle(`${t.name} - ${gameName(t.variant)}`);
     const parts = [];
@@ -651,7 +654,7 @@ class Game {
     const box = el("details", { id: "all-moves", class: "more", open: this.opened.moves },
       el("summary", { "data-key": "all-moves" }, format(ngettext("All moves ({n})", "All moves ({n})", t.legal.length), { n: t.legal.length })),
       el("div", { class: "actions row" }, t.legal.map(w => el("button", { type: "button", class: "move secondary", "data-key": `all-${w}`, "data-action": w, onclick: () => this.act(w) }, moveWords(this, w)))));
-    box.addEventListener("toggle", () => { this.opened.moves = box.open; });
+    keepOpen(box, open => { this.opened.moves = open; });
     return box;
   }
   typeMove() {
@@ -660,7 +663,7 @@ class Game {
     const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, _("play")));
     f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
     const box = el("details", { id: "type-move", class: "more", open: this.opened.typed }, el("summary", { "data-key": "type-move" }, _("Type a move")), f);
-    box.addEventListener("toggle", () => { this.opened.typed = box.open; });
+    keepOpen(box, open => { this.opened.typed = open; });
     return box;
   }
   settings() {
@@ -669,7 +672,7 @@ class Game {
     const t = this.table;
     const box = el("details", { class: "panel more", id: "settings", open: this.opened.settings },
       el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch(), vibrateSwitch(), spanishPack ? suitSwitch(() => this.render()) : "");
-    box.addEventListener("toggle", () => { this.opened.settings = box.open; });
+    keepOpen(box, open => { this.opened.settings = open; });
     const people = t.seats.filter(s => s.kind === "human").length;
     if (t.status === "playing" && (this.host || (this.you !== null && people === 1)) && t.seats.some(s => s.kind !== "human")) {
       const pick = el("select", { id: "pace", "data-key": "pace" }, el("option", { value: "", selected: t.pace === null }, _("the server's")),
