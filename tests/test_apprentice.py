@@ -160,7 +160,7 @@ def test_soft_targets_are_a_distribution_per_decision() -> None:
 
 #: deals the shipped apprentice plays against itself (conquian, dealer p2): seed, actions, winner,
 #: and the CRC-32 of the actions' notation joined by spaces (retrained weights change these)
-PINNED = [(1, 54, 1, 4272674977), (2, 43, 1, 3168210817), (3, 31, 1, 2166203078)]
+PINNED = [(1, 49, 2, 1373362738), (2, 40, 1, 1973467637), (3, 31, 1, 1783253789)]
 
 
 @pytest.mark.parametrize(("seed", "n_actions", "winner", "crc"), PINNED)
