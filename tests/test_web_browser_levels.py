@@ -1,6 +1,6 @@
 """The bots' levels in a real browser (Debian's Chromium driven by Playwright), on a phone
 (390x844) that reads Spanish: the lobby's and the table's bot menus offer the levels, weakest
-first, each with its measured rating ("Principiante · 1,587"), the other bots apart; a level seated
+first, each with its measured rating ("Principiante · 1,583"), the other bots apart; a level seated
 from the table's menu plays under its name; the leaderboard lists the bots' fixed ratings with
 their intervals, within the phone's width.
 
@@ -47,7 +47,7 @@ def phone(browser: Any) -> Any:  # noqa: F811
 
 
 def expected_levels() -> list[str]:
-    """The levels' labels in Spanish, weakest first, with their ratings: "Principiante · 1,587"."""
+    """The levels' labels in Spanish, weakest first, with their ratings: "Principiante · 1,583"."""
     es = translator("es")
     return [f"{es.render(bot_name(lv.bot))} · {fixed_rating('conquian', lv.bot)['rating']:,}"  # type: ignore[index]
             for lv in LEVELS]
