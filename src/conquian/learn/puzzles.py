@@ -131,9 +131,13 @@ def start_rating(difficulty: float) -> tuple[float, float]:
     ``sigma``: a puzzle's rating is read off the same fit as theirs, and it is met by many players,
     so their results move it less than a new player's.
 
+    >>> from conquian.bots.levels import fixed_rating
+    >>> foster, expert = (fixed_rating("conquian", b) for b in ANCHORS)
     >>> mu, sigma = start_rating(FOSTER_MISSES)
-    >>> 25.0 < mu < 27.74, round(sigma, 2)
-    (True, 1.64)
+    >>> abs(mu - (foster["mu"] + expert["mu"]) / 2) < 1e-9, abs(sigma - (foster["sigma"] + expert["sigma"]) / 2) < 1e-9
+    (True, True)
+    >>> start_rating(0.0)[0] < foster["mu"] < mu < start_rating(1.0)[0] < expert["mu"]
+    True
     """
     from conquian.bots.levels import fixed_rating
 
