@@ -134,14 +134,14 @@ def test_drawn_hands_follow_the_weights() -> None:
 
 
 def test_the_search_takes_each_reading_and_refuses_another() -> None:
-    """``inference``: ``choices`` (the default: the passed and discarded cards only), ``apprentice``
-    or ``policy`` (a model of his play), ``mixture`` (models weighed by how well they predict him);
-    only these.  With a model, the search draws the adversary's
+    """``inference``: ``choices`` (the passed and discarded cards only), ``apprentice`` or ``policy``
+    (a model of his play), ``mixture`` (models weighed by how well they predict him), ``safe`` (the
+    default: the mixture guarded); only these.  With a model, the search draws the adversary's
     hands from a pool of them; without, from none."""
     from conquian.bots.apprentice import ExitBot
     from conquian.bots.expert import ExpertBot, MasterBot
 
-    assert MasterBot().inference == ExitBot().inference == ExpertBot.INFERENCE == "choices"
+    assert MasterBot().inference == ExitBot().inference == ExpertBot.INFERENCE == "safe"
     deal = foster_deals("conquian", 2, range(3, 4))[0][4]
     for inference in ("choices", "apprentice", "policy", "mixture", "safe"):
         bot = ExpertBot(seed=1, iterations=30, inference=inference)
