@@ -73,7 +73,8 @@ def test_first_answers_are_rated_and_retries_are_not(server: tuple[Server, Path]
     # a retry, right or wrong, changes nothing
     for move in (first.answer, wrong_move(c, first.id, first.answer, csrf)):
         again = c.post(f"/api/puzzles/{first.id}", json={"move": move}, headers=token).json()
-        assert again["rating"] == {"counted": False, "rating": up, "change": 0, "puzzle": right["rating"]["puzzle"]}
+        assert again["rating"] == {"counted": False, "seen": False, "rating": up, "change": 0,
+                                   "puzzle": right["rating"]["puzzle"]}
 
     # the server judges the move: claiming a solve without the answer's move is a wrong answer
     miss = wrong_move(c, second.id, second.answer, csrf)

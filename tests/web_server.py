@@ -36,7 +36,7 @@ class Server:
 
     #: The tests open many tables and connections from 127.0.0.1: limits per address far above them.
     LOOSE = ("--tables-per-minute", "10000", "--connections-per-address", "10000", "--messages-per-address", "10000",
-             "--lobby-per-address", "10000", "--replays-per-minute", "10000",
+             "--lobby-per-address", "10000", "--replays-per-minute", "10000", "--learn-per-minute", "10000",
              "--accounts-per-hour", "10000", "--account-requests-per-minute", "10000")
 
     @classmethod

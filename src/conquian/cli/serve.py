@@ -71,6 +71,9 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--replays-per-minute", type=bounded(1, 100_000), default=30,
                    help=_("replays, records and reviews one client address may have made a minute, in bursts of six "
                           "(default 30; what is made already is not counted)"))
+    w.add_argument("--learn-per-minute", type=bounded(1, 100_000), default=120,
+                   help=_("Learn requests (lessons, puzzles) one client address may make a minute, in bursts of "
+                          "twenty (default 120)"))
     w.add_argument("--lobby-per-address", type=bounded(1, 100_000), default=5,
                    help=_("waiting tables the lobby lists from one client address (default 5; behind a proxy, "
                           "see the deployment guide on client addresses)"))
@@ -195,6 +198,7 @@ def serve_command(args: argparse.Namespace) -> int:
                         account_requests_per_minute=args.account_requests_per_minute,
                         unjoined_after=args.unjoined_after, chat_chars=args.chat_chars,
                         replays_per_minute=args.replays_per_minute, lobby_per_address=args.lobby_per_address,
+                        learn_per_minute=args.learn_per_minute,
                         chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
                         quick_bot_after=args.quick_bot_after, quick_deals=args.quick_deals,
                         quick_gone_after=args.quick_gone_after,
@@ -235,6 +239,7 @@ def serve_command(args: argparse.Namespace) -> int:
                 "account_requests_per_minute": settings.account_requests_per_minute,
                 "unjoined_after": settings.unjoined_after,
                 "replays_per_minute": settings.replays_per_minute, "lobby_per_address": settings.lobby_per_address,
+                "learn_per_minute": settings.learn_per_minute,
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
                 "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),
                 "quick_bot_after": settings.quick_bot_after, "quick_deals": settings.quick_deals,

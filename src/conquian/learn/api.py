@@ -56,6 +56,7 @@ def page_words(tr: Translator) -> dict[str, str]:
         "your_rating": tr.render(Msg("Your puzzle rating: {rating} ({change})", rating="{rating}", change="{change}")),
         "this_rating": tr.render(Msg("this puzzle's rating: {rating}", rating="{rating}")),
         "not_counted": tr.render(Msg("only your first answer to a puzzle is rated")),
+        "seen_before": tr.render(Msg("not rated: this browser was shown this puzzle's answer before")),
     }
 
 

@@ -78,7 +78,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             *ratings.routes(server.ratings, server.accounts.viewer),
             *quick.routes(),
             *http_routes(server),
-            *learn_routes(server.accounts, server.puzzle_ratings),
+            *learn_routes(server.accounts, server.puzzle_ratings, server.limits, settings.learn_per_minute),
             websocket_route(server),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Route("/offline", lambda request: RedirectResponse("/offline/", status_code=308)),

@@ -10,11 +10,21 @@ the browser (``localStorage``) and, for a signed-in player, in his account
 
 For a signed-in player, the first answer to each puzzle is rated (:mod:`conquian.web.puzzle_ratings`):
 the answer carries his new puzzle rating and its change, the list his rating and every puzzle's.
+A puzzle's answer is shown only with the verdict of an attempt, and the browser that saw it (a
+guest's too: its ``conquian_puzzles`` cookie) and the account are marked as shown it, so that no
+later attempt from them is rated.
+
+Every request is limited per client address (:meth:`conquian.web.limits.AddressLimits.learn`:
+``429 too_fast``), its engine and database work runs in a worker thread, off the event loop, and
+a verdict that cannot be kept in the database is answered ``503 storage`` without the answer.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,11 +36,18 @@ from starlette.routing import BaseRoute, Route
 from conquian.i18n import Msg, Translator
 from conquian.learn.api import MAX_MOVES, LearnError, learn_request, lesson_state, page_words
 from conquian.learn.page import learn_html
-from conquian.web.accounts import Accounts
+from conquian.web.accounts import COOKIE_AGE, Accounts
 from conquian.web.lang import reader
-from conquian.web.puzzle_ratings import PuzzleRatings
+from conquian.web.limits import LEARN_BURST, LEARN_PER_MINUTE, AddressLimits, client_address
+from conquian.web.puzzle_ratings import PuzzleRatings, browser_key
 
-__all__ = ["MAX_MOVES", "learn_page", "learn_routes", "lesson_state"]
+log = logging.getLogger("conquian.web")
+
+#: The cookie that tells the server which browser was shown which puzzles' answers
+#: (:mod:`conquian.web.puzzle_ratings`), sent to the puzzles' requests only.
+BROWSER_COOKIE = "conquian_puzzles"
+
+__all__ = ["BROWSER_COOKIE", "MAX_MOVES", "learn_page", "learn_routes", "lesson_state"]
 
 
 def _reader(request: Request) -> Translator:
@@ -42,25 +59,21 @@ def _error(status: int, message: Msg, tr: Translator) -> JSONResponse:
                         status_code=status)
 
 
-def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None = None) -> list[BaseRoute]:
+def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None = None,
+                 limits: AddressLimits | None = None, per_minute: float = LEARN_PER_MINUTE) -> list[BaseRoute]:
     """The Learn section's routes (their answers: :func:`conquian.learn.api.learn_request`); with
-    ``accounts`` and ``board``, a signed-in player's puzzles are rated."""
+    ``accounts`` and ``board``, a signed-in player's puzzles are rated and the answers shown to a
+    browser are kept (:mod:`conquian.web.puzzle_ratings`); with ``limits``, an address makes at
+    most ``per_minute`` requests a minute (bursts of :data:`~conquian.web.limits.LEARN_BURST`)."""
 
-    async def rated(request: Request, path: str, out: dict[str, Any]) -> None:
-        """Add the signed-in player's puzzle rating (and rate his answer) to a puzzles answer."""
-        if accounts is None or board is None:
-            return
-        account = await accounts.current(request)
-        if account is None:
-            return
-        if path == "/api/puzzles":
-            mine = await run_in_threadpool(board.player, account.id)
-            shown = await run_in_threadpool(board.puzzle_ratings)
-            out["player"] = mine
-            for p in out["puzzles"]:
-                p["rating"] = shown.get(p["id"], p["rating"])
-        elif "result" in out:
-            out["rating"] = await run_in_threadpool(board.attempt, account.id, out["id"], out["result"]["right"])
+    def too_often(request: Request, tr: Translator) -> Response | None:
+        """The refusal of a request past its address's limit, or None."""
+        if limits is None or limits.learn(client_address(request.client), time.monotonic(), per_minute):
+            return None
+        return JSONResponse({"error": {"code": "too_fast", "rule": None, "message": tr.render(
+            Msg("at most {burst} lessons and puzzles at once from one address, then {rate} a minute",
+                burst=LEARN_BURST, rate=f"{per_minute:g}"))[:300]}},
+            status_code=429, headers={"Retry-After": str(max(1, round(60 / per_minute)))})
 
     async def page(request: Request) -> Response:
         tr = _reader(request)
@@ -68,25 +81,59 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
 
     def listing(path: str) -> Callable[[Request], Awaitable[Response]]:
         async def answer(request: Request) -> Response:
-            out = learn_request(path, None, _reader(request))
-            await rated(request, path, out)
+            tr = _reader(request)
+            refused = too_often(request, tr)
+            if refused is not None:
+                return refused
+            out = await run_in_threadpool(learn_request, path, None, tr)
+            if path == "/api/puzzles" and accounts is not None and board is not None:
+                try:
+                    account = await accounts.current(request)
+                    if account is not None:
+                        out["player"], shown = await run_in_threadpool(_player, board, account.id)
+                        for p in out["puzzles"]:
+                            p["rating"] = shown.get(p["id"], p["rating"])
+                except Exception as e:  # a database gone read-only or away
+                    return _storage(e, tr)
             return JSONResponse(out, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"})
         return answer
 
     def one(prefix: str, param: str) -> Callable[[Request], Awaitable[Response]]:
         async def answer(request: Request) -> Response:
             tr = _reader(request)
+            refused = too_often(request, tr)
+            if refused is not None:
+                return refused
             try:
                 body = json.loads(await request.body() or b"{}")
             except ValueError:
                 body = None
             try:
-                out = learn_request(prefix + str(request.path_params[param]), body, tr)
+                out = await run_in_threadpool(learn_request, prefix + str(request.path_params[param]), body, tr)
             except LearnError as e:
                 return _error(e.status, e.message, tr)
-            if prefix == "/api/puzzles/":
-                await rated(request, prefix, out)
-            return JSONResponse(out, headers={"Cache-Control": "no-store"})
+            if prefix != "/api/puzzles/" or "result" not in out or accounts is None or board is None:
+                return JSONResponse(out, headers={"Cache-Control": "no-store"})
+            # a verdict shows the answer: the browser (and the account) are marked as shown it
+            # before the answer goes out, and nothing is said if that cannot be kept
+            cookie = request.cookies.get(BROWSER_COOKIE) or ""
+            made = not cookie or len(cookie) > 100
+            if made:
+                cookie = secrets.token_urlsafe(24)
+            try:
+                account = await accounts.current(request)
+                if account is None:
+                    await run_in_threadpool(board.shown_to, browser_key(cookie), out["id"])
+                else:
+                    out["rating"] = await run_in_threadpool(board.attempt, account.id, out["id"],
+                                                            out["result"]["right"], browser_key(cookie))
+            except Exception as e:  # a database gone read-only or away
+                return _storage(e, tr)
+            response = JSONResponse(out, headers={"Cache-Control": "no-store"})
+            if made:
+                response.set_cookie(BROWSER_COOKIE, cookie, max_age=COOKIE_AGE, httponly=True, samesite="lax",
+                                    path="/api/puzzles", secure=request.url.scheme == "https")
+            return response
         return answer
 
     return [
@@ -96,6 +143,22 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
         Route("/api/puzzles", listing("/api/puzzles")),
         Route("/api/puzzles/{id}", one("/api/puzzles/", "id"), methods=["POST"]),
     ]
+
+
+def _player(board: PuzzleRatings, account_id: str) -> tuple[dict[str, Any], dict[str, int]]:
+    """The account's puzzle rating and every puzzle's (one trip to a worker thread)."""
+    return board.player(account_id), board.puzzle_ratings()
+
+
+def _storage(e: BaseException, tr: Translator) -> JSONResponse:
+    """The answer to a request whose database work failed (a full disk, a database gone read-only
+    or away): ``503 storage``, as the tables' own requests."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    reason = (text.splitlines()[0] if text else type(e).__name__)[:150]
+    log.warning("a puzzle answer could not be kept", extra={"event": "store_failed", "error": reason})
+    return JSONResponse({"error": {"code": "storage", "rule": None, "message": tr.render(
+        Msg("the server cannot keep your answer now: {reason}", reason=reason))[:300]}}, status_code=503,
+        headers={"Retry-After": "5"})
 
 
 def learn_page(tr: Translator) -> str:

@@ -40,6 +40,11 @@ CHAT_BURST = 3
 HEAVY_PER_MINUTE = 30.0
 #: ...and how many it may have made at once.
 HEAVY_BURST = 6
+#: Learn requests (lessons, puzzles: each replays a position with the engine) one address may
+#: make a minute on average (``--learn-per-minute``)...
+LEARN_PER_MINUTE = 120.0
+#: ...and how many at once.
+LEARN_BURST = 20
 #: Bytes a request's line and headers may hold (docs/deployment.md), and headers it may have.
 MAX_HEAD_BYTES = 16 * 1024
 MAX_HEADER_LINES = 100
@@ -53,6 +58,7 @@ class _Address:
     messages: RateLimit | None = None
     tables: RateLimit | None = None
     heavy: RateLimit | None = None
+    learn: RateLimit | None = None
     used: float = field(default_factory=time.monotonic)
 
 
@@ -109,6 +115,14 @@ class AddressLimits:
         if a.heavy is None:
             a.heavy = RateLimit(per_minute / 60, HEAVY_BURST)
         return a.heavy.allow(now)
+
+    def learn(self, address: str, now: float, per_minute: float = LEARN_PER_MINUTE) -> bool:
+        """Whether ``address`` may make one more Learn request now (a lesson's step, a puzzle, their
+        lists): ``per_minute`` on average, in bursts of :data:`LEARN_BURST`."""
+        a = self._get(address)
+        if a.learn is None:
+            a.learn = RateLimit(per_minute / 60, LEARN_BURST)
+        return a.learn.allow(now)
 
     def forget(self, idle: float = 600.0) -> None:
         """Let go of addresses with no connection, unused for ``idle`` seconds (their buckets

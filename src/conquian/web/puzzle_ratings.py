@@ -8,10 +8,19 @@ moves with every first attempt too.  ``puzzle_attempts`` keeps each account's fi
 puzzle: only the first counts (a retry, right or wrong, changes nothing).  The server judges the
 answer itself: the page sends the chosen move and :func:`conquian.learn.api.puzzle_answer` compares
 it with the puzzle's answer.  Guests (no account cookie) and the offline app are not rated.
+
+The answer is shown only with the verdict of an attempt.  ``puzzle_seen`` keeps which puzzles'
+answers were shown to a browser (by a digest of its ``conquian_puzzles`` cookie, which the
+server gives it with its first verdict, a guest's or an account's) and to an account: an account's
+attempt at a puzzle whose answer this browser, or the account, was shown before is not rated, nor
+does it move the puzzle's rating (a guest's look-up does not make a later first attempt count).
+The browser's marks are carried to every account that answers a puzzle from it.  A browser that
+drops its cookie cannot be told from a new one: that much is beyond the server's sight.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import Any
 
@@ -51,8 +60,23 @@ puzzle_attempts = SqlTable(
 )
 
 
+puzzle_seen = SqlTable(
+    "puzzle_seen", metadata,
+    # "b:" and the digest of a browser's cookie, or "a:" and an account's id
+    Column("viewer", String(80), primary_key=True),
+    Column("puzzle_id", String(40), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+
+def browser_key(cookie: str) -> str:
+    """What ``puzzle_seen`` keeps of a browser's cookie: a digest (the cookie itself is never kept)."""
+    return "b:" + hashlib.sha256(b"conquian puzzles\0" + cookie.encode("utf-8", "replace")).hexdigest()
+
+
 def _forget(conn: Connection, account_id: str) -> None:
     conn.execute(puzzle_attempts.delete().where(puzzle_attempts.c.account_id == account_id))
+    conn.execute(puzzle_seen.delete().where(puzzle_seen.c.viewer == "a:" + account_id))
 
 
 FORGET_ACCOUNT.append(_forget)
@@ -63,6 +87,24 @@ def _start(puzzle_id: str) -> tuple[float, float]:
         if p.id == puzzle_id:
             return start_rating(p.difficulty)
     raise KeyError(puzzle_id)
+
+
+def _mark(conn: Connection, viewer: str, puzzle_id: str, now: float) -> None:
+    """``viewer`` was shown the puzzle's answer (kept once: a second showing changes nothing)."""
+    try:
+        with conn.begin_nested():
+            conn.execute(insert(puzzle_seen).values(viewer=viewer, puzzle_id=puzzle_id, at=now))
+    except IntegrityError:
+        pass
+
+
+def _carry(conn: Connection, browser: str, account: str, now: float) -> None:
+    """The answers the browser was shown (as a guest, or to another account) count as shown to
+    the account that now answers from it."""
+    had = {r.puzzle_id for r in conn.execute(select(puzzle_seen.c.puzzle_id).where(puzzle_seen.c.viewer == account))}
+    for r in conn.execute(select(puzzle_seen.c.puzzle_id).where(puzzle_seen.c.viewer == browser)).all():
+        if r.puzzle_id not in had:
+            _mark(conn, account, r.puzzle_id, now)
 
 
 class PuzzleRatings:
@@ -90,22 +132,39 @@ class PuzzleRatings:
                 "attempts": row.games if row else 0, "solved": row.wins if row else 0,
                 "attempted": sorted(r.puzzle_id for r in tried)}
 
-    def attempt(self, account_id: str, puzzle_id: str, solved: bool) -> dict[str, Any]:
-        """Rate the account's attempt at the puzzle if it is its first (``counted``): the player's
-        puzzle rating after it and its ``change``, and the puzzle's rating after it.  A later
-        attempt changes nothing (``counted`` false, ``change`` 0)."""
+    def attempt(self, account_id: str, puzzle_id: str, solved: bool, browser: str | None = None) -> dict[str, Any]:
+        """Rate the account's attempt at the puzzle if it is its first (``counted``) and neither the
+        account nor its ``browser`` (:func:`browser_key`) was shown the answer before (``seen``,
+        said only where the account itself has no attempt at it):
+        the player's puzzle rating after it and its ``change``, and the puzzle's rating after it.
+        Any other attempt changes no rating (``counted`` false, ``change`` 0).  The browser's marks
+        are carried to the account, and both are marked as shown this answer."""
         start = _start(puzzle_id)
         model = _model()
         now = time.time()
+        mine_key = "a:" + account_id
+        viewers = [mine_key] if browser is None else [mine_key, browser]
         with self.engine.begin() as conn:
-            try:
-                with conn.begin_nested():
-                    conn.execute(insert(puzzle_attempts).values(account_id=account_id, puzzle_id=puzzle_id,
-                                                                solved=solved, mu=0.0, sigma=0.0, change=0, at=now))
-            except IntegrityError:
-                first = False
+            if browser is not None:
+                _carry(conn, browser, mine_key, now)
+            seen = conn.execute(select(puzzle_seen.c.viewer).where(
+                puzzle_seen.c.viewer.in_(viewers), puzzle_seen.c.puzzle_id == puzzle_id)).first() is not None
+            first = False
+            if seen:  # said only of an account that never attempted it itself (else: a retry)
+                seen = conn.execute(select(puzzle_attempts.c.at).where(
+                    puzzle_attempts.c.account_id == account_id, puzzle_attempts.c.puzzle_id == puzzle_id)).first() is None
             else:
-                first = True
+                try:
+                    with conn.begin_nested():
+                        conn.execute(insert(puzzle_attempts).values(
+                            account_id=account_id, puzzle_id=puzzle_id, solved=solved, mu=0.0, sigma=0.0, change=0,
+                            at=now))
+                except IntegrityError:
+                    pass  # not its first attempt
+                else:
+                    first = True
+            for viewer in viewers:
+                _mark(conn, viewer, puzzle_id, now)
             mine = conn.execute(select(ratings).where(ratings.c.subject == account_id, ratings.c.game == GAME)
                                 .with_for_update()).first()
             its = conn.execute(select(puzzle_ratings).where(puzzle_ratings.c.puzzle_id == puzzle_id)
@@ -113,7 +172,7 @@ class PuzzleRatings:
             player = model.rating(mu=mine.mu, sigma=mine.sigma) if mine else model.rating()
             puzzle = model.rating(mu=its.mu, sigma=its.sigma) if its else model.rating(mu=start[0], sigma=start[1])
             if not first:
-                return {"counted": False, "rating": shown(player.mu, player.sigma), "change": 0,
+                return {"counted": False, "seen": seen, "rating": shown(player.mu, player.sigma), "change": 0,
                         "puzzle": shown(puzzle.mu, puzzle.sigma)}
             [[p_after], [z_after]] = model.rate([[player], [puzzle]], ranks=[1, 2] if solved else [2, 1])
             change = shown(p_after.mu, p_after.sigma) - shown(player.mu, player.sigma)
@@ -134,8 +193,19 @@ class PuzzleRatings:
             conn.execute(update(puzzle_attempts).where(puzzle_attempts.c.account_id == account_id,
                                                        puzzle_attempts.c.puzzle_id == puzzle_id)
                          .values(mu=p_after.mu, sigma=p_after.sigma, change=change))
-        return {"counted": True, "rating": shown(p_after.mu, p_after.sigma), "change": change,
+        return {"counted": True, "seen": False, "rating": shown(p_after.mu, p_after.sigma), "change": change,
                 "puzzle": shown(z_after.mu, z_after.sigma)}
+
+    def shown_to(self, browser: str, puzzle_id: str) -> None:
+        """Mark that ``browser`` (:func:`browser_key`) was shown the puzzle's answer (a guest's attempt)."""
+        with self.engine.begin() as conn:
+            _mark(conn, browser, puzzle_id, time.time())
+
+    def seen(self, viewer: str) -> list[str]:
+        """The puzzles whose answer ``viewer`` (``a:`` and an account id, or :func:`browser_key`) was shown."""
+        with self.engine.begin() as conn:
+            return sorted(r.puzzle_id for r in conn.execute(
+                select(puzzle_seen.c.puzzle_id).where(puzzle_seen.c.viewer == viewer)).all())
 
     def history(self, account_id: str) -> list[int]:
         """The account's puzzle rating after each rated attempt, oldest first."""

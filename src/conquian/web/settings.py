@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conquian.web import security
-from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND
+from conquian.web.limits import CHAT_BURST, CHAT_CHARS, CHAT_PER_SECOND, LEARN_PER_MINUTE
 from conquian.web.table import TURN_TIMERS
 
 
@@ -55,6 +55,9 @@ class Settings:
     HTTP requests); when full, a player's connection closes the longest idle spectator's."""
     replays_per_minute: float = 30.0
     """Records, replays and reviews made for one client address a minute (bursts of six)."""
+    learn_per_minute: float = LEARN_PER_MINUTE
+    """Learn requests (lessons, puzzles) one client address may make a minute (bursts of
+    :data:`~conquian.web.limits.LEARN_BURST`)."""
     quick_bot_after: float = 30.0
     """Seconds a quick match's player waits before bots may fill the empty seats (conquian.web.quickmatch)."""
     quick_gone_after: float = 90.0

@@ -208,7 +208,7 @@
     if (s.result && s.rating) {
       rated.textContent = ratingText(s.rating.rating, s.rating.change)
         + " · " + words.this_rating.replace("{rating}", s.rating.puzzle.toLocaleString(lang))
-        + (s.rating.counted ? "" : " · " + words.not_counted);
+        + (s.rating.counted ? "" : " · " + (s.rating.seen ? words.seen_before : words.not_counted));
       puzzleData.player = { ...(puzzleData.player || {}), rating: s.rating.rating, change: s.rating.change };
       const p = puzzleData.puzzles.find((q) => q.id === s.id);
       if (p) p.rating = s.rating.puzzle;
