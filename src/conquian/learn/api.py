@@ -57,6 +57,7 @@ def page_words(tr: Translator) -> dict[str, str]:
         "this_rating": tr.render(Msg("this puzzle's rating: {rating}", rating="{rating}")),
         "not_counted": tr.render(Msg("only your first answer to a puzzle is rated")),
         "seen_before": tr.render(Msg("not rated: this browser was shown this puzzle's answer before")),
+        "offline_unrated": tr.render(Msg("Puzzles played here, offline, are not rated.")),
     }
 
 
@@ -143,6 +144,7 @@ def puzzle_answer(puzzle_id: str, body: object, tr: Translator) -> dict[str, Any
     if move is not None:
         if move not in moves:
             raise LearnError(400, Msg("that is not one of the moves listed"))
+        p = p.unsealed()  # the offline app's copy keeps the answer's digest only
         right = move == p.answer
         verdict = (Msg("Right!") if right else
                    Msg("Not this time: the answer is {answer}.", answer=move_words(p.answer)))

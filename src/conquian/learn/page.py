@@ -22,6 +22,8 @@ def learn_html(words: dict[str, str], lang: str, offline: bool = False) -> str:
     learn_href = "learn.html" if offline else "/learn"
     scripts = ([f"{static}page.js", f"{static}transport.js"] if offline else []) + [f"{static}learn.js"]
     switch = '<span id="lang-switch" class="lang-switch"></span>' if offline else ""
+    # offline, the page's own engine judges the answers: nothing there is rated
+    unrated = f'<p id="puzzle-unrated" class="rating">{w("offline_unrated")}</p>' if offline else ""
     return f"""<!doctype html>
 <html lang="{html.escape(lang)}"{root}>
 <head>
@@ -37,7 +39,7 @@ def learn_html(words: dict[str, str], lang: str, offline: bool = False) -> str:
 <main id="learn">
 <p id="learn-status" class="status" aria-live="polite" hidden></p>
 <section id="path"{" hidden" if offline else ""}><h1>{w("title")}</h1><ol id="lesson-list"></ol>
-<h2>{w("puzzles")}</h2><p id="puzzle-rating" class="rating" hidden></p>
+<h2>{w("puzzles")}</h2><p id="puzzle-rating" class="rating" hidden></p>{unrated}
 <ul id="puzzle-list" class="puzzles"></ul></section>
 <section id="puzzle" hidden>
 <h1 id="p-title"></h1><ul id="p-lines" class="board"></ul>

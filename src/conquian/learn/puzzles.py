@@ -15,9 +15,10 @@ meets it on the server (:mod:`conquian.web.puzzle_ratings`).
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import zlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -66,6 +67,21 @@ class Puzzle:
     """Where the position was found: ``self-play`` (the bots' own deals), ``record <digest> deal N``
     (a record file, named by a digest of its text) or ``match <table id> deal N`` (a finished rated
     or published match of a server).  Never a player's name."""
+    answer_sha256: str = ""
+    """A sealed puzzle's answer (:func:`seal_puzzles`: the offline app's copy): the digest of its
+    id and answer (:func:`answer_digest`), its ``answer`` and best estimate's move then empty until
+    :meth:`unsealed` finds the listed move with that digest.  Empty for the shipped puzzles."""
+
+    def unsealed(self) -> Puzzle:
+        """The puzzle with its answer (a sealed one's: the legal move whose digest is its
+        :attr:`answer_sha256`); the puzzle itself when it is not sealed."""
+        if not self.answer_sha256:
+            return self
+        for a in self.deal().legal_actions():
+            if answer_digest(self.id, str(a)) == self.answer_sha256:
+                best = (str(a), self.estimates[0][1])
+                return replace(self, answer=str(a), estimates=(best, *self.estimates[1:]), answer_sha256="")
+        raise ValueError(f"puzzle {self.id}: no legal move has its answer's digest")
 
     def deal(self) -> Deal:
         """The position: the deal after the actions before the puzzle."""
@@ -95,6 +111,8 @@ class Puzzle:
     def to_json(self) -> dict[str, Any]:
         """The puzzle as the data file keeps it."""
         out = asdict(self)
+        if not out["answer_sha256"]:
+            del out["answer_sha256"]
         out["actions"] = list(self.actions)
         out["estimates"] = [list(e) for e in self.estimates]
         return out
@@ -103,10 +121,10 @@ class Puzzle:
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
         """A puzzle from the data file."""
         return cls(id=data["id"], variant=data["variant"], dealer=data["dealer"], deck=data["deck"],
-                   actions=tuple(data["actions"]), seat=data["seat"], answer=data["answer"],
+                   actions=tuple(data["actions"]), seat=data["seat"], answer=str(data.get("answer", "")),
                    estimates=tuple((str(a), float(w)) for a, w in data["estimates"]), theme=data["theme"],
                    difficulty=float(data["difficulty"]), options=dict(data.get("options", {})),
-                   source=str(data.get("source", "self-play")))
+                   source=str(data.get("source", "self-play")), answer_sha256=str(data.get("answer_sha256", "")))
 
 
 #: The bots whose picks make a puzzle's difficulty, and whose fitted ratings in ``conquian``
@@ -436,6 +454,34 @@ def theme_of(deal: Deal, answer: str) -> str:
     if verb in ("add", "shift"):
         return "fattening"
     return "using"
+
+
+def answer_digest(puzzle_id: str, move: str) -> str:
+    """The digest a sealed puzzle keeps of its answer: SHA-256 of the puzzle's id and the move in
+    its normal notation (``p2 discard 7c``), so that equal answers of two puzzles differ.
+
+    >>> answer_digest("c10-29", "p2 pass") == answer_digest("c10-29", "p2  pass")
+    True
+    """
+    return hashlib.sha256(f"conquian puzzle\0{puzzle_id}\0{parse_action(move)}".encode()).hexdigest()
+
+
+def seal_puzzles(data: dict[str, Any]) -> dict[str, Any]:
+    """The puzzles' data file (``puzzles.json``'s object) with every answer sealed, for the offline
+    app: each answer kept as its :func:`answer_digest` only, and the best estimate's move blanked
+    (its win chance kept), so the file does not give the answers away at a glance.  The page's
+    engine finds an answer again, after the player's attempt, by the digest of each listed move
+    (:meth:`Puzzle.unsealed`); a player who hashes every move finds them too: puzzles offline
+    are not rated."""
+    out = dict(data)
+    sealed = []
+    for p in data["puzzles"]:
+        q = dict(p)
+        q["answer_sha256"] = answer_digest(q["id"], q.pop("answer"))
+        q["estimates"] = [["", q["estimates"][0][1]], *q["estimates"][1:]]
+        sealed.append(q)
+    out["puzzles"] = sealed
+    return out
 
 
 @cache

@@ -353,6 +353,13 @@ def _refuse(request: Request, code: str, message: Msg, status: int) -> JSONRespo
                         status_code=status)
 
 
+def _storage(request: Request, e: BaseException) -> JSONResponse:
+    """``503 storage``, as the tables' requests answer when the database fails them."""
+    text = str(getattr(e, "orig", None) or e).strip()
+    return _refuse(request, "storage", Msg("the server cannot keep your progress now: {reason}",
+                                           reason=(text.splitlines()[0] if text else type(e).__name__)[:150]), 503)
+
+
 class Accounts:
     """The accounts of one server process: the store, the rate limits and the routes."""
 
@@ -505,7 +512,10 @@ class Accounts:
             account = await self.current(request)
             if account is None:
                 return _refuse(request, "signed_out", Msg("you are not signed in"), 401)
-            lessons, solved = await run_in_threadpool(self.store.progress, account.id)
+            try:
+                lessons, solved = await run_in_threadpool(self.store.progress, account.id)
+            except Exception as e:  # a database gone away
+                return _storage(request, e)
             return JSONResponse({"lessons": lessons, "puzzles": solved}, headers={"Cache-Control": "no-store"})
         found = await self.guarded(request)
         if isinstance(found, Response):
@@ -528,7 +538,10 @@ class Accounts:
         known_puzzles = {p.id for p in puzzles()}
         lessons = sorted({k for k in given[0] if k in known_lessons})
         solved = sorted({k for k in given[1] if k in known_puzzles})
-        await run_in_threadpool(self.store.set_progress, found.id, lessons, solved)
+        try:
+            await run_in_threadpool(self.store.set_progress, found.id, lessons, solved)
+        except Exception as e:  # a full disk, a database gone read-only or away
+            return _storage(request, e)
         return JSONResponse({"lessons": lessons, "puzzles": solved})
 
     def deleter(self, rename: Callable[[list[tuple[str, int]]], Awaitable[None]]) -> Callable[

@@ -14,7 +14,8 @@ The files of the offline app (``/offline/`` on the server, ``offline/`` in a bui
 - ``learn.html``: the Learn section (lessons and puzzles), the server's page whose lesson runner
   runs in the worker (:mod:`conquian.learn.api`);
 - ``worker.js``: the Web Worker that loads Pyodide and the engine and answers the page;
-- ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`);
+- ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`), the puzzles'
+  answers sealed (puzzles offline are not rated);
 - ``pyodide/``: the runtime (:data:`RUNTIME_FILES`);
 - ``engine-assets.json``: every file the app needs, for a service worker to cache
   (:func:`asset_list`), and ``sw.js``, the offline app's own service worker that does.
@@ -62,6 +63,8 @@ LEARN_PAGE = "learn.html"
 _SKIPPED = ("tui/", "envs/", "analysis/", "cli/", "web/static/", "web/offline/", "web/migrations/")
 _WEB_KEPT = ("web/__init__.py", "web/table.py", "web/snapshot.py", "web/local.py")
 _DATA = (".py", ".json", ".mo", ".md", ".typed")
+#: The puzzles' data file, whose answers the offline app gets sealed.
+SEALED = "conquian/learn/puzzles.json"
 
 
 class SiteError(ConquianError):
@@ -139,14 +142,20 @@ def _engine_files() -> Iterator[tuple[str, Path]]:
 def engine_zip() -> bytes:
     """The engine's package as the worker unpacks it: its pure-Python modules and their data
     (rule books, catalogues, the bots' tables), never a compiled module; the same bytes for the
-    same sources (no dates)."""
+    same sources (no dates).  The puzzles' answers are sealed (:func:`~conquian.learn.puzzles.seal_puzzles`:
+    digests, not moves)."""
+    from conquian.learn.puzzles import seal_puzzles
+
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name, path in _engine_files():
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            z.writestr(info, path.read_bytes())
+            data = path.read_bytes()
+            if name == SEALED:
+                data = json.dumps(seal_puzzles(json.loads(data)), ensure_ascii=False, separators=(",", ":")).encode()
+            z.writestr(info, data)
     return out.getvalue()
 
 
