@@ -73,7 +73,7 @@ def add_parsers(sub: Subparsers) -> None:
                           "(default 30; what is made already is not counted)"))
     w.add_argument("--learn-per-minute", type=bounded(1, 100_000), default=120,
                    help=_("Learn requests (lessons, puzzles) one client address may make a minute, in bursts of "
-                          "twenty (default 120)"))
+                          "ten seconds' worth, at least twenty (default 120)"))
     w.add_argument("--lobby-per-address", type=bounded(1, 100_000), default=5,
                    help=_("waiting tables the lobby lists from one client address (default 5; behind a proxy, "
                           "see the deployment guide on client addresses)"))

@@ -38,7 +38,7 @@ from conquian.learn.api import MAX_MOVES, LearnError, learn_request, lesson_stat
 from conquian.learn.page import learn_html
 from conquian.web.accounts import COOKIE_AGE, Accounts
 from conquian.web.lang import reader
-from conquian.web.limits import LEARN_BURST, LEARN_PER_MINUTE, AddressLimits, client_address
+from conquian.web.limits import LEARN_PER_MINUTE, AddressLimits, client_address, learn_burst
 from conquian.web.puzzle_ratings import PuzzleRatings, browser_key
 
 log = logging.getLogger("conquian.web")
@@ -60,11 +60,18 @@ def _error(status: int, message: Msg, tr: Translator) -> JSONResponse:
 
 
 def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None = None,
-                 limits: AddressLimits | None = None, per_minute: float = LEARN_PER_MINUTE) -> list[BaseRoute]:
+                 limits: AddressLimits | None = None, per_minute: float = LEARN_PER_MINUTE,
+                 write_failed: Callable[[], None] | None = None) -> list[BaseRoute]:
     """The Learn section's routes (their answers: :func:`conquian.learn.api.learn_request`); with
     ``accounts`` and ``board``, a signed-in player's puzzles are rated and the answers shown to a
     browser are kept (:mod:`conquian.web.puzzle_ratings`); with ``limits``, an address makes at
-    most ``per_minute`` requests a minute (bursts of :data:`~conquian.web.limits.LEARN_BURST`)."""
+    most ``per_minute`` requests a minute (bursts of :func:`~conquian.web.limits.learn_burst`).
+    ``write_failed`` is told when the database refused to keep something (``/health`` says so)."""
+
+    def storage(e: BaseException, tr: Translator) -> JSONResponse:
+        if write_failed is not None:
+            write_failed()
+        return _storage(e, tr)
 
     def too_often(request: Request, tr: Translator) -> Response | None:
         """The refusal of a request past its address's limit, or None."""
@@ -72,7 +79,7 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
             return None
         return JSONResponse({"error": {"code": "too_fast", "rule": None, "message": tr.render(
             Msg("at most {burst} lessons and puzzles at once from one address, then {rate} a minute",
-                burst=LEARN_BURST, rate=f"{per_minute:g}"))[:300]}},
+                burst=learn_burst(per_minute), rate=f"{per_minute:g}"))[:300]}},
             status_code=429, headers={"Retry-After": str(max(1, round(60 / per_minute)))})
 
     async def page(request: Request) -> Response:
@@ -93,8 +100,8 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
                         out["player"], shown = await run_in_threadpool(_player, board, account.id)
                         for p in out["puzzles"]:
                             p["rating"] = shown.get(p["id"], p["rating"])
-                except Exception as e:  # a database gone read-only or away
-                    return _storage(e, tr)
+                except Exception as e:  # a database gone away
+                    return storage(e, tr)
             return JSONResponse(out, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"})
         return answer
 
@@ -127,8 +134,8 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
                 else:
                     out["rating"] = await run_in_threadpool(board.attempt, account.id, out["id"],
                                                             out["result"]["right"], browser_key(cookie))
-            except Exception as e:  # a database gone read-only or away
-                return _storage(e, tr)
+            except Exception as e:  # a full disk, a database gone read-only or away
+                return storage(e, tr)
             response = JSONResponse(out, headers={"Cache-Control": "no-store"})
             if made:
                 response.set_cookie(BROWSER_COOKIE, cookie, max_age=COOKIE_AGE, httponly=True, samesite="lax",

@@ -43,13 +43,22 @@ HEAVY_BURST = 6
 #: Learn requests (lessons, puzzles: each replays a position with the engine) one address may
 #: make a minute on average (``--learn-per-minute``)...
 LEARN_PER_MINUTE = 120.0
-#: ...and how many at once.
+#: ...and how many at once, at least (:func:`learn_burst`).
 LEARN_BURST = 20
 #: Bytes a request's line and headers may hold (docs/deployment.md), and headers it may have.
 MAX_HEAD_BYTES = 16 * 1024
 MAX_HEADER_LINES = 100
 #: Seconds a client has to send a whole HTTP request (headers and body) once it began it.
 REQUEST_TIMEOUT = 10.0
+
+
+def learn_burst(per_minute: float) -> int:
+    """The Learn requests an address may make at once: ten seconds' worth, at least :data:`LEARN_BURST`.
+
+    >>> learn_burst(LEARN_PER_MINUTE), learn_burst(30), learn_burst(600)
+    (20, 20, 100)
+    """
+    return max(LEARN_BURST, round(per_minute / 6))
 
 
 @dataclass
@@ -118,10 +127,10 @@ class AddressLimits:
 
     def learn(self, address: str, now: float, per_minute: float = LEARN_PER_MINUTE) -> bool:
         """Whether ``address`` may make one more Learn request now (a lesson's step, a puzzle, their
-        lists): ``per_minute`` on average, in bursts of :data:`LEARN_BURST`."""
+        lists): ``per_minute`` on average, in bursts of :func:`learn_burst`."""
         a = self._get(address)
         if a.learn is None:
-            a.learn = RateLimit(per_minute / 60, LEARN_BURST)
+            a.learn = RateLimit(per_minute / 60, learn_burst(per_minute))
         return a.learn.allow(now)
 
     def forget(self, idle: float = 600.0) -> None:

@@ -57,7 +57,7 @@ class Settings:
     """Records, replays and reviews made for one client address a minute (bursts of six)."""
     learn_per_minute: float = LEARN_PER_MINUTE
     """Learn requests (lessons, puzzles) one client address may make a minute (bursts of
-    :data:`~conquian.web.limits.LEARN_BURST`)."""
+    :func:`~conquian.web.limits.learn_burst`)."""
     quick_bot_after: float = 30.0
     """Seconds a quick match's player waits before bots may fill the empty seats (conquian.web.quickmatch)."""
     quick_gone_after: float = 90.0
