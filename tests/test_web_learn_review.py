@@ -110,7 +110,8 @@ def test_an_account_gains_nothing_from_answers_its_browser_was_shown_as_a_guest(
 
     # an answer this account was shown by its own (rated) attempt is not rated again
     r = puzzles()[3]
-    first = elsewhere.post(f"/api/puzzles/{r.id}", json={"move": a_wrong_move(elsewhere, r, token)}, headers=token).json()
+    miss = a_wrong_move(elsewhere, r, token)
+    first = elsewhere.post(f"/api/puzzles/{r.id}", json={"move": miss}, headers=token).json()
     assert first["rating"]["counted"] is True and first["rating"]["change"] < 0
     after_first = board_ratings(observer)[r.id]
     second = elsewhere.post(f"/api/puzzles/{r.id}", json={"move": r.answer}, headers=token).json()

@@ -14,11 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-psycopg = pytest.importorskip("psycopg")
+pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 
-from pg import require_postgres, running_postgres
 from conquian.learn.puzzles import puzzles
+from pg import require_postgres, running_postgres
 from web_server import Server
 
 require_postgres()
@@ -33,6 +33,8 @@ def postgres_url() -> Iterator[str]:
 def read_only(url: str, on: bool) -> None:
     """The whole database server read-only (or not) for every session, open ones too: the
     operator's ``ALTER SYSTEM`` and a reload, waited for."""
+    import psycopg
+
     dsn = url.replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"ALTER SYSTEM SET default_transaction_read_only = {'on' if on else 'off'}")

@@ -151,8 +151,9 @@ class PuzzleRatings:
                 puzzle_seen.c.viewer.in_(viewers), puzzle_seen.c.puzzle_id == puzzle_id)).first() is not None
             first = False
             if seen:  # said only of an account that never attempted it itself (else: a retry)
-                seen = conn.execute(select(puzzle_attempts.c.at).where(
-                    puzzle_attempts.c.account_id == account_id, puzzle_attempts.c.puzzle_id == puzzle_id)).first() is None
+                seen = conn.execute(select(puzzle_attempts.c.at).where(puzzle_attempts.c.account_id == account_id,
+                                                                       puzzle_attempts.c.puzzle_id == puzzle_id)
+                                    ).first() is None
             else:
                 try:
                     with conn.begin_nested():
