@@ -277,10 +277,11 @@ def test_learn_offline_first_lesson_by_taps_in_spanish(browser: Any, site_url: s
     """The Learn section of the offline app, on a phone in Spanish with the network off: a new
     player finds Learn from the offline games, completes the first lesson by taps (a wrong tap
     refused with its rule), the lesson runner answering from the engine in the page; his progress
-    stays in the browser across a reload; the puzzle of the day is answered and explained."""
+    stays in the browser across a reload; the puzzle of the day (its answer sealed in the bundle, the
+    page saying puzzles offline are unrated) is answered and explained."""
     from playwright.sync_api import expect
 
-    from conquian.i18n import translator
+    from conquian.i18n import Msg, translator
     from conquian.learn.lessons import LESSONS
     from conquian.learn.puzzles import daily_puzzle
 
@@ -316,6 +317,8 @@ def test_learn_offline_first_lesson_by_taps_in_spanish(browser: Any, site_url: s
     # offline still: the page and its progress come back after a reload
     page.reload()
     expect(page.locator(".lesson-button.done")).to_have_count(1, timeout=LOAD_MS)
+    # its puzzles are judged by the page's engine from sealed answers (digests): unrated, and it says so
+    expect(page.locator("#puzzle-unrated")).to_have_text(es.render(Msg("Puzzles played here, offline, are not rated.")))
     daily = daily_puzzle()
     page.locator(f"#puzzle-list button[data-puzzle='{daily.id}']").tap()
     page.locator(f"#p-moves button[data-move='{daily.answer}']").tap()
