@@ -79,6 +79,11 @@ def test_a_guest_is_shown_no_answer_before_its_attempt_and_its_browser_is_marked
     assert tried.json()["result"] == tried.json()["result"] | {"right": False, "answer": p.answer}
     cookie = tried.headers["set-cookie"]
     assert cookie.startswith(BROWSER_COOKIE + "=") and "HttpOnly" in cookie and "Path=/api/puzzles" in cookie
+    # another site's form or text/plain post cannot mark a browser (nor is it answered)
+    plain = httpx.post(f"{server.url}/api/puzzles/{p.id}", content=json.dumps({"move": miss}),
+                       headers={"Content-Type": "text/plain"}, timeout=10)
+    assert plain.status_code == 415 and plain.json()["error"]["code"] == "not_json"
+    assert "set-cookie" not in plain.headers and p.answer not in plain.text
     # the browser keeps its mark: its next verdict gives no new cookie
     again = guest.post(f"/api/puzzles/{p.id}", json={"move": p.answer})
     assert again.json()["result"]["right"] is True and "set-cookie" not in again.headers
@@ -118,6 +123,29 @@ def test_an_account_gains_nothing_from_answers_its_browser_was_shown_as_a_guest(
     assert second["rating"] == {"counted": False, "seen": False, "rating": first["rating"]["rating"], "change": 0,
                                 "puzzle": after_first}
     assert board_ratings(observer)[r.id] == after_first
+
+
+def test_a_browsers_marks_are_let_go_after_months_and_an_accounts_kept(tmp_path: Path) -> None:
+    """Guests' marks do not pile up for ever: once an hour, a guest's verdict lets go of the
+    browsers' marks older than ``MARKS_KEPT``; the accounts' marks stay."""
+    from sqlalchemy import create_engine, insert, select
+
+    from conquian.web.puzzle_ratings import MARKS_KEPT, PuzzleRatings, browser_key, puzzle_seen
+    from conquian.web.store import metadata
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'marks.db'}")
+    metadata.create_all(engine)
+    old = time.time() - MARKS_KEPT - 60
+    with engine.begin() as conn:
+        conn.execute(insert(puzzle_seen), [{"viewer": browser_key("gone"), "puzzle_id": "a", "at": old},
+                                           {"viewer": "a:someone", "puzzle_id": "a", "at": old},
+                                           {"viewer": browser_key("recent"), "puzzle_id": "a", "at": time.time()}])
+    board = PuzzleRatings(engine)
+    board.shown_to(browser_key("new"), "b")
+    with engine.begin() as conn:
+        kept = {(r.viewer, r.puzzle_id) for r in conn.execute(select(puzzle_seen))}
+    assert kept == {("a:someone", "a"), (browser_key("recent"), "a"), (browser_key("new"), "b")}
+    assert board.seen("a:someone") == ["a"] and board.seen(browser_key("gone")) == []
 
 
 def test_56_rapid_solves_with_looked_up_answers_are_not_rated(server: Server, observer: httpx.Client) -> None:

@@ -40,6 +40,7 @@ from conquian.web.accounts import COOKIE_AGE, Accounts
 from conquian.web.lang import reader
 from conquian.web.limits import LEARN_PER_MINUTE, AddressLimits, client_address, learn_burst
 from conquian.web.puzzle_ratings import PuzzleRatings, browser_key
+from conquian.web.security import is_json
 
 log = logging.getLogger("conquian.web")
 
@@ -111,6 +112,10 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
             refused = too_often(request, tr)
             if refused is not None:
                 return refused
+            if prefix == "/api/puzzles/" and not is_json(request.headers.get("content-type")):
+                # an answer marks the browser: another site's form or text/plain post may not
+                return JSONResponse({"error": {"code": "not_json", "rule": None, "message": tr.render(
+                    Msg("the body must be JSON, sent as Content-Type: application/json"))}}, status_code=415)
             try:
                 body = json.loads(await request.body() or b"{}")
             except ValueError:

@@ -69,6 +69,11 @@ puzzle_seen = SqlTable(
 )
 
 
+#: Seconds a browser's marks are kept (the cookie lasts a year; a guest who comes back after
+#: months has forgotten the answers, and guests' marks do not pile up for ever).
+MARKS_KEPT = 90 * 24 * 3600.0
+
+
 def browser_key(cookie: str) -> str:
     """What ``puzzle_seen`` keeps of a browser's cookie: a digest (the cookie itself is never kept)."""
     return "b:" + hashlib.sha256(b"conquian puzzles\0" + cookie.encode("utf-8", "replace")).hexdigest()
@@ -112,6 +117,7 @@ class PuzzleRatings:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._pruned = 0.0
 
     def puzzle_ratings(self) -> dict[str, int]:
         """Every shipped puzzle's rating as shown (its starting one until someone attempts it)."""
@@ -198,9 +204,16 @@ class PuzzleRatings:
                 "puzzle": shown(z_after.mu, z_after.sigma)}
 
     def shown_to(self, browser: str, puzzle_id: str) -> None:
-        """Mark that ``browser`` (:func:`browser_key`) was shown the puzzle's answer (a guest's attempt)."""
+        """Mark that ``browser`` (:func:`browser_key`) was shown the puzzle's answer (a guest's
+        attempt); at most once an hour, let go of the browsers' marks older than :data:`MARKS_KEPT`
+        (an account keeps its own)."""
+        now = time.time()
         with self.engine.begin() as conn:
-            _mark(conn, browser, puzzle_id, time.time())
+            _mark(conn, browser, puzzle_id, now)
+            if now - self._pruned > 3600:
+                self._pruned = now
+                conn.execute(puzzle_seen.delete().where(puzzle_seen.c.viewer.like("b:%"),
+                                                        puzzle_seen.c.at < now - MARKS_KEPT))
 
     def seen(self, viewer: str) -> list[str]:
         """The puzzles whose answer ``viewer`` (``a:`` and an account id, or :func:`browser_key`) was shown."""
