@@ -203,11 +203,16 @@ def test_the_offline_bundle_holds_no_plain_answer() -> None:
 
     p = next(iter(real.values()))
     original = api.puzzles
+    made = (api._puzzle_shown, api._verdict, api._puzzle_list)  # what was made from the real ones
+    for cached in made:
+        cached.cache_clear()
     api.puzzles = lambda: sealed  # type: ignore[assignment]
     try:
         got = learn_request(f"/api/puzzles/{p.id}", {"move": p.answer}, translator("en"))
     finally:
         api.puzzles = original  # type: ignore[assignment]
+        for cached in made:
+            cached.cache_clear()
     assert got["result"]["right"] is True and got["result"]["answer"] == p.answer
     assert "Puzzles played here, offline, are not rated." in learn_page().decode()
 

@@ -18,11 +18,13 @@ lesson accepted so far, and every answer shows the learner's seat's view only.
 
 from __future__ import annotations
 
+import copy
 import datetime
+from functools import lru_cache
 from typing import Any
 
 from conquian.engine.cards import card_symbol
-from conquian.i18n import Msg, Translator
+from conquian.i18n import Msg, Translator, translator
 from conquian.learn.board import board_lines
 from conquian.learn.lessons import LESSONS, lesson
 from conquian.learn.puzzles import THEME_WORDS, Puzzle, daily_puzzle, move_words, puzzle_lines, puzzles, starting_shown
@@ -114,6 +116,13 @@ def lesson_answer(key: str, body: object, tr: Translator) -> dict[str, Any]:
 def puzzle_list(tr: Translator, day: datetime.date | None = None) -> dict[str, Any]:
     """The shipped puzzles (id, theme, difficulty, game, starting rating, where it was found: its
     ``source``, which names no player) and the puzzle of the day."""
+    return copy.deepcopy(_puzzle_list(tr.lang, day or datetime.datetime.now(datetime.UTC).date()))
+
+
+@lru_cache(maxsize=16)
+def _puzzle_list(lang: str, day: datetime.date) -> dict[str, Any]:
+    # the same for every reader of a language on a day: made once (the caller gets a copy)
+    tr = translator(lang)
     shipped = puzzles()
     return {"daily": daily_puzzle(day).id if shipped else None, "puzzles": [
         {"id": p.id, "theme": tr.render(THEME_WORDS[p.theme]), "difficulty": p.difficulty, "variant": p.variant,
@@ -133,25 +142,38 @@ def puzzle_answer(puzzle_id: str, body: object, tr: Translator) -> dict[str, Any
     p = _puzzle(puzzle_id)
     if not isinstance(body, dict) or not (body.get("move") is None or isinstance(body.get("move"), str)):
         raise LearnError(400, Msg("the request is not a JSON object"))
-    actions = p.deal().legal_actions()
-    moves = [str(a) for a in actions]
-    out: dict[str, Any] = {
-        "id": p.id, "title": tr.render(Msg("Puzzle {id} ({theme})", id=p.id, theme=THEME_WORDS[p.theme])),
-        "lines": puzzle_lines(p, tr), "prompt": tr.render(Msg("Find the best move.")),
-        "moves": [{"move": str(a), "label": tr.render(move_msg(a))} for a in actions],
-    }
+    out = copy.deepcopy(_puzzle_shown(p.id, tr.lang))
     move = body.get("move")
     if move is not None:
-        if move not in moves:
+        if move not in [m["move"] for m in out["moves"]]:
             raise LearnError(400, Msg("that is not one of the moves listed"))
-        p = p.unsealed()  # the offline app's copy keeps the answer's digest only
-        right = move == p.answer
-        verdict = (Msg("Right!") if right else
-                   Msg("Not this time: the answer is {answer}.", answer=move_words(p.answer)))
-        out["result"] = {"right": right, "answer": p.answer, "verdict": tr.render(verdict),
-                         "why": [tr.render(m) for m in (p.explanation(), *p.reasons())],
-                         "text": " ".join(tr.render(m) for m in (verdict, p.explanation(), *p.reasons()))}
+        out["result"] = copy.deepcopy(_verdict(p.id, tr.lang, move))
     return out
+
+
+# A puzzle's position and a verdict are the same for every reader of a language: each is made
+# once (the engine replays the deal, the reasons search the seat's view), the caller gets a copy.
+@lru_cache(maxsize=256)
+def _puzzle_shown(puzzle_id: str, lang: str) -> dict[str, Any]:
+    tr = translator(lang)
+    p = _puzzle(puzzle_id)
+    return {
+        "id": p.id, "title": tr.render(Msg("Puzzle {id} ({theme})", id=p.id, theme=THEME_WORDS[p.theme])),
+        "lines": puzzle_lines(p, tr), "prompt": tr.render(Msg("Find the best move.")),
+        "moves": [{"move": str(a), "label": tr.render(move_msg(a))} for a in p.deal().legal_actions()],
+    }
+
+
+@lru_cache(maxsize=2048)
+def _verdict(puzzle_id: str, lang: str, move: str) -> dict[str, Any]:
+    tr = translator(lang)
+    p = _puzzle(puzzle_id).unsealed()  # the offline app's copy keeps the answer's digest only
+    right = move == p.answer
+    verdict = (Msg("Right!") if right else
+               Msg("Not this time: the answer is {answer}.", answer=move_words(p.answer)))
+    return {"right": right, "answer": p.answer, "verdict": tr.render(verdict),
+            "why": [tr.render(m) for m in (p.explanation(), *p.reasons())],
+            "text": " ".join(tr.render(m) for m in (verdict, p.explanation(), *p.reasons()))}
 
 
 def learn_request(path: str, body: object, tr: Translator, day: datetime.date | None = None) -> dict[str, Any]:
