@@ -289,3 +289,19 @@ def test_32_puzzle_requests_at_once_from_one_address_are_limited_and_the_server_
               f"max {ms[-1]:.1f} ms (idle: p50 {statistics.median(idle):.1f} ms, max {max(idle):.1f} ms)")
     finally:
         s.stop()
+
+
+def test_the_accounts_learn_progress_is_limited_per_address(tmp_path: Path) -> None:
+    """``GET /api/account/learn`` (a database read) counts against the address's account requests
+    (``--account-requests-per-minute``, 20 by default) like the ``PUT`` that keeps it."""
+    s = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path,
+               limits=Server.loose_except("--account-requests-per-minute")).start()
+    try:
+        c = httpx.Client(base_url=s.url, timeout=10)
+        sign_up(c)
+        codes = [c.get("/api/account/learn").status_code for _ in range(25)]
+        assert codes[0] == 200 and 429 in codes and set(codes) <= {200, 429}, codes
+        refused = c.get("/api/account/learn")
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_fast"
+    finally:
+        s.stop()

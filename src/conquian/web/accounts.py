@@ -512,6 +512,8 @@ class Accounts:
             account = await self.current(request)
             if account is None:
                 return _refuse(request, "signed_out", Msg("you are not signed in"), 401)
+            if self.limited(request, account):  # a database read: limited as the account's other requests
+                return _refuse(request, "too_fast", TOO_FAST, 429)
             try:
                 lessons, solved = await run_in_threadpool(self.store.progress, account.id)
             except Exception as e:  # a database gone away
