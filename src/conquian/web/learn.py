@@ -72,7 +72,9 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
     def storage(e: BaseException, tr: Translator) -> JSONResponse:
         if write_failed is not None:
             write_failed()
-        return _storage(e, tr)
+        reason = _reason(e)
+        return _storage(tr, Msg("the server cannot keep your answer now: {reason}", reason=reason),
+                        "a puzzle answer could not be kept", reason)
 
     def too_often(request: Request, tr: Translator) -> Response | None:
         """The refusal of a request past its address's limit, or None."""
@@ -102,7 +104,9 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
                         for p in out["puzzles"]:
                             p["rating"] = shown.get(p["id"], p["rating"])
                 except Exception as e:  # a database gone away
-                    return storage(e, tr)
+                    reason = _reason(e)
+                    return _storage(tr, Msg("the server cannot read your puzzle rating now: {reason}",
+                                            reason=reason), "a puzzle rating could not be read", reason)
             return JSONResponse(out, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"})
         return answer
 
@@ -162,15 +166,18 @@ def _player(board: PuzzleRatings, account_id: str) -> tuple[dict[str, Any], dict
     return board.player(account_id), board.puzzle_ratings()
 
 
-def _storage(e: BaseException, tr: Translator) -> JSONResponse:
-    """The answer to a request whose database work failed (a full disk, a database gone read-only
-    or away): ``503 storage``, as the tables' own requests."""
+def _reason(e: BaseException) -> str:
+    """A database error in one short line (its own message, without its SQL)."""
     text = str(getattr(e, "orig", None) or e).strip()
-    reason = (text.splitlines()[0] if text else type(e).__name__)[:150]
-    log.warning("a puzzle answer could not be kept", extra={"event": "store_failed", "error": reason})
-    return JSONResponse({"error": {"code": "storage", "rule": None, "message": tr.render(
-        Msg("the server cannot keep your answer now: {reason}", reason=reason))[:300]}}, status_code=503,
-        headers={"Retry-After": "5"})
+    return (text.splitlines()[0] if text else type(e).__name__)[:150]
+
+
+def _storage(tr: Translator, said: Msg, logged: str, reason: str) -> JSONResponse:
+    """The answer to a request whose database work failed (a full disk, a database gone read-only
+    or away): ``503 storage``, as the tables' own requests; ``logged`` and the ``reason`` in the log."""
+    log.warning(logged, extra={"event": "store_failed", "error": reason})
+    return JSONResponse({"error": {"code": "storage", "rule": None, "message": tr.render(said)[:300]}},
+                        status_code=503, headers={"Retry-After": "5"})
 
 
 def learn_page(tr: Translator) -> str:
