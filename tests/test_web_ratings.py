@@ -29,8 +29,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.stop()
 
 
-def signed_in(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+def signed_in(url: str, name: str, address: str | None = None) -> tuple[httpx.Client, dict[str, str]]:
+    """A new account named ``name``: its client and CSRF header; ``address``: the client address
+    its requests come from once named (``X-Forwarded-For``, which a server on loopback trusts from
+    loopback, as behind a proxy)."""
     c, csrf = visit(url)
+    if address is not None:
+        c.headers["X-Forwarded-For"] = address
     h = {"X-CSRF-Token": csrf}
     assert c.post("/api/account/name", json={"name": name}, headers=h).status_code == 200
     return c, h
