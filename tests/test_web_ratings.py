@@ -482,3 +482,17 @@ def test_a_new_player_starts_at_foster_and_one_loss_to_the_weakest_bot_costs_und
     assert page["games"]["conquian"]["provisional"] is True and page["games"]["conquian"]["rating"] == row["rating"]
     assert page["recent"][0]["rating"] == row["rating"] and page["games"]["conquian"]["history"] == [row["rating"]]
     assert PROVISIONAL_GAMES == 10
+
+
+def test_the_menus_list_the_levels_by_their_fitted_rating(server: Server) -> None:
+    """The web's bot menus take each game's order of the levels from ``/api/presets``: by fitted
+    rating, so that ``master`` is not listed above ``expert`` where it measures below it."""
+    from conquian.bots.levels import fixed_rating, levels_by_rating
+
+    presets = httpx.get(server.url + "/api/presets").json()
+    order = presets["level_order"]
+    assert order["cooncan"] == levels_by_rating("cooncan")
+    assert order["cooncan"].index("master") < order["cooncan"].index("expert")
+    for game, levels in order.items():
+        figures = [presets["bot_ratings"][game][b]["rating"] for b in levels]
+        assert figures == sorted(figures) and all(fixed_rating(game, b) for b in levels), game
