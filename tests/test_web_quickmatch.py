@@ -21,6 +21,7 @@ import pytest
 
 from conquian.bots.levels import fixed_rating, level_for
 from conquian.web.quickmatch import NEW_RATING, WINDOW_EVERY, Waiting, accepts, check_request, groups, status, window
+from conquian.web.ratings import NEW_SIGMA
 from test_web_ratings import board, play_out
 from test_web_ratings import signed_in as signed_in_at
 from web_server import Client, Server
@@ -158,7 +159,8 @@ def test_two_players_are_paired_once_at_a_rated_table(server: Server) -> None:
         if "Rosa" in rows and "Saul" in rows:
             break
         time.sleep(0.1)
-    assert rows["Rosa"]["games"] == rows["Saul"]["games"] == 1 and rows["Rosa"]["rating"] != 1000
+    assert rows["Rosa"]["games"] == rows["Saul"]["games"] == 1 and rows["Rosa"]["provisional"]
+    assert rows["Rosa"]["sigma"] < NEW_SIGMA  # rated: the model is surer of her (a draw keeps 1,500)
     assert mine["table"] in [f["id"] for f in httpx.get(server.url + "/api/tables").json()["finished"]]
     # rated now: the next quick match is asked with the new rating
     again = quick(ann, ha, game="conquian", players=2).json()
