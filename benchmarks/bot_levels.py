@@ -96,8 +96,8 @@ def reexpress(entry: dict[str, Any], old_scale: bool) -> dict[str, Any]:
     ``mu`` and ``mu_interval`` (or, ``old_scale``, from the interval of the first scale: see the
     module's docstring).  Nothing is played: the fit's figures (mu, sigma, deals) stay.
 
-    >>> e = reexpress({"bots": {"foster": {"mu": 25.0, "sigma": 1.6, "rating": 1809,
-    ...                                    "interval": [1806, 1809]}}}, old_scale=True)
+    >>> e = reexpress({"bots": {"foster": {"mu": 25.0, "sigma": 1.6, "rating": 1808,
+    ...                                    "interval": [1808, 1808]}}}, old_scale=True)
     >>> e["bots"]["foster"]["rating"], e["bots"]["foster"]["interval"]
     (1500, [1500, 1500])
     """

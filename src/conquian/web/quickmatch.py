@@ -29,8 +29,9 @@ others who asked for one, and neither rated nor listed when over).
   holds) are never put in one group of a rated match; each waits on for others, or for bots.
   The server knows no device apart from its address: a browser holds one account's session at a
   time, and a passkey names its account only.  The address is kept in the queue as a hash (no
-  address as it is), and only while the player's row is there.  What a waiting player is told of the others
-  (``waiting``) counts only those he could be paired with.
+  address as it is), and only while the player's row is there (none when the server cannot
+  tell it).  What a waiting player is told of the others (``waiting``) counts only those he
+  could be paired with.
 - A rated quick match's table is rated (:mod:`~conquian.web.ratings`) and public once over (a
   rated match's replay is open to all); a casual one's is its players' only.  At either a bot
   plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
@@ -594,8 +595,9 @@ class QuickMatch:
                 game, players, bots, rated = check_request(body)
             except QuickError as e:
                 return refuse(request, e.code, e.message, e.status)
+            address = client_address(request.client)
             await run_in_threadpool(self.queue.join, found.id, game, players, bots, rated, None,
-                                    client_address(request.client))
+                                    None if address == "unknown" else address)
             await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
 
