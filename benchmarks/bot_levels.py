@@ -66,9 +66,9 @@ FIRST_SCALE = "rating = 1000 + 40 * (mu - 3 sigma)"
 def shown(mu: float, sigma: float = 0.0) -> float:
     """The rating the web shows for a mean ``mu`` (:func:`conquian.web.ratings.rating`, unrounded;
     ``sigma`` does not count: the uncertainty is the interval)."""
-    from conquian.web.ratings import ANCHOR_MU, ANCHOR_RATING, POINTS_PER_MU
+    from conquian.bots.levels import scale_rating
 
-    return ANCHOR_RATING + POINTS_PER_MU * (mu - ANCHOR_MU)
+    return scale_rating(mu)
 
 
 def old_scale_mu(value: float, sigma: float) -> float:

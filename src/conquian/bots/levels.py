@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
 from dataclasses import dataclass
 from importlib import resources
@@ -167,6 +168,26 @@ def level(bot: str) -> Level | None:
     return next((lv for lv in LEVELS if lv.bot == bot), None)
 
 
+#: The rating scale's anchor: openskill's mean of a new player's prior, and ``foster``'s fitted mu
+#: in every game (the fit moves every mu so that it is).
+ANCHOR_MU = 25.0
+#: The rating shown at :data:`ANCHOR_MU`: a new player's, and ``foster``'s in every game.
+ANCHOR_RATING = 1500
+#: Points a unit of mu: 400 points are odds of 10 to 1 between two sure ratings, as in Elo
+#: (openskill's beta is 25/6, its odds ``exp(d / c)`` with ``c = sqrt(2) * beta``).
+POINTS_PER_MU = 400 / (math.log(10) * math.sqrt(2) * 25 / 6)
+
+
+def scale_rating(mu: float) -> float:
+    """The rating shown for a mean ``mu``, unrounded: ``1500 + POINTS_PER_MU * (mu - 25)`` (the
+    web's scale, :mod:`conquian.web.ratings`).
+
+    >>> round(scale_rating(ANCHOR_MU + 400 / POINTS_PER_MU))
+    1900
+    """
+    return ANCHOR_RATING + POINTS_PER_MU * (mu - ANCHOR_MU)
+
+
 #: The shipped ratings file, written by ``python -m benchmarks.bot_levels``.
 RATINGS_FILE = "levels.json"
 
@@ -230,6 +251,25 @@ def bot_ratings() -> dict[str, dict[str, dict[str, Any]]]:
             for game, g in fitted().get("games", {}).items()}
 
 
-__all__ = ["BEGINNER_NOISE", "CASUAL_NOISE", "LEVELS", "RATINGS_FILE", "BeginnerBot", "CasualBot", "Level",
-           "NoisyFosterBot", "SkilledBot", "bot_ratings", "fitted", "fixed_rating", "level", "level_for",
-           "levels_by_rating", "rated_bots"]
+__all__ = [
+    "ANCHOR_MU",
+    "ANCHOR_RATING",
+    "BEGINNER_NOISE",
+    "CASUAL_NOISE",
+    "LEVELS",
+    "POINTS_PER_MU",
+    "RATINGS_FILE",
+    "BeginnerBot",
+    "CasualBot",
+    "Level",
+    "NoisyFosterBot",
+    "SkilledBot",
+    "bot_ratings",
+    "fitted",
+    "fixed_rating",
+    "level",
+    "level_for",
+    "levels_by_rating",
+    "rated_bots",
+    "scale_rating",
+]

@@ -77,7 +77,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from conquian.bots.levels import fixed_rating, level_for
+from conquian.bots.levels import ANCHOR_MU, fixed_rating, level_for
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import Msg
@@ -85,7 +85,7 @@ from conquian.web.accounts import accounts, seat_accounts
 from conquian.web.friends import blocks
 from conquian.web.lang import reader
 from conquian.web.limits import client_address
-from conquian.web.ratings import ANCHOR_MU, RATED_AWAY, provisional, rated_tables, rating, ratings
+from conquian.web.ratings import RATED_AWAY, provisional, rated_tables, rating, ratings
 from conquian.web.store import Store, metadata
 from conquian.web.table import OPEN, Table, hash_token, new_token
 

@@ -45,7 +45,6 @@ The scale (:func:`rating`), chosen to read like the ratings people know (Elo's, 
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -59,7 +58,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from conquian.bots.levels import fixed_rating, rated_bots
+from conquian.bots.levels import ANCHOR_MU, fixed_rating, rated_bots, scale_rating
+from conquian.bots.levels import POINTS_PER_MU as POINTS_PER_MU  # the scale's unit, said here too
 from conquian.engine.rules import PRESETS
 from conquian.i18n import Msg
 from conquian.session import HUMAN
@@ -136,13 +136,6 @@ def match_accuracy(rows: list[Any]) -> float:
     return float(sum(r.accuracy * r.decisions for r in rows) / decisions)
 
 
-#: The mean of a new player's prior (openskill's), and ``foster``'s fitted mu in every game.
-ANCHOR_MU = 25.0
-#: The rating shown at :data:`ANCHOR_MU`: a new player's, and ``foster``'s in every game.
-ANCHOR_RATING = 1500
-#: Points a unit of mu: 400 points are odds of 10 to 1 between two sure ratings, as in Elo
-#: (openskill's beta is 25/6: ``c = sqrt(2) * beta``, odds ``exp(d / c)``).
-POINTS_PER_MU = 400 / (math.log(10) * math.sqrt(2) * 25 / 6)
 #: A new player's uncertainty (openskill's sigma): large (about 177 points), yet one loss to the
 #: weakest bot costs him less than 100 points.
 NEW_SIGMA = 6.0
@@ -153,7 +146,7 @@ PROVISIONAL_GAMES = 10
 def rating(mu: float) -> int:
     """The rating shown for a mean ``mu``: ``1500 + POINTS_PER_MU * (mu - 25)`` (the scale of the
     module's docstring); the uncertainty is told apart (:func:`provisional`, a bot's interval)."""
-    return round(ANCHOR_RATING + POINTS_PER_MU * (mu - ANCHOR_MU))
+    return round(scale_rating(mu))
 
 
 def provisional(games: int) -> bool:
@@ -162,9 +155,9 @@ def provisional(games: int) -> bool:
 
 
 def shown(mu: float, sigma: float) -> int:
-    """The puzzles' rating as shown (:mod:`conquian.web.puzzle_ratings`, a scale of their own):
-    ``1000 + 40 * (mu - 3 sigma)``."""
-    return round(1000 + 40 * (mu - 3 * sigma))
+    """The rating shown for openskill's ``mu`` and ``sigma`` (the puzzles' ratings,
+    :mod:`conquian.web.puzzle_ratings`, are on the same scale): :func:`rating` of the mean."""
+    return rating(mu)
 
 
 def check_rated_bot(game: str, bot: str) -> None:
@@ -437,8 +430,8 @@ class Ratings:
         accuracy = {g: {"accuracy": round(sum(v) / len(v), 4), "reviewed": len(v)} for g, v in sorted(by_game.items())}
         games = {}
         for r in rows:
-            puzzles = r.game == PUZZLES  # the puzzles' rating is on a scale of its own
-            games[r.game] = {"rating": shown(r.mu, r.sigma) if puzzles else rating(r.mu), "games": r.games,
+            puzzles = r.game == PUZZLES
+            games[r.game] = {"rating": rating(r.mu), "games": r.games,
                              "wins": r.wins, "draws": r.draws, "tableaux": r.tableaux,
                              "history": ([shown(h.mu, h.sigma) for h in solved] if puzzles else
                                          [rating(h.mu) for h in history if h.game == r.game]),
