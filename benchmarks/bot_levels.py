@@ -11,10 +11,19 @@ others are placed by the deal's score, as the web places a match's seats), every
 where a new player starts (mu 25, sigma 25/3), the games taken deck by deck in a fixed order.
 The scale is then anchored: every mu moved by the same amount so that ``foster`` (the book's
 play) has mu 25, the mean of a new player's prior: a person is taken to be as strong as the book
-until his games say otherwise.  The rating shown is the web's, ``1000 + 40 * (mu - 3 sigma)``;
-its 95% interval is the 2.5th and 97.5th percentiles of the same fit on decks drawn with
-replacement (``--bootstrap`` times), so it holds the luck of the cards as well as the model's
-uncertainty.  Seeded: the same command gives the same file (but for ``master``'s decisions that
+until his games say otherwise.  The rating shown is the web's (:func:`conquian.web.ratings.rating`:
+1,500 at mu 25, so ``foster`` is 1,500 in every game, and 400 points are odds of 10 to 1); its 95%
+interval is the 2.5th and 97.5th percentiles of the same fit on decks drawn with replacement
+(``--bootstrap`` times), so it holds the luck of the cards as well as the model's uncertainty (the
+percentiles of mu are kept too, ``mu_interval``, so that another scale re-expresses them exactly).
+
+The model is location-free (only differences of mu count), so a new scale or anchor needs no
+game played: ``--reexpress`` rewrites every game of the file on the web's scale from the figures
+kept.  A game fitted before ``mu_interval`` was kept (on the old scale ``1000 + 40 * (mu - 3
+sigma)``) has its interval's mu read back from that scale with each refit's sigma taken as the
+point fit's (refits play the same number of games per bot, so their sigmas barely differ).
+
+Seeded: the same command gives the same file (but for ``master``'s decisions that
 its 0.9 s cap stops, which depend on the machine's speed).
 
     nice -n 10 python -m benchmarks.bot_levels --variant cooncan --decks 40 --span 2 --seed 40 --workers 2
@@ -50,11 +59,63 @@ DEFAULT_BOTS = "random,beginner,casual,foster,apprentice,skilled,expert,master"
 OUT = Path(__file__).resolve().parents[1] / "src" / "conquian" / "bots" / "levels.json"
 #: The bot whose mu is set to a new player's (25).
 ANCHOR = "foster"
+#: The file's first scale (before the anchor at 1,500): ``--reexpress`` reads its intervals back.
+FIRST_SCALE = "rating = 1000 + 40 * (mu - 3 sigma)"
 
 
-def shown(mu: float, sigma: float) -> float:
-    """The rating the web shows (:func:`conquian.web.ratings.shown`, unrounded)."""
-    return 1000 + 40 * (mu - 3 * sigma)
+def shown(mu: float, sigma: float = 0.0) -> float:
+    """The rating the web shows for a mean ``mu`` (:func:`conquian.web.ratings.rating`, unrounded;
+    ``sigma`` does not count: the uncertainty is the interval)."""
+    from conquian.bots.levels import scale_rating
+
+    return scale_rating(mu)
+
+
+def old_scale_mu(value: float, sigma: float) -> float:
+    """The mu of a rating written on the file's first scale, ``1000 + 40 * (mu - 3 sigma)``.
+
+    >>> round(old_scale_mu(1000 + 40 * (27.0 - 3 * 1.5), 1.5), 6)
+    27.0
+    """
+    return (value - 1000) / 40 + 3 * sigma
+
+
+#: The header of the file: what its figures are.
+HEADER = {
+    "model": "openskill PlackettLuce (the web's), every bot from mu 25, sigma 25/3",
+    "scale": "rating = 1500 + 400 / (ln 10 * sqrt(2) * 25/6) * (mu - 25), about 29.48 points a unit of mu "
+             "(conquian.web.ratings.rating)",
+    "anchor": "foster at mu 25 (a new player's mean): foster is 1500 in every game",
+    "interval": "2.5th-97.5th percentiles of the rating (mu_interval: of mu) over refits on decks drawn with "
+                "replacement",
+}
+
+
+def reexpress(entry: dict[str, Any], old_scale: bool) -> dict[str, Any]:
+    """One game's entry with every bot's ``rating`` and ``interval`` on the web's scale, from its
+    ``mu`` and ``mu_interval`` (or, ``old_scale``, from the interval of the first scale: see the
+    module's docstring).  Nothing is played: the fit's figures (mu, sigma, deals) stay.
+
+    >>> e = reexpress({"bots": {"foster": {"mu": 25.0, "sigma": 1.6, "rating": 1808,
+    ...                                    "interval": [1808, 1808]}}}, old_scale=True)
+    >>> e["bots"]["foster"]["rating"], e["bots"]["foster"]["interval"]
+    (1500, [1500, 1500])
+    """
+    bots: dict[str, Any] = {}
+    for b, e in entry["bots"].items():
+        if "mu_interval" in e:
+            lo_mu, hi_mu = e["mu_interval"]
+        elif old_scale:
+            lo_mu, hi_mu = (round(old_scale_mu(v, e["sigma"]), 3) for v in e["interval"])
+        else:
+            raise ValueError(f"{b}: no mu_interval, and the file is not on the first scale")
+        bots[b] = {**e, "rating": round(shown(e["mu"])), "mu_interval": [lo_mu, hi_mu],
+                   "interval": [round(shown(lo_mu)), round(shown(hi_mu))]}
+    out = {**entry, "bots": bots}
+    if old_scale:
+        out["interval_from"] = ("re-expressed from the first scale (1000 + 40 * (mu - 3 sigma)): each refit's "
+                                "sigma taken as the point fit's")
+    return out
 
 
 def schedule(bots: list[str], span: int, players: int = 2) -> list[tuple[str, ...]]:
@@ -170,16 +231,17 @@ def fit_game(variant: str, bots: list[str], decks: int, seed: int, span: int, wo
     samples: dict[str, list[float]] = {b: [] for b in bots}
     for _ in range(bootstrap):
         again = fit([results[rng.randrange(len(results))] for _ in results], bots)
-        for b, (mu, sigma) in again.items():
-            samples[b].append(shown(mu, sigma))
+        for b, (mu, _sigma) in again.items():
+            samples[b].append(mu)
     out: dict[str, Any] = {}
     for b in bots:
         mu, sigma = point[b]
         s = sorted(samples[b])
-        lo, hi = (s[int(0.025 * (len(s) - 1))], s[int(0.975 * (len(s) - 1))]) if s else (shown(mu, sigma),) * 2
+        lo, hi = (s[int(0.025 * (len(s) - 1))], s[int(0.975 * (len(s) - 1))]) if s else (mu, mu)
         mu, sigma = round(mu, 3), round(sigma, 3)  # the rating from the figures written, as the web computes it
-        out[b] = {"mu": mu, "sigma": sigma, "rating": round(shown(mu, sigma)),
-                  "interval": [round(lo), round(hi)], **tally(results, b)}
+        lo, hi = round(lo, 3), round(hi, 3)
+        out[b] = {"mu": mu, "sigma": sigma, "rating": round(shown(mu)), "mu_interval": [lo, hi],
+                  "interval": [round(shown(lo)), round(shown(hi))], **tally(results, b)}
     return {"decks": decks, "games": len(flat), "players": players, "seed": seed, "span": span,
             "pairs": [list(g) for g in groups],
             "seconds": round(seconds), "bootstrap": bootstrap, "bots": out}
@@ -213,6 +275,8 @@ def main() -> None:
                              "their number, which gives the same figures)")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--dry-run", action="store_true", help="print only")
+    parser.add_argument("--reexpress", action="store_true",
+                        help="play nothing: write every game of --out again on the web's scale, from its figures")
     parser.add_argument("--merge", type=Path, nargs="+", default=None,
                         help="play nothing: copy the games fitted in these files (written by this script) into --out")
     args = parser.parse_args()
@@ -224,12 +288,19 @@ def main() -> None:
     if args.merge:  # games fitted into another file (a run of its own), taken as they are
         for path in args.merge:
             fits.update(json.loads(path.read_text(encoding="utf-8"))["games"])
-    header = {
-        "model": "openskill PlackettLuce (the web's), every bot from mu 25, sigma 25/3",
-        "scale": "rating = 1000 + 40 * (mu - 3 sigma)",
-        "anchor": f"{ANCHOR} at mu 25 (a new player's mean)",
-        "interval": "2.5th-97.5th percentiles of the rating over refits on decks drawn with replacement",
-    }
+    header = HEADER
+    if args.reexpress:  # a new scale: every game of the file again from its figures, nothing played
+        kept: dict[str, Any] = json.loads(args.out.read_text(encoding="utf-8"))
+        old_scale = kept.get("scale") == FIRST_SCALE
+        kept["games"] = {g: reexpress(e, old_scale) for g, e in kept["games"].items()}
+        kept.update(header)
+        for g, e in kept["games"].items():
+            print(g, " ".join(f"{b} {v['rating']} [{v['interval'][0]}-{v['interval'][1]}]"
+                              for b, v in sorted(e["bots"].items(), key=lambda x: x[1]["rating"])))
+        if not args.dry_run:
+            atomic_write(args.out, json.dumps(kept, indent=1, sort_keys=True) + "\n")
+            print(f"written {args.out}")
+        return
     for variant in [] if args.merge else args.variant.split(","):
         get_rules(variant)  # an unknown preset fails here, before any game
         vbots = [b for b in bots if not (b == "apprentice" and variant not in ("conquian", "conquian-spanish"))]

@@ -23,7 +23,7 @@ from conquian.engine.match import new_deal
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import translator
 from conquian.present import BOT_NAMES, bot_name
-from conquian.web.ratings import shown
+from conquian.web.ratings import rating
 
 CHEAP = ("beginner", "casual", "foster")
 
@@ -153,7 +153,9 @@ def test_the_ratings_file_has_every_level_in_order_with_its_interval() -> None:
         assert all(len(group) == players for group in entry["pairs"])
         for b, e in bots.items():
             assert b in bot_names()
-            assert e["rating"] == shown(e["mu"], e["sigma"]) and 0 < e["sigma"] < 25 / 3
+            assert e["rating"] == rating(e["mu"]) and 0 < e["sigma"] < 25 / 3
+            # the interval is of the same figure, from the refits' mu
+            assert e["interval"] == [rating(e["mu_interval"][0]), rating(e["mu_interval"][1])]
             lo, hi = e["interval"]
             # a level's figure is narrow enough to offer; random's may be wide where it almost never
             # wins (three-hand Cooncan: 2 of 54 deals)
@@ -161,7 +163,8 @@ def test_the_ratings_file_has_every_level_in_order_with_its_interval() -> None:
             assert e["wins"] + e["draws"] + e["losses"] == e["deals"] > 0
             assert fixed_rating(game, b) == e
     assert all(lv.bot in data["games"]["conquian"]["bots"] for lv in LEVELS)
-    assert abs(data["games"]["conquian"]["bots"]["foster"]["mu"] - 25) < 1e-3  # the anchor
+    for game in data["games"].values():  # the anchor: foster at mu 25, shown 1,500, in every game
+        assert game["bots"]["foster"]["mu"] == 25.0 and game["bots"]["foster"]["rating"] == 1500
     assert fixed_rating("conquian", "nobody") is None and fixed_rating("nothing", "foster") is None
 
 
@@ -277,3 +280,46 @@ def test_play_level_is_checked() -> None:
     assert p.returncode == 2 and "--level or --bots" in p.stderr
     p = run("play", "--level", "grandmaster")
     assert p.returncode == 2 and "invalid choice" in p.stderr and "beginner" in p.stderr
+
+
+def test_the_levels_are_listed_by_their_fitted_rating_and_master_is_never_put_above_a_stronger_one() -> None:
+    """``master`` was offered as the strongest while ``expert`` measured above it in the menus.  Where
+    the levels are listed (``conquian bots``, the web's menus through ``/api/presets``'s
+    ``level_order``), each game lists them by their fitted rating: in three-hand Cooncan, where
+    ``master`` measures below ``expert``, it comes before it."""
+    from conquian.bots.levels import levels_by_rating
+
+    for game in fitted()["games"]:
+        order = levels_by_rating(game)
+        assert sorted(order) == sorted(lv.bot for lv in LEVELS)
+        figures = [fixed_rating(game, b)["rating"] for b in order]  # type: ignore[index]
+        assert figures == sorted(figures), game
+    cooncan = levels_by_rating("cooncan")
+    assert fixed_rating("cooncan", "master")["rating"] < fixed_rating("cooncan", "expert")["rating"]  # type: ignore[index]
+    assert cooncan.index("master") < cooncan.index("expert")
+    p = run("bots", "--variant", "cooncan")
+    assert p.returncode == 0, p.stderr
+    listed = [line.split()[0] for line in p.stdout.splitlines()[1:] if line.strip()]
+    assert listed[:len(LEVELS)] == cooncan
+    assert "from the weakest" not in run("play", "--help").stdout.replace("\n", " ")
+
+
+def test_a_new_scale_is_written_again_from_the_figures_kept(tmp_path: Path) -> None:
+    """``--reexpress`` plays nothing: every game of the file again on the web's scale, from its mu
+    (and the refits' mu); the file's first scale is read back, and writing twice changes nothing."""
+    old = {"scale": "rating = 1000 + 40 * (mu - 3 sigma)", "games": {"conquian": {"command": "x", "bots": {
+        "foster": {"mu": 25.0, "sigma": 1.5, "rating": 1820, "interval": [1815, 1822], "deals": 4},
+        "random": {"mu": 18.0, "sigma": 2.0, "rating": 1480, "interval": [1400, 1560], "deals": 4}}}}}
+    out = tmp_path / "levels.json"
+    out.write_text(json.dumps(old), encoding="utf-8")
+    cmd = [sys.executable, "-m", "benchmarks.bot_levels", "--reexpress", "--out", str(out)]
+    root = Path(__file__).resolve().parents[1]
+    assert subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=root).returncode == 0
+    once = out.read_text(encoding="utf-8")
+    bots = json.loads(once)["games"]["conquian"]["bots"]
+    assert bots["foster"]["rating"] == 1500 and bots["random"]["rating"] == rating(18.0)
+    # the old interval's mu: (1400 - 1000) / 40 + 3 * 2.0 = 16.0, (1560 - 1000) / 40 + 6.0 = 20.0
+    assert bots["random"]["mu_interval"] == [16.0, 20.0] and bots["random"]["interval"] == [rating(16.0), rating(20.0)]
+    assert bots["random"]["deals"] == 4 and json.loads(once)["games"]["conquian"]["command"] == "x"
+    assert subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=root).returncode == 0
+    assert out.read_text(encoding="utf-8") == once

@@ -19,7 +19,7 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect
 
-from conquian.bots.levels import LEVELS, fixed_rating
+from conquian.bots.levels import LEVELS, fixed_rating, levels_by_rating
 from conquian.i18n import translator
 from conquian.present import bot_name
 from test_web_browser import ARGS, CHROMIUM, browser, shot  # noqa: F401
@@ -47,10 +47,10 @@ def phone(browser: Any) -> Any:  # noqa: F811
 
 
 def expected_levels() -> list[str]:
-    """The levels' labels in Spanish, weakest first, with their ratings: "Principiante · 1,583"."""
+    """The levels' labels in Spanish, weakest first by their fitted rating, with it: "Principiante · 1,338"."""
     es = translator("es")
-    return [f"{es.render(bot_name(lv.bot))} · {fixed_rating('conquian', lv.bot)['rating']:,}"  # type: ignore[index]
-            for lv in LEVELS]
+    return [f"{es.render(bot_name(b))} · {fixed_rating('conquian', b)['rating']:,}"  # type: ignore[index]
+            for b in levels_by_rating("conquian")]
 
 
 def menu(page: Any, select: str) -> dict[str, list[str]]:

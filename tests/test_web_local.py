@@ -124,6 +124,8 @@ def test_presets_are_the_servers() -> None:
     p = presets()
     assert [v["name"] for v in p["variants"]] == list(PRESETS)
     assert p["bots"] == ["beginner", "casual", "foster", "random", "expert"]
+    # the levels as the menus list them: by their fitted rating in each game (expert under foster in Cooncan)
+    assert p["level_order"]["cooncan"] == ["beginner", "casual", "expert", "foster"]
     mexicano = next(v for v in p["variants"] if v["name"] == "conquian-mexicano")
     assert get_rules("conquian-mexicano").players == mexicano["players"]
 

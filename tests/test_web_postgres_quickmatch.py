@@ -17,9 +17,9 @@ pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 
 from conquian.bots.levels import level_for
+from conquian.web.quickmatch import NEW_RATING
 from pg import require_postgres, running_postgres
-from test_web_quickmatch import quick, wait_matched
-from test_web_ratings import signed_in
+from test_web_quickmatch import quick, signed_in, wait_matched
 from web_server import Server
 
 require_postgres()
@@ -70,7 +70,7 @@ def test_quick_match_across_two_processes(postgres_url: str, tmp_path: Path) -> 
         seat = cleo.post("/api/quick/bots", headers=hc).json()
         assert seat["matched"] is True
         table = httpx.get(one.url + f"/api/tables/{seat['table']}").json()
-        level = level_for("cooncan", 1000)  # a newcomer's: the fitted level nearest 1,000
+        level = level_for("cooncan", NEW_RATING)  # a newcomer's: the fitted level nearest 1,500 (foster)
         assert level is not None
         assert sorted(s["kind"] for s in table["seats"]) == [level, level, "human"]
     finally:

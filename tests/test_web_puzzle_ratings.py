@@ -60,13 +60,13 @@ def test_first_answers_are_rated_and_retries_are_not(server: tuple[Server, Path]
     token = {"X-CSRF-Token": csrf}
     first, second = puzzles()[0], puzzles()[1]
     listing = c.get("/api/puzzles").json()
-    assert listing["player"] == {"rating": 1000, "change": 0, "attempts": 0, "solved": 0, "attempted": []}
+    assert listing["player"] == {"rating": 1500, "change": 0, "attempts": 0, "solved": 0, "attempted": []}
     start = {p["id"]: p["rating"] for p in listing["puzzles"]}
     assert start[first.id] == starting_shown(first.difficulty)
 
     right = c.post(f"/api/puzzles/{first.id}", json={"move": first.answer}, headers=token).json()
     assert right["result"]["right"] is True and right["rating"]["counted"] is True
-    assert right["rating"]["change"] > 0 and right["rating"]["rating"] == 1000 + right["rating"]["change"]
+    assert right["rating"]["change"] > 0 and right["rating"]["rating"] == 1500 + right["rating"]["change"]
     assert right["rating"]["puzzle"] < start[first.id]  # the puzzle lost
     up = right["rating"]["rating"]
 

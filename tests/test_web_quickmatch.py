@@ -7,6 +7,7 @@ a seat is dealt again)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -20,7 +21,9 @@ import pytest
 
 from conquian.bots.levels import fixed_rating, level_for
 from conquian.web.quickmatch import NEW_RATING, WINDOW_EVERY, Waiting, accepts, check_request, groups, status, window
-from test_web_ratings import board, play_out, signed_in
+from conquian.web.ratings import NEW_SIGMA
+from test_web_ratings import board, play_out
+from test_web_ratings import signed_in as signed_in_at
 from web_server import Client, Server
 
 #: A card as the protocol writes it (R2.1): what no quick-match payload may hold.
@@ -88,6 +91,16 @@ def test_a_request_is_checked() -> None:
 
 
 # ------------------------------------------------------------------ over a server
+#: Each player's own address (documentation's 192.0.2.0/24): two accounts of one address are not
+#: paired for a rated match, so players who are to meet come from different ones.
+ADDRESSES = (f"192.0.2.{n}" for n in itertools.cycle(range(1, 255)))
+
+
+def signed_in(url: str, name: str, address: str | None = None) -> tuple[httpx.Client, dict[str, str]]:
+    """A new named account whose requests come from an address of its own (or ``address``)."""
+    return signed_in_at(url, name, address or next(ADDRESSES))
+
+
 def quick(c: httpx.Client, h: dict[str, str], **body: Any) -> httpx.Response:
     return c.post("/api/quick", json=body, headers=h)
 
@@ -113,7 +126,7 @@ def test_only_named_accounts_queue_with_their_csrf_token(server: Server) -> None
     assert ann.post("/api/quick", json={}).status_code == 403  # no CSRF token: refused
     assert quick(ann, h, game="chess").json()["error"]["code"] == "bad_variant"
     now = quick(ann, h, game="cooncan", players=3).json()
-    assert now["queued"] and not now["matched"] and now["window"] == 100 and now["rating"] == 1000
+    assert now["queued"] and not now["matched"] and now["window"] == 100 and now["rating"] == 1500
     assert now["bots_in"] == 2 and now["bots"] is False
     # too soon for bots; then leave
     r = ann.post("/api/quick/bots", headers=h)
@@ -146,7 +159,8 @@ def test_two_players_are_paired_once_at_a_rated_table(server: Server) -> None:
         if "Rosa" in rows and "Saul" in rows:
             break
         time.sleep(0.1)
-    assert rows["Rosa"]["games"] == rows["Saul"]["games"] == 1 and rows["Rosa"]["rating"] != 1000
+    assert rows["Rosa"]["games"] == rows["Saul"]["games"] == 1 and rows["Rosa"]["provisional"]
+    assert rows["Rosa"]["sigma"] < NEW_SIGMA  # rated: the model is surer of her (a draw keeps 1,500)
     assert mine["table"] in [f["id"] for f in httpx.get(server.url + "/api/tables").json()["finished"]]
     # rated now: the next quick match is asked with the new rating
     again = quick(ann, ha, game="conquian", players=2).json()
@@ -196,8 +210,8 @@ def test_bots_fill_the_empty_seats_after_the_wait(server: Server) -> None:
     assert quick(uma, hu, game="conquian", players=2, bots=True).json()["bots"] is True
     seat = wait_matched(uma, timeout=10)
     kinds = sorted(s["kind"] for s in httpx.get(server.url + f"/api/tables/{seat['table']}").json()["seats"])
-    # a newcomer's bot is the level fitted nearest his rating
-    assert kinds == sorted([level_for("conquian", NEW_RATING), "human"]) and kinds[0] == "beginner"
+    # a newcomer's bot is the level fitted nearest his rating: foster, the anchor, at 1,500 as he is
+    assert kinds == sorted([level_for("conquian", NEW_RATING), "human"]) and kinds[0] == "foster"
 
 
 def test_two_players_of_whom_one_blocked_the_other_are_not_paired(server: Server) -> None:
@@ -236,8 +250,9 @@ def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_red
     queue.join(ids[0], "conquian", 2, False, now=100.0)
     queue.join(ids[2], "cooncan", 3, False, now=100.0)
     waiting = status(queue.entry(ids[0]), 103.0, 30.0, 1)
-    assert waiting == {"queued": True, "game": "conquian", "players": 2, "rated": True, "rating": 1000,
-                       "matched": False, "waited": 3, "window": 100, "bots": False, "bots_in": 27, "waiting": 1}
+    assert waiting == {"queued": True, "game": "conquian", "players": 2, "rated": True, "rating": 1500,
+                       "provisional": True, "matched": False, "waited": 3, "window": 100, "bots": False,
+                       "bots_in": 27, "waiting": 1}
     queue.join(ids[1], "conquian", 2, False, now=101.0)
     [table] = queue.pair(30.0, now=104.0)
     assert queue.pair(30.0, now=104.5) == []  # paired once
@@ -263,8 +278,8 @@ def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_red
         assert payloads() == before
     paired = [status(queue.entry(a), 105.0, 30.0) for a in ids[:2]]
     assert all(p["matched"] and p["table"] == table.id for p in paired)
-    assert set(paired[0]) == {"queued", "game", "players", "rated", "rating", "matched", "table", "seat", "token",
-                              "url"}
+    assert set(paired[0]) == {"queued", "game", "players", "rated", "rating", "provisional", "matched", "table", "seat",
+                              "token", "url"}
     assert status(queue.entry(ids[2]), 105.0, 30.0)["matched"] is False
 
 
@@ -304,3 +319,100 @@ def test_signing_out_leaves_the_queue(server: Server) -> None:
     now = quick(eli, he, game="conquian-spanish", players=2).json()
     assert now["matched"] is False and now["waiting"] == 1, now
     assert eli.request("DELETE", "/api/quick", headers=he).status_code == 200
+
+
+# ------------------------------------------------------------------ people, not an address with itself
+def test_two_accounts_from_one_address_are_not_paired_for_a_rated_match(server: Server) -> None:
+    """The outside review's probe: two accounts from one address queued for a rated quick match
+    and were paired within a second.  Now each waits on (the queue tells each that nobody he could
+    meet waits), a player from another address is paired with the one who waited longest, and a
+    casual match may pair them."""
+    one, ho = signed_in(server.url, "Nicasio", "198.51.100.7")
+    two, ht = signed_in(server.url, "Nicanor", "198.51.100.7")
+    assert quick(one, ho, game="conquian", players=2).json()["matched"] is False
+    joined = quick(two, ht, game="conquian", players=2).json()  # the join pairs at once if it may
+    assert joined["matched"] is False and joined["waiting"] == 1  # himself: the other is not for him
+    now = one.get("/api/quick").json()
+    assert now["matched"] is False and now["waiting"] == 1
+    other, hx = signed_in(server.url, "Norberta", "203.0.113.9")
+    assert quick(other, hx, game="conquian", players=2).json()["matched"] is True  # with the first to wait
+    assert wait_matched(one)["table"] == other.get("/api/quick").json()["table"]
+    assert two.get("/api/quick").json()["matched"] is False
+    assert two.request("DELETE", "/api/quick", headers=ht).json() == {"queued": False}
+    # casual: not rated, nothing to trade; two of one home may play each other
+    three, h3 = signed_in(server.url, "Nemesio", "198.51.100.8")
+    four, h4 = signed_in(server.url, "Nemesia", "198.51.100.8")
+    assert quick(three, h3, game="conquian", players=2, rated=False).json()["matched"] is False
+    assert quick(four, h4, game="conquian", players=2, rated=False).json()["matched"] is True
+
+
+def test_one_address_is_one_ipv6_network_and_kept_hashed(tmp_path: Path) -> None:
+    from sqlalchemy import select
+
+    from conquian.web.accounts import AccountStore
+    from conquian.web.quickmatch import QuickStore, quick_queue
+    from conquian.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    store.upgrade()
+    accounts, queue = AccountStore(store.engine), QuickStore(store)
+    ids = []
+    for name in ("P1", "P2", "P3"):
+        account_id, _sid, _token = accounts.create("test")
+        accounts.set_name(account_id, name)
+        ids.append(account_id)
+    try:
+        queue.join(ids[0], "conquian", 2, False, now=100.0, address="2001:db8:1:2::10")
+        queue.join(ids[1], "conquian", 2, False, now=100.2, address="2001:db8:1:2:a::7")  # the same /64
+        assert queue.pair(30.0, now=101.0) == [] and queue.waiting_count("conquian", 2, True, ids[0]) == 1
+        with store.engine.connect() as conn:
+            kept = [r.address for r in conn.execute(select(quick_queue.c.address))]
+        assert all(a and "2001" not in a and len(a) == 64 for a in kept)  # no address as it is
+        queue.join(ids[2], "conquian", 2, False, now=100.5, address="2001:db8:1:3::10")  # another network
+        [table] = queue.pair(30.0, now=102.0)
+        assert {queue.entry(a)["table_id"] for a in (ids[0], ids[2])} == {table.id}  # type: ignore[index]
+    finally:
+        store.dispose()
+
+
+# ------------------------------------------------------------------ the window reaches a bot
+def test_a_lone_player_gets_a_bot_once_his_window_reaches_one(tmp_path: Path) -> None:
+    """Bots fill a lone player's seats after the wait and once his widening window reaches the
+    fitted level nearest his rating (the review saw a window of 900-1100 that no bot's rating was
+    in): a strong player far above every bot is offered one later, and it is the nearest level."""
+    from sqlalchemy import insert
+
+    from conquian.bots.levels import rated_bots
+    from conquian.web.accounts import AccountStore
+    from conquian.web.quickmatch import QuickStore, bot_distance, reach_after
+    from conquian.web.ratings import POINTS_PER_MU, ratings
+    from conquian.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store.upgrade()
+    accounts, queue = AccountStore(store.engine), QuickStore(store)
+    strong, _sid, _token = accounts.create("test")
+    accounts.set_name(strong, "Strong")
+    with store.engine.begin() as conn:  # 2,100: 500 and more above every conquian bot
+        conn.execute(insert(ratings).values(subject=strong, game="conquian", mu=25 + 600 / POINTS_PER_MU, sigma=2.0,
+                                            games=40, wins=30, draws=0, tableaux=0, updated_at=0.0))
+    try:
+        queue.join(strong, "conquian", 2, True, now=0.0)
+        entry = queue.entry(strong)
+        assert entry is not None and entry["rating"] == 2100 and entry["provisional"] is False
+        top = max(r for _b, r in rated_bots("conquian"))
+        distance = bot_distance("conquian", 2100)
+        assert distance == 2100 - top and reach_after(distance) > 2.0
+        reach = reach_after(distance)
+        assert window(reach - 0.01) < distance <= window(reach)
+        # bots were wanted from the start and the wait (2 s) is over, but no bot is within his window yet
+        assert queue.pair(2.0, now=reach - 0.01) == []
+        told = status(queue.entry(strong), reach - 1.0, 2.0)
+        assert told["bots_in"] == 1 and told["window"] < distance
+        [table] = queue.pair(2.0, now=reach)
+        bot = next(s.kind for s in table.seats if s.kind != "human")
+        assert bot == level_for("conquian", 2100) and fixed_rating("conquian", bot)["rating"] == top  # type: ignore[index]
+        # a newcomer is at foster's 1,500: a bot is within his window at once (after the wait)
+        assert bot_distance("conquian", NEW_RATING) == 0 and reach_after(0) == 0.0
+    finally:
+        store.dispose()

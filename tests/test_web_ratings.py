@@ -16,7 +16,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from conquian.web.ratings import Ratings
+from conquian.web.ratings import NEW_SIGMA, Ratings
 from test_web_accounts import visit
 from web_server import Client, Server
 
@@ -29,8 +29,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.stop()
 
 
-def signed_in(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
+def signed_in(url: str, name: str, address: str | None = None) -> tuple[httpx.Client, dict[str, str]]:
+    """A new account named ``name``: its client and CSRF header; ``address``: the client address
+    its requests come from once named (``X-Forwarded-For``, which a server on loopback trusts from
+    loopback, as behind a proxy)."""
     c, csrf = visit(url)
+    if address is not None:
+        c.headers["X-Forwarded-For"] = address
     h = {"X-CSRF-Token": csrf}
     assert c.post("/api/account/name", json={"name": name}, headers=h).status_code == 200
     return c, h
@@ -81,13 +86,15 @@ def test_a_rated_match_moves_both_ratings(server: Server) -> None:
         time.sleep(0.1)
     a, b = rows["Ann"], rows["Bea"]
     assert a["games"] == b["games"] == 1 and not a["bot"]
-    # both shown ratings moved from a newcomer's 1000 (a draw too: the model is surer of both)
-    assert a["rating"] != 1000 and b["rating"] != 1000 and a["sigma"] < 25 / 3 and b["sigma"] < 25 / 3
+    # both from a newcomer's 1,500 and his uncertainty: the model is surer of both (a draw too), and
+    # each is provisional after one game
+    assert a["sigma"] < NEW_SIGMA and b["sigma"] < NEW_SIGMA and a["provisional"] and b["provisional"]
     if totals[0] == totals[1]:
-        assert a["draws"] == b["draws"] == 1 and a["mu"] == b["mu"]
+        assert a["draws"] == b["draws"] == 1 and a["mu"] == b["mu"] and a["rating"] == b["rating"] == 1500
     else:
         winner, loser = (a, b) if totals[0] > totals[1] else (b, a)
         assert winner["wins"] == 1 and loser["wins"] == 0 and winner["mu"] > 25 > loser["mu"]
+        assert winner["rating"] > 1500 > loser["rating"]
     # rated once, whatever else happens at the table
     assert board(url)["Ann"]["games"] == 1
     # a rated match is listed among the finished ones, its replay open to anyone
@@ -204,8 +211,8 @@ def test_an_abandoned_match_is_a_loss_for_the_one_who_left(tmp_path: Path) -> No
 def test_a_fitted_bot_keeps_its_rating_and_the_person_is_rated_against_it(tmp_path: Path) -> None:
     """A bot fitted on duplicate deals (``conquian/bots/levels.json``) is on the leaderboard before
     any rated match, with its fixed rating and interval; a rated match against it moves the
-    person's rating as openskill does against that fixed rating, and not the bot's.  A bot with
-    no fitted rating in the game is rated from its games, as a person is."""
+    person's rating as openskill does against that fixed rating (from a newcomer's prior: mu 25,
+    :data:`NEW_SIGMA`), and not the bot's."""
     import random
 
     from openskill.models import PlackettLuce
@@ -226,10 +233,11 @@ def test_a_fitted_bot_keeps_its_rating_and_the_person_is_rated_against_it(tmp_pa
     rows = {r["name"]: r for r in ratings.leaderboard("conquian")}
     assert rows["foster"] == {"name": "foster", "bot": True, "fixed": True, "rating": fit["rating"], "mu": fit["mu"],
                               "sigma": fit["sigma"], "games": 0, "wins": 0, "draws": 0, "tableaux": 0,
-                              "interval": fit["interval"]}
+                              "interval": fit["interval"], "provisional": False}
+    assert fit["rating"] == 1500  # the anchor
     assert all(r["bot"] and r["fixed"] for r in rows.values())
     model = PlackettLuce()
-    for i, bot in enumerate(("foster", "exit")):
+    for i, bot in enumerate(("foster", "beginner")):
         account_id, _sid, _token = accounts.create("test")
         accounts.set_name(account_id, f"Q{i}")
         t = Table(f"fx{i}", "test", get_rules("conquian"), seed=4, deals_in_match=1)
@@ -243,14 +251,14 @@ def test_a_fitted_bot_keeps_its_rating_and_the_person_is_rated_against_it(tmp_pa
         assert ratings.settle(t) is True
         ranks = match_ranks([int(x) for x in t.session.match.totals])  # type: ignore[union-attr]
         rows = {r["name"]: r for r in ratings.leaderboard("conquian")}
-        before = model.rating(mu=fit["mu"], sigma=fit["sigma"]) if bot == "foster" else model.rating()
-        [[me], [it]] = model.rate([[model.rating()], [before]], ranks=ranks)
+        its = fixed_rating("conquian", bot)
+        assert its is not None
+        before = model.rating(mu=its["mu"], sigma=its["sigma"])
+        [[me], [_it]] = model.rate([[model.rating(mu=25.0, sigma=NEW_SIGMA)], [before]], ranks=ranks)
         assert rows[f"Q{i}"]["mu"] == round(me.mu, 3) and not rows[f"Q{i}"]["fixed"]
         assert rows[bot]["games"] == 1
-        if bot == "foster":  # fixed: as fitted, whatever the result
-            assert [rows[bot][k] for k in ("mu", "sigma", "rating")] == [fit["mu"], fit["sigma"], fit["rating"]]
-        else:  # not fitted: moved by its game
-            assert not rows[bot]["fixed"] and rows[bot]["mu"] == round(it.mu, 3) and rows[bot]["sigma"] < 25 / 3
+        # fixed: as fitted, whatever the result
+        assert [rows[bot][k] for k in ("mu", "sigma", "rating")] == [its["mu"], its["sigma"], its["rating"]]
 
 
 def settled(url: str, name: str, games: int, game: str = "conquian") -> dict[str, Any]:
@@ -382,3 +390,109 @@ def test_the_player_page_counts_the_same_matches_in_its_accuracy_and_its_list(se
     # every listed match is counted in the accuracy and no other: the two sets are one
     for p in (page(None), mine):
         assert sum(1 for r in p["recent"] if "accuracy" in r) == p["accuracy"]["conquian"]["reviewed"]
+
+
+def _rated_against(tmp_path: Path, bot: str, *, left: bool = False, name: str = "Newcomer") -> tuple[Any, Any]:
+    """A rated one-deal match of a new account against ``bot``, played out (his seat away past the
+    away rule when ``left``: a loss whatever the score) and settled; the Ratings and the table."""
+    import random
+
+    from conquian.engine.rules import get_rules
+    from conquian.web.accounts import AccountStore
+    from conquian.web.store import Store
+    from conquian.web.table import Table
+    from test_web_table import _play_and_snapshot
+
+    store = Store(f"sqlite:///{tmp_path / (name + '.db')}")
+    store.upgrade()
+    accounts, ratings = AccountStore(store.engine), Ratings(store.engine)
+    account_id, _sid, _token = accounts.create("test")
+    accounts.set_name(account_id, name)
+    t = Table(f"vs{bot}"[:16], "test", get_rules("conquian"), seed=4, deals_in_match=1, away_after=30.0)
+    t.sit(1, "x")
+    t.set_bot(2, bot, host=True)
+    store.create(t)
+    ratings.mark_rated(t.id)
+    accounts.tie_seat(account_id, t.id, 1)
+    _play_and_snapshot(t, random.Random(5), 500)
+    assert t.status == "over"
+    if left:
+        t.seats[0].away_since = time.time() - 31
+    ratings.settle(t)
+    return ratings, t
+
+
+def test_a_bot_without_a_fitted_rating_is_never_rated_nor_on_the_board(tmp_path: Path) -> None:
+    """The outside review's probe: rated matches against ``exit`` (no fitted rating in conquian)
+    gave it a rating of its games (1,248).  Now such a match rates nobody, the bot has no row, and
+    a bot's row of an older version without a fit is not on the board: only fitted bots are there."""
+    from sqlalchemy import insert
+
+    from conquian.bots.levels import fixed_rating, rated_bots
+    from conquian.web.ratings import ratings as ratings_table
+
+    assert fixed_rating("conquian", "exit") is None
+    board_, t = _rated_against(tmp_path, "exit")
+    assert board_.settle(t) is False
+    rows = {r["name"]: r for r in board_.leaderboard("conquian")}
+    assert "exit" not in rows and "Newcomer" not in rows
+    assert {n for n, r in rows.items() if r["bot"]} == {b for b, _r in rated_bots("conquian")}
+    with board_.engine.begin() as conn:  # a row an older version wrote
+        conn.execute(insert(ratings_table).values(subject="bot:exit", game="conquian", mu=18.0, sigma=5.0, games=2,
+                                                  wins=0, draws=0, tableaux=0, updated_at=0.0))
+    assert "exit" not in {r["name"] for r in board_.leaderboard("conquian")}
+
+
+def test_a_rated_table_refuses_a_bot_without_a_fitted_rating(server: Server) -> None:
+    """At a rated table, a bot with no fitted rating in the game is refused (when the table is
+    made and when the host seats it), in the reader's language; a casual table takes it."""
+    url = server.url
+    dora, h = signed_in(url, "Dora")
+    made = dora.post("/api/tables?lang=es", json={"variant": "conquian", "rated": True, "deals": 1,
+                                                  "seats": [{"kind": "open"}, {"kind": "exit"}]}, headers=h)
+    assert made.status_code == 400 and made.json()["error"]["code"] == "unrated_bot"
+    assert "exit" in made.json()["error"]["message"] and "puntuación medida" in made.json()["error"]["message"]
+    t = dora.post("/api/tables", json={"variant": "conquian", "rated": True, "deals": 1}, headers=h).json()
+    refused = httpx.post(url + f"/api/tables/{t['id']}/bot", json={"seat": 2, "bot": "exit", "host": t["host"]})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "unrated_bot"
+    assert "has none" in refused.json()["error"]["message"]
+    assert httpx.post(url + f"/api/tables/{t['id']}/bot",
+                      json={"seat": 2, "bot": "expert", "host": t["host"]}).status_code == 200
+    casual = dora.post("/api/tables", json={"variant": "conquian", "deals": 1}, headers=h).json()
+    assert httpx.post(url + f"/api/tables/{casual['id']}/bot",
+                      json={"seat": 2, "bot": "exit", "host": casual["host"]}).status_code == 200
+
+
+def test_a_new_player_starts_at_foster_and_one_loss_to_the_weakest_bot_costs_under_100(tmp_path: Path) -> None:
+    """The scale people recognize: a new player is shown 1,500 (foster's rating, the anchor) and
+    provisional; a rated loss to ``random``, the weakest bot, takes less than 100 points (the
+    review saw 1,000 shown, below every bot, and 106 points lost to ``beginner``)."""
+    from conquian.bots.levels import fixed_rating, rated_bots
+    from conquian.web.quickmatch import NEW_RATING
+    from conquian.web.ratings import PROVISIONAL_GAMES, rating
+
+    assert NEW_RATING == rating(25.0) == 1500 == fixed_rating("conquian", "foster")["rating"]  # type: ignore[index]
+    assert min(rated_bots("conquian"), key=lambda x: x[1])[0] == "random"
+    board_, _t = _rated_against(tmp_path, "random", left=True)
+    row = {r["name"]: r for r in board_.leaderboard("conquian")}["Newcomer"]
+    assert row["wins"] == 0 and row["games"] == 1 and row["provisional"] is True
+    assert 1400 < row["rating"] < 1500
+    page = board_.player("Newcomer")
+    assert page is not None
+    assert page["games"]["conquian"]["provisional"] is True and page["games"]["conquian"]["rating"] == row["rating"]
+    assert page["recent"][0]["rating"] == row["rating"] and page["games"]["conquian"]["history"] == [row["rating"]]
+    assert PROVISIONAL_GAMES == 10
+
+
+def test_the_menus_list_the_levels_by_their_fitted_rating(server: Server) -> None:
+    """The web's bot menus take each game's order of the levels from ``/api/presets``: by fitted
+    rating, so that ``master`` is not listed above ``expert`` where it measures below it."""
+    from conquian.bots.levels import fixed_rating, levels_by_rating
+
+    presets = httpx.get(server.url + "/api/presets").json()
+    order = presets["level_order"]
+    assert order["cooncan"] == levels_by_rating("cooncan")
+    assert order["cooncan"].index("master") < order["cooncan"].index("expert")
+    for game, levels in order.items():
+        figures = [presets["bot_ratings"][game][b]["rating"] for b in levels]
+        assert figures == sorted(figures) and all(fixed_rating(game, b) for b in levels), game

@@ -378,8 +378,10 @@ class MasterBot(ExpertBot):
 
 
 def strongest_quick_bot() -> str:
-    """The strongest bot that answers at a pace a person does not notice on this installation:
-    ``master`` with the compiled hot path, ``expert`` in pure Python."""
+    """The search with the most playouts that answers at a pace a person does not notice on this
+    installation: ``master`` with the compiled hot path, ``expert`` in pure Python.  (More
+    playouts do not measure stronger everywhere: ``master`` is level with ``expert`` in conquian
+    and below it in three-hand Cooncan, :mod:`conquian.bots.levels`.)"""
     from conquian import speedups
 
     return "master" if all(speedups.status().values()) else "expert"

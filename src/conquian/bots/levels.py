@@ -17,8 +17,14 @@ the same moves every time: replays and duplicate deals stay reproducible.
 Each level's rating is not typed by hand: ``python -m benchmarks.bot_levels`` plays duplicate deals
 among the levels (and the other cheap bots), fits openskill's Plackett-Luce model, the web's, and
 writes :data:`RATINGS_FILE` (``levels.json`` beside this module) with each bot's mu, sigma, the
-rating shown (``1000 + 40 * (mu - 3 sigma)``), its 95% interval, the deals played, the date and
-the command.  :func:`fixed_rating` reads it.
+rating shown (the web's, :func:`conquian.web.ratings.rating`: ``foster`` is 1,500 in every game),
+its 95% interval, the deals played, the date and the command.  :func:`fixed_rating` reads it.
+
+The ladder above is the policies' order, not a measurement: where levels are listed for people
+(the web's menus, ``conquian bots``, the terminal game) they are ordered by their fitted rating
+in the game (:func:`levels_by_rating`), and no text calls a level stronger than another that
+measures above it (``master``'s eight times the playouts do not measure above ``expert`` in
+three-hand Cooncan).
 
 ```pycon
 >>> [level.bot for level in LEVELS]
@@ -34,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
 from dataclasses import dataclass
 from importlib import resources
@@ -161,6 +168,26 @@ def level(bot: str) -> Level | None:
     return next((lv for lv in LEVELS if lv.bot == bot), None)
 
 
+#: The rating scale's anchor: openskill's mean of a new player's prior, and ``foster``'s fitted mu
+#: in every game (the fit moves every mu so that it is).
+ANCHOR_MU = 25.0
+#: The rating shown at :data:`ANCHOR_MU`: a new player's, and ``foster``'s in every game.
+ANCHOR_RATING = 1500
+#: Points a unit of mu: 400 points are odds of 10 to 1 between two sure ratings, as in Elo
+#: (openskill's beta is 25/6, its odds ``exp(d / c)`` with ``c = sqrt(2) * beta``).
+POINTS_PER_MU = 400 / (math.log(10) * math.sqrt(2) * 25 / 6)
+
+
+def scale_rating(mu: float) -> float:
+    """The rating shown for a mean ``mu``, unrounded: ``1500 + POINTS_PER_MU * (mu - 25)`` (the
+    web's scale, :mod:`conquian.web.ratings`).
+
+    >>> round(scale_rating(ANCHOR_MU + 400 / POINTS_PER_MU))
+    1900
+    """
+    return ANCHOR_RATING + POINTS_PER_MU * (mu - ANCHOR_MU)
+
+
 #: The shipped ratings file, written by ``python -m benchmarks.bot_levels``.
 RATINGS_FILE = "levels.json"
 
@@ -189,6 +216,19 @@ def rated_bots(game: str) -> list[tuple[str, int]]:
     return sorted(((b, int(e["rating"])) for b, e in bots.items()), key=lambda x: (x[1], x[0]))
 
 
+def levels_by_rating(game: str) -> list[str]:
+    """The levels' bots as people see them listed for ``game``: by their fitted rating there,
+    weakest first (equal ratings in the ladder's order), then any level not fitted there in the
+    ladder's order.
+
+    >>> levels_by_rating("no-such-game") == [lv.bot for lv in LEVELS]
+    True
+    """
+    bots = fitted().get("games", {}).get(game, {}).get("bots", {})
+    fitted_levels = sorted((int(bots[lv.bot]["rating"]), i, lv.bot) for i, lv in enumerate(LEVELS) if lv.bot in bots)
+    return [b for _r, _i, b in fitted_levels] + [lv.bot for lv in LEVELS if lv.bot not in bots]
+
+
 def level_for(game: str, rating: float) -> str | None:
     """The level whose fitted rating in ``game`` is the closest to ``rating`` (a player's, as the
     web shows it): the bot a quick match seats beside him; None if no level was fitted there.
@@ -211,6 +251,25 @@ def bot_ratings() -> dict[str, dict[str, dict[str, Any]]]:
             for game, g in fitted().get("games", {}).items()}
 
 
-__all__ = ["BEGINNER_NOISE", "CASUAL_NOISE", "LEVELS", "RATINGS_FILE", "BeginnerBot", "CasualBot", "Level",
-           "NoisyFosterBot", "SkilledBot", "bot_ratings", "fitted", "fixed_rating", "level", "level_for",
-           "rated_bots"]
+__all__ = [
+    "ANCHOR_MU",
+    "ANCHOR_RATING",
+    "BEGINNER_NOISE",
+    "CASUAL_NOISE",
+    "LEVELS",
+    "POINTS_PER_MU",
+    "RATINGS_FILE",
+    "BeginnerBot",
+    "CasualBot",
+    "Level",
+    "NoisyFosterBot",
+    "SkilledBot",
+    "bot_ratings",
+    "fitted",
+    "fixed_rating",
+    "level",
+    "level_for",
+    "levels_by_rating",
+    "rated_bots",
+    "scale_rating",
+]

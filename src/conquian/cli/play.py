@@ -41,8 +41,9 @@ def add_parsers(sub: Subparsers) -> None:
                           "'conquian speedups build', else expert); list 'human' seats to share "
                           "the terminal, e.g. human,human,foster"))
     g.add_argument("--level", choices=[lv.bot for lv in LEVELS], default=None,
-                   help=_("the other seats' bots at one level, from the weakest: {levels} ('conquian bots' lists "
-                          "their ratings); instead of --bots").format(levels=", ".join(lv.bot for lv in LEVELS)))
+                   help=_("the other seats' bots at one level: {levels} ('conquian bots' lists their measured "
+                          "ratings, which order them in each game); instead of --bots").format(
+                       levels=", ".join(lv.bot for lv in LEVELS)))
     g.add_argument("--seed", type=integer, default=None,
                    help=_("seed of the deals, for a game you can play again (default: from the system's "
                           "randomness)"))
@@ -66,16 +67,17 @@ def add_parsers(sub: Subparsers) -> None:
     g.add_argument("--replay", metavar="FILE", default=None, help=_("step through a record instead of playing"))
     add_rules_options(g)
     b = sub.add_parser("bots", help=_("the bots and their levels, with their measured ratings"),
-                       description=_("The bots, the levels first from the weakest, each with its rating on the web's "
-                                     "scale and the rating's {ci} interval, fitted on duplicate deals among the bots "
-                                     "(docs/bots.md); 'conquian play --level NAME' plays one.").format(ci="95%"))
+                       description=_("The bots, the levels first, weakest first by their measured rating in the game, "
+                                     "each with its rating on the web's scale and the rating's {ci} interval, fitted "
+                                     "on duplicate deals among the bots (docs/bots.md); 'conquian play --level NAME' "
+                                     "plays one.").format(ci="95%"))
     b.add_argument("--variant", default="conquian", choices=list(PRESETS))
 
 
 def bots_command(args: argparse.Namespace) -> int:
     """Run ``conquian bots``: the bots, their policies and their fitted ratings in a game."""
     from conquian.bots import bot_names
-    from conquian.bots.levels import fitted, fixed_rating, level
+    from conquian.bots.levels import fitted, fixed_rating, level, levels_by_rating
     from conquian.i18n import active
     from conquian.present import bot_name, game_name
 
@@ -87,7 +89,8 @@ def bots_command(args: argparse.Namespace) -> int:
         print(tr.render(Msg("Ratings in {game} on the web's scale, with their {ci} intervals, from {deals} deals "
                             "on {date}: {command}", ci="95%", game=game_name(args.variant), deals=game["games"],
                             date=game["date"], command=game["command"])))
-    names = [lv.bot for lv in LEVELS] + [b for b in bot_names() if level(b) is None]
+    # the levels by their measured rating in this game: none listed above one that measures higher
+    names = levels_by_rating(args.variant) + [b for b in bot_names() if level(b) is None]
     for name in names:
         fit = fixed_rating(args.variant, name)
         figure = f"{fit['rating']:>5} ({fit['interval'][0]}-{fit['interval'][1]})" if fit else f"{'-':>5}" + " " * 12

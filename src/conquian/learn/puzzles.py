@@ -168,10 +168,12 @@ def start_rating(difficulty: float) -> tuple[float, float]:
 
 
 def starting_shown(difficulty: float) -> int:
-    """A puzzle's starting rating as the players' ratings are shown (``1000 + 40 * (mu - 3 sigma)``,
-    :func:`conquian.web.ratings.shown`)."""
-    mu, sigma = start_rating(difficulty)
-    return round(1000 + 40 * (mu - 3 * sigma))
+    """A puzzle's starting rating as the players' ratings are shown (the mean on the web's scale,
+    :func:`conquian.bots.levels.scale_rating`: ``foster`` is 1,500)."""
+    from conquian.bots.levels import scale_rating
+
+    mu, _sigma = start_rating(difficulty)
+    return round(scale_rating(mu))
 
 
 def move_words(notation: str) -> Msg:

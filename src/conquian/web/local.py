@@ -34,7 +34,7 @@ import zlib
 from typing import Any
 
 from conquian.bots import bot_names, make_bot
-from conquian.bots.levels import LEVELS, bot_ratings
+from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
 from conquian.engine.errors import ConquianError, RecordError
 from conquian.engine.match import new_deal
 from conquian.engine.record import read_record, record_from_match, write_record
@@ -70,6 +70,7 @@ def presets() -> dict[str, Any]:
         ],
         "bots": list(OFFLINE_BOTS),
         "levels": [level.bot for level in LEVELS if level.bot in OFFLINE_BOTS],
+        "level_order": {name: [b for b in levels_by_rating(name) if b in OFFLINE_BOTS] for name in PRESETS},
         "bot_ratings": {game: {b: r for b, r in bots.items() if b in OFFLINE_BOTS}
                         for game, bots in bot_ratings().items()},
         "default_bot": "foster",

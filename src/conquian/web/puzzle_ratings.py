@@ -126,7 +126,7 @@ class PuzzleRatings:
         return {p.id: kept.get(p.id, shown(*start_rating(p.difficulty))) for p in puzzles()}
 
     def player(self, account_id: str) -> dict[str, Any]:
-        """The account's puzzle rating as shown (1000 before any attempt), the change its last rated
+        """The account's puzzle rating as shown (1,500 before any attempt), the change its last rated
         attempt made, its attempts and solves, and the puzzles it attempted."""
         with self.engine.begin() as conn:
             row = conn.execute(select(ratings).where(ratings.c.subject == account_id, ratings.c.game == GAME)).first()

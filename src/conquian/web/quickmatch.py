@@ -15,13 +15,23 @@ others who asked for one, and neither rated nor listed when over).
   own: 100 at first, widening by 50 every 5 seconds.  A group is made when the spread of its
   ratings is within the window of every one of its members (each accepts all the others); the
   player who has waited longest is paired first, with the closest ratings.
-- After :attr:`~conquian.web.settings.Settings.quick_bot_after` seconds a player may have the empty
-  seats filled with bots (or have asked for it when joining): a group is then made with him and
-  the waiting players within the window who also accept bots, and a bot of their level in every
-  other seat: the level whose fitted rating (:func:`conquian.bots.levels.level_for`) is the
-  closest to the group's mean rating.
+- After :attr:`~conquian.web.settings.Settings.quick_bot_after` seconds, and once his window
+  reaches the fitted level nearest his rating (:func:`bot_distance`; the window widens without
+  end, so it always does), a player may have the empty seats filled with bots (or have asked for
+  it when joining): a group is then made with him and the waiting players within the window who
+  also accept bots, and a bot of their level in every other seat: the level whose fitted rating
+  (:func:`conquian.bots.levels.level_for`) is the closest to the group's mean rating.  A new
+  player (1,500, :mod:`~conquian.web.ratings`) is at ``foster``'s rating in every game.
 - Two players of whom one blocked the other (:func:`conquian.web.friends.blocked_between`) are
   never put in one group.
+- People, not an address with itself: two accounts that joined from one address
+  (:func:`address_key`: an IPv4 address, or an IPv6 address's /64 network, which one device
+  holds) are never put in one group of a rated match; each waits on for others, or for bots.
+  The server knows no device apart from its address: a browser holds one account's session at a
+  time, and a passkey names its account only.  The address is kept in the queue as a hash (no
+  address as it is), and only while the player's row is there (none when the server cannot
+  tell it).  What a waiting player is told of the others (``waiting``) counts only those he
+  could be paired with.
 - A rated quick match's table is rated (:mod:`~conquian.web.ratings`) and public once over (a
   rated match's replay is open to all); a casual one's is its players' only.  At either a bot
   plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
@@ -38,6 +48,8 @@ token (the token is kept in the queue until he leaves it, or for :data:`KEPT_AFT
 ```pycon
 >>> [window(w) for w in (0, 4.9, 5, 12, 60)]
 [100, 100, 150, 200, 700]
+>>> [reach_after(d) for d in (0, 100, 101, 150, 151)]
+[0.0, 0.0, 5.0, 5.0, 10.0]
 
 ```
 """
@@ -45,7 +57,10 @@ token (the token is kept in the queue until he leaves it, or for :data:`KEPT_AFT
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import ipaddress
 import logging
+import math
 import random
 import secrets
 import time
@@ -62,14 +77,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from conquian.bots.levels import level_for
+from conquian.bots.levels import ANCHOR_MU, fixed_rating, level_for
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import Msg
 from conquian.web.accounts import accounts, seat_accounts
 from conquian.web.friends import blocks
 from conquian.web.lang import reader
-from conquian.web.ratings import RATED_AWAY, rated_tables, ratings, shown
+from conquian.web.limits import client_address
+from conquian.web.ratings import RATED_AWAY, provisional, rated_tables, rating, ratings
 from conquian.web.store import Store, metadata
 from conquian.web.table import OPEN, Table, hash_token, new_token
 
@@ -90,8 +106,8 @@ KEPT_AFTER = 600.0
 WAIT_AT_MOST = 1800.0
 #: The bot that fills a seat where no level was fitted for the game (else the level of the players).
 FILL_BOT = "expert"
-#: A new player's rating as shown (openskill's defaults: :func:`~conquian.web.ratings.shown`).
-NEW_RATING = shown(25.0, 25 / 3)
+#: A new player's rating as shown (:func:`~conquian.web.ratings.rating`: 1,500, ``foster``'s).
+NEW_RATING = rating(ANCHOR_MU)
 
 quick_queue = SqlTable(
     "quick_queue", metadata,
@@ -108,6 +124,8 @@ quick_queue = SqlTable(
     Column("matched_at", Float, nullable=True),
     # when the player's page last asked how things stand (None: when he joined)
     Column("seen_at", Float, nullable=True),
+    # the hash of the address he joined from (address_key): one address is not paired with itself
+    Column("address", String(64), nullable=True),
     Index("ix_quick_queue_game", "game", "players"),
 )
 
@@ -115,6 +133,46 @@ quick_queue = SqlTable(
 def window(waited: float) -> int:
     """The rating window of a player who has waited ``waited`` seconds (points either side)."""
     return WINDOW_START + WINDOW_STEP * int(max(0.0, waited) // WINDOW_EVERY)
+
+
+def reach_after(distance: float) -> float:
+    """The seconds of waiting after which the window reaches ``distance`` points."""
+    if distance <= WINDOW_START:
+        return 0.0
+    return WINDOW_EVERY * math.ceil((distance - WINDOW_START) / WINDOW_STEP)
+
+
+def bot_distance(game: str, rating: float) -> int:
+    """Points from ``rating`` to the fitted level of ``game`` nearest it (0 where no level is fitted
+    there: :data:`FILL_BOT` fills the seats, and the match is not rated).
+
+    >>> bot_distance("conquian", NEW_RATING)  # foster is 1,500 in every game
+    0
+    """
+    bot = level_for(game, rating)
+    fit = fixed_rating(game, bot) if bot is not None else None
+    return 0 if fit is None else int(abs(int(fit["rating"]) - rating) + 0.5)
+
+
+def address_key(address: str) -> str:
+    """What stands for a client address in the queue: the SHA-256 of the address, or of its /64
+    network for IPv6 (one device, or one home, holds a /64), so that the queue holds no address
+    as it is.
+
+    >>> address_key("2001:db8::1") == address_key("2001:db8::ffff:2") != address_key("2001:db8:0:1::1")
+    True
+    >>> address_key("192.0.2.1") != address_key("192.0.2.2")
+    True
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        text = address  # not an address (a test client's name): itself
+    else:
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        text = str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else str(ip)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -125,6 +183,8 @@ class Waiting:
     rating: int
     joined_at: float
     bots: bool = False
+    #: how far (points) the nearest fitted level is: bots fill his seats once his window reaches it
+    bot_distance: int = 0
 
 
 def accepts(group: list[Waiting], now: float) -> bool:
@@ -208,7 +268,8 @@ def groups(waiting: list[Waiting], size: int, now: float, bot_after: float | Non
             continue  # in a group already
         reach = window(now - anchor.joined_at)  # no group holds a rating farther than the anchor's window
         group = _grow(anchor, _closest(pool, at, reach), size, now, blocked)
-        if len(group) < size and anchor.bots and bot_after is not None and now - anchor.joined_at >= bot_after:
+        if (len(group) < size and anchor.bots and bot_after is not None and now - anchor.joined_at >= bot_after
+                and reach >= anchor.bot_distance):
             group = _grow(anchor, (w for w in _closest(pool, at, reach) if w.bots), size, now, blocked)
         elif len(group) < size:
             continue  # he waits on (and may still be taken into a later one's group)
@@ -261,20 +322,21 @@ class QuickStore:
 
     def rating(self, conn: Connection, account_id: str, game: str) -> int:
         """The account's rating of ``game`` as shown (a newcomer's if he has none)."""
-        row = conn.execute(select(ratings.c.mu, ratings.c.sigma).where(ratings.c.subject == account_id,
-                                                                       ratings.c.game == game)).first()
-        return NEW_RATING if row is None else shown(row.mu, row.sigma)
+        row = conn.execute(select(ratings.c.mu).where(ratings.c.subject == account_id,
+                                                      ratings.c.game == game)).first()
+        return NEW_RATING if row is None else rating(row.mu)
 
     def join(self, account_id: str, game: str, players: int, bots: bool, rated: bool = True,
-             now: float | None = None) -> None:
-        """Put the account in the queue (in place of any entry it had, paired or not)."""
+             now: float | None = None, address: str | None = None) -> None:
+        """Put the account in the queue (in place of any entry it had, paired or not); ``address``:
+        the client address it joined from (kept as :func:`address_key`)."""
         now = time.time() if now is None else now
         with self.engine.begin() as conn:
             conn.execute(delete(quick_queue).where(quick_queue.c.account_id == account_id))
             conn.execute(insert(quick_queue).values(
                 account_id=account_id, game=game, players=players, rating=self.rating(conn, account_id, game),
                 joined_at=now, bots=bots, rated=rated, table_id=None, seat=None, token=None, matched_at=None,
-                seen_at=now))
+                seen_at=now, address=None if address is None else address_key(address)))
 
     def seen(self, account_id: str, now: float | None = None) -> None:
         """Note that the account's page has just asked how things stand (it is still there)."""
@@ -297,17 +359,33 @@ class QuickStore:
                                      .values(bots=True)).rowcount)
 
     def entry(self, account_id: str) -> dict[str, Any] | None:
-        """The account's entry in the queue, or None."""
+        """The account's entry in the queue, or None; with ``provisional``: whether his rating of
+        its game is (:func:`~conquian.web.ratings.provisional`)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(quick_queue).where(quick_queue.c.account_id == account_id)).mappings().first()
-        return None if row is None else dict(row)
+            if row is None:
+                return None
+            games = conn.execute(select(ratings.c.games).where(ratings.c.subject == account_id,
+                                                               ratings.c.game == row["game"])).scalar()
+        return dict(row) | {"provisional": provisional(int(games or 0))}
 
-    def waiting_count(self, game: str, players: int, rated: bool = True) -> int:
-        """How many wait for ``game`` with ``players`` (a rated match, or a casual one)."""
+    def waiting_count(self, game: str, players: int, rated: bool = True, account_id: str | None = None) -> int:
+        """How many wait for ``game`` with ``players`` (a rated match, or a casual one); for
+        ``account_id`` (waiting himself), himself and those he could be paired with: not an
+        account he blocked or that blocked him, nor, for a rated match, one from his address."""
         with self.engine.connect() as conn:
-            return len(conn.execute(select(quick_queue.c.account_id).where(
+            rows = conn.execute(select(quick_queue.c.account_id, quick_queue.c.address).where(
                 quick_queue.c.game == game, quick_queue.c.players == players, quick_queue.c.rated.is_(rated),
-                quick_queue.c.table_id.is_(None))).all())
+                quick_queue.c.table_id.is_(None))).all()
+            if account_id is None:
+                return len(rows)
+            mine = next((r.address for r in rows if r.account_id == account_id), None)
+            others = [r.account_id for r in rows if r.account_id != account_id]
+            barred = {b for row in conn.execute(select(blocks.c.blocker, blocks.c.blocked).where(
+                ((blocks.c.blocker == account_id) & blocks.c.blocked.in_(others))
+                | ((blocks.c.blocked == account_id) & blocks.c.blocker.in_(others)))) for b in row} if others else set()
+        return 1 + sum(1 for r in rows if r.account_id != account_id and r.account_id not in barred
+                       and not (rated and mine is not None and r.address == mine))
 
     def pair(self, bot_after: float | None, deals: int | None = None, now: float | None = None,
              gone_after: float | None = None) -> list[Table]:
@@ -332,10 +410,11 @@ class QuickStore:
             rows = conn.execute(query).all()
             kinds: dict[tuple[str, int, bool], list[Waiting]] = {}
             names = {r.account_id: r.name for r in rows}
+            addresses = {r.account_id: r.address for r in rows}
             for r in rows:
                 if r.name is not None:
                     kinds.setdefault((r.game, r.players, bool(r.rated)), []).append(
-                        Waiting(r.account_id, r.rating, r.joined_at, bool(r.bots)))
+                        Waiting(r.account_id, r.rating, r.joined_at, bool(r.bots), bot_distance(r.game, r.rating)))
             queued = list(names)
             barred = {(r.blocker, r.blocked) for r in conn.execute(select(blocks.c.blocker, blocks.c.blocked).where(
                 blocks.c.blocker.in_(queued), blocks.c.blocked.in_(queued)))} if len(queued) > 1 else set()
@@ -343,8 +422,11 @@ class QuickStore:
             def blocked(a: str, b: str) -> bool:
                 return (a, b) in barred or (b, a) in barred
 
+            def apart(a: str, b: str) -> bool:  # a rated match: people, not one address with itself
+                return blocked(a, b) or (addresses[a] is not None and addresses[a] == addresses[b])
+
             for (game, size, rated), waiting in kinds.items():
-                for group, bots in groups(waiting, size, now, bot_after, blocked):
+                for group, bots in groups(waiting, size, now, bot_after, apart if rated else blocked):
                     mean = sum(w.rating for w in group) / len(group)
                     table, tokens = new_table(game, size, [(w.account, str(names[w.account])) for w in group], bots,
                                               deals, rated, level_for(game, mean) or FILL_BOT)
@@ -389,8 +471,10 @@ def new_table(game: str, size: int, people: list[tuple[str, str]], bots: int, de
 
 def status(entry: dict[str, Any] | None, now: float, bot_after: float, waiting: int = 0) -> dict[str, Any]:
     """What a player is told of his place in the queue (no card, nothing of another's table):
-    not queued; waiting (how long, the window, when bots may fill the seats); or paired (the
-    seat's link and token).
+    not queued; waiting (how long, the window, when bots may fill the seats: after ``bot_after``
+    seconds and once the window reaches the nearest fitted level, :func:`bot_distance`; how many
+    wait whom he could be paired with, himself included); or paired (the seat's link and token).
+    His rating is marked ``provisional`` while it is.
 
     >>> status(None, 0.0, 30.0)
     {'queued': False}
@@ -398,13 +482,15 @@ def status(entry: dict[str, Any] | None, now: float, bot_after: float, waiting: 
     if entry is None:
         return {"queued": False}
     out: dict[str, Any] = {"queued": True, "game": entry["game"], "players": entry["players"],
-                           "rated": bool(entry["rated"]), "rating": entry["rating"]}
+                           "rated": bool(entry["rated"]), "rating": entry["rating"],
+                           "provisional": bool(entry.get("provisional", False))}
     if entry["table_id"] is not None:
         return out | {"matched": True, "table": entry["table_id"], "seat": entry["seat"], "token": entry["token"],
                       "url": f"/t/{entry['table_id']}"}
     waited = max(0.0, now - entry["joined_at"])
+    bots_at = max(bot_after, reach_after(bot_distance(entry["game"], entry["rating"])))
     return out | {"matched": False, "waited": int(waited), "window": window(waited), "bots": bool(entry["bots"]),
-                  "bots_in": max(0, int(bot_after - waited + 0.999)), "waiting": waiting}
+                  "bots_in": max(0, int(bots_at - waited + 0.999)), "waiting": waiting}
 
 
 class QuickMatch:
@@ -471,7 +557,7 @@ class QuickMatch:
         count = 0
         if entry is not None and entry["table_id"] is None:
             count = await run_in_threadpool(self.queue.waiting_count, entry["game"], entry["players"],
-                                            bool(entry["rated"]))
+                                            bool(entry["rated"]), account_id)
         return status(entry, time.time(), self.bot_after, count)
 
     def routes(self) -> list[BaseRoute]:
@@ -509,7 +595,9 @@ class QuickMatch:
                 game, players, bots, rated = check_request(body)
             except QuickError as e:
                 return refuse(request, e.code, e.message, e.status)
-            await run_in_threadpool(self.queue.join, found.id, game, players, bots, rated)
+            address = client_address(request.client)
+            await run_in_threadpool(self.queue.join, found.id, game, players, bots, rated, None,
+                                    None if address == "unknown" else address)
             await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})
 
@@ -544,7 +632,7 @@ class QuickMatch:
                 return JSONResponse(now, headers={"Cache-Control": "no-store"})
             if now["bots_in"] > 0:
                 return refuse(request, "too_soon", Msg("bots may fill the empty seats after {seconds} s of waiting",
-                                                       seconds=f"{self.bot_after:g}"), 409)
+                                                       seconds=f"{now['waited'] + now['bots_in']:g}"), 409)
             await run_in_threadpool(self.queue.want_bots, found.id)
             await self.pair_soon()
             return JSONResponse(await self._status(found.id), headers={"Cache-Control": "no-store"})

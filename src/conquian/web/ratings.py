@@ -10,14 +10,33 @@ who stayed.  Bots are on the same scale, marked as bots on the leaderboard: a bo
 rating in the game was fitted on duplicate deals among the bots (:mod:`conquian.bots.levels`,
 shipped in ``levels.json``) keeps that rating, the games do not move it, and the people it meets
 are rated against it; every fitted bot is listed, whether it has played a rated match or not.  A
-bot with no fitted rating in a game is rated from the rated games it plays, as a person is.
+bot with no fitted rating in a game never sits at a rated table of that game (the table refuses
+it: :func:`check_rated_bot`), a match that holds one anyway is not rated, and no rated match
+moves any bot's rating: the leaderboard lists the fitted bots only.
 
-The rating shown is openskill's ordinal (mu - 3 sigma) on a familiar scale:
-``1000 + 40 * ordinal``: a new player shows 1000 and climbs as the model grows sure.
+The scale (:func:`rating`), chosen to read like the ratings people know (Elo's, lichess's):
+
+- **The anchor**: 1,500 is openskill's mean of a new player's prior (mu 25), and ``foster`` (the
+  book's play, the middle level) is fitted at mu 25 in every game (:mod:`conquian.bots.levels`):
+  ``foster`` is 1,500 in each game, and a new player starts there, as strong as the book until his
+  games say otherwise.
+- **The unit**: :data:`POINTS_PER_MU` points for one unit of mu, so that 400 points are odds of
+  10 to 1 between two sure ratings, as in Elo (openskill's Plackett-Luce gives the odds
+  ``exp(d / c)`` for a difference ``d`` of mu, ``c = sqrt(2) * beta`` for sure ratings).
+- **The number shown is the mean**, not ``mu - 3 sigma``: a new player shows 1,500 (not a figure
+  below every bot), and a win or a loss moves him by what the model learnt.
+- **A new player's uncertainty** is :data:`NEW_SIGMA` (about 177 points, a 95% interval of
+  about +-350 points): large, but not so large that one game throws him far: one loss to the
+  weakest bot costs him less than 100 points (86 in conquian), a win over ``foster`` gains 62.
+- **Provisional**: a rating of fewer than :data:`PROVISIONAL_GAMES` rated games is marked
+  provisional (shown with a "?" after it, like lichess's) on the leaderboard, the player's page
+  and the quick match.
 
 ```pycon
->>> shown(25.0, 25 / 3)
-1000
+>>> rating(25.0), rating(25.0 + 400 / POINTS_PER_MU)
+(1500, 1900)
+>>> provisional(3), provisional(PROVISIONAL_GAMES)
+(True, False)
 >>> match_ranks([3, -1, -2]), match_ranks([0, 0])
 ([1, 2, 3], [1, 1])
 
@@ -39,7 +58,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from conquian.bots.levels import fixed_rating, rated_bots
+from conquian.bots.levels import ANCHOR_MU, fixed_rating, rated_bots, scale_rating
+from conquian.bots.levels import POINTS_PER_MU as POINTS_PER_MU  # the scale's unit, said here too
 from conquian.engine.rules import PRESETS
 from conquian.i18n import Msg
 from conquian.session import HUMAN
@@ -48,7 +68,7 @@ from conquian.web.lang import reader
 from conquian.web.pages import shell_page
 from conquian.web.store import Store, metadata
 from conquian.web.store import tables as store_tables
-from conquian.web.table import OPEN, OVER, Table
+from conquian.web.table import OPEN, OVER, Table, TableError
 
 #: The subject of a bot's rating: ``bot:`` and its name.
 BOT = "bot:"
@@ -116,9 +136,39 @@ def match_accuracy(rows: list[Any]) -> float:
     return float(sum(r.accuracy * r.decisions for r in rows) / decisions)
 
 
+#: A new player's uncertainty (openskill's sigma): large (about 177 points), yet one loss to the
+#: weakest bot costs him less than 100 points.
+NEW_SIGMA = 6.0
+#: Rated games in a game before a player's rating there is no longer provisional.
+PROVISIONAL_GAMES = 10
+
+
+def rating(mu: float) -> int:
+    """The rating shown for a mean ``mu``: ``1500 + POINTS_PER_MU * (mu - 25)`` (the scale of the
+    module's docstring); the uncertainty is told apart (:func:`provisional`, a bot's interval)."""
+    return round(scale_rating(mu))
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating after ``games`` rated games is provisional (shown with a "?")."""
+    return games < PROVISIONAL_GAMES
+
+
 def shown(mu: float, sigma: float) -> int:
-    """The rating shown to people: ``1000 + 40 * (mu - 3 sigma)``."""
-    return round(1000 + 40 * (mu - 3 * sigma))
+    """The rating shown for openskill's ``mu`` and ``sigma`` (the puzzles' ratings,
+    :mod:`conquian.web.puzzle_ratings`, are on the same scale): :func:`rating` of the mean."""
+    return rating(mu)
+
+
+def check_rated_bot(game: str, bot: str) -> None:
+    """Refuse (:class:`~conquian.web.table.TableError` ``unrated_bot``) ``bot`` at a rated table of
+    ``game`` (a preset's name) unless it has a fitted rating there: a bot's rating is never learnt
+    from rated games, so an unfitted bot would rate its opponents against a guess."""
+    if fixed_rating(game, bot) is None:
+        raise TableError("unrated_bot", Msg("a rated table of {game} seats only bots with a measured rating "
+                                            "there ({bots}); {bot} has none: seat it at a casual table",
+                                            game=game, bot=bot[:40],
+                                            bots=", ".join(b for b, _r in rated_bots(game)) or "-"))
 
 
 def match_ranks(totals: list[int], left: list[bool] | None = None) -> list[int]:
@@ -229,9 +279,11 @@ class Ratings:
             current = {r.subject: r for r in conn.execute(
                 select(ratings).where(ratings.c.game == game, ratings.c.subject.in_(subjects))).all()}
             fixed = {s: f for s in subjects if s.startswith(BOT) and (f := fixed_rating(game, s[len(BOT):]))}
+            if any(s.startswith(BOT) and s not in fixed for s in subjects):
+                return False  # a bot with no fitted rating here (refused at rated tables): nobody is rated
             before = [model.rating(mu=fixed[s]["mu"], sigma=fixed[s]["sigma"]) if s in fixed else
-                      model.rating(mu=current[s].mu, sigma=current[s].sigma) if s in current else model.rating()
-                      for s in subjects]
+                      model.rating(mu=current[s].mu, sigma=current[s].sigma) if s in current else
+                      model.rating(mu=ANCHOR_MU, sigma=NEW_SIGMA) for s in subjects]
             after = model.rate([[r] for r in before], ranks=ranks)
             # a fitted bot's rating stays as fitted: the people were rated against it, it does not move
             after = [[b] if s in fixed else a for s, a, b in zip(subjects, after, before, strict=True)]
@@ -289,7 +341,8 @@ class Ratings:
 
     def leaderboard(self, game: str, limit: int = 100) -> list[dict[str, Any]]:
         """The game's rated players and bots, best first (bots marked): every bot with a fitted
-        rating in the game is there with it (``fixed``, and its 95% ``interval``), played or not."""
+        rating in the game is there with it (``fixed``, and its 95% ``interval``), played or not,
+        and no other bot; a player's rating is marked ``provisional`` (:func:`provisional`)."""
         with self.engine.begin() as conn:
             rows = conn.execute(select(ratings, accounts.c.name).outerjoin(accounts, accounts.c.id == ratings.c.subject)
                                 .where(ratings.c.game == game)).all()
@@ -301,9 +354,12 @@ class Ratings:
                 continue  # an account without a name (or deleted)
             name = r.subject[len(BOT):] if bot else r.name
             fit = fixed_rating(game, name) if bot else None
+            if bot and fit is None:
+                continue  # a bot with no fitted rating here is not on the board (rows of older versions)
             mu, sigma = (fit["mu"], fit["sigma"]) if fit else (r.mu, r.sigma)
             out.append({"name": name, "bot": bot, "fixed": fit is not None,
-                        "rating": int(fit["rating"]) if fit else shown(mu, sigma),
+                        "rating": int(fit["rating"]) if fit else rating(mu),
+                        "provisional": not bot and provisional(r.games),
                         "mu": round(mu, 3), "sigma": round(sigma, 3),
                         "games": r.games, "wins": r.wins, "draws": r.draws, "tableaux": r.tableaux,
                         **({"interval": list(fit["interval"])} if fit else {})})
@@ -314,8 +370,8 @@ class Ratings:
                 fit = fixed_rating(game, name)
                 assert fit is not None
                 out.append({"name": name, "bot": True, "fixed": True, "rating": int(fit["rating"]),
-                            "mu": round(fit["mu"], 3), "sigma": round(fit["sigma"], 3), "games": 0, "wins": 0,
-                            "draws": 0, "tableaux": 0, "interval": list(fit["interval"])})
+                            "provisional": False, "mu": round(fit["mu"], 3), "sigma": round(fit["sigma"], 3),
+                            "games": 0, "wins": 0, "draws": 0, "tableaux": 0, "interval": list(fit["interval"])})
         out.sort(key=lambda e: (-e["rating"], e["name"]))
         return out[:limit]
 
@@ -357,7 +413,7 @@ class Ratings:
         listed: dict[str, dict[str, Any]] = {}
         for h in history:
             listed[h.table_id] = {"table": h.table_id, "game": h.game, "rated": True, "public": True,
-                                  "place": h.rank, "rating": shown(h.mu, h.sigma), "at": h.at}
+                                  "place": h.rank, "rating": rating(h.mu), "at": h.at}
         for t in played:
             if t.id in listed or not (own or t.public or t.rated is not None):
                 continue
@@ -374,10 +430,12 @@ class Ratings:
         accuracy = {g: {"accuracy": round(sum(v) / len(v), 4), "reviewed": len(v)} for g, v in sorted(by_game.items())}
         games = {}
         for r in rows:
-            games[r.game] = {"rating": shown(r.mu, r.sigma), "games": r.games, "wins": r.wins, "draws": r.draws,
-                             "tableaux": r.tableaux,
-                             "history": ([shown(h.mu, h.sigma) for h in solved] if r.game == PUZZLES else
-                                         [shown(h.mu, h.sigma) for h in history if h.game == r.game])}
+            puzzles = r.game == PUZZLES
+            games[r.game] = {"rating": rating(r.mu), "games": r.games,
+                             "wins": r.wins, "draws": r.draws, "tableaux": r.tableaux,
+                             "history": ([shown(h.mu, h.sigma) for h in solved] if puzzles else
+                                         [rating(h.mu) for h in history if h.game == r.game]),
+                             **({} if puzzles else {"provisional": provisional(r.games)})}
         for g, figures in accuracy.items():
             if g in games:
                 games[g].update(figures)
@@ -420,7 +478,8 @@ def routes(board: Ratings, viewer_of: Callable[[Request], Awaitable[str | None]]
                                                       variant=repr(request.query_params.get("game", "")[:30]),
                                                       games=", ".join(PRESETS)), 400)
         rows = await run_in_threadpool(board.leaderboard, game)
-        return JSONResponse({"game": game, "players": rows}, headers={"Cache-Control": "no-cache"})
+        return JSONResponse({"game": game, "players": rows, "provisional_games": PROVISIONAL_GAMES},
+                            headers={"Cache-Control": "no-cache"})
 
     async def player(request: Request) -> Response:
         # the page differs for its own player (his casual private matches too): not kept by caches

@@ -25,7 +25,7 @@ from starlette.routing import BaseRoute, Route
 
 from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
-from conquian.bots.levels import LEVELS, bot_ratings
+from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
@@ -37,6 +37,7 @@ from conquian.web.limits import HEAVY_BURST, client_address
 from conquian.web.lobby import lobby_entry
 from conquian.web.pages import tables_page
 from conquian.web.protocol import ProtocolError
+from conquian.web.ratings import check_rated_bot
 from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, ask_of_query
 from conquian.web.server import Hub, Server, snapshot
 from conquian.web.store import ConflictError
@@ -163,6 +164,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
             ],
             "bots": bot_names(),
             "levels": [level.bot for level in LEVELS],
+            # per game, the levels as listed for people: by their fitted rating there, weakest first
+            "level_order": {name: levels_by_rating(name) for name in PRESETS},
             "bot_ratings": bot_ratings(),
             "default_bot": default_bot,
             "protocol": protocol.VERSION,
@@ -193,6 +196,9 @@ def http_routes(server: Server) -> list[BaseRoute]:
                 if token is not None:
                     raise TableError("sign_in", Msg("at a rated table, every person sits from a signed-in account: "
                                                     "take your seat once the table is made"))
+                for place in table.seats:  # only bots with a fitted rating in the game
+                    if place.kind not in (OPEN, HUMAN):
+                        check_rated_bot(table.rules.name, place.kind)
                 table.public = True  # a rated match is listed when it is over, its replay open to all
                 if table.away_after is None:  # a person who leaves does not stop the match: a bot plays on
                     from conquian.web.ratings import RATED_AWAY
@@ -257,6 +263,9 @@ def http_routes(server: Server) -> list[BaseRoute]:
             spec = await _body(request, kind)
             if name is not None:
                 spec = msgspec.structs.replace(spec, name=name)
+            if (isinstance(spec, protocol.SeatBot) and spec.bot in bot_names()
+                    and await run_in_threadpool(server.ratings.is_rated, hub.table.id)):
+                check_rated_bot(hub.table.rules.name, spec.bot)
             answer = await _seat(server, hub, spec)
         except ConquianError as e:
             code = getattr(e, "code", "")

@@ -124,13 +124,18 @@ function botName(kind) {
 function ratingText(r) {
   try { return Number(r).toLocaleString(LANG === "es" ? "es-MX" : "en-US"); } catch (e) { return String(r); }
 }
+// a player's rating with a "?" while it is provisional (his first rated games: "1,500?", like lichess)
+function ratingShown(r, provisional) {
+  return provisional ? format(_("{rating}?"), { rating: ratingText(r) }) : ratingText(r);
+}
 // the options of a bot menu for a game (presets from /api/presets): the levels, weakest first by
-// their policies, each with its measured rating ("Beginner · 1,587"; two neighbours can measure
-// within their intervals of each other), then the other bots by rating (when it was measured)
+// their measured rating in that game (level_order: no level is listed above one that measures
+// higher), each with its rating ("Beginner · 1,338"; two neighbours can measure within their
+// intervals of each other), then the other bots by rating (when it was measured)
 function botOptions(p, game, selected) {
   const bots = (p && p.bots) || ["expert", "foster", "random"];
   const rated = ((p && p.bot_ratings) || {})[game] || {};
-  const levels = ((p && p.levels) || []).filter(b => bots.includes(b));
+  const levels = (((p && p.level_order) || {})[game] || (p && p.levels) || []).filter(b => bots.includes(b));
   const rank = b => (rated[b] ? rated[b].rating : Infinity);
   const option = b => el("option", { value: b, selected: b === selected },
     rated[b] ? format(_("{name} · {rating}"), { name: botName(b), rating: ratingText(rated[b].rating) }) : botName(b));

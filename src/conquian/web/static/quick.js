@@ -29,7 +29,8 @@ function signedIn() { return document.cookie.split("; ").some(c => c.startsWith(
 
 function windowWords(now) {
   return format(_("Your rating {rating}; players from {low} to {high} are welcome (wider as you wait)."),
-    { rating: now.rating, low: now.rating - now.window, high: now.rating + now.window });
+    { rating: ratingShown(now.rating, now.provisional), low: ratingText(now.rating - now.window),
+      high: ratingText(now.rating + now.window) });
 }
 
 function minutesSeconds(s) { return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }

@@ -51,21 +51,23 @@ async function renderLeaderboard() {
   const rows = data.players.map((p, i) => el("tr", { class: p.bot ? "bot" : "person" },
     el("td", {}, String(i + 1)),
     el("td", {}, p.bot ? format(_("{bot} (bot)"), { bot: botName(p.name) }) : el("a", { href: `/p/${encodeURIComponent(p.name)}` }, p.name)),
-    el("td", {}, ratingText(p.rating), p.fixed ? el("span", { class: "dim interval" }, format(_("({low} to {high})"), { low: ratingText(p.interval[0]), high: ratingText(p.interval[1]) })) : ""),
+    el("td", {}, ratingShown(p.rating, p.provisional), p.fixed ? el("span", { class: "dim interval" }, format(_("({low} to {high})"), { low: ratingText(p.interval[0]), high: ratingText(p.interval[1]) })) : ""),
     el("td", {}, String(p.games)), el("td", {}, String(p.wins)), el("td", {}, String(p.draws))));
   const fixed = data.players.some(p => p.fixed);
+  const provisional = data.players.some(p => p.provisional);
   main.replaceChildren(
     el("p", {}, pick),
     data.players.length ? el("div", { class: "board-wrap" }, el("table", { id: "leaderboard", class: "leaderboard" }, el("thead", {}, head), el("tbody", {}, rows)))
                         : el("p", { class: "dim" }, _("No rated match of this game yet.")),
     fixed ? el("p", { class: "dim", id: "fixed-note" }, format(_("A bot's rating is fixed: measured on duplicate deals among the bots, its {ci} interval in brackets. Playing a bot moves only your rating."), { ci: "95%" })) : "",
+    provisional ? el("p", { class: "dim", id: "provisional-note" }, format(ngettext("A rating followed by “?” is provisional: fewer than {count} rated match, so it may still move far.", "A rating followed by “?” is provisional: fewer than {count} rated matches, so it may still move far.", data.provisional_games || 10), { count: data.provisional_games || 10 })) : "",
     el("p", {}, el("a", { href: "/account" }, _("Your account")), " · ", el("a", { href: "/" }, _("Back to the tables"))));
 }
 
 // a game's line on a player's page, each count with its own plural ("1 partida con puntuación")
 function summary(game, g) {
   const n = (text, count) => format(text, { count: count.toLocaleString(LANG) });
-  const parts = [format(_("Rating {rating}"), { rating: ratingText(g.rating) })];
+  const parts = [format(_("Rating {rating}"), { rating: ratingShown(g.rating, g.provisional) })];
   if (game === "puzzles") {
     parts.push(n(ngettext("{count} puzzle rated", "{count} puzzles rated", g.games), g.games),
                n(ngettext("{count} solved", "{count} solved", g.wins), g.wins));

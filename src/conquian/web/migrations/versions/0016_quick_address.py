@@ -1,0 +1,25 @@
+"""Quick match: the hash of the address a waiting player joined from (``quick_queue.address``),
+so that two accounts of one address are not paired with each other for a rated match.
+
+Revision ID: 0016
+Revises: 0015
+Create Date: 2026-12-07
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0016"
+down_revision = "0015"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("quick_queue", sa.Column("address", sa.String(64), nullable=True))
+
+
+def downgrade() -> None:
+    op.drop_column("quick_queue", "address")
