@@ -30,7 +30,11 @@ pytest.importorskip("uvicorn")
 from conquian.learn.puzzles import Puzzle, answer_digest, puzzles
 from conquian.web.learn import BROWSER_COOKIE
 from conquian.web.limits import LEARN_PER_MINUTE, learn_burst
+from conquian.web.ratings import rating
 from web_server import Server
+
+#: A new player's puzzle rating (the scale's anchor).
+START = rating(25.0)
 
 
 @pytest.fixture(scope="module")
@@ -103,14 +107,14 @@ def test_an_account_gains_nothing_from_answers_its_browser_was_shown_as_a_guest(
     token = sign_up(browser)
     solved = browser.post(f"/api/puzzles/{p.id}", json={"move": p.answer}, headers=token).json()
     assert solved["result"]["right"] is True
-    assert solved["rating"] == {"counted": False, "seen": True, "rating": 1000, "change": 0, "puzzle": before[p.id]}
+    assert solved["rating"] == {"counted": False, "seen": True, "rating": START, "change": 0, "puzzle": before[p.id]}
     # the account on another device (its session's cookie only): q, seen by the first browser, is not rated
     elsewhere = httpx.Client(base_url=server.url, timeout=10,
                              cookies={k: v for k, v in browser.cookies.items() if k != BROWSER_COOKIE})
     other = elsewhere.post(f"/api/puzzles/{q.id}", json={"move": q.answer}, headers=token).json()
-    assert other["rating"] == {"counted": False, "seen": True, "rating": 1000, "change": 0, "puzzle": before[q.id]}
+    assert other["rating"] == {"counted": False, "seen": True, "rating": START, "change": 0, "puzzle": before[q.id]}
     mine = browser.get("/api/puzzles").json()["player"]
-    assert mine == {"rating": 1000, "change": 0, "attempts": 0, "solved": 0, "attempted": []}
+    assert mine == {"rating": START, "change": 0, "attempts": 0, "solved": 0, "attempted": []}
     assert board_ratings(observer)[p.id] == before[p.id] and board_ratings(observer)[q.id] == before[q.id]
 
     # an answer this account was shown by its own (rated) attempt is not rated again
@@ -151,7 +155,7 @@ def test_a_browsers_marks_are_let_go_after_months_and_an_accounts_kept(tmp_path:
 def test_56_rapid_solves_with_looked_up_answers_are_not_rated(server: Server, observer: httpx.Client) -> None:
     """The review's probe: every shipped puzzle's answer looked up as a guest, then solved by an
     account from the same browser as fast as the server answers, then solved again: no rating
-    moves, neither the player's (1000, off the board) nor any puzzle's."""
+    moves, neither the player's (the start, off the board) nor any puzzle's."""
     shipped = puzzles()
     assert len(shipped) >= 56
     browser = httpx.Client(base_url=server.url, timeout=10)
@@ -168,10 +172,10 @@ def test_56_rapid_solves_with_looked_up_answers_are_not_rated(server: Server, ob
             got = browser.post(f"/api/puzzles/{p.id}", json={"move": answers[p.id]}, headers=token).json()
             assert got["result"]["right"] is True
             assert got["rating"]["counted"] is False and got["rating"]["change"] == 0, (attempt, p.id)
-    assert browser.get("/api/puzzles").json()["player"]["rating"] == 1000
+    assert browser.get("/api/puzzles").json()["player"]["rating"] == START
     assert board_ratings(observer) == before
     leaders = httpx.get(server.url + "/api/leaderboard?game=puzzles", timeout=10).json()["players"]
-    assert all(row["rating"] <= 1000 for row in leaders)
+    assert all(row["rating"] <= START for row in leaders)
 
 
 def test_the_offline_bundle_holds_no_plain_answer() -> None:
