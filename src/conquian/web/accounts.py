@@ -1,5 +1,5 @@
-"""Players who come back: an account without a password, made on a person's first visit and kept
-by a cookie (``Secure`` over HTTPS, ``HttpOnly``, ``SameSite=Lax``), with a display name chosen
+"""Players who come back: an account without a password, made on a person's first visit (a
+``POST``: reading the account never makes one) and kept by a cookie (``Secure`` over HTTPS, ``HttpOnly``, ``SameSite=Lax``), with a display name chosen
 once.
 
 - A name is unique up to what it looks like: NFKC, case folding, and a confusables skeleton
@@ -57,6 +57,7 @@ from conquian.i18n import Msg, Translator
 from conquian.web.lang import reader
 from conquian.web.limits import client_address
 from conquian.web.pages import ACCOUNT_SCRIPTS, shell_page
+from conquian.web.security import is_json
 from conquian.web.store import metadata, seats
 from conquian.web.table import name_skeleton
 
@@ -164,6 +165,21 @@ def check_display_name(name: object) -> str:
     if confusables.is_mixed_script(name, allowed_aliases=["COMMON"]):
         raise AccountError("bad_name", Msg("a name is written in one alphabet"))
     return name
+
+
+def same_origin(origin: str | None, scheme: str, host: str | None) -> bool:
+    """Whether a request's ``Origin`` header (None: it sent none) is this server's: its scheme
+    and its host, port included (``https://host`` and ``http://host`` are two origins).
+
+    >>> same_origin("https://cards.example", "https", "cards.example"), same_origin(None, "http", "x")
+    (True, True)
+    >>> same_origin("http://cards.example", "https", "cards.example")
+    False
+    """
+    if origin is None:
+        return True
+    web = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    return origin.strip().lower() == f"{web}://{host or ''}".lower()
 
 
 def _hash(token: str) -> str:
@@ -380,8 +396,7 @@ class Accounts:
     def csrf_ok(self, request: Request, account: Account) -> bool:
         """Whether a state-changing request with the account's cookie shows its CSRF token (and,
         if it says where it comes from, comes from this server)."""
-        origin = request.headers.get("origin")
-        if origin is not None and origin.split("://", 1)[-1].lower() != (request.headers.get("host") or "").lower():
+        if not same_origin(request.headers.get("origin"), request.url.scheme, request.headers.get("host")):
             return False
         given = request.headers.get(CSRF_HEADER) or ""
         return hmac.compare_digest(given.encode(), csrf_of(account.token).encode())
@@ -422,9 +437,20 @@ class Accounts:
         response.delete_cookie(PASSKEY_COOKIE, path=PASSKEY_PATH)  # an open passkey sign-in's
 
     async def me(self, request: Request) -> Response:
-        """``GET /api/account``: the account (made on the first visit), its CSRF token and seats."""
+        """``GET /api/account``: the signed-in account, its CSRF token and seats (``401
+        signed_out`` without one: a ``GET`` makes nothing); ``POST``: the same, the account made
+        first if this browser has none (the first visit of the account's page, or the quick
+        match's "Play now")."""
         account = await self.current(request)
+        made = False
         if account is None:
+            if request.method != "POST":
+                return _refuse(request, "signed_out", Msg("you are not signed in"), 401)
+            # made by this server's page only: a JSON body (a form of another site cannot send
+            # one without asking first) and, when it says where it comes from, this server
+            if not is_json(request.headers.get("content-type")) or not same_origin(
+                    request.headers.get("origin"), request.url.scheme, request.headers.get("host")):
+                return _refuse(request, "csrf", Msg("this request did not come from this server's page"), 403)
             if self.limited(request, None) or not self.new_per_address.allow(client_address(request.client),
                                                                              time.monotonic()):
                 return _refuse(request, "too_fast", TOO_FAST, 429)
@@ -432,8 +458,6 @@ class Accounts:
                                                              request.headers.get("user-agent") or "")
             account = Account(account_id, None, sid, token)
             made = True
-        else:
-            made = False
         taken = await run_in_threadpool(self.store.seats_of, account.id)
         response = JSONResponse({"name": account.name, "csrf": csrf_of(account.token), "new": made,
                                  "session": account.session_id,
@@ -555,7 +579,7 @@ class Accounts:
 
         return [
             Route("/account", page),
-            Route("/api/account", self.me, methods=["GET"]),
+            Route("/api/account", self.me, methods=["GET", "POST"]),
             Route("/api/account/name", self.choose_name, methods=["POST"]),
             Route("/api/account/signout", self.sign_out, methods=["POST"]),
             Route("/api/account/sessions", self.sessions, methods=["GET", "POST"]),
@@ -578,9 +602,8 @@ class CsrfCheck:
             token = request.cookies.get(COOKIE)
             if token:
                 account = Account("", None, "", token)
-                origin = request.headers.get("origin")
-                host = (request.headers.get("host") or "").lower()
-                good = (origin is None or origin.split("://", 1)[-1].lower() == host) and hmac.compare_digest(
+                good = same_origin(request.headers.get("origin"), scope.get("scheme", "http"),
+                                   request.headers.get("host")) and hmac.compare_digest(
                     (request.headers.get(CSRF_HEADER) or "").encode(), csrf_of(account.token).encode())
                 if not good:
                     response = _refuse(request, "csrf", Msg("this request did not come from this server's page"), 403)
