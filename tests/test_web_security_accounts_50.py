@@ -41,3 +41,17 @@ def test_12_webassembly_is_allowed_on_the_offline_apps_paths_only(server: Server
     for path in ("/offline/", "/offline/worker.js", "/offline/sw.js"):
         policy = server.get(path).headers["content-security-policy"]
         assert "script-src 'self' 'wasm-unsafe-eval';" in policy, path
+
+
+# ---------------------------------------------------------------------------- 11: who has an account
+def test_11_a_player_page_tells_not_whether_an_account_exists(server: Server) -> None:
+    """An account without a rating or a match anyone may see is answered exactly as a name no
+    account has (status and body, in each language); its own player still sees his page."""
+    quiet, h = visit(server.url, "Quinta")
+    for lang in ({}, {"Accept-Language": "es"}):
+        unknown = httpx.get(server.url + "/api/players/Quintb", headers=lang)
+        named = httpx.get(server.url + "/api/players/Quinta", headers=lang)
+        assert unknown.status_code == named.status_code == 404
+        assert unknown.json() == named.json() and named.json()["error"]["code"] == "no_player"
+    own = quiet.get("/api/players/Quinta")
+    assert own.status_code == 200 and own.json()["own"] is True and own.json()["recent"] == []

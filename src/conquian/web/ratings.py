@@ -330,7 +330,9 @@ class Ratings:
         in ``accuracy``): the average accuracy of those matches reviewed on the server and how
         many (absent when none).  ``recent``: the last :data:`RECENT` of those matches, newest
         first, each with ``rated`` (and then its place and the rating after it), ``public``,
-        its replay link, and its accuracy when reviewed (its reviewed deals' decisions)."""
+        its replay link, and its accuracy when reviewed (its reviewed deals' decisions).  None
+        for a name no account has, and alike for an account without a rating or a match anyone
+        may see (unless ``viewer`` is its own)."""
         from conquian.web.store import tables
 
         with self.engine.begin() as conn:
@@ -385,6 +387,10 @@ class Ratings:
         recent = [m | {"replay": f"/r/{m['table']}"}
                   | ({"accuracy": round(by_table[m["table"]], 4)} if m["table"] in by_table else {})
                   for m in newest]
+        if not (own or games or listed):
+            # an account nobody may see anything of is answered as a name no account has: no
+            # endpoint tells whether an account exists (:mod:`conquian.web.accounts`)
+            return None
         return {"name": account.name, "own": own, "games": games, "recent": recent, "matches": len(listed),
                 "accuracy": accuracy}
 
