@@ -47,7 +47,7 @@ def test_12_webassembly_is_allowed_on_the_offline_apps_paths_only(server: Server
 def test_11_a_player_page_tells_not_whether_an_account_exists(server: Server) -> None:
     """An account without a rating or a match anyone may see is answered exactly as a name no
     account has (status and body, in each language); its own player still sees his page."""
-    quiet, h = visit(server.url, "Quinta")
+    quiet, _ = visit(server.url, "Quinta")
     for lang in ({}, {"Accept-Language": "es"}):
         unknown = httpx.get(server.url + "/api/players/Quintb", headers=lang)
         named = httpx.get(server.url + "/api/players/Quinta", headers=lang)

@@ -1,6 +1,6 @@
 """Players who come back: an account without a password, made on a person's first visit (a
-``POST``: reading the account never makes one) and kept by a cookie (``Secure`` over HTTPS, ``HttpOnly``, ``SameSite=Lax``), with a display name chosen
-once.
+``POST``: reading the account never makes one) and kept by a cookie (``Secure`` over HTTPS,
+``HttpOnly``, ``SameSite=Lax``), with a display name chosen once.
 
 - A name is unique up to what it looks like: NFKC, case folding, and a confusables skeleton
   (Unicode's confusables through ``confusable_homoglyphs``, plus the tables' own

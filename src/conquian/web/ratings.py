@@ -251,16 +251,20 @@ class Ratings:
                                                            sigma=r.sigma, rank=rank, at=now))
         return True
 
-    def keep_review(self, table_id: str, review: dict[str, Any]) -> bool:
+    def keep_review(self, table_id: str, review: dict[str, Any], fixed: int | None = None) -> bool:
         """Keep the accuracy of a finished match's review (:meth:`conquian.review.Review.to_json`)
-        when its seat is tied to an account; whether it was kept.  A review of the same seat and
-        deal with fewer playouts than the one kept does not replace it."""
+        when its seat is tied to an account; whether it was kept.  ``fixed``: the playouts of the
+        server's own review of the game; a review made with any other (anyone may ask for fewer:
+        a cheaper, noisier figure) is never kept, so nobody sets another's public accuracy.  A
+        review of the same seat and deal with fewer playouts than the one kept does not replace it."""
         summary = review.get("summary") or {}
         accuracy, decisions = summary.get("accuracy"), len(review.get("decisions") or [])
         seat = str(review.get("seat", ""))
         if accuracy is None or not decisions or not seat.startswith("p") or not seat[1:].isdigit():
             return False
         number, deal, playouts = int(seat[1:]), int(review["deal"]), int(review["playouts"])
+        if fixed is not None and playouts != fixed:
+            return False
         seen = (table_id, number, deal, playouts)
         if seen in self.reviews_kept:
             return False  # a second look at a review this process kept: nothing new
