@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -55,3 +56,57 @@ def test_11_a_player_page_tells_not_whether_an_account_exists(server: Server) ->
         assert unknown.json() == named.json() and named.json()["error"]["code"] == "no_player"
     own = quiet.get("/api/players/Quinta")
     assert own.status_code == 200 and own.json()["own"] is True and own.json()["recent"] == []
+
+
+# ---------------------------------------------------------------------------- 7: names
+#: The reviewer's pairs, and each the other way round (fresh names: one server for the module).
+PAIRS = (("Sam", "Sarn"), ("Will", "VVill"), ("Dan", "Clan"), ("Ann", "Ann_"),
+         ("Sarnia", "Samia"), ("VVillo", "Willo"), ("Clara", "Dara"), ("_Bo.", "Bo"))
+
+
+def test_7_multi_letter_look_alikes_are_refused(server: Server) -> None:
+    """Beside each first name, the second is refused in the words of a taken name."""
+    words = set()
+    for first, second in PAIRS:
+        visit(server.url, first)
+        c, h = visit(server.url)
+        r = c.post("/api/account/name", json={"name": second}, headers=h)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_unavailable", (first, second, r.text)
+        words.add(r.json()["error"]["message"])
+    assert len(words) == 1  # the words of a taken name: nothing tells a look-alike from the name itself
+
+
+def test_7_the_bots_and_the_servers_words_are_reserved(server: Server) -> None:
+    """A name of a bot (its id, its name for people in English and Spanish), the name a deleted
+    account's seats show, a spectator's name in the chat, or a word of the server's is refused."""
+    c, h = visit(server.url)
+    for name in ("expert", "Master", "random", "Foster", "Beginner", "Experto", "Maestro", "Azar", "deleted player",
+                 "jugador borrado", "admin", "Guest", "invitado", "Spectator 12ab", "espectador 9", "rand0m",
+                 "Expert_", "MAESTR0"):
+        r = c.post("/api/account/name", json={"name": name}, headers=h)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_unavailable", name
+    assert c.get("/api/account").json()["name"] is None
+    assert c.post("/api/account/name", json={"name": "Expertise"}, headers=h).status_code == 200
+
+
+def test_7_names_kept_before_are_found_by_todays_look_alikes(tmp_path: Path) -> None:
+    """An account named before the skeleton learnt letter pairs ("Sarn" kept as ``sarn``) gets
+    today's skeleton when the server starts, so "Sam" is refused beside it."""
+    from sqlalchemy import update
+
+    from conquian.web.accounts import AccountError, AccountStore, accounts
+    from conquian.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+    store.upgrade()
+    names = AccountStore(store.engine)
+    old, _, _ = names.create("a browser")
+    names.set_name(old, "Sarn")
+    with store.engine.begin() as conn:  # as it was kept before
+        conn.execute(update(accounts).where(accounts.c.id == old).values(skeleton="sarn"))
+    new, _, _ = names.create("another browser")
+    assert names.refresh_skeletons() == 1 and names.refresh_skeletons() == 0
+    with pytest.raises(AccountError) as refused:
+        names.set_name(new, "Sam")
+    assert refused.value.code == "name_unavailable"
+    store.dispose()

@@ -5,8 +5,10 @@
 - A name is unique up to what it looks like: NFKC, case folding, and a confusables skeleton
   (Unicode's confusables through ``confusable_homoglyphs``, plus the tables' own
   :func:`~conquian.web.table.name_skeleton`), so "Аnn" with a Cyrillic A is refused beside "Ann".
-  A refused name is refused in the same words whether it is taken or only looks like one taken,
-  and no endpoint says whether an account exists (no enumeration).
+  Letter pairs that read as one letter ("Sarn" and "Sam") and punctuation around a name count
+  for nothing; every bot's name, in every language, and the server's own words are kept
+  (:func:`reserved`).  A refused name is refused in the same words whether it is taken or only
+  looks like one taken, and no endpoint says whether an account exists (no enumeration).
 - A session is a random token; the server keeps its SHA-256 only, and a session can be revoked
   (signing out revokes the current one; ``/api/account/sessions`` lists and revokes the others).
 - Every state-changing request that carries the cookie must present the session's CSRF token in
@@ -53,7 +55,7 @@ from starlette.routing import BaseRoute, Route
 
 from conquian.engine.errors import ConquianError
 from conquian.engine.match import check_name
-from conquian.i18n import Msg, Translator
+from conquian.i18n import N_, Msg, Translator
 from conquian.web.lang import reader
 from conquian.web.limits import client_address
 from conquian.web.pages import ACCOUNT_SCRIPTS, shell_page
@@ -146,9 +148,49 @@ def look_alike(name: str) -> str:
     return name_skeleton(unicodedata.normalize("NFKC", mapped).casefold())
 
 
+#: Names no account may take, besides every bot's (:func:`reserved_skeletons`): the server's own
+#: words for people who are not a player, and what a deleted account's seats show.  Marked for
+#: the catalogues: each is refused in every language the server speaks.
+RESERVED = (N_("admin"), N_("administrator"), N_("moderator"), N_("guest"), N_("host"), N_("spectator"),
+            N_("system"), N_("server"), N_("bot"), N_("anonymous"), N_("nobody"), N_("deleted player"))
+
+
+@functools.cache
+def reserved_skeletons() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The skeletons (:func:`look_alike`) of the names no account may take, and the beginnings
+    no name may have: every registered bot's id and its name for people in every language
+    (``expert``, ``Master``, ``Experto``...), :data:`RESERVED` in every language, and what
+    a spectator is called in the chat ("spectator 3f2a", any number)."""
+    from conquian.bots import bot_names
+    from conquian.i18n import languages, translator
+    from conquian.present import bot_name
+
+    words: set[str] = set()
+    starts: list[str] = []
+    for lang in languages():
+        tr = translator(lang)
+        for kind in bot_names():
+            words.update((kind, tr.render(bot_name(kind))))
+        words.update(tr.render(Msg(w)) for w in RESERVED)
+        starts.append(look_alike(tr.render(Msg("spectator {number}", number=""))))
+    return frozenset(look_alike(w) for w in words), tuple(s for s in starts if s)
+
+
+def reserved(name: str) -> bool:
+    """Whether ``name`` is, or looks like, a name kept for the server's bots and words.
+
+    >>> [reserved(n) for n in ("expert", "MASTER", "Maestro", "rand0m", "deleted player", "Spectator 12", "Ann")]
+    [True, True, True, True, True, True, False]
+    """
+    words, starts = reserved_skeletons()
+    skeleton = look_alike(name)
+    return skeleton in words or skeleton.startswith(starts)
+
+
 def check_display_name(name: object) -> str:
     """A display name as kept (NFKC, trimmed), or :class:`AccountError` ``bad_name``: 2 to 24
-    characters, letters, digits, spaces and ``-_.'`` only, of one script besides common ones."""
+    characters, letters, digits, spaces and ``-_.'`` only, of one script besides common ones;
+    ``name_unavailable`` for a name kept for the bots and the server's words (:func:`reserved`)."""
     if not isinstance(name, str):
         raise AccountError("bad_name", Msg("a name is {low} to {high} letters or digits", low=NAME_MIN, high=NAME_MAX))
     name = " ".join(unicodedata.normalize("NFKC", name).split())
@@ -164,6 +206,8 @@ def check_display_name(name: object) -> str:
 
     if confusables.is_mixed_script(name, allowed_aliases=["COMMON"]):
         raise AccountError("bad_name", Msg("a name is written in one alphabet"))
+    if reserved(name):
+        raise AccountError("name_unavailable", NAME_UNAVAILABLE, 409)
     return name
 
 
@@ -262,6 +306,27 @@ class AccountStore:
                              .values(name=name, skeleton=look_alike(name)))
             except IntegrityError:
                 raise AccountError("name_unavailable", NAME_UNAVAILABLE, 409) from None
+
+    def refresh_skeletons(self) -> int:
+        """Give every named account the skeleton :func:`look_alike` makes today (it learns new
+        look-alikes: an account named before must be found by a name that looks like it now);
+        how many changed.  Where two accounts named before now look alike, one keeps its old
+        skeleton (both names stay; a new name like either is refused)."""
+        changed = 0
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.skeleton)
+                                .where(accounts.c.name.is_not(None)).order_by(accounts.c.created_at)).all()
+        for row in rows:
+            skeleton = look_alike(row.name)
+            if skeleton == row.skeleton:
+                continue
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(update(accounts).where(accounts.c.id == row.id).values(skeleton=skeleton))
+                changed += 1
+            except IntegrityError:
+                continue  # an older account holds it
+        return changed
 
     def sessions(self, account_id: str) -> list[dict[str, Any]]:
         """The account's sessions (their ids, when made and last seen, the browser's words)."""

@@ -201,6 +201,7 @@ class Server:
         """Upgrade the schema, start the bot workers, listen to the other processes, start the
         bots of unfinished tables."""
         await run_in_threadpool(self.store.upgrade)
+        await run_in_threadpool(self.accounts.store.refresh_skeletons)  # names kept before look-alikes were learnt
         self.bots = BotRunner(self.settings.bot_workers)
         await self.cluster.start(self.on_notice)
         for row in await run_in_threadpool(self.store.listing, 10_000):
