@@ -110,3 +110,63 @@ def test_7_names_kept_before_are_found_by_todays_look_alikes(tmp_path: Path) -> 
         names.set_name(new, "Sam")
     assert refused.value.code == "name_unavailable"
     store.dispose()
+
+
+# ---------------------------------------------------------------------------- 10: after the notifications come back
+def test_10_a_table_catches_up_after_the_notifications_come_back_even_if_the_first_read_fails(
+        tmp_path: Path) -> None:
+    """The reviewer's probe: a move stored (by another process) while this process's
+    notifications were reconnecting never reached its pages.  When they come back (``resync``)
+    every table held is read again from the database, and a read that fails (the pool's old
+    connections after the database came back) is tried again."""
+    import asyncio
+    import random
+
+    from sqlalchemy.exc import OperationalError
+
+    from conquian.engine.rules import get_rules
+    from conquian.web.app import Hub, Server, Settings
+    from conquian.web.store import Store
+    from conquian.web.table import Table
+
+    db = f"sqlite:///{tmp_path / 'resync.db'}"
+
+    async def run() -> None:
+        server = Server(Settings(db_url=db))
+        server.store.upgrade()
+        t = Table("rs1", "missed", get_rules("conquian"), seed=3)
+        server.store.create(t)
+        t.sit(1, "Ann")
+        t.sit(2, "Bea")
+        server.store.save_seats(t)
+        server.store.append(t, 0)
+        hub = server.hubs[t.id] = Hub(t, t.state)
+        # another process plays a move and stores it; its notification never comes
+        other = Store(db)
+        theirs = other.load(t.id)
+        assert theirs is not None and theirs.session is not None
+        before = theirs.state
+        deal = theirs.session.deal
+        theirs.act(deal.to_act, str(random.Random(1).choice(deal.legal_actions())), before)  # type: ignore[arg-type]
+        other.append(theirs, before)
+        other.dispose()
+        # the first read after the notifications come back fails, as a stale connection's would
+        changes, failures = server.store.changes, []
+
+        def flaky(table_id: str, after: int) -> object:
+            if not failures:
+                failures.append(table_id)
+                raise OperationalError("SELECT", {}, Exception("server closed the connection unexpectedly"))
+            return changes(table_id, after)
+
+        server.store.changes = flaky  # type: ignore[method-assign, assignment]
+        await server.on_notice({"k": "resync"})
+        for _ in range(100):
+            if hub.table.state == theirs.state or not server.tasks:
+                break
+            await asyncio.wait(list(server.tasks), timeout=0.5)
+        assert failures == [t.id]
+        assert hub.table.state == hub.stored == theirs.state
+        server.store.dispose()
+
+    asyncio.run(run())

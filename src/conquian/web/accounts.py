@@ -36,6 +36,7 @@ import functools
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
 import unicodedata
@@ -63,6 +64,8 @@ from conquian.web.security import is_json
 from conquian.web.store import metadata, seats
 from conquian.web.table import name_skeleton
 
+log = logging.getLogger("conquian.web.accounts")
+
 #: The cookie that keeps a player's session.
 COOKIE = "conquian_account"
 #: The readable cookie that holds the session's CSRF token for the page's scripts.
@@ -78,6 +81,9 @@ COOKIE_AGE = 365 * 24 * 3600
 DELETED_NAME = "deleted player"
 #: The length of a display name.
 NAME_MIN, NAME_MAX = 2, 24
+#: Seconds between two notes of when a session was last seen (each signed-in request would
+#: otherwise write to the database; a friend is online for minutes after a request).
+SEEN_EVERY = 60.0
 #: Requests changing state without cookie authority: the methods that need the CSRF token.
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -283,16 +289,27 @@ class AccountStore:
         return account_id, sid, token
 
     def session(self, token: str) -> Account | None:
-        """The account of a session token, or None (unknown, revoked, its account deleted)."""
-        with self.engine.begin() as conn:
+        """The account of a session token, or None (unknown, revoked, its account deleted).  When
+        the session was last seen is noted at most every :data:`SEEN_EVERY` seconds, and only
+        if the database takes it: a database gone read-only fails the writes that need it, not
+        every signed-in request."""
+        with self.engine.connect() as conn:
             row = conn.execute(
-                select(accounts.c.id, accounts.c.name, account_sessions.c.id.label("sid"))
+                select(accounts.c.id, accounts.c.name, account_sessions.c.id.label("sid"), account_sessions.c.seen_at)
                 .join(account_sessions, account_sessions.c.account_id == accounts.c.id)
                 .where(account_sessions.c.token_hash == _hash(token))).first()
-            if row is None:
-                return None
-            conn.execute(update(account_sessions).where(account_sessions.c.token_hash == _hash(token))
-                         .values(seen_at=time.time()))
+        if row is None:
+            return None
+        now = time.time()
+        if not 0 <= now - row.seen_at < SEEN_EVERY:
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(update(account_sessions).where(account_sessions.c.token_hash == _hash(token))
+                                 .values(seen_at=now))
+            except Exception as e:
+                reason = (str(getattr(e, "orig", None) or e).splitlines() or [""])[0][:150]
+                log.warning("a session's last visit could not be noted", extra={"event": "store_failed",
+                                                                                  "error": reason})
         return Account(row.id, row.name, row.sid, token)
 
     def set_name(self, account_id: str, name: str) -> None:

@@ -61,6 +61,9 @@ MAKERS_KEPT = 50_000
 BOT_FAILURES = 3
 #: Seconds between two write probes of ``/health`` (a failed write counts meanwhile).
 WRITE_PROBE_EVERY = 10.0
+#: How often a table's catch-up after the notifications came back is tried (:meth:`Server.resync`),
+#: and the first pause between two tries (doubled each time, 5 s at most).
+RESYNC_TRIES, RESYNC_PAUSE = 8, 0.2
 #: Seconds over which the changes of who is connected to a table are gathered into one
 #: ``presence`` message (so that many people arriving make one message each, not one per arrival).
 PRESENCE_EVERY = 1.0
@@ -302,6 +305,26 @@ class Server:
             await self.broadcast(hub)
             self.schedule(hub)
 
+    async def resync(self) -> None:
+        """After the listening connection was (re)opened: catch up every table this process
+        holds from the database (what was stored meanwhile was never told here), and tell
+        their pages.  A table whose catch-up fails (after the database came back, the first use
+        of each old connection of the pool fails) is tried again, :data:`RESYNC_TRIES` times,
+        so no page stays behind a move stored while the notifications were lost."""
+        pending = list(self.hubs.values())
+        pause = RESYNC_PAUSE
+        for _ in range(RESYNC_TRIES):
+            done = await asyncio.gather(*(self.catch_up(hub) for hub in pending), return_exceptions=True)
+            failed = [(hub, e) for hub, e in zip(pending, done, strict=True) if isinstance(e, Exception)]
+            pending = [hub for hub, _ in failed if self.hubs.get(hub.table.id) is hub]
+            if not pending:
+                return
+            log.warning("tables could not catch up after the notifications came back; trying again",
+                        extra={"event": "catch_up_failed", "tables": len(pending),
+                               "error": (str(failed[0][1]).splitlines() or [""])[0][:200]})
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 5.0)
+
     async def _apply_notice(self, hub: Hub, notice: dict[str, Any]) -> bool:
         commands = notice.get("c")
         if not (isinstance(commands, list) and all(isinstance(c, str) for c in commands)):
@@ -321,8 +344,7 @@ class Server:
         connected to it; ``resync`` after the listening connection was (re)opened."""
         kind = payload.get("k")
         if kind == "resync":
-            for held in list(self.hubs.values()):
-                self.spawn(self.catch_up(held))
+            self.spawn(self.resync())
         elif kind == "presence":
             self._presence_message(payload)
         elif kind == "block":
