@@ -18,7 +18,7 @@ pytest.importorskip("uvicorn")
 
 from pg import require_postgres, running_postgres
 from test_web_security_accounts_50 import visit
-from web_server import Server
+from web_server import Client, Server
 
 require_postgres()
 
@@ -91,3 +91,53 @@ def test_10_a_database_gone_read_only_fails_writes_not_requests(postgres_url: st
         assert c.delete("/api/quick", headers=h).status_code == 200
     finally:
         s.stop()
+
+
+@pytest.fixture
+def pair(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one database."""
+    one = Server(postgres_url, tmp_path, bot_delay=0.05).start()
+    two = Server(postgres_url, tmp_path, bot_delay=0.05).start()
+    try:
+        yield one, two
+    finally:
+        for s in (one, two):
+            s.stop()
+
+
+def heard(client: Client, line: str) -> bool:
+    """Whether ``client`` was told the chat line ``line`` (asked after a ping, so that what the
+    server sent before its pong has arrived)."""
+    client.send({"type": "ping"})
+    client.wait(lambda m: m["type"] == "pong")
+    return any(m["type"] == "chat" and m["text"] == line for m in client.other)
+
+
+@pytest.mark.parametrize("where", ["same", "other"])
+def test_8_a_spectator_is_muted_whichever_process_holds_him(pair: tuple[Server, Server], where: str) -> None:
+    """The reviewer's probe: with two processes, the host muting a spectator connected to the
+    other process was refused ("no spectator watches this table") and the spectator's lines went
+    on reaching everyone.  The host, on process one, hears a spectator's line and mutes him: it
+    is taken whichever process holds the spectator, his next line is refused there and reaches
+    nobody, on either process."""
+    one, two = pair
+    t = one.create(variant="conquian", host_name="Ann")
+    bob = one.post(f"/api/tables/{t['id']}/sit", {"seat": 2, "name": "Bob"}).json()
+    host = Client(one, t["id"], None, host=t["host"])  # the host's tab without a seat: it reads spectators
+    bob2 = Client(two, t["id"], bob["token"])
+    loud = Client(one if where == "same" else two, t["id"])
+    others = [Client(one, t["id"]), Client(two, t["id"])]  # spectators on each process
+    everyone = [host, bob2, loud, *others]
+    for c in everyone:
+        c.wait_table(lambda x: x["status"] == "playing")
+    loud.send({"type": "chat", "text": "first"})
+    line = host.wait(lambda m: m["type"] == "chat" and m["text"] == "first", timeout=20)
+    host.send({"type": "mute", "spectator": line["id"]})
+    assert not heard(host, "nothing") and host.errors == []  # taken: no refusal
+    loud.wait_table(lambda x: x["chat_muted"] is True, timeout=20)  # his process applied it
+    loud.send({"type": "chat", "text": "second"})
+    assert loud.error()["code"] == "muted"
+    for c in (host, bob2, *others):
+        assert not heard(c, "second")
+    for c in everyone:
+        c.close()

@@ -55,6 +55,8 @@ STALE_TABLE = 30.0
 #: Seconds a table stays in memory with no connection and no bot to play (it is read again from
 #: the database when asked for).
 EVICT_AFTER = 300.0
+#: Spectators of other processes a table remembers (:attr:`Hub.watching_elsewhere`).
+ELSEWHERE_KEPT = 200
 #: Tables whose maker's address a process remembers.
 MAKERS_KEPT = 50_000
 #: Failures of the bot workers in a row after which a table's bot loop stops until the next heartbeat.
@@ -122,6 +124,9 @@ class Hub:
     """The spectators the host muted (their connections' ids)..."""
     muted_addresses: set[str] = field(default_factory=set)
     """...and their addresses: a muted spectator who comes back on a new connection is still muted."""
+    watching_elsewhere: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """The spectators connected to other processes whose lines were heard here (connection id ->
+    address, the newest :data:`ELSEWHERE_KEPT`): the host may mute them from this process."""
 
     def is_muted(self, conn: Connection) -> bool:
         """Whether ``conn`` is a spectator the host muted (on this connection or another from its address)."""
@@ -504,6 +509,14 @@ class Server:
         if hub is None or not isinstance(out, dict) or out.get("type") != "chat" \
                 or out.get("channel") not in ("players", "spectators") or not isinstance(out.get("text"), str):
             return
+        spectator, address = out.get("id"), payload.get("sa")
+        if out.get("channel") == "spectators" and isinstance(spectator, str) and isinstance(address, str):
+            if spectator in hub.muted or address in hub.muted_addresses:
+                return  # muted here before his process heard of it
+            hub.watching_elsewhere[spectator] = address  # the host, if here, may mute him
+            hub.watching_elsewhere.move_to_end(spectator)
+            while len(hub.watching_elsewhere) > ELSEWHERE_KEPT:
+                hub.watching_elsewhere.popitem(last=False)
         self.spawn(self.deliver_chat(hub, out, payload["a"] if isinstance(payload.get("a"), str) else None))
 
     def mutes_of(self, table_id: str) -> tuple[set[str], set[str]]:

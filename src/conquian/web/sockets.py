@@ -199,13 +199,15 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
     if isinstance(msg, protocol.Mute):
         if not conn.host:
             raise TableError("not_host", Msg("only the host may mute a spectator"))
+        # a spectator of this process, or one of another process whose lines were heard here
         target = next((c for c in hub.connections if c.id == msg.spectator and c.seat is None), None)
-        if target is None:
+        address = target.address if target is not None else hub.watching_elsewhere.get(msg.spectator)
+        if address is None:
             raise ProtocolError("bad_message", Msg("no spectator {id} watches this table", id=repr(msg.spectator[:20])))
         hub.muted.add(msg.spectator)
-        hub.muted_addresses.add(target.address)
+        hub.muted_addresses.add(address)
         await server.cluster.publish({"k": "mute", "w": server.worker, "t": hub.table.id, "id": msg.spectator,
-                                      "a": target.address})
+                                      "a": address})
         await server.broadcast(hub)
         return
     if isinstance(msg, protocol.Hurry):
@@ -290,8 +292,10 @@ async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat |
     }
     await server.deliver_chat(hub, out, conn.account)
     # the table's connections held by the other processes hear it too (and whose it is, for the blocks)
+    # (and, a spectator's, his address: the host on another process may mute him by it)
     await server.cluster.publish({"k": "chat", "w": server.worker, "t": hub.table.id, "m": out}
-                                 | ({"a": conn.account} if conn.account else {}))
+                                 | ({"a": conn.account} if conn.account else {})
+                                 | ({"sa": conn.address} if not players else {}))
 
 
 async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
