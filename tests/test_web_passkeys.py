@@ -379,7 +379,8 @@ def test_a_named_account_signs_in_to_another_with_its_passkey(server: tuple[Serv
     assert again.get("/api/account").status_code == 401
     with sqlite3.connect(db) as conn:  # the account Pia is kept (its name, in its records)
         assert conn.execute("SELECT count(*) FROM accounts WHERE name = 'Pia'").fetchone() == (1,)
-    assert httpx.get(s.url + "/api/players/Pia").status_code == 200
+    newcomer, nh = browser(s.url)  # its name stays taken
+    assert newcomer.post("/api/account/name", json={"name": "Pia"}, headers=nh).status_code == 409
 
     # Quinn: a passkey and two browsers; one of them switches to Ola and back, no "leave" needed
     quinn, qh = named(s.url, "Quinn")
