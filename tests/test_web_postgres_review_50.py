@@ -80,6 +80,12 @@ def test_10_a_database_gone_read_only_fails_writes_not_requests(postgres_url: st
                 assert quick.json()["error"]["code"] == "storage" and words in quick.json()["error"]["message"]
             made = httpx.post(s.url + "/api/tables", json={"variant": "conquian"}, timeout=10)
             assert made.status_code == 503 and made.json()["error"]["code"] == "storage"
+            # a signed-in puzzle attempt (rated: a write): answered in the same words, not a reset
+            puzzle = c.get("/api/puzzles").json()["puzzles"][0]["id"]
+            moves = c.post(f"/api/puzzles/{puzzle}", json={}, headers=h)
+            assert moves.status_code == 200, moves.text
+            tried = c.post(f"/api/puzzles/{puzzle}", json={"move": moves.json()["moves"][0]["move"]}, headers=h)
+            assert tried.status_code == 503 and tried.json()["error"]["code"] == "storage", tried.text
         # writable again: the same requests go through
         for _ in range(50):
             quick = c.post("/api/quick", json={"game": "conquian", "players": 2}, headers=h)
