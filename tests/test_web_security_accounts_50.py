@@ -170,3 +170,33 @@ def test_10_a_table_catches_up_after_the_notifications_come_back_even_if_the_fir
         server.store.dispose()
 
     asyncio.run(run())
+
+
+def test_12_a_websocket_from_the_other_scheme_is_refused(server: Server) -> None:
+    """A page of ``https://host`` is not this plain-HTTP server's (nor the other way round): its
+    WebSocket is refused like another site's; the server's own origin is let in."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    from web_server import Client
+
+    t = server.create(variant="conquian", host_name="Ann")
+    with pytest.raises(InvalidStatus), connect(f"ws://127.0.0.1:{server.port}/ws/{t['id']}", open_timeout=5,
+                                               additional_headers={"Origin": f"https://127.0.0.1:{server.port}"}):
+        pass
+    Client(server, str(t["id"]), origin=server.url).close()
+
+
+def test_12_an_origin_the_operator_allows_passes_the_csrf_check(tmp_path: Path) -> None:
+    """``serve --origin`` names pages of other origins that may use the server (as for its
+    WebSocket and passkeys): the cookie's requests from there pass, others' do not."""
+    s = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path,
+               extra=("--log-level", "warning", "--origin", "https://cards.example")).start()
+    try:
+        c, h = visit(s.url)
+        evil = c.post("/api/account/name", json={"name": "Nia"}, headers=h | {"Origin": "https://evil.example"})
+        assert evil.status_code == 403
+        ok = c.post("/api/account/name", json={"name": "Nia"}, headers=h | {"Origin": "https://cards.example"})
+        assert ok.status_code == 200, ok.text
+    finally:
+        s.stop()

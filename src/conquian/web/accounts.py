@@ -217,16 +217,17 @@ def check_display_name(name: object) -> str:
     return name
 
 
-def same_origin(origin: str | None, scheme: str, host: str | None) -> bool:
+def same_origin(origin: str | None, scheme: str, host: str | None, also: tuple[str, ...] = ()) -> bool:
     """Whether a request's ``Origin`` header (None: it sent none) is this server's: its scheme
-    and its host, port included (``https://host`` and ``http://host`` are two origins).
+    (a WebSocket's ``ws``/``wss`` is its page's ``http``/``https``) and its host, port included
+    (``https://host`` and ``http://host`` are two origins), or one of ``also`` (``serve --origin``).
 
     >>> same_origin("https://cards.example", "https", "cards.example"), same_origin(None, "http", "x")
     (True, True)
     >>> same_origin("http://cards.example", "https", "cards.example")
     False
     """
-    if origin is None:
+    if origin is None or origin in also:
         return True
     web = {"ws": "http", "wss": "https"}.get(scheme, scheme)
     return origin.strip().lower() == f"{web}://{host or ''}".lower()
@@ -454,8 +455,11 @@ def _refuse(request: Request, code: str, message: Msg, status: int) -> JSONRespo
 class Accounts:
     """The accounts of one server process: the store, the rate limits and the routes."""
 
-    def __init__(self, engine: Engine, new_per_hour: int = 10, per_minute: int = 20) -> None:
+    def __init__(self, engine: Engine, new_per_hour: int = 10, per_minute: int = 20,
+                 origins: tuple[str, ...] = ()) -> None:
         self.store = AccountStore(engine)
+        self.origins = origins
+        """Origins besides the server's own its pages may come from (``serve --origin``)."""
         self.per_address = Window(per_minute, 60.0)
         self.per_account = Window(max(1, per_minute // 2), 60.0)
         self.new_per_address = Window(new_per_hour, 3600.0)
@@ -478,7 +482,8 @@ class Accounts:
     def csrf_ok(self, request: Request, account: Account) -> bool:
         """Whether a state-changing request with the account's cookie shows its CSRF token (and,
         if it says where it comes from, comes from this server)."""
-        if not same_origin(request.headers.get("origin"), request.url.scheme, request.headers.get("host")):
+        if not same_origin(request.headers.get("origin"), request.url.scheme, request.headers.get("host"),
+                           self.origins):
             return False
         given = request.headers.get(CSRF_HEADER) or ""
         return hmac.compare_digest(given.encode(), csrf_of(account.token).encode())
@@ -531,7 +536,7 @@ class Accounts:
             # made by this server's page only: a JSON body (a form of another site cannot send
             # one without asking first) and, when it says where it comes from, this server
             if not is_json(request.headers.get("content-type")) or not same_origin(
-                    request.headers.get("origin"), request.url.scheme, request.headers.get("host")):
+                    request.headers.get("origin"), request.url.scheme, request.headers.get("host"), self.origins):
                 return _refuse(request, "csrf", Msg("this request did not come from this server's page"), 403)
             if self.limited(request, None) or not self.new_per_address.allow(client_address(request.client),
                                                                              time.monotonic()):
@@ -673,10 +678,12 @@ class Accounts:
 class CsrfCheck:
     """ASGI middleware: a state-changing HTTP request that carries the account cookie is refused
     (``403 csrf``) unless it presents the session's CSRF token and, if it sends an ``Origin``, that
-    origin is this server.  The token is derived from the cookie, so the check needs no database."""
+    origin is this server's (scheme, host and port; or one of ``origins``, ``serve --origin``).
+    The token is derived from the cookie, so the check needs no database."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, origins: tuple[str, ...] = ()) -> None:
         self.app = app
+        self.origins = origins
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope.get("method") in UNSAFE:
@@ -685,7 +692,7 @@ class CsrfCheck:
             if token:
                 account = Account("", None, "", token)
                 good = same_origin(request.headers.get("origin"), scope.get("scheme", "http"),
-                                   request.headers.get("host")) and hmac.compare_digest(
+                                   request.headers.get("host"), self.origins) and hmac.compare_digest(
                     (request.headers.get(CSRF_HEADER) or "").encode(), csrf_of(account.token).encode())
                 if not good:
                     response = _refuse(request, "csrf", Msg("this request did not come from this server's page"), 403)

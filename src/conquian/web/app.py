@@ -125,7 +125,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
         lifespan=lifespan,
         exception_handlers={SQLAlchemyError: storage_handler(server)},
         middleware=[Middleware(AccessLog), Middleware(security.HostCheck, allowed=settings.allowed_hosts),
-                    Middleware(CsrfCheck)],
+                    Middleware(CsrfCheck, origins=settings.allowed_origins)],
     )
     app.state.server = server
     # the security headers wrap Starlette's own error handler too, so its 500s carry them

@@ -168,7 +168,8 @@ class Server:
         self.finished = Finished()
         self.ratings = Ratings(self.store.engine)
         self.puzzle_ratings = PuzzleRatings(self.store.engine)
-        self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
+        self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute,
+                                 settings.allowed_origins)
         self.passkeys = Passkeys(self.accounts, settings.allowed_origins, settings.account_requests_per_minute)
         self.friends = Friends(self.store.engine, self)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,

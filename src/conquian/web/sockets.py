@@ -20,6 +20,7 @@ from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol
+from conquian.web.accounts import same_origin
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
@@ -41,7 +42,7 @@ def websocket_route(server: Server) -> WebSocketRoute:
 
     async def websocket(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None and not _same_origin(origin, ws.headers.get("host", ""), settings.allowed_origins):
+        if not same_origin(origin, ws.url.scheme, ws.headers.get("host", ""), settings.allowed_origins):
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
@@ -81,15 +82,6 @@ def websocket_route(server: Server) -> WebSocketRoute:
             server.limits.disconnect(conn.address)
 
     return WebSocketRoute("/ws/{id}", websocket)
-
-
-def _same_origin(origin: str, host: str, allowed: tuple[str, ...]) -> bool:
-    if origin in allowed:
-        return True
-    for scheme in ("http://", "https://"):
-        if origin.startswith(scheme):
-            return origin[len(scheme):] == host
-    return False
 
 
 async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
