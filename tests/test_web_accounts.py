@@ -29,7 +29,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, P
 def visit(url: str) -> tuple[httpx.Client, str]:
     """A browser's first visit: its client (holding the cookie) and its CSRF token."""
     c = httpx.Client(base_url=url, timeout=10)
-    r = c.get("/api/account")
+    r = c.post("/api/account", json={})
     assert r.status_code == 200 and r.json()["new"] is True and r.json()["name"] is None
     return c, r.json()["csrf"]
 
@@ -47,7 +47,7 @@ def test_names_look_alike() -> None:
 
 def test_account_made_on_first_visit(server: tuple[Server, Path]) -> None:
     s, _ = server
-    r = httpx.get(s.url + "/api/account")
+    r = httpx.post(s.url + "/api/account", json={})
     cookie = r.headers["set-cookie"].lower()
     assert "conquian_account=" in cookie and "httponly" in cookie and "samesite=lax" in cookie
     assert r.headers["cache-control"] == "no-store"
@@ -81,6 +81,41 @@ def test_name_once_and_look_alikes_refused(server: tuple[Server, Path]) -> None:
     es = other.post("/api/account/name", json={"name": "ANN"}, headers={"X-CSRF-Token": csrf2, **ES})
     assert es.json()["error"]["message"] != refusals[0]["message"]  # in Spanish
     assert other.post("/api/account/name", json={"name": "Bea"}, headers={"X-CSRF-Token": csrf2}).status_code == 200
+
+
+def test_12_reading_the_account_makes_none(server: tuple[Server, Path]) -> None:
+    """``GET /api/account`` has no side effect: without a session it answers ``401`` and sets no
+    cookie (a page of another site could make an account in a visitor's browser by a mere
+    image); ``POST`` makes it, from a JSON body only (what a form of another site cannot send)."""
+    s, db = server
+    with sqlite3.connect(db) as conn:
+        before = conn.execute("SELECT count(*) FROM accounts").fetchone()[0]
+    r = httpx.get(s.url + "/api/account")
+    assert r.status_code == 401 and r.json()["error"]["code"] == "signed_out"
+    assert "set-cookie" not in r.headers
+    for bad in ({"content": b"", "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+                {"json": {}, "headers": {"Origin": "https://evil.example"}}):
+        refused = httpx.post(s.url + "/api/account", **bad)
+        assert refused.status_code == 403 and "set-cookie" not in refused.headers, bad
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM accounts").fetchone()[0] == before
+    made = httpx.post(s.url + "/api/account", json={}, headers={"Origin": s.url})
+    assert made.status_code == 200 and made.json()["new"] is True
+
+
+def test_12_the_origin_check_compares_the_scheme(server: tuple[Server, Path]) -> None:
+    """``https://host`` is not ``http://host``: a page served over the other scheme (another
+    origin, say a plain-HTTP page an attacker on the network writes) cannot act with the cookie."""
+    s, _ = server
+    c, csrf = visit(s.url)
+    host = s.url.split("://", 1)[1]
+    other = c.post("/api/account/name", json={"name": "Cleo"}, headers={"X-CSRF-Token": csrf,
+                                                                        "Origin": f"https://{host}"})
+    assert other.status_code == 403 and other.json()["error"]["code"] == "csrf"
+    assert c.post("/api/tables", json={"variant": "conquian"},
+                  headers={"X-CSRF-Token": csrf, "Origin": f"https://{host}"}).status_code == 403
+    same = c.post("/api/account/name", json={"name": "Cleo"}, headers={"X-CSRF-Token": csrf, "Origin": s.url})
+    assert same.status_code == 200, same.text
 
 
 def test_csrf_refused(server: tuple[Server, Path]) -> None:
@@ -174,7 +209,7 @@ def test_rate_limits_per_address_and_account(tmp_path: Path) -> None:
     s = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path, limits=strict).start()
     try:
         clients = [visit(s.url) for _ in range(3)]
-        r = httpx.get(s.url + "/api/account", headers=ES)  # a fourth new account from this address
+        r = httpx.post(s.url + "/api/account", json={}, headers=ES)  # a fourth new account from this address
         assert r.status_code == 429 and r.json()["error"]["code"] == "too_fast"
         assert "minuto" in r.json()["error"]["message"]
         # the address has made 4 of its 10 account requests this minute; one account may make 5:

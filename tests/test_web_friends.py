@@ -39,7 +39,7 @@ class Player:
 
     def __init__(self, url: str, name: str | None) -> None:
         self.http = httpx.Client(base_url=url, timeout=10)
-        me = self.http.get("/api/account").json()
+        me = self.http.post("/api/account", json={}).json()
         self.h = {"X-CSRF-Token": me["csrf"]}
         self.cookie = f"conquian_account={self.http.cookies['conquian_account']}"
         if name:

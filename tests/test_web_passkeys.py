@@ -91,7 +91,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, P
 def browser(url: str) -> tuple[httpx.Client, dict[str, str]]:
     """A browser's visit: its client (holding the cookies) and its CSRF header."""
     c = httpx.Client(base_url=url, timeout=10)
-    return c, {"X-CSRF-Token": c.get("/api/account").json()["csrf"]}
+    return c, {"X-CSRF-Token": c.post("/api/account", json={}).json()["csrf"]}
 
 
 def named(url: str, name: str) -> tuple[httpx.Client, dict[str, str]]:
@@ -162,7 +162,7 @@ def test_signed_out_the_passkey_brings_the_account_back(server: tuple[Server, Pa
     key = Authenticator(s.url, "127.0.0.1")
     assert register(c, h, key).status_code == 200
     assert c.post("/api/account/signout", headers=h).status_code == 200
-    again = c.get("/api/account").json()
+    again = c.post("/api/account", json={}).json()
     assert again["new"] is True and again["name"] is None  # this browser forgot the account...
     h = {"X-CSRF-Token": again["csrf"]}
     r = signin(c, h, key.get(signin_options(c, h)))
@@ -374,12 +374,13 @@ def test_a_named_account_signs_in_to_another_with_its_passkey(server: tuple[Serv
     assert pia.cookies["conquian_account"] != pia_token
     me = pia.get("/api/account").json()
     assert me["name"] == "Ola" and me["csrf"] != ph["X-CSRF-Token"]
-    # Pia's session was revoked: its token makes a new visitor's account, not Pia
+    # Pia's session was revoked: its token opens nothing
     again = httpx.Client(base_url=s.url, timeout=10, cookies={"conquian_account": pia_token})
-    assert again.get("/api/account").json()["new"] is True
+    assert again.get("/api/account").status_code == 401
     with sqlite3.connect(db) as conn:  # the account Pia is kept (its name, in its records)
         assert conn.execute("SELECT count(*) FROM accounts WHERE name = 'Pia'").fetchone() == (1,)
-    assert httpx.get(s.url + "/api/players/Pia").status_code == 200
+    newcomer, nh = browser(s.url)  # its name stays taken
+    assert newcomer.post("/api/account/name", json={"name": "Pia"}, headers=nh).status_code == 409
 
     # Quinn: a passkey and two browsers; one of them switches to Ola and back, no "leave" needed
     quinn, qh = named(s.url, "Quinn")

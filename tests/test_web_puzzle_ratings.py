@@ -29,7 +29,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, P
 def visit(url: str, name: str | None = None) -> tuple[httpx.Client, str]:
     """A browser's first visit (and its chosen name): its client and its CSRF token."""
     c = httpx.Client(base_url=url, timeout=10)
-    csrf = c.get("/api/account").json()["csrf"]
+    csrf = c.post("/api/account", json={}).json()["csrf"]
     if name:
         assert c.post("/api/account/name", json={"name": name}, headers={"X-CSRF-Token": csrf}).status_code == 200
     return c, csrf

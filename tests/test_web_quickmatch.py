@@ -119,7 +119,7 @@ def test_only_named_accounts_queue_with_their_csrf_token(server: Server) -> None
     assert httpx.post(server.url + "/api/quick", json={}).status_code == 401
     assert httpx.get(server.url + "/api/quick").status_code == 401
     c = httpx.Client(base_url=server.url, timeout=10)
-    csrf = c.get("/api/account").json()["csrf"]
+    csrf = c.post("/api/account", json={}).json()["csrf"]
     r = c.post("/api/quick", json={}, headers={"X-CSRF-Token": csrf, "Accept-Language": "es-MX"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "sign_in" and "cuenta" in r.json()["error"]["message"]
     ann, h = signed_in(server.url, "Quinn")

@@ -6,6 +6,7 @@ fewer playouts does not replace one with more; a deleted account's accuracies ar
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -85,3 +86,39 @@ def test_a_reviewed_rated_match_puts_an_accuracy_on_both_pages(server: Server) -
         seats = conn.execute(select(review_accuracy.c.seat).where(review_accuracy.c.table_id == t["id"])).scalars()
         assert sorted(seats) == [2]
     assert httpx.get(url + "/api/players/Beto").json()["accuracy"]["conquian"]["reviewed"] == 1
+
+
+def test_9_a_review_asked_with_other_playouts_sets_no_public_accuracy(server: Server) -> None:
+    """The reviewer's probe: a stranger reviews a player's public match with 1 playout (a quick,
+    noisy figure) and it became the player's public accuracy.  Such a review is answered to the
+    one who asked, and kept nowhere; the server's own review (its playouts) is."""
+    url = server.url
+    cam, hc = signed_in(url, "Camila")
+    dex, hd = signed_in(url, "Dexter")
+    t = cam.post("/api/tables", json={"variant": "conquian", "rated": True, "deals": 1}, headers=hc).json()
+    sc = cam.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "x"}, headers=hc).json()
+    sd = dex.post(f"/api/tables/{t['id']}/sit", json={"seat": 2, "name": "x"}, headers=hd).json()
+    play_out([Client(server, t["id"], sc["token"]), Client(server, t["id"], sd["token"])])
+
+    def reviewed(playouts: int | None) -> dict[str, object]:
+        ask = {"seat": 1, "deal": 1} | ({"playouts": playouts} if playouts else {})
+        query = "&".join(f"{k}={v}" for k, v in ask.items())
+        answer = httpx.post(url + f"/api/tables/{t['id']}/review", json=ask, timeout=10).json()  # a stranger
+        for _ in range(600):
+            if answer["status"] == "done":
+                return dict(answer)
+            time.sleep(0.1)
+            answer = httpx.get(url + f"/api/tables/{t['id']}/review?{query}", timeout=10).json()
+        raise AssertionError(answer)
+
+    for playouts in (1, PLAYOUTS // 2):
+        quick = reviewed(playouts)
+        assert quick["playouts"] == playouts and quick["review"]["summary"]["accuracy"] is not None  # answered...
+        assert httpx.get(url + "/api/players/Camila").json()["accuracy"] == {}  # ...not kept
+    own = reviewed(None)
+    assert own["playouts"] == PLAYOUTS
+    figure = round(own["review"]["summary"]["accuracy"], 4)
+    assert httpx.get(url + "/api/players/Camila").json()["accuracy"] == {"conquian": {"accuracy": figure,
+                                                                                      "reviewed": 1}}
+    reviewed(1)  # asked again afterwards: the server's figure stays
+    assert httpx.get(url + "/api/players/Camila").json()["accuracy"]["conquian"]["accuracy"] == figure

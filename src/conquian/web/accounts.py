@@ -1,12 +1,14 @@
-"""Players who come back: an account without a password, made on a person's first visit and kept
-by a cookie (``Secure`` over HTTPS, ``HttpOnly``, ``SameSite=Lax``), with a display name chosen
-once.
+"""Players who come back: an account without a password, made on a person's first visit (a
+``POST``: reading the account never makes one) and kept by a cookie (``Secure`` over HTTPS,
+``HttpOnly``, ``SameSite=Lax``), with a display name chosen once.
 
 - A name is unique up to what it looks like: NFKC, case folding, and a confusables skeleton
   (Unicode's confusables through ``confusable_homoglyphs``, plus the tables' own
   :func:`~conquian.web.table.name_skeleton`), so "Аnn" with a Cyrillic A is refused beside "Ann".
-  A refused name is refused in the same words whether it is taken or only looks like one taken,
-  and no endpoint says whether an account exists (no enumeration).
+  Letter pairs that read as one letter ("Sarn" and "Sam") and punctuation around a name count
+  for nothing; every bot's name, in every language, and the server's own words are kept
+  (:func:`reserved`).  A refused name is refused in the same words whether it is taken or only
+  looks like one taken, and no endpoint says whether an account exists (no enumeration).
 - A session is a random token; the server keeps its SHA-256 only, and a session can be revoked
   (signing out revokes the current one; ``/api/account/sessions`` lists and revokes the others).
 - Every state-changing request that carries the cookie must present the session's CSRF token in
@@ -34,6 +36,7 @@ import functools
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
 import unicodedata
@@ -53,12 +56,15 @@ from starlette.routing import BaseRoute, Route
 
 from conquian.engine.errors import ConquianError
 from conquian.engine.match import check_name
-from conquian.i18n import Msg, Translator
+from conquian.i18n import N_, Msg, Translator
 from conquian.web.lang import reader
 from conquian.web.limits import client_address
 from conquian.web.pages import ACCOUNT_SCRIPTS, shell_page
+from conquian.web.security import is_json
 from conquian.web.store import metadata, seats
 from conquian.web.table import name_skeleton
+
+log = logging.getLogger("conquian.web.accounts")
 
 #: The cookie that keeps a player's session.
 COOKIE = "conquian_account"
@@ -75,6 +81,9 @@ COOKIE_AGE = 365 * 24 * 3600
 DELETED_NAME = "deleted player"
 #: The length of a display name.
 NAME_MIN, NAME_MAX = 2, 24
+#: Seconds between two notes of when a session was last seen (each signed-in request would
+#: otherwise write to the database; a friend is online for minutes after a request).
+SEEN_EVERY = 60.0
 #: Requests changing state without cookie authority: the methods that need the CSRF token.
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -145,9 +154,49 @@ def look_alike(name: str) -> str:
     return name_skeleton(unicodedata.normalize("NFKC", mapped).casefold())
 
 
+#: Names no account may take, besides every bot's (:func:`reserved_skeletons`): the server's own
+#: words for people who are not a player, and what a deleted account's seats show.  Marked for
+#: the catalogues: each is refused in every language the server speaks.
+RESERVED = (N_("admin"), N_("administrator"), N_("moderator"), N_("guest"), N_("host"), N_("spectator"),
+            N_("system"), N_("server"), N_("bot"), N_("anonymous"), N_("nobody"), N_("deleted player"))
+
+
+@functools.cache
+def reserved_skeletons() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The skeletons (:func:`look_alike`) of the names no account may take, and the beginnings
+    no name may have: every registered bot's id and its name for people in every language
+    (``expert``, ``Master``, ``Experto``...), :data:`RESERVED` in every language, and what
+    a spectator is called in the chat ("spectator 3f2a", any number)."""
+    from conquian.bots import bot_names
+    from conquian.i18n import languages, translator
+    from conquian.present import bot_name
+
+    words: set[str] = set()
+    starts: list[str] = []
+    for lang in languages():
+        tr = translator(lang)
+        for kind in bot_names():
+            words.update((kind, tr.render(bot_name(kind))))
+        words.update(tr.render(Msg(w)) for w in RESERVED)
+        starts.append(look_alike(tr.render(Msg("spectator {number}", number=""))))
+    return frozenset(look_alike(w) for w in words), tuple(s for s in starts if s)
+
+
+def reserved(name: str) -> bool:
+    """Whether ``name`` is, or looks like, a name kept for the server's bots and words.
+
+    >>> [reserved(n) for n in ("expert", "MASTER", "Maestro", "rand0m", "deleted player", "Spectator 12", "Ann")]
+    [True, True, True, True, True, True, False]
+    """
+    words, starts = reserved_skeletons()
+    skeleton = look_alike(name)
+    return skeleton in words or skeleton.startswith(starts)
+
+
 def check_display_name(name: object) -> str:
     """A display name as kept (NFKC, trimmed), or :class:`AccountError` ``bad_name``: 2 to 24
-    characters, letters, digits, spaces and ``-_.'`` only, of one script besides common ones."""
+    characters, letters, digits, spaces and ``-_.'`` only, of one script besides common ones;
+    ``name_unavailable`` for a name kept for the bots and the server's words (:func:`reserved`)."""
     if not isinstance(name, str):
         raise AccountError("bad_name", Msg("a name is {low} to {high} letters or digits", low=NAME_MIN, high=NAME_MAX))
     name = " ".join(unicodedata.normalize("NFKC", name).split())
@@ -163,7 +212,25 @@ def check_display_name(name: object) -> str:
 
     if confusables.is_mixed_script(name, allowed_aliases=["COMMON"]):
         raise AccountError("bad_name", Msg("a name is written in one alphabet"))
+    if reserved(name):
+        raise AccountError("name_unavailable", NAME_UNAVAILABLE, 409)
     return name
+
+
+def same_origin(origin: str | None, scheme: str, host: str | None, also: tuple[str, ...] = ()) -> bool:
+    """Whether a request's ``Origin`` header (None: it sent none) is this server's: its scheme
+    (a WebSocket's ``ws``/``wss`` is its page's ``http``/``https``) and its host, port included
+    (``https://host`` and ``http://host`` are two origins), or one of ``also`` (``serve --origin``).
+
+    >>> same_origin("https://cards.example", "https", "cards.example"), same_origin(None, "http", "x")
+    (True, True)
+    >>> same_origin("http://cards.example", "https", "cards.example")
+    False
+    """
+    if origin is None or origin in also:
+        return True
+    web = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    return origin.strip().lower() == f"{web}://{host or ''}".lower()
 
 
 def _hash(token: str) -> str:
@@ -223,16 +290,27 @@ class AccountStore:
         return account_id, sid, token
 
     def session(self, token: str) -> Account | None:
-        """The account of a session token, or None (unknown, revoked, its account deleted)."""
-        with self.engine.begin() as conn:
+        """The account of a session token, or None (unknown, revoked, its account deleted).  When
+        the session was last seen is noted at most every :data:`SEEN_EVERY` seconds, and only
+        if the database takes it: a database gone read-only fails the writes that need it, not
+        every signed-in request."""
+        with self.engine.connect() as conn:
             row = conn.execute(
-                select(accounts.c.id, accounts.c.name, account_sessions.c.id.label("sid"))
+                select(accounts.c.id, accounts.c.name, account_sessions.c.id.label("sid"), account_sessions.c.seen_at)
                 .join(account_sessions, account_sessions.c.account_id == accounts.c.id)
                 .where(account_sessions.c.token_hash == _hash(token))).first()
-            if row is None:
-                return None
-            conn.execute(update(account_sessions).where(account_sessions.c.token_hash == _hash(token))
-                         .values(seen_at=time.time()))
+        if row is None:
+            return None
+        now = time.time()
+        if not 0 <= now - row.seen_at < SEEN_EVERY:
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(update(account_sessions).where(account_sessions.c.token_hash == _hash(token))
+                                 .values(seen_at=now))
+            except Exception as e:
+                reason = (str(getattr(e, "orig", None) or e).splitlines() or [""])[0][:150]
+                log.warning("a session's last visit could not be noted", extra={"event": "store_failed",
+                                                                                  "error": reason})
         return Account(row.id, row.name, row.sid, token)
 
     def set_name(self, account_id: str, name: str) -> None:
@@ -246,6 +324,27 @@ class AccountStore:
                              .values(name=name, skeleton=look_alike(name)))
             except IntegrityError:
                 raise AccountError("name_unavailable", NAME_UNAVAILABLE, 409) from None
+
+    def refresh_skeletons(self) -> int:
+        """Give every named account the skeleton :func:`look_alike` makes today (it learns new
+        look-alikes: an account named before must be found by a name that looks like it now);
+        how many changed.  Where two accounts named before now look alike, one keeps its old
+        skeleton (both names stay; a new name like either is refused)."""
+        changed = 0
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(accounts.c.id, accounts.c.name, accounts.c.skeleton)
+                                .where(accounts.c.name.is_not(None)).order_by(accounts.c.created_at)).all()
+        for row in rows:
+            skeleton = look_alike(row.name)
+            if skeleton == row.skeleton:
+                continue
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(update(accounts).where(accounts.c.id == row.id).values(skeleton=skeleton))
+                changed += 1
+            except IntegrityError:
+                continue  # an older account holds it
+        return changed
 
     def sessions(self, account_id: str) -> list[dict[str, Any]]:
         """The account's sessions (their ids, when made and last seen, the browser's words)."""
@@ -363,8 +462,11 @@ def _storage(request: Request, e: BaseException) -> JSONResponse:
 class Accounts:
     """The accounts of one server process: the store, the rate limits and the routes."""
 
-    def __init__(self, engine: Engine, new_per_hour: int = 10, per_minute: int = 20) -> None:
+    def __init__(self, engine: Engine, new_per_hour: int = 10, per_minute: int = 20,
+                 origins: tuple[str, ...] = ()) -> None:
         self.store = AccountStore(engine)
+        self.origins = origins
+        """Origins besides the server's own its pages may come from (``serve --origin``)."""
         self.per_address = Window(per_minute, 60.0)
         self.per_account = Window(max(1, per_minute // 2), 60.0)
         self.new_per_address = Window(new_per_hour, 3600.0)
@@ -387,8 +489,8 @@ class Accounts:
     def csrf_ok(self, request: Request, account: Account) -> bool:
         """Whether a state-changing request with the account's cookie shows its CSRF token (and,
         if it says where it comes from, comes from this server)."""
-        origin = request.headers.get("origin")
-        if origin is not None and origin.split("://", 1)[-1].lower() != (request.headers.get("host") or "").lower():
+        if not same_origin(request.headers.get("origin"), request.url.scheme, request.headers.get("host"),
+                           self.origins):
             return False
         given = request.headers.get(CSRF_HEADER) or ""
         return hmac.compare_digest(given.encode(), csrf_of(account.token).encode())
@@ -429,9 +531,20 @@ class Accounts:
         response.delete_cookie(PASSKEY_COOKIE, path=PASSKEY_PATH)  # an open passkey sign-in's
 
     async def me(self, request: Request) -> Response:
-        """``GET /api/account``: the account (made on the first visit), its CSRF token and seats."""
+        """``GET /api/account``: the signed-in account, its CSRF token and seats (``401
+        signed_out`` without one: a ``GET`` makes nothing); ``POST``: the same, the account made
+        first if this browser has none (the first visit of the account's page, or the quick
+        match's "Play now")."""
         account = await self.current(request)
+        made = False
         if account is None:
+            if request.method != "POST":
+                return _refuse(request, "signed_out", Msg("you are not signed in"), 401)
+            # made by this server's page only: a JSON body (a form of another site cannot send
+            # one without asking first) and, when it says where it comes from, this server
+            if not is_json(request.headers.get("content-type")) or not same_origin(
+                    request.headers.get("origin"), request.url.scheme, request.headers.get("host"), self.origins):
+                return _refuse(request, "csrf", Msg("this request did not come from this server's page"), 403)
             if self.limited(request, None) or not self.new_per_address.allow(client_address(request.client),
                                                                              time.monotonic()):
                 return _refuse(request, "too_fast", TOO_FAST, 429)
@@ -439,8 +552,6 @@ class Accounts:
                                                              request.headers.get("user-agent") or "")
             account = Account(account_id, None, sid, token)
             made = True
-        else:
-            made = False
         taken = await run_in_threadpool(self.store.seats_of, account.id)
         response = JSONResponse({"name": account.name, "csrf": csrf_of(account.token), "new": made,
                                  "session": account.session_id,
@@ -570,7 +681,7 @@ class Accounts:
 
         return [
             Route("/account", page),
-            Route("/api/account", self.me, methods=["GET"]),
+            Route("/api/account", self.me, methods=["GET", "POST"]),
             Route("/api/account/name", self.choose_name, methods=["POST"]),
             Route("/api/account/signout", self.sign_out, methods=["POST"]),
             Route("/api/account/sessions", self.sessions, methods=["GET", "POST"]),
@@ -582,10 +693,12 @@ class Accounts:
 class CsrfCheck:
     """ASGI middleware: a state-changing HTTP request that carries the account cookie is refused
     (``403 csrf``) unless it presents the session's CSRF token and, if it sends an ``Origin``, that
-    origin is this server.  The token is derived from the cookie, so the check needs no database."""
+    origin is this server's (scheme, host and port; or one of ``origins``, ``serve --origin``).
+    The token is derived from the cookie, so the check needs no database."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, origins: tuple[str, ...] = ()) -> None:
         self.app = app
+        self.origins = origins
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope.get("method") in UNSAFE:
@@ -593,9 +706,8 @@ class CsrfCheck:
             token = request.cookies.get(COOKIE)
             if token:
                 account = Account("", None, "", token)
-                origin = request.headers.get("origin")
-                host = (request.headers.get("host") or "").lower()
-                good = (origin is None or origin.split("://", 1)[-1].lower() == host) and hmac.compare_digest(
+                good = same_origin(request.headers.get("origin"), scope.get("scheme", "http"),
+                                   request.headers.get("host"), self.origins) and hmac.compare_digest(
                     (request.headers.get(CSRF_HEADER) or "").encode(), csrf_of(account.token).encode())
                 if not good:
                     response = _refuse(request, "csrf", Msg("this request did not come from this server's page"), 403)

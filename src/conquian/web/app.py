@@ -9,18 +9,24 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 from collections.abc import AsyncIterator
+from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
 
+from conquian.i18n import Msg
 from conquian.web import ratings, security
 from conquian.web.accounts import CsrfCheck
+from conquian.web.lang import reader
 from conquian.web.learn import learn_routes
 from conquian.web.limits import REQUEST_TIMEOUT, deadline_protocol
 from conquian.web.logs import AccessLog
@@ -31,6 +37,8 @@ from conquian.web.server import EVICT_AFTER, Connection, Hub, Server
 from conquian.web.settings import Settings
 from conquian.web.site import offline_file
 from conquian.web.sockets import websocket_route
+
+log = logging.getLogger("conquian.web")
 
 __all__ = ["EVICT_AFTER", "SETTINGS_ENV", "Connection", "Hub", "Server", "Settings", "app_from_environment",
            "build_app"]
@@ -52,6 +60,33 @@ async def offline(request: Request) -> Response:
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(data, media_type=kind, headers=headers)
+
+
+#: What a request is answered when the database fails it (full, read-only, away): the API's
+#: ``storage`` refusal, as the tables' own endpoints answer it.
+STORAGE = Msg("the server cannot use its database just now; try again in a moment")
+
+
+def storage_handler(server: Server) -> Any:
+    """The answer to an error of the database that an endpoint did not handle itself: ``503
+    storage`` in the request's language (a WebSocket is closed, ``1011``), the database counted
+    not writable until the next probe, the error logged on one line (never a traceback, never
+    a connection reset)."""
+
+    async def handle(conn: HTTPConnection, exc: Exception) -> Response | None:
+        text = str(getattr(exc, "orig", None) or exc).strip()
+        log.warning("a request failed on the database", extra={
+            "event": "store_failed", "error": (text.splitlines()[0] if text else type(exc).__name__)[:150]})
+        server.write_failed()
+        if isinstance(conn, WebSocket):
+            with contextlib.suppress(Exception):
+                await conn.close(code=1011)
+            return None
+        tr = reader(conn.query_params.get("lang"), conn.headers.get("accept-language"))
+        return JSONResponse({"error": {"code": "storage", "rule": None, "message": tr.render(STORAGE)}},
+                            status_code=503, headers={"Retry-After": "5"})
+
+    return handle
 
 
 def build_app(settings: Settings | None = None) -> Starlette:
@@ -89,8 +124,9 @@ def build_app(settings: Settings | None = None) -> Starlette:
             Route("/offline/{path:path}", offline),
         ],
         lifespan=lifespan,
+        exception_handlers={SQLAlchemyError: storage_handler(server)},
         middleware=[Middleware(AccessLog), Middleware(security.HostCheck, allowed=settings.allowed_hosts),
-                    Middleware(CsrfCheck)],
+                    Middleware(CsrfCheck, origins=settings.allowed_origins)],
     )
     app.state.server = server
     # the security headers wrap Starlette's own error handler too, so its 500s carry them

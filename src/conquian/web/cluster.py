@@ -8,7 +8,8 @@ advisory locks, through psycopg 3.
   process listening learns of it when, and only when, it is committed.  A process that holds the
   table catches up from the database and tells its own connections.  After its listening
   connection is lost and found again, a process catches up on every table it holds (it may have
-  missed notifications meanwhile).
+  missed notifications meanwhile; :meth:`conquian.web.server.Server.resync`, which tries a
+  table again when its read fails).
 - **Bot leases.**  A process plays a table's bots only while it holds the table's advisory lock,
   taken on a connection of its own: one process at a time, and when a process dies its
   connection closes, PostgreSQL releases the lock, and another process takes the bots over.

@@ -303,16 +303,20 @@ class Ratings:
                                                            sigma=r.sigma, rank=rank, at=now))
         return True
 
-    def keep_review(self, table_id: str, review: dict[str, Any]) -> bool:
+    def keep_review(self, table_id: str, review: dict[str, Any], fixed: int | None = None) -> bool:
         """Keep the accuracy of a finished match's review (:meth:`conquian.review.Review.to_json`)
-        when its seat is tied to an account; whether it was kept.  A review of the same seat and
-        deal with fewer playouts than the one kept does not replace it."""
+        when its seat is tied to an account; whether it was kept.  ``fixed``: the playouts of the
+        server's own review of the game; a review made with any other (anyone may ask for fewer:
+        a cheaper, noisier figure) is never kept, so nobody sets another's public accuracy.  A
+        review of the same seat and deal with fewer playouts than the one kept does not replace it."""
         summary = review.get("summary") or {}
         accuracy, decisions = summary.get("accuracy"), len(review.get("decisions") or [])
         seat = str(review.get("seat", ""))
         if accuracy is None or not decisions or not seat.startswith("p") or not seat[1:].isdigit():
             return False
         number, deal, playouts = int(seat[1:]), int(review["deal"]), int(review["playouts"])
+        if fixed is not None and playouts != fixed:
+            return False
         seen = (table_id, number, deal, playouts)
         if seen in self.reviews_kept:
             return False  # a second look at a review this process kept: nothing new
@@ -386,7 +390,9 @@ class Ratings:
         in ``accuracy``): the average accuracy of those matches reviewed on the server and how
         many (absent when none).  ``recent``: the last :data:`RECENT` of those matches, newest
         first, each with ``rated`` (and then its place and the rating after it), ``public``,
-        its replay link, and its accuracy when reviewed (its reviewed deals' decisions)."""
+        its replay link, and its accuracy when reviewed (its reviewed deals' decisions).  None
+        for a name no account has, and alike for an account without a rating or a match anyone
+        may see (unless ``viewer`` is its own)."""
         from conquian.web.store import tables
 
         with self.engine.begin() as conn:
@@ -443,6 +449,10 @@ class Ratings:
         recent = [m | {"replay": f"/r/{m['table']}"}
                   | ({"accuracy": round(by_table[m["table"]], 4)} if m["table"] in by_table else {})
                   for m in newest]
+        if not (own or games or listed):
+            # an account nobody may see anything of is answered as a name no account has: no
+            # endpoint tells whether an account exists (:mod:`conquian.web.accounts`)
+            return None
         return {"name": account.name, "own": own, "games": games, "recent": recent, "matches": len(listed),
                 "accuracy": accuracy}
 

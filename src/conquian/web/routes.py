@@ -415,11 +415,13 @@ def http_routes(server: Server) -> list[BaseRoute]:
             status, answer = await run_in_threadpool(reviews.ask, text, ask.seat, ask.deal, ask.playouts, tr,
                                                      start, address)
             if answer.get("status") == "done":
-                # the seat's accuracy for its player's page (a seat tied to an account); the review
-                # is answered even if the figure cannot be kept (a database gone read-only, two
-                # processes keeping the same figure at once)
+                # the seat's accuracy for its player's page (a seat tied to an account), from the
+                # server's own review only (its playouts: one asked with fewer is answered, not
+                # kept); the review is answered even if the figure cannot be kept (a database gone
+                # read-only, two processes keeping the same figure at once)
                 try:
-                    await run_in_threadpool(server.ratings.keep_review, t.id, answer["review"])
+                    await run_in_threadpool(server.ratings.keep_review, t.id, answer["review"],
+                                            reviews.playouts_for(str(answer["review"]["variant"]), None))
                 except Exception as e:
                     log.warning("a review's accuracy could not be kept",
                                 extra={"event": "store_failed", "error": _first_line(e)})

@@ -30,12 +30,15 @@ LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 #: people reach it by, so ``--allowed-host`` must say them (or ``*``: any).
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 #: Files the pages load, and where they connect: the server's own origin only (no inline script
-#: or style, no plugin, no frame of these pages on any site; WebAssembly compiled from the server's own
-#: files only: the offline app's engine, Pyodide).
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+#: or style, no plugin, no frame of these pages on any site).  ``{wasm}``: WebAssembly compiled
+#: from the server's own files, on the offline app's paths only (:data:`WASM_PATHS`: its engine, Pyodide).
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'{wasm}; style-src 'self'; "
                            "img-src 'self' data:; "
                            "connect-src 'self'{ws}; object-src 'none'; base-uri 'none'; form-action 'self'; "
                            "frame-ancestors 'none'")
+#: The paths under which the offline app runs its engine in WebAssembly (its page, its worker):
+#: the one place the policy allows ``'wasm-unsafe-eval'``.
+WASM_PATHS = "/offline"
 #: Headers on every HTTP answer besides the policy.  ``no-referrer``: a seat's link carries its
 #: token (after ``#``, which browsers never send, but nothing of a table's address need leave).
 HEADERS = (
@@ -138,7 +141,8 @@ class HostCheck:
 
 class SecurityHeaders:
     """ASGI middleware: every HTTP answer carries :data:`CONTENT_SECURITY_POLICY` (its WebSocket
-    connections to the request's own host) and :data:`HEADERS`."""
+    connections to the request's own host; WebAssembly under :data:`WASM_PATHS` only) and
+    :data:`HEADERS`."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -150,7 +154,9 @@ class SecurityHeaders:
         host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
         # the Host header was checked (HostCheck) before: a name, maybe a port, nothing else
         ws = f" ws://{host} wss://{host}" if host and all(c.isalnum() or c in ".-:[]" for c in host) else ""
-        policy = CONTENT_SECURITY_POLICY.format(ws=ws).encode()
+        path = str(scope.get("path", ""))
+        wasm = " 'wasm-unsafe-eval'" if path == WASM_PATHS or path.startswith(WASM_PATHS + "/") else ""
+        policy = CONTENT_SECURITY_POLICY.format(ws=ws, wasm=wasm).encode()
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":

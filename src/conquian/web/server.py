@@ -55,12 +55,17 @@ STALE_TABLE = 30.0
 #: Seconds a table stays in memory with no connection and no bot to play (it is read again from
 #: the database when asked for).
 EVICT_AFTER = 300.0
+#: Spectators of other processes a table remembers (:attr:`Hub.watching_elsewhere`).
+ELSEWHERE_KEPT = 200
 #: Tables whose maker's address a process remembers.
 MAKERS_KEPT = 50_000
 #: Failures of the bot workers in a row after which a table's bot loop stops until the next heartbeat.
 BOT_FAILURES = 3
 #: Seconds between two write probes of ``/health`` (a failed write counts meanwhile).
 WRITE_PROBE_EVERY = 10.0
+#: How often a table's catch-up after the notifications came back is tried (:meth:`Server.resync`),
+#: and the first pause between two tries (doubled each time, 5 s at most).
+RESYNC_TRIES, RESYNC_PAUSE = 8, 0.2
 #: Seconds over which the changes of who is connected to a table are gathered into one
 #: ``presence`` message (so that many people arriving make one message each, not one per arrival).
 PRESENCE_EVERY = 1.0
@@ -119,6 +124,9 @@ class Hub:
     """The spectators the host muted (their connections' ids)..."""
     muted_addresses: set[str] = field(default_factory=set)
     """...and their addresses: a muted spectator who comes back on a new connection is still muted."""
+    watching_elsewhere: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """The spectators connected to other processes whose lines were heard here (connection id ->
+    address, the newest :data:`ELSEWHERE_KEPT`): the host may mute them from this process."""
 
     def is_muted(self, conn: Connection) -> bool:
         """Whether ``conn`` is a spectator the host muted (on this connection or another from its address)."""
@@ -160,7 +168,8 @@ class Server:
         self.finished = Finished()
         self.ratings = Ratings(self.store.engine)
         self.puzzle_ratings = PuzzleRatings(self.store.engine)
-        self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute)
+        self.accounts = Accounts(self.store.engine, settings.accounts_per_hour, settings.account_requests_per_minute,
+                                 settings.allowed_origins)
         self.passkeys = Passkeys(self.accounts, settings.allowed_origins, settings.account_requests_per_minute)
         self.friends = Friends(self.store.engine, self)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
@@ -201,6 +210,7 @@ class Server:
         """Upgrade the schema, start the bot workers, listen to the other processes, start the
         bots of unfinished tables."""
         await run_in_threadpool(self.store.upgrade)
+        await run_in_threadpool(self.accounts.store.refresh_skeletons)  # names kept before look-alikes were learnt
         self.bots = BotRunner(self.settings.bot_workers)
         await self.cluster.start(self.on_notice)
         for row in await run_in_threadpool(self.store.listing, 10_000):
@@ -301,6 +311,26 @@ class Server:
             await self.broadcast(hub)
             self.schedule(hub)
 
+    async def resync(self) -> None:
+        """After the listening connection was (re)opened: catch up every table this process
+        holds from the database (what was stored meanwhile was never told here), and tell
+        their pages.  A table whose catch-up fails (after the database came back, the first use
+        of each old connection of the pool fails) is tried again, :data:`RESYNC_TRIES` times,
+        so no page stays behind a move stored while the notifications were lost."""
+        pending = list(self.hubs.values())
+        pause = RESYNC_PAUSE
+        for _ in range(RESYNC_TRIES):
+            done = await asyncio.gather(*(self.catch_up(hub) for hub in pending), return_exceptions=True)
+            failed = [(hub, e) for hub, e in zip(pending, done, strict=True) if isinstance(e, Exception)]
+            pending = [hub for hub, _ in failed if self.hubs.get(hub.table.id) is hub]
+            if not pending:
+                return
+            log.warning("tables could not catch up after the notifications came back; trying again",
+                        extra={"event": "catch_up_failed", "tables": len(pending),
+                               "error": (str(failed[0][1]).splitlines() or [""])[0][:200]})
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 5.0)
+
     async def _apply_notice(self, hub: Hub, notice: dict[str, Any]) -> bool:
         commands = notice.get("c")
         if not (isinstance(commands, list) and all(isinstance(c, str) for c in commands)):
@@ -320,8 +350,7 @@ class Server:
         connected to it; ``resync`` after the listening connection was (re)opened."""
         kind = payload.get("k")
         if kind == "resync":
-            for held in list(self.hubs.values()):
-                self.spawn(self.catch_up(held))
+            self.spawn(self.resync())
         elif kind == "presence":
             self._presence_message(payload)
         elif kind == "block":
@@ -481,6 +510,14 @@ class Server:
         if hub is None or not isinstance(out, dict) or out.get("type") != "chat" \
                 or out.get("channel") not in ("players", "spectators") or not isinstance(out.get("text"), str):
             return
+        spectator, address = out.get("id"), payload.get("sa")
+        if out.get("channel") == "spectators" and isinstance(spectator, str) and isinstance(address, str):
+            if spectator in hub.muted or address in hub.muted_addresses:
+                return  # muted here before his process heard of it
+            hub.watching_elsewhere[spectator] = address  # the host, if here, may mute him
+            hub.watching_elsewhere.move_to_end(spectator)
+            while len(hub.watching_elsewhere) > ELSEWHERE_KEPT:
+                hub.watching_elsewhere.popitem(last=False)
         self.spawn(self.deliver_chat(hub, out, payload["a"] if isinstance(payload.get("a"), str) else None))
 
     def mutes_of(self, table_id: str) -> tuple[set[str], set[str]]:

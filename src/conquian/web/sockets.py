@@ -20,6 +20,7 @@ from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol
+from conquian.web.accounts import same_origin
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
@@ -41,7 +42,7 @@ def websocket_route(server: Server) -> WebSocketRoute:
 
     async def websocket(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
-        if origin is not None and not _same_origin(origin, ws.headers.get("host", ""), settings.allowed_origins):
+        if not same_origin(origin, ws.url.scheme, ws.headers.get("host", ""), settings.allowed_origins):
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
@@ -81,15 +82,6 @@ def websocket_route(server: Server) -> WebSocketRoute:
             server.limits.disconnect(conn.address)
 
     return WebSocketRoute("/ws/{id}", websocket)
-
-
-def _same_origin(origin: str, host: str, allowed: tuple[str, ...]) -> bool:
-    if origin in allowed:
-        return True
-    for scheme in ("http://", "https://"):
-        if origin.startswith(scheme):
-            return origin[len(scheme):] == host
-    return False
 
 
 async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
@@ -199,13 +191,15 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
     if isinstance(msg, protocol.Mute):
         if not conn.host:
             raise TableError("not_host", Msg("only the host may mute a spectator"))
+        # a spectator of this process, or one of another process whose lines were heard here
         target = next((c for c in hub.connections if c.id == msg.spectator and c.seat is None), None)
-        if target is None:
+        address = target.address if target is not None else hub.watching_elsewhere.get(msg.spectator)
+        if address is None:
             raise ProtocolError("bad_message", Msg("no spectator {id} watches this table", id=repr(msg.spectator[:20])))
         hub.muted.add(msg.spectator)
-        hub.muted_addresses.add(target.address)
+        hub.muted_addresses.add(address)
         await server.cluster.publish({"k": "mute", "w": server.worker, "t": hub.table.id, "id": msg.spectator,
-                                      "a": target.address})
+                                      "a": address})
         await server.broadcast(hub)
         return
     if isinstance(msg, protocol.Hurry):
@@ -290,8 +284,10 @@ async def _chat(server: Server, hub: Hub, conn: Connection, msg: protocol.Chat |
     }
     await server.deliver_chat(hub, out, conn.account)
     # the table's connections held by the other processes hear it too (and whose it is, for the blocks)
+    # (and, a spectator's, his address: the host on another process may mute him by it)
     await server.cluster.publish({"k": "chat", "w": server.worker, "t": hub.table.id, "m": out}
-                                 | ({"a": conn.account} if conn.account else {}))
+                                 | ({"a": conn.account} if conn.account else {})
+                                 | ({"sa": conn.address} if not players else {}))
 
 
 async def _hint(server: Server, hub: Hub, conn: Connection) -> None:

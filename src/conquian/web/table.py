@@ -63,6 +63,9 @@ _LOOK_ALIKES = str.maketrans({
 })
 #: Characters that show as nothing, or as a blank (fillers of the Hangul script, the Braille blank...).
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+#: Letter pairs that look like one letter in most fonts ("Sarn" and "Sam", "VVill" and "Will",
+#: "Clan" and "Dan"), folded after the single look-alikes (so "c1" is "cl" first).
+_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 
 
 def name_skeleton(name: str) -> str:
@@ -74,11 +77,26 @@ def name_skeleton(name: str) -> str:
     True
     >>> name_skeleton("Ann") == name_skeleton("Anne")
     False
+
+    Letter pairs that read as one letter, and punctuation before or after the name, count for
+    nothing:
+
+    >>> [name_skeleton(a) == name_skeleton(b) for a, b in (("Sarn", "Sam"), ("VVill", "Will"),
+    ...                                                      ("Clan", "Dan"), ("Ann_", "Ann"), ("-Bo.", "bo"))]
+    [True, True, True, True, True]
     """
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
-    kept = (ch for ch in folded if ch not in _BLANKS and not ch.isspace()
-            and unicodedata.category(ch) not in ("Mn", "Me", "Cf", "Cc"))
-    return "".join(kept).translate(_LOOK_ALIKES).replace("l", "i")
+    kept = "".join(ch for ch in folded if ch not in _BLANKS and not ch.isspace()
+                   and unicodedata.category(ch) not in ("Mn", "Me", "Cf", "Cc")).translate(_LOOK_ALIKES)
+    start, end = 0, len(kept)
+    while start < end and unicodedata.category(kept[start])[0] in "PS":
+        start += 1
+    while end > start and unicodedata.category(kept[end - 1])[0] in "PS":
+        end -= 1
+    kept = kept[start:end]
+    for pair, letter in _PAIRS:
+        kept = kept.replace(pair, letter)
+    return kept.replace("l", "i")
 #: What every seat is shown of a set-deal table (one whose cards the host chose).
 SET_DEAL_TEXT = "set deal: the host knows every card"
 #: The turn timers a table may have (seconds a person has to move before the expert moves for him).

@@ -177,7 +177,7 @@ async function renderAccount() {
   stopAutofill();
   setTitle(_("Your account"));
   let me;
-  try { me = await api("/api/account"); } catch (e) { showError(e.message); return; }
+  try { me = await ensureAccount(); } catch (e) { showError(e.message); return; }  // made on the first visit
   const parts = [];
   if (me.name) {
     parts.push(el("p", { id: "account-name" }, format(_("You play as {name}."), { name: me.name })));

@@ -237,6 +237,15 @@ async function api(path, body, tokenOf) {
   return data;
 }
 
+// the browser's account, made first if it has none: reading it (GET) makes nothing, so a
+// browser without a session asks for one (POST); a session ended elsewhere is replaced
+async function ensureAccount() {
+  if (Object.keys(csrfHeaders()).length) {
+    try { return await api("/api/account"); } catch (e) { /* the session ended: a new account below */ }
+  }
+  return api("/api/account", {});
+}
+
 // a link that downloads a table's record: the browser's own download where no token is needed,
 // else the record fetched with the table's token and saved under the server's file name
 function recordLink(id, attrs) {

@@ -87,7 +87,7 @@ function quickPanel() {
       store.set("pref", "quick-bots", bots.checked ? "1" : "0");
       store.set("pref", "quick-rated", rated.value ? "1" : "0");
       try {
-        const account = await api("/api/account");  // made on the first time
+        const account = await ensureAccount();  // made on the first time
         if (!account.name) {
           const name = nameInput ? nameInput.value.trim() : "";
           if (!name) { render(account); showError(_("Choose your name to play with others.")); return; }
