@@ -53,7 +53,7 @@ def a_wrong_move(c: httpx.Client, p: Puzzle, headers: dict[str, str] | None = No
 
 def sign_up(c: httpx.Client) -> dict[str, str]:
     """The browser ``c`` makes its account (its first visit to the account's page): the CSRF header."""
-    return {"X-CSRF-Token": c.get("/api/account").json()["csrf"]}
+    return {"X-CSRF-Token": c.post("/api/account", json={}).json()["csrf"]}
 
 
 @pytest.fixture(scope="module")
