@@ -266,6 +266,8 @@ class Server:
             if table is not None:
                 for s, old in zip(table.seats, hub.table.seats, strict=True):
                     s.connected, s.elsewhere, s.away_since = old.connected, old.elsewhere, old.away_since
+                    if s.idle_since is not None and old.idle_since is not None:
+                        s.idle_since = old.idle_since  # when his clock ran out, not when it was read again
                 hub.table, hub.stored = table, table.state
 
     async def catch_up(self, hub: Hub, notice: dict[str, Any] | None = None) -> None:
@@ -564,10 +566,8 @@ class Server:
         seat_no = t.session.deal.to_act
         if t.turn_ends() is not None:
             return "wait"  # a person to act with a turn timer: the expert plays for him once it runs out
-        if seat_no is not None and t.away_after is not None:
-            seat = t.seats[seat_no - 1]
-            if seat.kind == HUMAN and not seat.present:
-                return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
+        if seat_no is not None and t.away_after is not None and t.away_from(seat_no) is not None:
+            return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
         return None
 
     async def _pause(self, hub: Hub, seconds: float) -> None:
@@ -613,8 +613,7 @@ class Server:
                 continue
             t = hub.table
             if work == "wait":
-                seat = t.seats[(t.session.deal.to_act or 1) - 1] if t.session else None
-                since = seat.away_since if seat and seat.away_since else None
+                since = t.away_from(t.session.deal.to_act or 1) if t.session else None
                 due = [since + (t.away_after or 0)] if since is not None and t.away_after is not None else []
                 ends = t.turn_ends()
                 due += [ends] if ends is not None else []

@@ -123,6 +123,20 @@ def check_turn_timer(seconds: object, allowed: Sequence[int] = TURN_TIMERS) -> i
                                            choices=", ".join(str(a) for a in allowed), seconds=str(seconds)[:20]))
 
 
+#: The refusal of a hint at a rated table (the fair-play rules, docs/play.md).
+NO_HINT = Msg("no hints at a rated table: the fair-play rules")
+
+
+def rated_clock(seconds: int | None, most: int) -> int:
+    """The move clock a rated table's host asks for (``seconds``, an allowed turn timer), or
+    :class:`TableError` ``bad_turn_timer``: a rated table keeps its clock (never none), at most
+    ``most`` seconds a move."""
+    if seconds is None or seconds > most:
+        raise TableError("bad_turn_timer", Msg("a rated table keeps its move clock: at most {seconds} seconds a move",
+                                               seconds=most))
+    return seconds
+
+
 def new_token() -> str:
     """A fresh secret token (URL-safe, :data:`TOKEN_BYTES` random bytes)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
@@ -148,6 +162,11 @@ class Seat:
     """Open connections holding it in the other server processes (as they last told)."""
     away_since: float | None = None
     """When the seat's last connection closed (a person who has not come back)."""
+    idle_since: float | None = None
+    """When the seat's move clock ran out and the expert moved for it, if its person has not made a
+    move himself since (not stored: replaying the commands sets it again, from then)."""
+    moved: bool = False
+    """Whether the seat's person has made a move himself in this match (replayed with the commands)."""
 
     @property
     def present(self) -> bool:
@@ -200,6 +219,12 @@ class Table:
     turn_since: float = field(default_factory=time.time)
     """When the table's state last changed (not stored: each process counts from when it learnt of
     the change, and a restart gives the person to act a whole turn again)."""
+    rated: bool = False
+    """The match is rated (:mod:`conquian.web.ratings`; stored as its row there, not in the table's):
+    the fair-play rules hold (no hint, no record before the end) and its move clock stays on."""
+    missed_first_move: int | None = None
+    """The seat whose first move of the match, in its first deal, the expert made because the clock
+    ran out before its person moved (worked out from the commands: the same in every process)."""
 
     def may_read(self, token: str | None) -> bool:
         """Whether a request with ``token`` (a seat's or the host's; None: none) may read this
@@ -234,6 +259,12 @@ class Table:
     def set_deal(self) -> bool:
         """Whether the host chose the cards (a seed or a deck): shown to every seat."""
         return self.seed is not None or self.deck is not None
+
+    @property
+    def aborted(self) -> bool:
+        """A rated match aborted: a person never made his first move (:attr:`missed_first_move`); it
+        is not rated, and goes on as a casual one."""
+        return self.rated and self.missed_first_move is not None
 
     @property
     def names(self) -> list[str]:
@@ -356,9 +387,17 @@ class Table:
         return self.session
 
     def _apply(self, command: str) -> str:
+        ends = self.turn_ends()
         self.replay_command(command)
         self.commands.append(command)
-        self.turn_since = time.time()
+        now = self.turn_since = time.time()
+        if command.startswith(("act ", TIMED)):
+            seat = self.seats[parse_action(command.split("act ", 1)[1]).seat - 1]
+            if command.startswith(TIMED):
+                # away from when the clock ran out, until he moves himself
+                seat.idle_since = seat.idle_since or min(now, ends if ends is not None else now)
+            else:
+                seat.idle_since, seat.moved = None, True
         return command
 
     def replay_command(self, command: str) -> None:
@@ -368,8 +407,15 @@ class Table:
         if command.startswith(TIMED + "act "):
             action = parse_action(command[len(TIMED) + 4:])
             session = self._playing()
+            first = (len(session.match.deals) == 1 and self.missed_first_move is None
+                     and self.seats[action.seat - 1].kind == HUMAN and not self.seats[action.seat - 1].moved)
             session.play_human(action)
             session.say(Msg("the expert played for {name}: time ran out", name=self.names[action.seat - 1]))
+            if first:
+                self.missed_first_move = action.seat
+                if self.rated:
+                    session.say(Msg("the match is aborted: {name} did not make a first move in time; it will not "
+                                    "be rated, and goes on unrated", name=self.names[action.seat - 1]))
             return
         word, _, rest = command.partition(" ")
         deck = parse_cards(rest) if word in ("start", "next") and rest else None
@@ -434,10 +480,21 @@ class Table:
         if seat.kind != HUMAN:
             return seat_no, seat.kind
         now = now if now is not None else time.time()
-        away = not seat.present and seat.away_since is not None and self.away_after is not None
-        if away and now - (seat.away_since or now) >= (self.away_after or 0):
+        since = self.away_from(seat_no)
+        if since is not None and self.away_after is not None and now - since >= self.away_after:
             return seat_no, "expert"
         return (seat_no, "expert") if self.out_of_time(now) else None
+
+    def away_from(self, number: int) -> float | None:
+        """Since when seat ``number``'s person counts as away (None: he is here): since his last
+        connection closed, or since his move clock ran out and the expert moved for him, while he
+        has not moved himself (a person who stays connected and never moves is away as one who
+        left); the earlier of both."""
+        seat = self.seats[number - 1]
+        if seat.kind != HUMAN:
+            return None
+        times = [t for t in (seat.idle_since, None if seat.present else seat.away_since) if t is not None]
+        return min(times, default=None)
 
     @property
     def all_bots(self) -> bool:
@@ -450,7 +507,7 @@ class Table:
         if seat is not None:
             s = self.seats[seat - 1]
             s.connected += 1
-            s.away_since = None
+            s.away_since = s.idle_since = None  # back: opening the table again ends his time away
 
     def disconnect(self, seat: int | None, now: float | None = None) -> None:
         """A connection holding ``seat``'s token closed."""
@@ -464,6 +521,8 @@ class Table:
         """Another process's connections to ``seat`` add up to ``count`` now."""
         s = self.seats[seat - 1]
         was = s.present
+        if count > s.elsewhere:
+            s.idle_since = None  # he opened the table again there
         s.elsewhere = max(0, count)
         if s.present:
             s.away_since = None
