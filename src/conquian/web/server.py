@@ -635,7 +635,8 @@ class Server:
             who = hub.table.bot_to_act()
             if who is None:
                 continue
-            timed = hub.table.seats[who[0] - 1].kind == HUMAN and hub.table.out_of_time()
+            for_person = hub.table.seats[who[0] - 1].kind == HUMAN
+            timed = for_person and hub.table.out_of_time()
             # the bot thinks during the pause, and answers when both are over: at the pace, however
             # long it thought (one legal move or many), rounded up to a step when it thought longer
             began = time.monotonic()
@@ -661,7 +662,7 @@ class Server:
                 if hub.table.state != state or hub.table.bot_to_act() != who:
                     continue  # someone moved meanwhile, or came back (or another process): think again
                 try:
-                    hub.table.act(who[0], text, state, timed=timed)
+                    hub.table.act(who[0], text, state, timed=timed, away=for_person and not timed)
                     await self.persist(hub)
                 except TableError as e:
                     if e.code in ("stale", "storage"):

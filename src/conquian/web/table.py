@@ -85,6 +85,8 @@ SET_DEAL_TEXT = "set deal: the host knows every card"
 TURN_TIMERS = (30, 60, 120, 300)
 #: The word before a stored ``act`` command the expert played for a person whose time ran out.
 TIMED = "timed "
+#: The word before a stored ``act`` command the expert played for a person away past the away rule.
+AWAY = "away "
 
 _system_random = secrets.SystemRandom()
 
@@ -347,9 +349,10 @@ class Table:
         self._maybe_start()
 
     # ------------------------------------------------------------------ moves
-    def act(self, seat: int, action: Action | str, state: object, timed: bool = False) -> str:
+    def act(self, seat: int, action: Action | str, state: object, timed: bool = False, away: bool = False) -> str:
         """A seat's move, chosen on ``state``; returns the command stored (``timed``: the expert's
-        for a person whose time ran out, which the log says).  Refusals: a :class:`TableError`, or
+        for a person whose time ran out, which the log says; ``away``: the expert's for a person
+        away past the away rule).  Refusals: a :class:`TableError`, or
         the engine's :class:`IllegalActionError` naming the rule; either way the table is unchanged."""
         self._check_state(state)
         session = self._playing()
@@ -364,7 +367,7 @@ class Table:
                 raise TableError("not_your_turn", Msg("it is nobody's turn, not yours"))
             raise TableError("not_your_turn", Msg("it is {name}'s turn, not yours", name=self.names[deal.to_act - 1]))
         # the engine refuses (naming the rule) or plays it
-        return self._apply(f"{TIMED if timed else ''}act {action}")
+        return self._apply(f"{TIMED if timed else AWAY if away else ''}act {action}")
 
     def next_deal(self, state: object) -> str:
         """Deal the next hand once the current one is over (any seated player may ask)."""
@@ -391,9 +394,11 @@ class Table:
         self.replay_command(command)
         self.commands.append(command)
         now = self.turn_since = time.time()
-        if command.startswith(("act ", TIMED)):
+        if command.startswith(("act ", TIMED, AWAY)):
             seat = self.seats[parse_action(command.split("act ", 1)[1]).seat - 1]
-            if command.startswith(TIMED):
+            if command.startswith(AWAY):
+                pass  # the expert's for one away: he is still away
+            elif command.startswith(TIMED):
                 # away from when the clock ran out, until he moves himself
                 seat.idle_since = seat.idle_since or min(now, ends if ends is not None else now)
             else:
@@ -401,21 +406,23 @@ class Table:
         return command
 
     def replay_command(self, command: str) -> None:
-        """Apply a stored command (``start``, ``act ...``, ``timed act ...``, ``next``; ``start`` and
-        ``next`` with the deal's deck, or without it at a set deal with a seed) without checks of turn
-        or state: how a table is rebuilt from storage.  An illegal stored action still raises."""
-        if command.startswith(TIMED + "act "):
-            action = parse_action(command[len(TIMED) + 4:])
+        """Apply a stored command (``start``, ``act ...``, ``timed act ...``, ``away act ...``, ``next``;
+        ``start`` and ``next`` with the deal's deck, or without it at a set deal with a seed) without
+        checks of turn or state: how a table is rebuilt from storage.  An illegal stored action still
+        raises."""
+        if command.startswith((TIMED + "act ", AWAY + "act ")):
+            action = parse_action(command.split("act ", 1)[1])
             session = self._playing()
             first = (len(session.match.deals) == 1 and self.missed_first_move is None
                      and self.seats[action.seat - 1].kind == HUMAN and not self.seats[action.seat - 1].moved)
             session.play_human(action)
-            session.say(Msg("the expert played for {name}: time ran out", name=self.names[action.seat - 1]))
+            if command.startswith(TIMED):
+                session.say(Msg("the expert played for {name}: time ran out", name=self.names[action.seat - 1]))
             if first:
                 self.missed_first_move = action.seat
                 if self.rated:
-                    session.say(Msg("the match is aborted: {name} did not make a first move in time; it will not "
-                                    "be rated, and goes on unrated", name=self.names[action.seat - 1]))
+                    session.say(Msg("the match is aborted and will not be rated: {name} did not make a first "
+                                    "move in time (the deal goes on, unrated)", name=self.names[action.seat - 1]))
             return
         word, _, rest = command.partition(" ")
         deck = parse_cards(rest) if word in ("start", "next") and rest else None
