@@ -7,6 +7,19 @@ the same commands again.  Every command that changes the game has a number, the 
 number*: an action carries the number of the state it was chosen on, and an action chosen on
 another state is refused, so the same move sent twice (two tabs, a retry) applies once.
 
+**Clocks and fair play** (docs/play.md, "Fair play").  A rated or quick-match table always has
+a turn timer, its *move clock*: a clock per move, not a bank for the match (the server's
+``rated_clock``; a rated table's host may shorten it, never lengthen it nor switch it off:
+:func:`rated_clock`).  When it runs out the expert makes that move (``timed act``), and the seat
+counts as away from that moment (:attr:`Seat.idle_since`, :meth:`Table.away_from`) until its
+person moves himself or opens the table again: past the away rule the expert plays for it at
+once, and the ratings rank it as one who left.  A seat's first move has the same clock, its
+*first-move deadline*: a player who never opens the table has his first move made by the
+expert, and the match moves on.  The *abort window*: at a rated table, when the expert makes a
+person's first move of the match in its first deal (``timed`` or ``away act``), the match is
+aborted (:attr:`Table.aborted`): worked out from the stored commands alike in every process,
+told in the log, and never rated.
+
 ```pycon
 >>> from conquian import get_rules
 >>> t = Table("t1", "Friday", get_rules("conquian"), seed=5)
