@@ -701,7 +701,8 @@ class Game {
     const box = el("div", { class: "panel", id: "links" });
     if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
     if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
-    if (t.deal && t.deal.over) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
+    // a rated match's record waits for its end (the fair-play rules: nothing to analyse it with meanwhile)
+    if (t.deal && t.deal.over && !(t.rated && t.status === "playing")) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
     return box;
   }
   // ------------------------------------------------------------------ what moved
