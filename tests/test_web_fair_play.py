@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -220,3 +221,25 @@ def test_a_paired_seat_never_opened_is_played_within_its_deadline_and_the_match_
     rows = board(server.url)
     assert "Juno" not in rows and "Jude" not in rows  # aborted: not rated
     juno.close()
+
+
+def test_a_restarted_server_keeps_a_rated_table_s_clock_and_rules(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'web.db'}"
+    flags = ("--log-level", "warning", "--rated-clock", "300")
+    s = Server(db, tmp_path, extra=flags).start()
+    try:
+        t, seats = rated_pair(s, "Kai", "Kim", deals=1)
+    finally:
+        s.stop()
+    s2 = Server(db, tmp_path, port=s.port, extra=flags).start()
+    try:
+        clients = [Client(s2, t["id"], seat["token"]) for seat in seats]
+        x = clients[0].wait_table(lambda y: y["status"] == "playing")
+        assert x["rated"] is True and x["turn_timer"] == 300 and x["turn_ends"] is not None
+        to_act = clients[x["deal"]["to_act"] - 1]
+        to_act.send({"type": "hint"})
+        assert to_act.error()["code"] == "fair_play"
+        for c in clients:
+            c.close()
+    finally:
+        s2.stop()
