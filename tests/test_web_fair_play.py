@@ -89,6 +89,19 @@ def test_the_expert_for_a_seat_out_of_time_makes_it_away_until_it_moves() -> Non
     twin.commands, twin.session = [], None
     twin.rebuild(t.commands)  # every process works the abort out of the stored commands alike
     assert twin.aborted and twin.missed_first_move == seat
+    t.disconnect(seat)
+    t.connect(seat)  # he opened the table again: no longer away
+    assert t.away_from(seat) is None and t.seats[seat - 1].idle_since is None
+    # the expert's move for one away past the away rule is stored as such: never his own first move
+    gone = Table("g", "x", get_rules("conquian"), seed=5, away_after=60, rated=True)
+    gone.sit(1, "Ann")
+    gone.sit(2, "Bea")
+    assert gone.session is not None and gone.session.deal.to_act is not None
+    first = gone.session.deal.to_act
+    gone.disconnect(first, now=0.0)
+    assert gone.bot_to_act(now=61.0) == (first, "expert")
+    assert gone.act(first, gone.session.legal()[0], gone.state, away=True).startswith("away act ")
+    assert not gone.seats[first - 1].moved and gone.aborted and gone.away_from(first) == 0.0
     casual = Table("c", "x", get_rules("conquian"), seed=5, turn_timer=30)
     casual.sit(1, "Ann")
     casual.sit(2, "Bea")
