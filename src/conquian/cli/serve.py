@@ -97,6 +97,9 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--turn-timers", type=seconds_list, default=None, metavar="SECONDS",
                    help=_("the turn timers a table may have, in seconds, separated by commas (default "
                           "30,60,120,300)"))
+    w.add_argument("--rated-clock", type=bounded(1, 3600), default=60,
+                   help=_("seconds a person has for each move at a rated or quick-match table before the expert "
+                          "moves for him (the move clock; default 60)"))
     w.add_argument("--quick-bot-after", type=bounded(1, 86400), default=30,
                    help=_("seconds a player waits for a quick match before bots may fill the empty seats (default "
                           "30)"))
@@ -201,7 +204,7 @@ def serve_command(args: argparse.Namespace) -> int:
                         learn_per_minute=args.learn_per_minute,
                         chat_per_second=args.chat_per_minute / 60, chat_burst=args.chat_burst,
                         quick_bot_after=args.quick_bot_after, quick_deals=args.quick_deals,
-                        quick_gone_after=args.quick_gone_after,
+                        quick_gone_after=args.quick_gone_after, rated_clock=int(args.rated_clock),
                         **({"turn_timers": args.turn_timers} if args.turn_timers else {}))
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
@@ -243,7 +246,7 @@ def serve_command(args: argparse.Namespace) -> int:
                 "chat_chars": settings.chat_chars, "chat_per_second": settings.chat_per_second,
                 "chat_burst": settings.chat_burst, "turn_timers": list(settings.turn_timers),
                 "quick_bot_after": settings.quick_bot_after, "quick_deals": settings.quick_deals,
-                "quick_gone_after": settings.quick_gone_after,
+                "quick_gone_after": settings.quick_gone_after, "rated_clock": settings.rated_clock,
                 "request_timeout": args.request_timeout,
                 "log_level": args.log_level,
                 "log_format": args.log_format})

@@ -34,7 +34,10 @@ others who asked for one, and neither rated nor listed when over).
   could be paired with.
 - A rated quick match's table is rated (:mod:`~conquian.web.ratings`) and public once over (a
   rated match's replay is open to all); a casual one's is its players' only.  At either a bot
-  plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`.
+  plays for a person away past :data:`~conquian.web.ratings.RATED_AWAY`, and each move has the
+  move clock (:data:`QUICK_CLOCK`, the server's ``rated_clock``): when it runs out the expert
+  moves for the seat, a seat whose player never opens the table too (the fair-play rules,
+  :mod:`conquian.web.table`).
   Its name is its players' names (the same in every language).
 
 - A waiting player's page asks how things stand every second; a player whose page has not asked
@@ -104,6 +107,8 @@ PAIR_EVERY = 1.0
 KEPT_AFTER = 600.0
 #: Seconds a player may wait at most; then he leaves the queue (he was not asking any more).
 WAIT_AT_MOST = 1800.0
+#: The move clock of a quick match's table (seconds a move; :attr:`~conquian.web.settings.Settings.rated_clock`).
+QUICK_CLOCK = 60
 #: The bot that fills a seat where no level was fitted for the game (else the level of the players).
 FILL_BOT = "expert"
 #: A new player's rating as shown (:func:`~conquian.web.ratings.rating`: 1,500, ``foster``'s).
@@ -388,11 +393,11 @@ class QuickStore:
                        and not (rated and mine is not None and r.address == mine))
 
     def pair(self, bot_after: float | None, deals: int | None = None, now: float | None = None,
-             gone_after: float | None = None) -> list[Table]:
+             gone_after: float | None = None, clock: int = QUICK_CLOCK) -> list[Table]:
         """One pairing round over the whole queue: the tables made (stored, rated, their seats
         tied to their accounts, each paired player's row holding his seat), in one transaction.
         ``gone_after``: the seconds after which a waiting player whose page stopped asking leaves
-        the queue (None: only after :data:`WAIT_AT_MOST`)."""
+        the queue (None: only after :data:`WAIT_AT_MOST`); ``clock``: the tables' move clock."""
         now = time.time() if now is None else now
         made: list[Table] = []
         unpaired = quick_queue.c.table_id.is_(None)
@@ -429,7 +434,7 @@ class QuickStore:
                 for group, bots in groups(waiting, size, now, bot_after, apart if rated else blocked):
                     mean = sum(w.rating for w in group) / len(group)
                     table, tokens = new_table(game, size, [(w.account, str(names[w.account])) for w in group], bots,
-                                              deals, rated, level_for(game, mean) or FILL_BOT)
+                                              deals, rated, level_for(game, mean) or FILL_BOT, clock)
                     for account_id, (seat, token) in tokens.items():
                         claimed = conn.execute(update(quick_queue).where(
                             quick_queue.c.account_id == account_id, quick_queue.c.table_id.is_(None)).values(
@@ -450,15 +455,18 @@ class _Raced(Exception):
 
 
 def new_table(game: str, size: int, people: list[tuple[str, str]], bots: int, deals: int | None = None,
-              rated: bool = True, bot: str = FILL_BOT) -> tuple[Table, dict[str, tuple[int, str]]]:
+              rated: bool = True, bot: str = FILL_BOT, clock: int = QUICK_CLOCK,
+              ) -> tuple[Table, dict[str, tuple[int, str]]]:
     """A table of ``game`` for ``size`` with ``people`` (account, name) seated in a random order
     and ``bots`` seats given to ``bot``; and each account's (seat, token).  A rated
-    one is public (its match listed and open to all once over), a casual one its players' only."""
+    one is public (its match listed and open to all once over), a casual one its players' only.
+    Either has the move clock ``clock`` (seconds a move, then the expert moves for the seat)."""
     rules = get_rules(game, players=size)
     order = list(range(1, size + 1))
     random.SystemRandom().shuffle(order)
     table = Table(id=secrets.token_urlsafe(6), name=" · ".join(n for _a, n in people)[:60], rules=rules,
-                  host_hash=hash_token(new_token()), away_after=RATED_AWAY, deals_in_match=deals, public=rated)
+                  host_hash=hash_token(new_token()), away_after=RATED_AWAY, deals_in_match=deals, public=rated,
+                  turn_timer=clock, rated=rated)
     tokens: dict[str, tuple[int, str]] = {}
     for (account_id, name), seat in zip(people, order, strict=False):
         tokens[account_id] = (seat, table.sit(seat, name))
@@ -518,7 +526,8 @@ class QuickMatch:
             self.last = time.monotonic()
             try:
                 made = await run_in_threadpool(self.queue.pair, self.bot_after, self.server.settings.quick_deals,
-                                               None, self.server.settings.quick_gone_after)
+                                               None, self.server.settings.quick_gone_after,
+                                               self.server.settings.rated_clock)
             except _Raced:
                 return 0
         for table in made:

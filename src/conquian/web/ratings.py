@@ -190,11 +190,11 @@ RATED_AWAY = 120.0
 
 
 def has_left(table: Table, number: int, now: float) -> bool:
-    """Whether seat ``number``'s person left: away (no connection in any process) longer than the
-    table's away rule, a bot playing for him."""
-    seat = table.seats[number - 1]
-    return (seat.kind == HUMAN and not seat.present and seat.away_since is not None
-            and table.away_after is not None and now - seat.away_since >= table.away_after)
+    """Whether seat ``number``'s person left: away (no connection in any process, or his move clock
+    ran out and he has not moved since: :meth:`~conquian.web.table.Table.away_from`) longer than
+    the table's away rule, a bot playing for him."""
+    since = table.away_from(number)
+    return since is not None and table.away_after is not None and now - since >= table.away_after
 
 
 def _model() -> Any:
@@ -257,6 +257,10 @@ class Ratings:
                                    .values(settled=True, settled_at=time.time())).rowcount
             self.done.add(table.id)
             if not claimed:
+                return False
+            if table.aborted:
+                # a person never made his first move: no rating, and the match is casual from now on
+                conn.execute(delete(rated_tables).where(rated_tables.c.table_id == table.id))
                 return False
             tied = dict(conn.execute(select(seat_accounts.c.seat, seat_accounts.c.account_id)
                                      .where(seat_accounts.c.table_id == table.id)).all())

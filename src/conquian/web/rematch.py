@@ -33,6 +33,7 @@ async def rematch(server: Server, hub: Hub) -> None:
                           deals_in_match=old.deals_in_match, pace=old.pace, turn_timer=old.turn_timer,
                           public=public, first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
                           carried=[int(r["total"]) for r in old.standings()])  # type: ignore[call-overload, unused-ignore]
+            table.rated = rated
             for s, o in zip(table.seats, old.seats, strict=True):
                 s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
             table.start_if_full()

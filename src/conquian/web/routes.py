@@ -41,7 +41,17 @@ from conquian.web.ratings import check_rated_bot
 from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, ask_of_query
 from conquian.web.server import Hub, Server, snapshot
 from conquian.web.store import ConflictError
-from conquian.web.table import OPEN, OVER, Table, TableError, check_turn_timer, hash_token, new_token
+from conquian.web.table import (
+    OPEN,
+    OVER,
+    PLAYING,
+    Table,
+    TableError,
+    check_turn_timer,
+    hash_token,
+    new_token,
+    rated_clock,
+)
 
 log = logging.getLogger("conquian.web")
 STATIC = Path(__file__).with_name("static")
@@ -205,6 +215,9 @@ def http_routes(server: Server) -> list[BaseRoute]:
 
                     table.away_after = RATED_AWAY
             table.turn_timer = check_turn_timer(spec.turn_timer, settings.turn_timers)
+            if spec.rated:  # the move clock: the server's, or a shorter one the host chose
+                table.rated = True
+                table.turn_timer = rated_clock(table.turn_timer or settings.rated_clock, settings.rated_clock)
         except ConquianError as e:
             return _conquian_error(e, tr)
         try:
@@ -352,6 +365,9 @@ def http_routes(server: Server) -> list[BaseRoute]:
         t = hub.table
         if t.status == OVER and not await may_read(request, t):
             return _error(403, "private", PRIVATE, tr=tr)
+        if t.rated and t.status == PLAYING:  # the fair-play rules: nothing to analyse the live match with
+            return _error(409, "fair_play", Msg("a rated match's record is ready once the match is over: the "
+                                                "fair-play rules"), tr=tr)
         if t.session is None or not t.session.deal.over:
             return _error(409, "deal_in_progress", Msg("the record can be downloaded between deals and at the end "
                                                        "(it holds the deck of every deal)"), tr=tr)

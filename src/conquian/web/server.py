@@ -276,6 +276,8 @@ class Server:
             if table is not None:
                 for s, old in zip(table.seats, hub.table.seats, strict=True):
                     s.connected, s.elsewhere, s.away_since = old.connected, old.elsewhere, old.away_since
+                    if s.idle_since is not None and old.idle_since is not None:
+                        s.idle_since = old.idle_since  # when his clock ran out, not when it was read again
                 hub.table, hub.stored = table, table.state
 
     async def catch_up(self, hub: Hub, notice: dict[str, Any] | None = None) -> None:
@@ -601,10 +603,8 @@ class Server:
         seat_no = t.session.deal.to_act
         if t.turn_ends() is not None:
             return "wait"  # a person to act with a turn timer: the expert plays for him once it runs out
-        if seat_no is not None and t.away_after is not None:
-            seat = t.seats[seat_no - 1]
-            if seat.kind == HUMAN and not seat.present:
-                return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
+        if seat_no is not None and t.away_after is not None and t.away_from(seat_no) is not None:
+            return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
         return None
 
     async def _pause(self, hub: Hub, seconds: float) -> None:
@@ -650,8 +650,7 @@ class Server:
                 continue
             t = hub.table
             if work == "wait":
-                seat = t.seats[(t.session.deal.to_act or 1) - 1] if t.session else None
-                since = seat.away_since if seat and seat.away_since else None
+                since = t.away_from(t.session.deal.to_act or 1) if t.session else None
                 due = [since + (t.away_after or 0)] if since is not None and t.away_after is not None else []
                 ends = t.turn_ends()
                 due += [ends] if ends is not None else []
@@ -673,7 +672,8 @@ class Server:
             who = hub.table.bot_to_act()
             if who is None:
                 continue
-            timed = hub.table.seats[who[0] - 1].kind == HUMAN and hub.table.out_of_time()
+            for_person = hub.table.seats[who[0] - 1].kind == HUMAN
+            timed = for_person and hub.table.out_of_time()
             # the bot thinks during the pause, and answers when both are over: at the pace, however
             # long it thought (one legal move or many), rounded up to a step when it thought longer
             began = time.monotonic()
@@ -699,7 +699,7 @@ class Server:
                 if hub.table.state != state or hub.table.bot_to_act() != who:
                     continue  # someone moved meanwhile, or came back (or another process): think again
                 try:
-                    hub.table.act(who[0], text, state, timed=timed)
+                    hub.table.act(who[0], text, state, timed=timed, away=for_person and not timed)
                     await self.persist(hub)
                 except TableError as e:
                     if e.code in ("stale", "storage"):

@@ -48,6 +48,11 @@ class Settings:
     """...and in a burst."""
     turn_timers: tuple[int, ...] = TURN_TIMERS
     """The turn timers a table may have (seconds)."""
+    rated_clock: int = 60
+    """The move clock of every rated and quick-match table: seconds a person has for each move
+    before the expert makes it for him (the turn timer such a table always has; its host may make
+    it shorter, never longer nor none).  A seat's first move has the same time: its first-move
+    deadline (:mod:`conquian.web.table`)."""
     lobby_per_address: int = 5
     """Waiting tables the lobby lists from one client address (that made them in this process)."""
     max_sockets: int = 1800

@@ -69,6 +69,8 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "deals_in_match": table.deals_in_match,
         "set_deal": table.set_deal,
         "public": table.public,
+        "rated": table.rated,
+        "aborted": table.aborted,
         "rematch": table.rematch_id,
         "seats": [
             {"seat": s.number, "name": s.name, "kind": s.kind, "open": s.kind == OPEN,

@@ -27,7 +27,7 @@ from conquian.web.protocol import ProtocolError
 from conquian.web.rematch import rematch
 from conquian.web.server import Connection, Hub, Server, log_move, snapshot
 from conquian.web.snapshot import hint_message, selection_options
-from conquian.web.table import OPEN, PLAYING, TableError, check_turn_timer
+from conquian.web.table import NO_HINT, OPEN, PLAYING, TableError, check_turn_timer, rated_clock
 
 log = logging.getLogger("conquian.web")
 #: Seconds a connection has to say hello.
@@ -229,6 +229,8 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         if not conn.host:
             raise TableError("not_host", Msg("only the host may set the turn timer"))
         seconds = check_turn_timer(msg.seconds, server.settings.turn_timers)
+        if hub.table.rated:
+            seconds = rated_clock(seconds, server.settings.rated_clock)
         async with hub.lock:
             # the person to act gets the whole time from now
             hub.table.turn_timer, hub.table.turn_since = seconds, time.time()
@@ -297,6 +299,8 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
     from conquian.web.bots import HINT, bot_job
 
     t = hub.table
+    if t.rated:  # the fair-play rules: no engine help at a rated table (docs/play.md)
+        raise TableError("fair_play", NO_HINT)
     if conn.seat is None or t.session is None or t.status != PLAYING:
         raise TableError("not_your_seat", Msg("only a seat in play may ask for a hint"))
     session = t.session

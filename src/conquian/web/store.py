@@ -340,6 +340,9 @@ class Store:
                                      ).mappings().all()
             stored = conn.execute(select(commands.c.command).where(commands.c.table_id == table_id)
                                   .order_by(commands.c.seq)).scalars().all()
+            marks = metadata.tables.get("rated_tables")  # conquian.web.ratings's, where it is in use
+            rated = marks is not None and conn.execute(
+                select(marks.c.table_id).where(marks.c.table_id == table_id)).first() is not None
         rules = get_rules(row["variant"], players=row["players"], **json.loads(row["options"]))
         table = Table(
             id=row["id"], name=row["name"], rules=rules, seed=None if row["seed"] == NO_SEED else int(row["seed"]),
@@ -350,6 +353,7 @@ class Store:
             first_dealer=row["first_dealer"], carried=json.loads(row["carried"]) if row["carried"] else [],
             pace=row["pace"], turn_timer=row["turn_timer"], public=bool(row["public"]),
         )
+        table.rated = rated
         table.rebuild(list(stored))
         return table
 

@@ -7,6 +7,19 @@ the same commands again.  Every command that changes the game has a number, the 
 number*: an action carries the number of the state it was chosen on, and an action chosen on
 another state is refused, so the same move sent twice (two tabs, a retry) applies once.
 
+**Clocks and fair play** (docs/play.md, "Fair play").  A rated or quick-match table always has
+a turn timer, its *move clock*: a clock per move, not a bank for the match (the server's
+``rated_clock``; a rated table's host may shorten it, never lengthen it nor switch it off:
+:func:`rated_clock`).  When it runs out the expert makes that move (``timed act``), and the seat
+counts as away from that moment (:attr:`Seat.idle_since`, :meth:`Table.away_from`) until its
+person moves himself or opens the table again: past the away rule the expert plays for it at
+once, and the ratings rank it as one who left.  A seat's first move has the same clock, its
+*first-move deadline*: a player who never opens the table has his first move made by the
+expert, and the match moves on.  The *abort window*: at a rated table, when the expert makes a
+person's first move of the match in its first deal (``timed`` or ``away act``), the match is
+aborted (:attr:`Table.aborted`): worked out from the stored commands alike in every process,
+told in the log, and never rated.
+
 ```pycon
 >>> from conquian import get_rules
 >>> t = Table("t1", "Friday", get_rules("conquian"), seed=5)
@@ -103,6 +116,8 @@ SET_DEAL_TEXT = "set deal: the host knows every card"
 TURN_TIMERS = (30, 60, 120, 300)
 #: The word before a stored ``act`` command the expert played for a person whose time ran out.
 TIMED = "timed "
+#: The word before a stored ``act`` command the expert played for a person away past the away rule.
+AWAY = "away "
 
 _system_random = secrets.SystemRandom()
 
@@ -141,6 +156,20 @@ def check_turn_timer(seconds: object, allowed: Sequence[int] = TURN_TIMERS) -> i
                                            choices=", ".join(str(a) for a in allowed), seconds=str(seconds)[:20]))
 
 
+#: The refusal of a hint at a rated table (the fair-play rules, docs/play.md).
+NO_HINT = Msg("no hints at a rated table: the fair-play rules")
+
+
+def rated_clock(seconds: int | None, most: int) -> int:
+    """The move clock a rated table's host asks for (``seconds``, an allowed turn timer), or
+    :class:`TableError` ``bad_turn_timer``: a rated table keeps its clock (never none), at most
+    ``most`` seconds a move."""
+    if seconds is None or seconds > most:
+        raise TableError("bad_turn_timer", Msg("a rated table keeps its move clock: at most {seconds} seconds a move",
+                                               seconds=most))
+    return seconds
+
+
 def new_token() -> str:
     """A fresh secret token (URL-safe, :data:`TOKEN_BYTES` random bytes)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
@@ -166,6 +195,11 @@ class Seat:
     """Open connections holding it in the other server processes (as they last told)."""
     away_since: float | None = None
     """When the seat's last connection closed (a person who has not come back)."""
+    idle_since: float | None = None
+    """When the seat's move clock ran out and the expert moved for it, if its person has not made a
+    move himself since (not stored: replaying the commands sets it again, from then)."""
+    moved: bool = False
+    """Whether the seat's person has made a move himself in this match (replayed with the commands)."""
 
     @property
     def present(self) -> bool:
@@ -218,6 +252,12 @@ class Table:
     turn_since: float = field(default_factory=time.time)
     """When the table's state last changed (not stored: each process counts from when it learnt of
     the change, and a restart gives the person to act a whole turn again)."""
+    rated: bool = False
+    """The match is rated (:mod:`conquian.web.ratings`; stored as its row there, not in the table's):
+    the fair-play rules hold (no hint, no record before the end) and its move clock stays on."""
+    missed_first_move: int | None = None
+    """The seat whose first move of the match, in its first deal, the expert made because the clock
+    ran out before its person moved (worked out from the commands: the same in every process)."""
 
     def may_read(self, token: str | None) -> bool:
         """Whether a request with ``token`` (a seat's or the host's; None: none) may read this
@@ -252,6 +292,12 @@ class Table:
     def set_deal(self) -> bool:
         """Whether the host chose the cards (a seed or a deck): shown to every seat."""
         return self.seed is not None or self.deck is not None
+
+    @property
+    def aborted(self) -> bool:
+        """A rated match aborted: a person never made his first move (:attr:`missed_first_move`); it
+        is not rated, and goes on as a casual one."""
+        return self.rated and self.missed_first_move is not None
 
     @property
     def names(self) -> list[str]:
@@ -334,9 +380,10 @@ class Table:
         self._maybe_start()
 
     # ------------------------------------------------------------------ moves
-    def act(self, seat: int, action: Action | str, state: object, timed: bool = False) -> str:
+    def act(self, seat: int, action: Action | str, state: object, timed: bool = False, away: bool = False) -> str:
         """A seat's move, chosen on ``state``; returns the command stored (``timed``: the expert's
-        for a person whose time ran out, which the log says).  Refusals: a :class:`TableError`, or
+        for a person whose time ran out, which the log says; ``away``: the expert's for a person
+        away past the away rule).  Refusals: a :class:`TableError`, or
         the engine's :class:`IllegalActionError` naming the rule; either way the table is unchanged."""
         self._check_state(state)
         session = self._playing()
@@ -351,7 +398,7 @@ class Table:
                 raise TableError("not_your_turn", Msg("it is nobody's turn, not yours"))
             raise TableError("not_your_turn", Msg("it is {name}'s turn, not yours", name=self.names[deal.to_act - 1]))
         # the engine refuses (naming the rule) or plays it
-        return self._apply(f"{TIMED if timed else ''}act {action}")
+        return self._apply(f"{TIMED if timed else AWAY if away else ''}act {action}")
 
     def next_deal(self, state: object) -> str:
         """Deal the next hand once the current one is over (any seated player may ask)."""
@@ -374,20 +421,39 @@ class Table:
         return self.session
 
     def _apply(self, command: str) -> str:
+        ends = self.turn_ends()
         self.replay_command(command)
         self.commands.append(command)
-        self.turn_since = time.time()
+        now = self.turn_since = time.time()
+        if command.startswith(("act ", TIMED, AWAY)):
+            seat = self.seats[parse_action(command.split("act ", 1)[1]).seat - 1]
+            if command.startswith(AWAY):
+                pass  # the expert's for one away: he is still away
+            elif command.startswith(TIMED):
+                # away from when the clock ran out, until he moves himself
+                seat.idle_since = seat.idle_since or min(now, ends if ends is not None else now)
+            else:
+                seat.idle_since, seat.moved = None, True
         return command
 
     def replay_command(self, command: str) -> None:
-        """Apply a stored command (``start``, ``act ...``, ``timed act ...``, ``next``; ``start`` and
-        ``next`` with the deal's deck, or without it at a set deal with a seed) without checks of turn
-        or state: how a table is rebuilt from storage.  An illegal stored action still raises."""
-        if command.startswith(TIMED + "act "):
-            action = parse_action(command[len(TIMED) + 4:])
+        """Apply a stored command (``start``, ``act ...``, ``timed act ...``, ``away act ...``, ``next``;
+        ``start`` and ``next`` with the deal's deck, or without it at a set deal with a seed) without
+        checks of turn or state: how a table is rebuilt from storage.  An illegal stored action still
+        raises."""
+        if command.startswith((TIMED + "act ", AWAY + "act ")):
+            action = parse_action(command.split("act ", 1)[1])
             session = self._playing()
+            first = (len(session.match.deals) == 1 and self.missed_first_move is None
+                     and self.seats[action.seat - 1].kind == HUMAN and not self.seats[action.seat - 1].moved)
             session.play_human(action)
-            session.say(Msg("the expert played for {name}: time ran out", name=self.names[action.seat - 1]))
+            if command.startswith(TIMED):
+                session.say(Msg("the expert played for {name}: time ran out", name=self.names[action.seat - 1]))
+            if first:
+                self.missed_first_move = action.seat
+                if self.rated:
+                    session.say(Msg("the match is aborted and will not be rated: {name} did not make a first "
+                                    "move in time (the deal goes on, unrated)", name=self.names[action.seat - 1]))
             return
         word, _, rest = command.partition(" ")
         deck = parse_cards(rest) if word in ("start", "next") and rest else None
@@ -452,10 +518,21 @@ class Table:
         if seat.kind != HUMAN:
             return seat_no, seat.kind
         now = now if now is not None else time.time()
-        away = not seat.present and seat.away_since is not None and self.away_after is not None
-        if away and now - (seat.away_since or now) >= (self.away_after or 0):
+        since = self.away_from(seat_no)
+        if since is not None and self.away_after is not None and now - since >= self.away_after:
             return seat_no, "expert"
         return (seat_no, "expert") if self.out_of_time(now) else None
+
+    def away_from(self, number: int) -> float | None:
+        """Since when seat ``number``'s person counts as away (None: he is here): since his last
+        connection closed, or since his move clock ran out and the expert moved for him, while he
+        has not moved himself (a person who stays connected and never moves is away as one who
+        left); the earlier of both."""
+        seat = self.seats[number - 1]
+        if seat.kind != HUMAN:
+            return None
+        times = [t for t in (seat.idle_since, None if seat.present else seat.away_since) if t is not None]
+        return min(times, default=None)
 
     @property
     def all_bots(self) -> bool:
@@ -468,7 +545,7 @@ class Table:
         if seat is not None:
             s = self.seats[seat - 1]
             s.connected += 1
-            s.away_since = None
+            s.away_since = s.idle_since = None  # back: opening the table again ends his time away
 
     def disconnect(self, seat: int | None, now: float | None = None) -> None:
         """A connection holding ``seat``'s token closed."""
@@ -482,6 +559,8 @@ class Table:
         """Another process's connections to ``seat`` add up to ``count`` now."""
         s = self.seats[seat - 1]
         was = s.present
+        if count > s.elsewhere:
+            s.idle_since = None  # he opened the table again there
         s.elsewhere = max(0, count)
         if s.present:
             s.away_since = None

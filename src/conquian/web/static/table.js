@@ -315,10 +315,14 @@ class Game {
     if (player && this.botToAct()) {
       box.append(el("button", { type: "button", id: "hurry", class: "secondary small", "data-key": "hurry", onclick: () => this.send({ type: "hurry" }) }, _("Hurry")));
     }
-    if (this.mine() && d.phase !== "exchange") {
+    if (this.mine() && d.phase !== "exchange" && t.rated) {
+      // the fair-play rules (docs/play.md, "Fair play"): the server refuses a hint at a rated table
+      box.append(el("span", { id: "no-hint", class: "note small" }, _("No hints at rated tables: fair-play rules")));
+    } else if (this.mine() && d.phase !== "exchange") {
       box.append(el("button", { type: "button", id: "hint-button", class: "secondary small", "data-key": "hint", disabled: this.hintAsked,
         onclick: () => { this.hintAsked = true; this.send({ type: "hint" }); this.render(); } }, this.hintAsked ? _("Thinking…") : _("Hint")));
     }
+    if (t.aborted) box.append(el("p", { id: "aborted", class: "note", role: "status" }, _("This match is aborted: a player did not make a first move in time. It will not be rated.")));
     box.append(soundOffer(this));
     return box;
   }
@@ -685,7 +689,7 @@ class Game {
         [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
       sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
       box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
-      box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
+      if (!t.rated) box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
     }
     box.append(pageChoices());
     return box;
@@ -697,7 +701,8 @@ class Game {
     const box = el("div", { class: "panel", id: "links" });
     if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
     if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
-    if (t.deal && t.deal.over) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
+    // a rated match's record waits for its end (the fair-play rules: nothing to analyse it with meanwhile)
+    if (t.deal && t.deal.over && !(t.rated && t.status === "playing")) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
     return box;
   }
   // ------------------------------------------------------------------ what moved
