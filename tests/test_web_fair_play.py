@@ -22,8 +22,8 @@ pytest.importorskip("websockets")
 
 from conquian import get_rules
 from conquian.web.table import Table, TableError, rated_clock
-from test_web_quickmatch import quick, wait_matched
-from test_web_ratings import board, play_out, signed_in
+from test_web_quickmatch import quick, signed_in, wait_matched
+from test_web_ratings import board, play_out
 from web_server import Client, Server
 
 #: The move clock of the test server's rated tables (seconds), and its away rule's delay.
