@@ -16,7 +16,7 @@ from conquian.engine.conquian.mexicano_events import MexicanoEvent
 from conquian.engine.cooncan.deal import CooncanEvent
 from conquian.engine.rules import Rules
 from conquian.i18n import ENGLISH, N_, SOURCE_LANGUAGE, Msg, Translator, active
-from conquian.present import BOT_NAMES, bot_name, card_words, spanish_pack, symbols
+from conquian.present import BOT_NAMES, bot_name, card_words, shown_cards, spanish_pack, symbols
 
 #: The seat kind of a person (any other kind is a bot's name).
 HUMAN = "human"
@@ -146,7 +146,7 @@ class Words:
         if kind == "bury":
             return self._by(seat, N_("{who} buried {card}"), N_("You buried {card}"), card=card)
         if kind == "use":
-            melds = symbols(" | ".join(meld_text(m) for m in e.melds))
+            melds = shown_cards(" | ".join(meld_text(m) for m in e.melds), spanish_pack(self.rules))
             return self._by(seat, N_("{who} used {card}: {melds}"), N_("You used {card}: {melds}"),
                             card=card, melds=melds)
         if kind == "force":

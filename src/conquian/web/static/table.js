@@ -184,7 +184,9 @@ class Game {
   render() {
     const t = this.table;
     spanishPack = spanishPackOf(t.variant);
-    setTitle(`${t.name} - ${gameName(t.variant)}`);
+    // the game by its name for people; a table's own name before it (not its preset's code again)
+    const game = gameName(t.variant);
+    setTitle(!t.name || t.name === t.variant || t.name === game ? game : `${t.name} - ${game}`);
     const parts = [];
     const playing = t.status !== "waiting";
     // in play the table is a full screen (screen.js): the felt, the moves bar and the hand; the
