@@ -194,7 +194,7 @@ def test_a_review_in_spanish() -> None:
     rv = Review("conquian", 2, 1, 8, [Decision(1, 3, "p2 pass", "p2 use 7h 8h 9h", "p2 pass", 0.25, "blunder",
                                                estimates)], 2)
     es = report(rv, ES)
-    assert es.splitlines()[0] == ("conquian, mano 1, p2: 1 decisión revisada, 2 forzadas, "
+    assert es.splitlines()[0] == ("Conquián, mano 1, Jugador 2: 1 decisión revisada, 2 forzadas, "
                                   "8 simulaciones por jugada candidata")
     assert "error grave" in es and "precisión 17%" in es and "momento clave: decisión 1 (jugada #3)" in es
     assert not english_left(es), english_left(es)

@@ -181,18 +181,35 @@ def move_phrase(action: Action, to: str | Msg | None = None, tr: Translator | No
     return (tr or active()).render(move_msg(action, to))
 
 
-def combination_words(mask: int) -> str:
+class Joined(Msg):
+    """Texts side by side, each rendered in the reader's language: ``", ".join`` of messages
+    (every seat's points: "Ann +2, Bob -2")."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: Sequence[str | Msg], sep: str = ", ") -> None:
+        super().__init__("", parts=tuple(parts), sep=sep)
+        self.parts = tuple(parts)
+        self.sep = sep
+
+    def render(self, tr: Translator | None = None) -> str:
+        """The parts in ``tr``'s language (English by default), joined."""
+        tr = tr or ENGLISH
+        return self.sep.join(tr.render(p) for p in self.parts)
+
+
+def combination_words(mask: int, spanish: bool = False) -> str | Msg:
     """A combination as a person reads it: a sequence of four or more from its ends (``2♣-6♣``), any
-    other its cards (``8♥ 9♥ 10♥``, ``7♦ 7♥ 7♠``)."""
+    other its cards (``8♥ 9♥ 10♥``, ``7♦ 7♥ 7♠``); ``spanish``: cards of the Spanish pack, drawn as
+    the reader's screen draws that pack (:class:`ShownCards`)."""
     cards = symbols(meld_text(mask)).split()
-    if len(cards) >= 4 and len({c[-1] for c in cards}) == 1:
-        return f"{cards[0]}-{cards[-1]}"
-    return " ".join(cards)
+    short = f"{cards[0]}-{cards[-1]}" if len(cards) >= 4 and len({c[-1] for c in cards}) == 1 else " ".join(cards)
+    return ShownCards(meld_text(mask), True, short) if spanish else short
 
 
-def going_out_msg(action: Use) -> Msg:
+def going_out_msg(action: Use, spanish: bool = False) -> Msg:
     """A use that lays the whole hand (R3.7, R8.5), in words: "go out: lay 8♥ 9♥ 10♥, 2♣-6♣ and
-    7♦ 7♥ 7♠".
+    7♦ 7♥ 7♠" (``spanish``: :func:`combination_words`).
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
@@ -203,17 +220,18 @@ def going_out_msg(action: Use) -> Msg:
 
     ```
     """
-    parts = [combination_words(m) for m in action.melds]
+    parts = [combination_words(m, spanish) for m in action.melds]
     if len(parts) == 1:
         return Msg("go out: lay {combination}", combination=parts[0])
-    return Msg("go out: lay {combinations} and {last}", combinations=", ".join(parts[:-1]), last=parts[-1])
+    return Msg("go out: lay {combinations} and {last}", combinations=Joined(parts[:-1]), last=parts[-1])
 
 
-def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
+def move_msg(action: Action, to: str | Msg | None = None, spanish: bool = False) -> Msg:
     """A move in words for a button or a list, in the reader's language when rendered: English reads
     it as :func:`move_phrase` does (``give 7c to Bea``), Spanish as a Mexican player says it
     (``dar 7♣ a Bea``, ``pagar 10♥``, ``agregar 5♥ a la combinación 2``); the cards with their suits'
-    symbols (:func:`symbols`), ten written ``10``.
+    symbols (:func:`symbols`), ten written ``10``; ``spanish``: cards of the Spanish pack, drawn as
+    the reader's screen draws that pack (:class:`ShownCards`: ``pagar 7 Ba`` beside its suits).
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
@@ -226,11 +244,14 @@ def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
 
     ```
     """
+    def shown(text: str) -> str | Msg:
+        return ShownCards(text, True) if spanish else symbols(text)
+
     if isinstance(action, Give):
-        card = card_symbol(action.card)
+        card = shown(card_str(action.card))
         return Msg("give {card} to {to}", card=card, to=to) if to is not None else Msg("give {card}", card=card)
     if isinstance(action, Force):
-        card = card_symbol(action.card)
+        card = shown(card_str(action.card))
         if to is not None:
             return Msg("force {card} on {to}", card=card, to=to)
         if action.target is not None:
@@ -241,17 +262,17 @@ def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
     if isinstance(action, Draw):
         return Msg("draw")
     if isinstance(action, Take):
-        return Msg("take {card}", card=card_symbol(action.card)) if action.card is not None else Msg("take")
+        return Msg("take {card}", card=shown(card_str(action.card))) if action.card is not None else Msg("take")
     if isinstance(action, Discard):
-        return Msg("discard {card}", card=card_symbol(action.card))
+        return Msg("discard {card}", card=shown(card_str(action.card)))
     if isinstance(action, Use):
-        return Msg("use {cards}", cards=symbols(action.args()))
+        return Msg("use {cards}", cards=shown(action.args()))
     if isinstance(action, Meld):
-        return Msg("meld {cards}", cards=symbols(action.args()))
+        return Msg("meld {cards}", cards=shown(action.args()))
     if isinstance(action, Add):
-        return Msg("add {combo} {cards}", combo=action.combo, cards=symbols(" ".join(action.cards)))
+        return Msg("add {combo} {cards}", combo=action.combo, cards=shown(" ".join(action.cards)))
     if isinstance(action, Shift):
-        cards = symbols(" ".join(action.cards))
+        cards = shown(" ".join(action.cards))
         if action.which == "low":
             return Msg("shift {combo} low {cards}", combo=action.combo, cards=cards)
         if action.which == "high":
@@ -337,12 +358,14 @@ class ShownCards(Msg):
     screen draws them: ``5♥ 6♥ 7♥``, or with the Spanish pack's suits shown ``5 Co, 6 Co, 7 Co``
     (``spanish``: the cards are of that pack)."""
 
-    __slots__ = ("spanish", "text")
+    __slots__ = ("french", "spanish", "text")
 
-    def __init__(self, text: str, spanish: bool) -> None:
+    def __init__(self, text: str, spanish: bool, french: str | None = None) -> None:
         super().__init__("{cards}", cards=text, spanish=spanish)
         self.text = text
         self.spanish = spanish
+        self.french = french
+        """How the French suits show them, where not :func:`symbols` of the text (``2♣-6♣``)."""
 
     @classmethod
     def of_pack(cls, text: str) -> ShownCards:
@@ -352,7 +375,9 @@ class ShownCards(Msg):
     def render(self, tr: Translator | None = None) -> str:
         """The cards as ``tr``'s screen shows them."""
         tr = tr or ENGLISH
-        return spanish_text(symbols(self.text)) if self.spanish and tr.spanish_suits else symbols(self.text)
+        if self.spanish and tr.spanish_suits:
+            return spanish_text(symbols(self.text))
+        return symbols(self.text) if self.french is None else self.french
 
 
 def shown_cards(text: str, spanish: bool = False) -> str | Msg:
@@ -364,6 +389,18 @@ def shown_cards(text: str, spanish: bool = False) -> str | Msg:
 def spanish_pack(rules: Rules) -> bool:
     """Whether ``rules`` play the Spanish pack (``conquian-spanish``, ``conquian-mexicano``, R2.1)."""
     return rules.ranks == PRESETS["conquian-spanish"].ranks and rules.jokers == 0
+
+
+#: The letters on the Spanish pack's courts as the web page draws them (sota, caballo, rey).
+SPANISH_FACES = {"J": "S", "Q": "C", "K": "R"}
+
+
+def pack_words() -> dict[str, dict[str, str]]:
+    """The Spanish pack's names (R8.1) for the web page, which draws and names its cards with the
+    same words as the terminal (one source: this module): the suits and ranks in words and as a
+    card shows them, and the courts' letters."""
+    return {"suits": dict(SPANISH_SUITS), "ranks": dict(SPANISH_RANKS), "short_suits": dict(SPANISH_SUITS_SHORT),
+            "short_ranks": dict(SPANISH_RANKS_SHORT), "faces": dict(SPANISH_FACES)}
 
 
 def spanish_card_words(card: int) -> str:
@@ -487,6 +524,7 @@ __all__ = [
     "GAME_NAMES",
     "SPANISH_SUITS",
     "CardWords",
+    "Joined",
     "ShownCards",
     "bot_name",
     "card_for_people",
@@ -501,6 +539,7 @@ __all__ = [
     "move_phrase",
     "move_words",
     "order_moves",
+    "pack_words",
     "seat_msg",
     "sentence",
     "shown_cards",

@@ -483,7 +483,8 @@ def view_lines(deal: Deal, seat: int, tr: Translator | None = None) -> list[str]
     if view.card >= 0:
         lines.append(tr.render(Msg("In play: ")) + _cards([view.card]))
     lines.append(tr.render(Msg("pack {n}", n=view.pack_count)))
-    lines.append(tr.render(Msg("Buried: ")) + (_cards(cards_of(view.buried_mask)) or "-"))
+    buried = cards_of(view.buried_mask)
+    lines.append(tr.render(NMsg("Buried: ", "Buried: ", len(buried))) + (_cards(buried) or "-"))
     return lines
 
 

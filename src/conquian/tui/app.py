@@ -606,6 +606,8 @@ class ConquianApp(App[None]):
         for line in lines:
             s.say("", seat, Msg("hint: {text}", text=line))
         self.flush_log()
+        if len(self.screen_stack) > 1:
+            return  # the rules or a question is open: the hint waits in the log, never over that window
         self.notify(self.people("\n".join(render(line) for line in lines)), title=_("hint"), timeout=8, markup=False)
 
     def action_rules(self) -> None:
@@ -616,6 +618,7 @@ class ConquianApp(App[None]):
             with contextlib.suppress(UnknownRuleError):
                 rule(self.last_rule)
                 refused = self.last_rule
+        self.clear_notifications()  # a hint's pop-up would cover the rules' text (it stays in the log)
         self.push_screen(RulesScreen(refused, self.session.rules.family, self.keys))
 
     def action_seen(self) -> None:
@@ -656,8 +659,9 @@ class ConquianApp(App[None]):
         if not old.match_over and (old.match.results or old.deal.actions()):
             saved = self.save_now()
             if saved:
-                self.notify(_("The match left is saved in {path}; to go on with it: {command}").format(
-                    path=saved, command=resume_command(saved)), title=_("saved"), timeout=10, markup=False)
+                # the command names the file: the path once
+                self.notify(_("The match left is saved; to go on with it: {command}").format(
+                    command=resume_command(saved)), title=_("saved"), timeout=10, markup=False)
         variant, options = choice
         bots = [k for k in old.seats if k != HUMAN][:1] or None
         people = [old.name(i) for i in old.human_seats]
@@ -740,8 +744,9 @@ class ConquianApp(App[None]):
             self.exit()
             return
         saved = self.save_now()
-        where = (_("The match so far is saved in {path}.\nTo continue it later: {command}").format(
-            path=saved, command=resume_command(saved)) if saved
+        # the command names the saved file: its path said once
+        where = (_("The match so far is saved. To continue it later: {command}").format(
+            command=resume_command(saved)) if saved
                  else _("It could not be saved: {error}").format(error=self.save_error))
 
         def answer(key: str | None) -> None:
