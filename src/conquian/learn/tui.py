@@ -26,9 +26,8 @@ from conquian.words import YOU
 def lesson_line(lesson: Lesson, done: bool) -> str:
     """One line of the path: the title and whether it is done, a mark before it once done (the
     words say it already: no mark stands for "not yet")."""
-    if done:
-        return f"✓ {render(lesson.title)} ({_('done')})"
-    return f"{render(lesson.title)} ({_('not done')})"
+    state = _("done") if done else _("not done")
+    return f"✓ {render(lesson.title)} ({state})" if done else f"{render(lesson.title)} ({state})"
 
 
 class LessonScreen(Screen[bool]):
