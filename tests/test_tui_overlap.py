@@ -12,7 +12,6 @@ import pytest
 pytest.importorskip("textual")
 
 from textual.widgets import Static
-from textual.widgets._toast import Toast
 
 from conquian.i18n import set_language
 from conquian.tui import Choice, ConquianApp, make_session
@@ -26,8 +25,9 @@ def english_after() -> Iterator[None]:
 
 
 def toasts(app: ConquianApp) -> list[str]:
-    """The pop-ups shown on the screen on top now."""
-    return [str(t.render()) for t in app.screen.query(Toast)]
+    """The pop-ups Textual shows now, over whatever screen is on top (its toast rack draws every
+    notification not yet expired: the app's list of them, as no public property gives it)."""
+    return [n.message for n in app._notifications]
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
