@@ -271,3 +271,13 @@ def test_a_hint_asked_twice_is_the_same_and_the_review_calls_it_good() -> None:
             s.play_human(rng.choice(s.legal()))
     assert checked or s.deal.over
     assert read_record(s.record_text())
+
+
+def test_cards_in_brackets_are_drawn_in_the_same_pack() -> None:
+    """Issue 54: the hint read "(3♣ 3 Or)": a card after an opening bracket kept its French suit."""
+    from conquian.present import ShownCards, spanish_text
+
+    assert spanish_text("2 cartas vivas (3♣ 3♦)") == "2 cartas vivas (3 Ba, 3 Or)"
+    assert spanish_text("[Js Qs]") == "[Sota Es, Cab Es]"
+    cards = ShownCards("3c 3d", True)
+    assert ES.render(cards) == "3♣ 3♦" and ES.shown(True).render(cards) == "3 Ba, 3 Or"

@@ -16,7 +16,12 @@ interface attached: the terminal game uses it, and any other front end may.
 
 The Spanish pack (``conquian-spanish``, ``conquian-mexicano``) may be shown with its own suits
 (R8.1: oros are diamonds, copas hearts, espadas spades, bastos clubs) and its sota, caballo and
-rey: in words "7 de copas", on a card "7 Co"; the notation and records stay R2.1's.
+rey: in words "7 de copas", on a card "7 Co"; the notation and records stay R2.1's.  A card is
+named by the pack the reader's screen shows (:attr:`~conquian.i18n.Translator.spanish_suits`):
+beside the French suits Spanish says corazones, diamantes, tréboles and **picas** (as Mexican
+players name the ♠, so that "espadas" is only ever the Spanish pack's suit) with jota, reina and
+rey; this module is the one source of these words for the terminal and the web page
+(:func:`pack_words`).
 
 ```pycon
 >>> spanish_text("Bea passed the jack of diamonds; Ann used the 7 of hearts: 5h 6h 7h | Ac As Ad")
