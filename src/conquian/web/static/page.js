@@ -188,7 +188,8 @@ function theCard(code, shown) {
   const words = shown === undefined ? cardWords(code) : shown;
   if (code.startsWith("X")) return format(pgettext("card: joker", "the {card}"), { card: words });
   const r = code.slice(0, -1);
-  const context = spanishPack ? SPANISH_ARTICLE_CONTEXT[r] || "Spanish pack card: number" : ARTICLE_CONTEXT[r] || "card: number";
+  // the article of the card as drawn: "la Q♠" (reina) beside the French suits, "el caballo" beside the Spanish ones
+  const context = spanishSuits() ? SPANISH_ARTICLE_CONTEXT[r] || "Spanish pack card: number" : ARTICLE_CONTEXT[r] || "card: number";
   return format(pgettext(context, "the {card}"), { card: words });
 }
 
