@@ -170,6 +170,7 @@ def test_a_puzzle_names_seats_as_the_table_does_and_wraps_at_words(
         out = capsys.readouterr().out
         lines = out.splitlines()
         assert all(len(line) < 100 for line in lines), max(lines, key=len)
+        assert not re.search(r"\bp\d\b", out), out  # the moves' list too ("force 5♥ on Player 2")
         words = set(out.split())
         explanation = tr.render(p.explanation())
         assert set(explanation.split()) <= words, set(explanation.split()) - words

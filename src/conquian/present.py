@@ -260,7 +260,8 @@ def move_msg(action: Action, to: str | Msg | None = None, spanish: bool = False)
         if to is not None:
             return Msg("force {card} on {to}", card=card, to=to)
         if action.target is not None:
-            return Msg("force {card} p{seat}", card=card, seat=action.target)
+            # no name known (a lesson, a puzzle's list): the seat as people call it, never its code
+            return Msg("force {card} on {to}", card=card, to=Msg("Player {n}", n=action.target))
         return Msg("force {card}", card=card)
     if isinstance(action, Pass):
         return Msg("pass")
