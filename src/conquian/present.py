@@ -54,7 +54,7 @@ from conquian.engine.cards import (
     the_card,
 )
 from conquian.engine.rules import PRESETS, Rules
-from conquian.i18n import ENGLISH, N_, Msg, NMsg, Translator, active
+from conquian.i18n import ENGLISH, N_, SOURCE_LANGUAGE, Msg, NMsg, Translator, active
 
 # a ten in the notation: "Th", also after "X=" (a named joker), never inside a word ("The")
 _TEN = re.compile(r"(?<![A-Za-z0-9])T(?=[cdhs](?![A-Za-z0-9]))")
@@ -305,7 +305,7 @@ _SPANISH_SUIT_MSGIDS = {"c": N_("bastos"), "d": N_("oros"), "h": N_("copas"), "s
 class CardWords(Msg):
     """A card in words, named by the pack the reader's screen shows
     (:attr:`~conquian.i18n.Translator.spanish_suits`): a card of the Spanish pack (``spanish``)
-    reads "la sota de oros" / "the sota of oros" where that pack's suits are shown, and every
+    reads "la sota de oros" (English: "sota de oros") where that pack's suits are shown, and every
     other card, or the same one beside French suits, "la jota de diamantes" / "the jack of diamonds"."""
 
     __slots__ = ("card", "spanish")
@@ -318,6 +318,8 @@ class CardWords(Msg):
     def render(self, tr: Translator | None = None) -> str:
         """The card's words in ``tr``'s language and pack."""
         tr = tr or ENGLISH
+        if self.spanish and tr.spanish_suits and tr.lang == SOURCE_LANGUAGE:
+            return spanish_card_words(self.card)  # English says the Spanish pack's names as they are
         return tr.render(_card_words(self.card, self.spanish and tr.spanish_suits))
 
 
@@ -350,7 +352,7 @@ def card_words(card: int, spanish: bool = False) -> Msg:
     >>> es.shown(True).render(card_words(parse_card("Jd"), True)), es.shown(True).render(card_words(parse_card("Js")))
     ('la sota de oros', 'la jota de picas')
     >>> translator("en").shown(True).render(card_words(parse_card("7h"), True))
-    'the 7 of copas'
+    '7 de copas'
 
     ```
     """
