@@ -113,8 +113,10 @@ def test_a_whole_deal_in_spanish_is_the_same_game(variant: str, players: int | N
         assert not ENGLISH_WORDS.search(text), ENGLISH_WORDS.findall(text)[:5]
         for e, s in zip(en, es, strict=True):  # every card named in English is named in Spanish
             assert len(ENGLISH_CARD.findall(e)) == len(SPANISH_CARD.findall(s)), (e, s)
-        if spanish_pack:  # R8.1: the Spanish pack's own suits in Spanish
-            assert not re.search(FRENCH_SUITS, text) and re.search(SPANISH_SUITS, text)
+        if spanish_pack:  # R8.1: the Spanish pack's own suits where they are shown, the French ones beside French suits
+            suited = "\n".join(spanish.log_for(seat, ES.shown(True)))
+            assert not re.search(FRENCH_SUITS, suited) and re.search(SPANISH_SUITS, suited)
+            assert not re.search(SPANISH_SUITS, text) and re.search(FRENCH_SUITS, text)
     assert re.match(r"(Ganas la mano|.* gana la mano|tablas: |la mano se anula)", spanish.log_for(1, ES)[-1])
 
 
@@ -139,12 +141,12 @@ def test_a_seat_never_reads_another_seats_hidden_card(variant: str, players: int
 
 def test_cards_in_words_in_spanish() -> None:
     def es(card: str, spanish: bool = False) -> str:
-        return ES.render(card_words(parse_card(card), spanish))
+        return ES.shown(spanish).render(card_words(parse_card(card), spanish))
 
     assert [es(c) for c in ("7h", "Js", "Ac", "Qd", "Kh", "Th")] == [
         "el 7 de corazones", "la jota de picas", "el as de tréboles", "la reina de diamantes", "el rey de corazones",
         "el 10 de corazones"]
-    # R8.1: the Spanish pack in Spanish; in English as ever
+    # R8.1: the Spanish pack where its suits are shown; in English as ever with the French suits
     assert [es(c, True) for c in ("7h", "Jd", "Qc", "Ks", "Ad")] == [
         "el 7 de copas", "la sota de oros", "el caballo de bastos", "el rey de espadas", "el as de oros"]
     assert str(card_words(parse_card("Jd"), True)) == "the jack of diamonds"
@@ -192,7 +194,7 @@ def test_a_review_in_spanish() -> None:
     rv = Review("conquian", 2, 1, 8, [Decision(1, 3, "p2 pass", "p2 use 7h 8h 9h", "p2 pass", 0.25, "blunder",
                                                estimates)], 2)
     es = report(rv, ES)
-    assert es.splitlines()[0] == ("conquian, mano 1, p2: 1 decisión revisada, 2 forzadas, "
+    assert es.splitlines()[0] == ("Conquián, mano 1, Jugador 2: 1 decisión revisada, 2 forzadas, "
                                   "8 simulaciones por jugada candidata")
     assert "error grave" in es and "precisión 17%" in es and "momento clave: decisión 1 (jugada #3)" in es
     assert not english_left(es), english_left(es)

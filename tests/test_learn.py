@@ -111,3 +111,54 @@ def test_pilot_completes_first_lesson(tmp_path: Path, monkeypatch: pytest.Monkey
 
     asyncio.run(go())
     assert LESSONS[0].key in progress.done_lessons(tmp_path / "learn.json")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_list_has_no_stray_mark(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54: "1. · What a combination is (not done)": a lesson not done has no mark (its words say
+    it); a lesson done keeps its ✓."""
+    monkeypatch.setattr(progress, "progress_path", lambda: tmp_path / "learn.json")
+    progress.mark_done(LESSONS[0].key)
+    assert main(["learn", "--list", "--lang", lang]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(" 1. ✓ ")
+    title = translator(lang).render(LESSONS[1].title)
+    assert lines[1].startswith(f" 2. {title} ("), lines[1]
+    assert not any("·" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_lesson_draws_its_cards_as_its_words_name_them(lang: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 54: lesson 15 says "Lay the 5♥" while its hand showed "2 Es, 3 Es, ... Sota Co" and its
+    adversary "p2": the lessons draw every pack with the suits' symbols and name the seats."""
+    pytest.importorskip("textual")
+    import re
+
+    from textual.widgets import Static
+
+    from conquian.i18n import set_language
+    from conquian.learn.tui import LearnApp, LessonScreen
+
+    monkeypatch.setattr(progress, "progress_path", lambda: tmp_path / "learn.json")
+    set_language(lang)
+    shown: list[str] = []
+
+    async def go() -> None:
+        app = LearnApp("foster-hoyle-five")
+        async with app.run_test(size=(100, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, LessonScreen)
+            for name in ("#table", "#hand", "#prompt"):
+                shown.append(str(screen.query_one(name, Static).render()))
+
+    try:
+        asyncio.run(go())
+    finally:
+        set_language("en")
+    text = "\n".join(shown)
+    assert "♥" in text, text
+    assert not re.search(r"\b(?:As|[2-7]|Sota|Cab|Rey) (?:Or|Co|Es|Ba)\b", text), text
+    assert not re.search(r"\bp\d\b", text), text

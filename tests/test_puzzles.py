@@ -145,3 +145,32 @@ def test_puzzle_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("Problema del día") and f"Problema {daily_puzzle().id} " in out and "¡Correcto!" in out
     assert main(["puzzle", p.id, "--daily"]) == 2
     assert main(["puzzle", p.id, "--answer", "99"]) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_puzzle_names_seats_as_the_table_does_and_wraps_at_words(
+        lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 54: no seat code ("You are p1; p2 has 4 cards", "Eres p1") in a puzzle's lines or reasons,
+    the game's words in Spanish ("bajadas", "repartos nuevos"), and at 100 columns every line ends
+    at a word (never "Th/eme")."""
+    import re
+
+    tr = translator(lang)
+    for p in puzzles():
+        text = "\n".join([*puzzle_lines(p, tr), tr.render(p.explanation()), *(tr.render(r) for r in p.reasons())])
+        assert not re.search(r"\bp\d\b", text), (p.id, text)
+        if lang == "es":
+            assert "de nuevo" not in text and not re.search(r"\d abajo\b", text), (p.id, text)
+    two = next(p for p in puzzles() if p.variant == "conquian")
+    first = puzzle_lines(two, tr)[0]
+    assert first.startswith("The adversary has " if lang == "en" else "Tu adversario tiene "), first
+    monkeypatch.setenv("COLUMNS", "100")
+    for p in puzzles()[:6]:
+        assert main(["puzzle", p.id, "--answer", p.answer.split(" ", 1)[1], "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        lines = out.splitlines()
+        assert all(len(line) < 100 for line in lines), max(lines, key=len)
+        assert not re.search(r"\bp\d\b", out), out  # the moves' list too ("force 5♥ on Player 2")
+        words = set(out.split())
+        explanation = tr.render(p.explanation())
+        assert set(explanation.split()) <= words, set(explanation.split()) - words

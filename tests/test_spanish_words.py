@@ -12,7 +12,7 @@ import pytest
 
 from conquian import get_rules
 from conquian.engine.actions import parse_action
-from conquian.engine.cards import JOKER, card_str, card_symbol, make_card, the_card
+from conquian.engine.cards import JOKER, card_str, card_symbol, make_card, spanish_card, the_card
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS
 from conquian.i18n import ENGLISH, Msg, translator
@@ -138,21 +138,23 @@ def test_every_card_has_its_article_in_every_message_that_embeds_one(pack: str) 
     spanish = pack == "spanish"
     cards = SPANISH_PACK if spanish else FRENCH
     words = ("la sota de espadas", "el caballo de espadas", "el rey de copas", "el as de bastos")
+    # the Spanish pack's names where its suits are on the screen (R8.1)
+    es, en = ES.shown(spanish), ENGLISH.shown(spanish)
     for card in cards:
         rank = card_str(card)[0]
         feminine = rank in (FEMININE if spanish else FEMININE_FRENCH)
         article = "la" if feminine else "el"
-        face = card_symbol(card)
-        assert ES.render(the_card(card, spanish)) == f"{article} {face}"
-        assert ENGLISH.render(the_card(card, spanish)) == f"the {face}"
+        face = spanish_card(card) if spanish else card_symbol(card)
+        assert es.render(the_card(card, spanish)) == f"{article} {face}"
+        assert en.render(the_card(card, spanish)) == f"the {face}"
         # the log's words of a card: its article too (card_words)
-        said = ES.render(card_words(card, spanish))
+        said = es.render(card_words(card, spanish))
         assert said.split()[0] == ("la" if rank == "J" or (not spanish and rank == "Q") else "el"), said
         for context, msgid in messages_with_a_card():
             fields = {k: "Bea" for k in re.findall(r"\{(\w+)\}", msgid)}
             for k in ("card", "gave", "got"):
                 if k in fields:
-                    fields[k] = ES.render(the_card(card, spanish))
+                    fields[k] = es.render(the_card(card, spanish))
             text = (ES.gettext(msgid) if context is None else ES.pgettext(context, msgid)).format(**fields)
             assert f"{article} {face}" in text, (msgid, text)
             assert not re.search(r"\b(el|la|los|las) (el|la)\b|\b(de|a) el\b", text), (msgid, text)
@@ -162,12 +164,16 @@ def test_every_card_has_its_article_in_every_message_that_embeds_one(pack: str) 
 def test_the_joker_and_the_spanish_pack_courts_in_words() -> None:
     assert ES.render(the_card(JOKER)) == "el X"
     sota, caballo, rey = (make_card(r, 3) for r in (11, 12, 13))
-    assert ES.render(card_words(sota, True)) == "la sota de espadas"
-    assert ES.render(card_words(caballo, True)) == "el caballo de espadas"
-    assert ES.render(card_words(rey, True)) == "el rey de espadas"
-    assert ES.render(Msg("You gave {gave} to {to} and got {got} from {by}", gave=card_words(sota, True), to="Bea",
-                         got=card_words(make_card(1, 0), True), by="Bea")) == (
+    suits = ES.shown(True)  # the Spanish pack's suits on the screen
+    assert suits.render(card_words(sota, True)) == "la sota de espadas"
+    assert suits.render(card_words(caballo, True)) == "el caballo de espadas"
+    assert suits.render(card_words(rey, True)) == "el rey de espadas"
+    assert suits.render(Msg("You gave {gave} to {to} and got {got} from {by}", gave=card_words(sota, True), to="Bea",
+                            got=card_words(make_card(1, 0), True), by="Bea")) == (
         "Le diste la sota de espadas a Bea y recibiste el as de bastos de Bea")
+    # the same cards beside the French suits: the French pack's words (issue 54)
+    assert [ES.render(card_words(c, True)) for c in (sota, caballo, rey, make_card(1, 0))] == [
+        "la jota de picas", "la reina de picas", "el rey de picas", "el as de tréboles"]
 
 
 def test_cards_on_screen_are_symbols_never_codes() -> None:
@@ -265,3 +271,13 @@ def test_a_hint_asked_twice_is_the_same_and_the_review_calls_it_good() -> None:
             s.play_human(rng.choice(s.legal()))
     assert checked or s.deal.over
     assert read_record(s.record_text())
+
+
+def test_cards_in_brackets_are_drawn_in_the_same_pack() -> None:
+    """Issue 54: the hint read "(3♣ 3 Or)": a card after an opening bracket kept its French suit."""
+    from conquian.present import ShownCards, spanish_text
+
+    assert spanish_text("2 cartas vivas (3♣ 3♦)") == "2 cartas vivas (3 Ba, 3 Or)"
+    assert spanish_text("[Js Qs]") == "[Sota Es, Cab Es]"
+    cards = ShownCards("3c 3d", True)
+    assert ES.render(cards) == "3♣ 3♦" and ES.shown(True).render(cards) == "3 Ba, 3 Or"

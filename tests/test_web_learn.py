@@ -107,7 +107,7 @@ def test_puzzles_over_http(client: Client) -> None:
     p = puzzles()[0]
     state = client.post(f"/api/puzzles/{p.id}?lang=es", json={}).json()
     assert "result" not in state and p.answer in [m["move"] for m in state["moves"]]
-    assert state["lines"][0].startswith("Eres p")
+    assert state["lines"][0].startswith("Tu adversario tiene ")  # the seat named as the table does (issue 54)
     right = client.post(f"/api/puzzles/{p.id}?lang=es", json={"move": p.answer}).json()
     assert right["result"]["right"] is True and right["result"]["text"].startswith("¡Correcto!")
     wrong = next(m["move"] for m in state["moves"] if m["move"] != p.answer)

@@ -4,12 +4,15 @@ cards still to come that would fill them ("live outs") and the chance to draw on
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from conquian.engine.actions import meld_text
 from conquian.engine.cards import JOKER, card_str, cards_of
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Deal, hands_in_play, round_of, turns_played
 from conquian.i18n import Msg, NMsg
+from conquian.present import ShownCards, spanish_pack
 
 
 def live_outs(deal: Deal, seat: int) -> list[str]:
@@ -18,7 +21,7 @@ def live_outs(deal: Deal, seat: int) -> list[str]:
     return [str(m) for m in live_out_msgs(deal, seat)]
 
 
-def _live(cards: str, n: int, missing: str | None, pct: str | None) -> Msg:
+def _live(cards: str | Msg, n: int, missing: str | Msg | None, pct: str | None) -> Msg:
     """One partial combination of the hint: its cards, how many cards would fill it (``missing``:
     which; None: any of them, jokers counted) and the chance it fills in time (``pct``)."""
     if missing is None and pct is None:
@@ -67,7 +70,10 @@ def live_out_msgs(deal: Deal, seat: int) -> list[Msg]:
                         seen_pairs[held] = seen_pairs.get(held, 0) | missing
         for held, missing in sorted(seen_pairs.items()):
             cards = " ".join(card_str(c) for c in cards_of(missing))
-            out.append(_live(meld_text(held), missing.bit_count(), cards, _in_time(deal, missing.bit_count())))
+            # the cards drawn as the reader's screen draws the pack (R8.1): never two packs in a line
+            shown: Callable[[str], str | Msg] = ShownCards.of_pack if spanish_pack(deal.rules) else str
+            n = missing.bit_count()
+            out.append(_live(shown(meld_text(held)), n, shown(cards), _in_time(deal, n)))
         return out
     from conquian.engine.cooncan.view import CooncanView
 

@@ -115,10 +115,16 @@ def negotiate(accept_language: str | None) -> str:
 
 class Translator:
     """One language's catalogue: ``gettext`` and ``ngettext`` as the standard library's, and
-    :meth:`render` for a :class:`Msg`."""
+    :meth:`render` for a :class:`Msg`.
 
-    def __init__(self, lang: str) -> None:
+    ``spanish_suits``: the reader's screen shows the Spanish pack with its own suits (R8.1), so a
+    card of that pack is named in its words ("la sota de oros", "Sota Or"); otherwise every card
+    is named by the French pack the screen draws ("la jota de diamantes", "J♦").
+    """
+
+    def __init__(self, lang: str, spanish_suits: bool = False) -> None:
         self.lang = lang
+        self.spanish_suits = spanish_suits
         self._catalogue: _gettext.NullTranslations = (
             _gettext.NullTranslations() if lang == SOURCE_LANGUAGE
             else _gettext.translation(DOMAIN, LOCALE_DIR, [lang], fallback=True))
@@ -152,14 +158,23 @@ class Translator:
                 out[key] = value
         return out
 
+    def shown(self, spanish_suits: bool) -> Translator:
+        """This language for a screen that shows the Spanish pack with its own suits or not."""
+        return _suited(self.lang, spanish_suits)
+
     def __repr__(self) -> str:
-        return f"Translator({self.lang!r})"
+        return f"Translator({self.lang!r}, spanish_suits=True)" if self.spanish_suits else f"Translator({self.lang!r})"
 
 
 @cache
 def translator(lang: str) -> Translator:
     """The :class:`Translator` of a language the package speaks (English for any other)."""
     return Translator(match_language(lang) or SOURCE_LANGUAGE)
+
+
+@cache
+def _suited(lang: str, spanish_suits: bool) -> Translator:
+    return Translator(lang, True) if spanish_suits else translator(lang)
 
 
 #: English, the source texts.
@@ -248,6 +263,14 @@ def set_language(lang: str | None) -> Translator:
     return _active
 
 
+def show_suits(spanish_suits: bool) -> Translator:
+    """Name the cards of the program's texts by the pack its screen shows (:meth:`Translator.shown`):
+    the terminal game calls it when the Spanish suits are switched on or off."""
+    global _active
+    _active = _active.shown(spanish_suits)
+    return _active
+
+
 def active() -> Translator:
     """The translator :func:`set_language` chose (English until it is called)."""
     return _active
@@ -287,5 +310,6 @@ __all__ = [
     "ngettext",
     "render",
     "set_language",
+    "show_suits",
     "translator",
 ]

@@ -16,7 +16,12 @@ interface attached: the terminal game uses it, and any other front end may.
 
 The Spanish pack (``conquian-spanish``, ``conquian-mexicano``) may be shown with its own suits
 (R8.1: oros are diamonds, copas hearts, espadas spades, bastos clubs) and its sota, caballo and
-rey: in words "7 de copas", on a card "7 Co"; the notation and records stay R2.1's.
+rey: in words "7 de copas", on a card "7 Co"; the notation and records stay R2.1's.  A card is
+named by the pack the reader's screen shows (:attr:`~conquian.i18n.Translator.spanish_suits`):
+beside the French suits Spanish says corazones, diamantes, tréboles and **picas** (as Mexican
+players name the ♠, so that "espadas" is only ever the Spanish pack's suit) with jota, reina and
+rey; this module is the one source of these words for the terminal and the web page
+(:func:`pack_words`).
 
 ```pycon
 >>> spanish_text("Bea passed the jack of diamonds; Ann used the 7 of hearts: 5h 6h 7h | Ac As Ad")
@@ -38,15 +43,18 @@ from conquian.engine.cards import (
     JOKER,
     RANK_CHARS,
     RANK_NAMES,
+    SPANISH_RANKS_SHORT,
+    SPANISH_SUITS_SHORT,
     SUIT_CHARS,
     SUIT_NAMES,
     SUIT_SYMBOLS,
     card_str,
     card_symbol,
+    spanish_card,
     the_card,
 )
 from conquian.engine.rules import PRESETS, Rules
-from conquian.i18n import N_, SOURCE_LANGUAGE, Msg, NMsg, Translator, active
+from conquian.i18n import ENGLISH, N_, SOURCE_LANGUAGE, Msg, NMsg, Translator, active
 
 # a ten in the notation: "Th", also after "X=" (a named joker), never inside a word ("The")
 _TEN = re.compile(r"(?<![A-Za-z0-9])T(?=[cdhs](?![A-Za-z0-9]))")
@@ -59,11 +67,9 @@ _VERBS = ("give", "pass", "force", "draw", "take", "use", "meld", "add", "shift"
 
 #: R8.1: the Spanish suits by the notation's suit letter, in words and on a card.
 SPANISH_SUITS = {"d": "oros", "h": "copas", "s": "espadas", "c": "bastos"}
-SPANISH_SUITS_SHORT = {"d": "Or", "h": "Co", "s": "Es", "c": "Ba"}
 #: The Spanish pack's ace and courts (R2.1: written A, J, Q, K), in words and on a card.
 SPANISH_RANKS = {"A": "as", "J": "sota", "Q": "caballo", "K": "rey"}
-SPANISH_RANKS_SHORT = {"A": "As", "J": "Sota", "Q": "Cab", "K": "Rey"}
-_CARD_TOKEN = re.compile(r"^([A2-7JQK])([cdhs♣♦♥♠])([,;:.)]?)$")
+_CARD_TOKEN = re.compile(r"^([(\[]?)([A2-7JQK])([cdhs♣♦♥♠])([,;:.)\]]*)$")
 _CARD_WORDS = re.compile(r"\bthe (ace|[2-7]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b")
 
 
@@ -180,18 +186,35 @@ def move_phrase(action: Action, to: str | Msg | None = None, tr: Translator | No
     return (tr or active()).render(move_msg(action, to))
 
 
-def combination_words(mask: int) -> str:
+class Joined(Msg):
+    """Texts side by side, each rendered in the reader's language: ``", ".join`` of messages
+    (every seat's points: "Ann +2, Bob -2")."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: Sequence[str | Msg], sep: str = ", ") -> None:
+        super().__init__("", parts=tuple(parts), sep=sep)
+        self.parts = tuple(parts)
+        self.sep = sep
+
+    def render(self, tr: Translator | None = None) -> str:
+        """The parts in ``tr``'s language (English by default), joined."""
+        tr = tr or ENGLISH
+        return self.sep.join(tr.render(p) for p in self.parts)
+
+
+def combination_words(mask: int, spanish: bool = False) -> str | Msg:
     """A combination as a person reads it: a sequence of four or more from its ends (``2♣-6♣``), any
-    other its cards (``8♥ 9♥ 10♥``, ``7♦ 7♥ 7♠``)."""
+    other its cards (``8♥ 9♥ 10♥``, ``7♦ 7♥ 7♠``); ``spanish``: cards of the Spanish pack, drawn as
+    the reader's screen draws that pack (:class:`ShownCards`)."""
     cards = symbols(meld_text(mask)).split()
-    if len(cards) >= 4 and len({c[-1] for c in cards}) == 1:
-        return f"{cards[0]}-{cards[-1]}"
-    return " ".join(cards)
+    short = f"{cards[0]}-{cards[-1]}" if len(cards) >= 4 and len({c[-1] for c in cards}) == 1 else " ".join(cards)
+    return ShownCards(meld_text(mask), True, short) if spanish else short
 
 
-def going_out_msg(action: Use) -> Msg:
+def going_out_msg(action: Use, spanish: bool = False) -> Msg:
     """A use that lays the whole hand (R3.7, R8.5), in words: "go out: lay 8♥ 9♥ 10♥, 2♣-6♣ and
-    7♦ 7♥ 7♠".
+    7♦ 7♥ 7♠" (``spanish``: :func:`combination_words`).
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
@@ -202,17 +225,18 @@ def going_out_msg(action: Use) -> Msg:
 
     ```
     """
-    parts = [combination_words(m) for m in action.melds]
+    parts = [combination_words(m, spanish) for m in action.melds]
     if len(parts) == 1:
         return Msg("go out: lay {combination}", combination=parts[0])
-    return Msg("go out: lay {combinations} and {last}", combinations=", ".join(parts[:-1]), last=parts[-1])
+    return Msg("go out: lay {combinations} and {last}", combinations=Joined(parts[:-1]), last=parts[-1])
 
 
-def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
+def move_msg(action: Action, to: str | Msg | None = None, spanish: bool = False) -> Msg:
     """A move in words for a button or a list, in the reader's language when rendered: English reads
     it as :func:`move_phrase` does (``give 7c to Bea``), Spanish as a Mexican player says it
     (``dar 7♣ a Bea``, ``pagar 10♥``, ``agregar 5♥ a la combinación 2``); the cards with their suits'
-    symbols (:func:`symbols`), ten written ``10``.
+    symbols (:func:`symbols`), ten written ``10``; ``spanish``: cards of the Spanish pack, drawn as
+    the reader's screen draws that pack (:class:`ShownCards`: ``pagar 7 Ba`` beside its suits).
 
     ```pycon
     >>> from conquian.engine.actions import parse_action
@@ -225,32 +249,36 @@ def move_msg(action: Action, to: str | Msg | None = None) -> Msg:
 
     ```
     """
+    def shown(text: str) -> str | Msg:
+        return ShownCards(text, True) if spanish else symbols(text)
+
     if isinstance(action, Give):
-        card = card_symbol(action.card)
+        card = shown(card_str(action.card))
         return Msg("give {card} to {to}", card=card, to=to) if to is not None else Msg("give {card}", card=card)
     if isinstance(action, Force):
-        card = card_symbol(action.card)
+        card = shown(card_str(action.card))
         if to is not None:
             return Msg("force {card} on {to}", card=card, to=to)
         if action.target is not None:
-            return Msg("force {card} p{seat}", card=card, seat=action.target)
+            # no name known (a lesson, a puzzle's list): the seat as people call it, never its code
+            return Msg("force {card} on {to}", card=card, to=Msg("Player {n}", n=action.target))
         return Msg("force {card}", card=card)
     if isinstance(action, Pass):
         return Msg("pass")
     if isinstance(action, Draw):
         return Msg("draw")
     if isinstance(action, Take):
-        return Msg("take {card}", card=card_symbol(action.card)) if action.card is not None else Msg("take")
+        return Msg("take {card}", card=shown(card_str(action.card))) if action.card is not None else Msg("take")
     if isinstance(action, Discard):
-        return Msg("discard {card}", card=card_symbol(action.card))
+        return Msg("discard {card}", card=shown(card_str(action.card)))
     if isinstance(action, Use):
-        return Msg("use {cards}", cards=symbols(action.args()))
+        return Msg("use {cards}", cards=shown(action.args()))
     if isinstance(action, Meld):
-        return Msg("meld {cards}", cards=symbols(action.args()))
+        return Msg("meld {cards}", cards=shown(action.args()))
     if isinstance(action, Add):
-        return Msg("add {combo} {cards}", combo=action.combo, cards=symbols(" ".join(action.cards)))
+        return Msg("add {combo} {cards}", combo=action.combo, cards=shown(" ".join(action.cards)))
     if isinstance(action, Shift):
-        cards = symbols(" ".join(action.cards))
+        cards = shown(" ".join(action.cards))
         if action.which == "low":
             return Msg("shift {combo} low {cards}", combo=action.combo, cards=cards)
         if action.which == "high":
@@ -274,49 +302,95 @@ _SPANISH_PACK_MSGIDS = {"J": N_("the sota of {suit}"), "Q": N_("the caballo of {
 _SPANISH_SUIT_MSGIDS = {"c": N_("bastos"), "d": N_("oros"), "h": N_("copas"), "s": N_("espadas")}
 
 
-class PackMsg(Msg):
-    """A card's words in the Spanish pack (R8.1): English reads ``english`` (the words of the
-    French pack, as ever: "the jack of diamonds"); another language reads its translation of
-    ``msgid`` ("la sota de oros")."""
+class CardWords(Msg):
+    """A card in words, named by the pack the reader's screen shows
+    (:attr:`~conquian.i18n.Translator.spanish_suits`): a card of the Spanish pack (``spanish``)
+    reads "la sota de oros" (English: "sota de oros") where that pack's suits are shown, and every
+    other card, or the same one beside French suits, "la jota de diamantes" / "the jack of diamonds"."""
 
-    __slots__ = ("english",)
+    __slots__ = ("card", "spanish")
 
-    def __init__(self, msgid: str, english: str, /, **params: object) -> None:
-        super().__init__(msgid, **params)
-        self.english = english
+    def __init__(self, card: int, spanish: bool) -> None:
+        super().__init__("{card}", card=card, spanish=spanish)
+        self.card = card
+        self.spanish = spanish
 
-    def _text(self, tr: Translator) -> str:
-        return self.english if tr.lang == SOURCE_LANGUAGE else tr.gettext(self.msgid)
+    def render(self, tr: Translator | None = None) -> str:
+        """The card's words in ``tr``'s language and pack."""
+        tr = tr or ENGLISH
+        if self.spanish and tr.spanish_suits and tr.lang == SOURCE_LANGUAGE:
+            return spanish_card_words(self.card)  # English says the Spanish pack's names as they are
+        return tr.render(_card_words(self.card, self.spanish and tr.spanish_suits))
+
+
+def _card_words(card: int, spanish: bool) -> Msg:
+    s = card_str(card)
+    rank_name = RANK_NAMES[(card & 15) - 1]
+    suit_name = SUIT_NAMES[card >> 4]
+    suit = Msg(_SPANISH_SUIT_MSGIDS[s[1]]) if spanish else Msg(_SUIT_MSGIDS[SUIT_NAMES.index(suit_name)])
+    if spanish and s[0] in _SPANISH_PACK_MSGIDS:
+        return Msg(_SPANISH_PACK_MSGIDS[s[0]], suit=suit)
+    if rank_name in _RANK_MSGIDS:
+        return Msg(_RANK_MSGIDS[rank_name], suit=suit)
+    return Msg(_NUMBER_MSGID, rank=rank_name, suit=suit)
 
 
 def card_words(card: int, spanish: bool = False) -> Msg:
     """A card in words as a message ("the 7 of hearts"), rendered in the reader's language; with
-    ``spanish`` (the Spanish pack, R8.1) another language names its Spanish suits and courts
-    ("la sota de oros") while English reads as ever.
+    ``spanish`` (a card of the Spanish pack, R8.1) named by that pack's suits and courts where the
+    reader's screen shows them (:class:`CardWords`), by the French pack's otherwise.
+
+    Spanish names the French pack's ♠ "picas" (as Mexican players say it beside corazones,
+    diamantes and tréboles), so that "espadas" always means the Spanish pack's suit.
 
     ```pycon
     >>> from conquian.engine.cards import parse_card
     >>> from conquian.i18n import translator
     >>> es = translator("es")
     >>> str(card_words(parse_card("Jd"), spanish=True)), es.render(card_words(parse_card("Jd"), spanish=True))
-    ('the jack of diamonds', 'la sota de oros')
-    >>> es.render(card_words(parse_card("Js"))), es.render(card_words(parse_card("7h")))
-    ('la jota de picas', 'el 7 de corazones')
+    ('the jack of diamonds', 'la jota de diamantes')
+    >>> es.shown(True).render(card_words(parse_card("Jd"), True)), es.shown(True).render(card_words(parse_card("Js")))
+    ('la sota de oros', 'la jota de picas')
+    >>> translator("en").shown(True).render(card_words(parse_card("7h"), True))
+    '7 de copas'
 
     ```
     """
     if card == JOKER:
         return Msg("the joker")
-    s = card_str(card)
-    rank_name = RANK_NAMES[(card & 15) - 1]
-    suit_name = SUIT_NAMES[card >> 4]
-    suit: Msg = (PackMsg(_SPANISH_SUIT_MSGIDS[s[1]], suit_name) if spanish
-                 else Msg(_SUIT_MSGIDS[SUIT_NAMES.index(suit_name)]))
-    if spanish and s[0] in _SPANISH_PACK_MSGIDS:
-        return PackMsg(_SPANISH_PACK_MSGIDS[s[0]], _RANK_MSGIDS[rank_name], suit=suit)
-    if rank_name in _RANK_MSGIDS:
-        return Msg(_RANK_MSGIDS[rank_name], suit=suit)
-    return Msg(_NUMBER_MSGID, rank=rank_name, suit=suit)
+    return CardWords(card, spanish)
+
+
+class ShownCards(Msg):
+    """Cards in the notation inside a text for people (``"5h 6h 7h"``), drawn as the reader's
+    screen draws them: ``5♥ 6♥ 7♥``, or with the Spanish pack's suits shown ``5 Co, 6 Co, 7 Co``
+    (``spanish``: the cards are of that pack)."""
+
+    __slots__ = ("french", "spanish", "text")
+
+    def __init__(self, text: str, spanish: bool, french: str | None = None) -> None:
+        super().__init__("{cards}", cards=text, spanish=spanish)
+        self.text = text
+        self.spanish = spanish
+        self.french = french
+        """How the French suits show them, where not :func:`symbols` of the text (``2♣-6♣``)."""
+
+    @classmethod
+    def of_pack(cls, text: str) -> ShownCards:
+        """Cards of the Spanish pack (R8.1) in the notation."""
+        return cls(text, True)
+
+    def render(self, tr: Translator | None = None) -> str:
+        """The cards as ``tr``'s screen shows them."""
+        tr = tr or ENGLISH
+        if self.spanish and tr.spanish_suits:
+            return spanish_text(symbols(self.text))
+        return symbols(self.text) if self.french is None else self.french
+
+
+def shown_cards(text: str, spanish: bool = False) -> str | Msg:
+    """:class:`ShownCards` for the cards of the Spanish pack; :func:`symbols` for any other."""
+    return ShownCards(text, True) if spanish else symbols(text)
 
 
 # ---------------------------------------------------------------------- the Spanish suits (R8.1)
@@ -325,10 +399,16 @@ def spanish_pack(rules: Rules) -> bool:
     return rules.ranks == PRESETS["conquian-spanish"].ranks and rules.jokers == 0
 
 
-def spanish_card(card: int) -> str:
-    """A card of the Spanish pack as a card shows it: ``7 Co``, ``Rey Es``, ``As Or`` (R8.1)."""
-    s = card_str(card)
-    return f"{SPANISH_RANKS_SHORT.get(s[0], s[0])} {SPANISH_SUITS_SHORT[s[1]]}"
+#: The letters on the Spanish pack's courts as the web page draws them (sota, caballo, rey).
+SPANISH_FACES = {"J": "S", "Q": "C", "K": "R"}
+
+
+def pack_words() -> dict[str, dict[str, str]]:
+    """The Spanish pack's names (R8.1) for the web page, which draws and names its cards with the
+    same words as the terminal (one source: this module): the suits and ranks in words and as a
+    card shows them, and the courts' letters."""
+    return {"suits": dict(SPANISH_SUITS), "ranks": dict(SPANISH_RANKS), "short_suits": dict(SPANISH_SUITS_SHORT),
+            "short_ranks": dict(SPANISH_RANKS_SHORT), "faces": dict(SPANISH_FACES)}
 
 
 def spanish_card_words(card: int) -> str:
@@ -341,9 +421,9 @@ def _spanish_token(token: str) -> str | None:
     m = _CARD_TOKEN.match(token)
     if m is None:
         return None
-    rank, suit, tail = m.groups()
+    head, rank, suit, tail = m.groups()
     suit = _SUIT_OF.get(suit, suit)
-    return f"{SPANISH_RANKS_SHORT.get(rank, rank)} {SPANISH_SUITS_SHORT[suit]}{tail}"
+    return f"{head}{SPANISH_RANKS_SHORT.get(rank, rank)} {SPANISH_SUITS_SHORT[suit]}{tail}"
 
 
 def spanish_text(text: str) -> str:
@@ -365,6 +445,22 @@ def spanish_text(text: str) -> str:
         out.append(shown if shown is not None else token)
         card_before = shown is not None and shown[-1].isalpha()
     return "".join(out)
+
+
+# ---------------------------------------------------------------------- seats
+def seat_msg(seat: int, me: int, players: int) -> Msg:
+    """A seat named for the person at ``me`` where no name is known (a lesson, a puzzle), as the
+    table names it: "you", "the adversary" (two players), "Player 3"; never a seat code (``p2``)."""
+    if seat == me:
+        return Msg("you")
+    if players == 2:
+        return Msg("the adversary")
+    return Msg("Player {n}", n=seat)
+
+
+def sentence(text: str) -> str:
+    """A text with its first letter a capital (a name at the start of a line: "Tú", "The adversary")."""
+    return text[:1].upper() + text[1:]
 
 
 # ---------------------------------------------------------------------- the games
@@ -435,7 +531,9 @@ __all__ = [
     "GAMES",
     "GAME_NAMES",
     "SPANISH_SUITS",
-    "PackMsg",
+    "CardWords",
+    "Joined",
+    "ShownCards",
     "bot_name",
     "card_for_people",
     "card_symbol",
@@ -449,6 +547,10 @@ __all__ = [
     "move_phrase",
     "move_words",
     "order_moves",
+    "pack_words",
+    "seat_msg",
+    "sentence",
+    "shown_cards",
     "spanish_card",
     "spanish_card_words",
     "spanish_pack",

@@ -369,14 +369,17 @@ def review_text(text: str, seat: int, deal: int = 1, playouts: int | None = None
     return Review(rec.variant, seat, deal, playouts, results, forced)
 
 
-def move_words(action: str, tr: Translator) -> str:
+def move_words(action: str, tr: Translator, variant: str = "") -> str:
     """A reviewed move in ``tr``'s words, as the move list says it ("pass", "pasar", "use 7♥ 8♥
-    9♥"): the seat is the review's, named in its first line; the JSON keeps the notation."""
+    9♥"): the seat is the review's, named in its first line; the JSON keeps the notation.  The
+    cards of ``variant``'s pack are drawn as ``tr``'s screen draws it (R8.1)."""
     from conquian.engine.actions import parse_action
-    from conquian.present import move_msg
+    from conquian.engine.rules import PRESETS
+    from conquian.present import move_msg, spanish_pack
 
+    spanish = variant in PRESETS and spanish_pack(PRESETS[variant])
     try:
-        return tr.render(move_msg(parse_action(action)))
+        return tr.render(move_msg(parse_action(action), spanish=spanish))
     except ConquianError:
         return action
 
@@ -390,7 +393,7 @@ def report(review: Review, tr: Translator | None = None) -> str:
     >>> rv = Review("conquian", 2, 1, 8, [Decision(1, 3, "p2 pass", "p2 use 7h 8h 9h", "p2 pass", 0.25,
     ...     "blunder", [Estimate("p2 pass", 0.5, None), Estimate("p2 use 7h 8h 9h", 0.75, None)])], 2)
     >>> print(report(rv))  # doctest: +NORMALIZE_WHITESPACE
-    conquian, deal 1, p2: 1 decision(s) reviewed, 2 forced, 8 playouts per candidate
+    Conquián, deal 1, Player 2: 1 decision reviewed, 2 forced, 8 playouts per candidate
       1. #3   pass                         blunder    win 0.50  best use 7♥ 8♥ 9♥ (win 0.75, cost 0.25)
     accuracy 17%: 0 good, 0 inaccuracy, 0 mistake, 1 blunder
     turning point: decision 1 (action #3), pass: blunder, cost 0.25; best use 7♥ 8♥ 9♥
@@ -399,23 +402,29 @@ def report(review: Review, tr: Translator | None = None) -> str:
     """
     tr = tr or active()
     g = tr.gettext
-    lines = [tr.render(NMsg("{variant}, deal {deal}, p{seat}: {n} decision(s) reviewed, {forced} forced, "
+    from conquian.present import game_name
+
+    # the game and the seat as people name them, never the preset's code or the seat's (p2)
+    lines = [tr.render(NMsg("{game}, deal {deal}, {who}: {n} decision reviewed, {forced} forced, "
                             "{playouts} playouts per candidate",
-                            "{variant}, deal {deal}, p{seat}: {n} decision(s) reviewed, {forced} forced, "
-                            "{playouts} playouts per candidate", len(review.decisions), variant=review.variant,
-                            deal=review.deal, seat=review.seat, forced=review.forced, playouts=review.playouts))]
+                            "{game}, deal {deal}, {who}: {n} decisions reviewed, {forced} forced, "
+                            "{playouts} playouts per candidate", len(review.decisions), game=game_name(review.variant),
+                            deal=review.deal, who=Msg("Player {n}", n=review.seat), forced=review.forced,
+                            playouts=review.playouts))]
+    variant = review.variant
     for d in review.decisions:
         made = next(e for e in d.candidates if e.action == d.played)
         best = next(e for e in d.candidates if e.action == d.best)
-        line = (f"{d.number:3d}. #{d.action_index:<3d} {move_words(d.played, tr):<28s} {mark_word(d.mark, tr):<10s} "
+        line = (f"{d.number:3d}. #{d.action_index:<3d} {move_words(d.played, tr, variant):<28s} "
+                f"{mark_word(d.mark, tr):<10s} "
                 + g(N_("win {chance}")).format(chance=f"{made.win:.2f}"))
         if made.points is not None:
             line += " " + g(N_("points {points}")).format(points=f"{made.points:+.1f}")
         if d.best != d.played:
             line += "  " + g(N_("best {move} (win {chance}, cost {cost})")).format(
-                move=move_words(d.best, tr), chance=f"{best.win:.2f}", cost=f"{d.cost:.2f}")
+                move=move_words(d.best, tr, variant), chance=f"{best.win:.2f}", cost=f"{d.cost:.2f}")
         if d.foster_differs:
-            line += "  " + g(N_("foster: {move}")).format(move=move_words(d.foster, tr))
+            line += "  " + g(N_("foster: {move}")).format(move=move_words(d.foster, tr, variant))
         lines.append(line)
     acc = review.accuracy
     counts = ", ".join(f"{n} {mark_word(m, tr)}" for m, n in review.counts.items())
@@ -423,8 +432,8 @@ def report(review: Review, tr: Translator | None = None) -> str:
                  if acc is not None else g(N_("no decision to review")))
     for d in review.turning_points:
         lines.append(g(N_("turning point: decision {n} (action #{action}), {move}: {mark}, cost {cost}; best {best}"))
-                     .format(n=d.number, action=d.action_index, move=move_words(d.played, tr),
-                             mark=mark_word(d.mark, tr), cost=f"{d.cost:.2f}", best=move_words(d.best, tr)))
+                     .format(n=d.number, action=d.action_index, move=move_words(d.played, tr, variant),
+                             mark=mark_word(d.mark, tr), cost=f"{d.cost:.2f}", best=move_words(d.best, tr, variant)))
     return "\n".join(lines)
 
 

@@ -41,8 +41,8 @@ from conquian.engine.record import Record, ReplayError, read_record, record_from
 from conquian.engine.rules import CONQUIAN, Rules
 from conquian.hints import current_round, live_out_msgs, live_outs
 from conquian.i18n import N_, Msg, NMsg, Translator, active
-from conquian.present import going_out_msg, move_msg, named_cards
-from conquian.words import HUMAN, YOU, Joined, Words, default_names
+from conquian.present import Joined, going_out_msg, move_msg, named_cards, spanish_pack
+from conquian.words import HUMAN, YOU, Words, default_names
 
 #: The name of the lone person at a table of bots (:func:`default_names`): the log speaks to him.
 #: the record format skips it, and the record stays exactly as docs/records.md describes it).
@@ -335,10 +335,11 @@ class GameSession(Words):
         """A move in words as a message (:func:`conquian.present.move_msg`), naming the player a
         card goes to (:meth:`move_target`); a use that lays the whole hand says that it goes out
         (:func:`conquian.present.going_out_msg`, R3.7, R8.5)."""
+        spanish = spanish_pack(self.rules)  # its cards drawn as each reader's screen draws the pack
         if isinstance(action, Use) and self.goes_out(action):
-            return going_out_msg(action)
+            return going_out_msg(action, spanish)
         to = self.move_target(action)
-        return move_msg(action, self.person(to) if to is not None else None)
+        return move_msg(action, self.person(to) if to is not None else None, spanish)
 
     def move_label(self, action: Action, tr: Translator | None = None) -> str:
         """A move as a button or a list shows it to a person, in ``tr``'s language (the program's by

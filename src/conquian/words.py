@@ -15,8 +15,8 @@ from conquian.engine.conquian.deal import Event
 from conquian.engine.conquian.mexicano_events import MexicanoEvent
 from conquian.engine.cooncan.deal import CooncanEvent
 from conquian.engine.rules import Rules
-from conquian.i18n import ENGLISH, N_, SOURCE_LANGUAGE, Msg, Translator, active
-from conquian.present import BOT_NAMES, bot_name, card_words, spanish_pack, symbols
+from conquian.i18n import N_, SOURCE_LANGUAGE, Msg, Translator, active
+from conquian.present import BOT_NAMES, Joined, bot_name, card_words, shown_cards, spanish_pack, symbols
 
 #: The seat kind of a person (any other kind is a bot's name).
 HUMAN = "human"
@@ -146,7 +146,7 @@ class Words:
         if kind == "bury":
             return self._by(seat, N_("{who} buried {card}"), N_("You buried {card}"), card=card)
         if kind == "use":
-            melds = symbols(" | ".join(meld_text(m) for m in e.melds))
+            melds = shown_cards(" | ".join(meld_text(m) for m in e.melds), spanish_pack(self.rules))
             return self._by(seat, N_("{who} used {card}: {melds}"), N_("You used {card}: {melds}"),
                             card=card, melds=melds)
         if kind == "force":
@@ -262,25 +262,6 @@ class Words:
         if event.kind == "exchange":
             return Msg("every player has given: each card goes to the next player (R8.2)")
         return self._describe_conquian(event)
-
-
-
-
-class Joined(Msg):
-    """Texts side by side, each rendered in the reader's language: ``", ".join`` of messages
-    (every seat's points: "Ann +2, Bob -2")."""
-
-    __slots__ = ("parts", "sep")
-
-    def __init__(self, parts: Sequence[str | Msg], sep: str = ", ") -> None:
-        super().__init__("", parts=tuple(parts), sep=sep)
-        self.parts = tuple(parts)
-        self.sep = sep
-
-    def render(self, tr: Translator | None = None) -> str:
-        """The parts in ``tr``'s language (English by default), joined."""
-        tr = tr or ENGLISH
-        return self.sep.join(tr.render(p) for p in self.parts)
 
 
 

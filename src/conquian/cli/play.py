@@ -9,6 +9,7 @@ import os
 import sys
 from typing import Any
 
+from conquian import present
 from conquian.bots.levels import LEVELS
 from conquian.cli.options import (
     Subparsers,
@@ -25,7 +26,7 @@ from conquian.engine.record import (
     replay,
 )
 from conquian.engine.rules import PRESETS
-from conquian.i18n import Msg, _
+from conquian.i18n import Msg, _, render
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -276,7 +277,8 @@ def _existing_record(path: str, session: Any, same_seats: bool) -> int | str | N
     if not same:
         print("conquian play: " + _("{path} holds an unfinished match with other settings ({variant}, {n} "
                                     "players): not overwritten; continue it with: {command}").format(
-            path=path, variant=rules.name, n=rules.players, command=resume_command(path)), file=sys.stderr)
+            path=path, variant=render(present.game_name(rules.name)), n=rules.players, command=resume_command(path)),
+            file=sys.stderr)
         return 2
     return "resume"
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import shutil
 import sys
+import textwrap
 
 from conquian.cli.options import Subparsers
 from conquian.i18n import _, active, render
@@ -20,6 +22,15 @@ def add_parsers(sub: Subparsers) -> None:
                    help=_("the puzzle of the day (the same for everyone on the same day, in UTC)"))
     p.add_argument("--list", action="store_true", help=_("list the puzzles: id, theme, difficulty"))
     p.add_argument("--answer", help=_("answer at once with this move's number or notation (no question asked)"))
+
+
+def say(text: str, indent: str = "", hanging: str = "") -> None:
+    """Print ``text`` wrapped at word boundaries to the terminal's width (``COLUMNS``, else 80), so a
+    long line never breaks inside a word ("Th/eme"); ``hanging``: the indent of its next lines."""
+    width = max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+    for paragraph in text.split("\n"):
+        print(textwrap.fill(paragraph, width, initial_indent=indent, subsequent_indent=indent + hanging,
+                            break_long_words=False, break_on_hyphens=False) or indent.rstrip())
 
 
 def puzzle_command(args: argparse.Namespace) -> int:
@@ -51,12 +62,12 @@ def puzzle_command(args: argparse.Namespace) -> int:
         print(_("Puzzle of the day, {date} (UTC)").format(date=datetime.datetime.now(datetime.UTC).date().isoformat()))
     print(_("Puzzle {id} ({theme})").format(id=puzzle.id, theme=render(THEME_WORDS[puzzle.theme])))
     for line in puzzle_lines(puzzle):
-        print("  " + line)
+        say(line, "  ", "  ")
     actions = puzzle.deal().legal_actions()
     moves = [str(a) for a in actions]
     print(_("Your moves:"))
     for i, a in enumerate(actions, 1):
-        print(f"  {i}. {render(move_msg(a))}")
+        say(f"{i}. {render(move_msg(a))}", "  ", "   ")
     choice = args.answer
     if choice is None:
         try:
@@ -76,8 +87,8 @@ def puzzle_command(args: argparse.Namespace) -> int:
     if picked == puzzle.answer:
         print(_("Right!"))
     else:
-        print(_("Not this time: the answer is {answer}.").format(answer=render(move_words(puzzle.answer))))
-    print(active().render(puzzle.explanation()))
+        say(_("Not this time: the answer is {answer}.").format(answer=render(move_words(puzzle.answer))))
+    say(active().render(puzzle.explanation()))
     for reason in puzzle.reasons():
-        print(active().render(reason))
+        say(active().render(reason))
     return 0

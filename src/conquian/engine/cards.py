@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from conquian.engine.errors import NotationError, quote
-from conquian.i18n import CMsg, Msg
+from conquian.i18n import ENGLISH, CMsg, Msg, Translator
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "cdhs"
@@ -272,10 +272,44 @@ _CONTEXTS = (CMsg("card: ace", "the {card}"), CMsg("card: jack", "the {card}"), 
              CMsg("Spanish pack card: number", "the {card}"))
 
 
+#: R8.1: the Spanish pack's suits and courts as a card shows them (``7 Co``, ``Sota Or``), by the
+#: notation's letters: the marks of that pack on the screen, in every language.
+SPANISH_SUITS_SHORT = {"d": "Or", "h": "Co", "s": "Es", "c": "Ba"}
+SPANISH_RANKS_SHORT = {"A": "As", "J": "Sota", "Q": "Cab", "K": "Rey"}
+
+
+def spanish_card(card: int) -> str:
+    """A card of the Spanish pack as a card shows it: ``7 Co``, ``Rey Es``, ``As Or`` (R8.1)."""
+    s = card_str(card)
+    return f"{SPANISH_RANKS_SHORT.get(s[0], s[0])} {SPANISH_SUITS_SHORT[s[1]]}"
+
+
+class TheCard(CMsg):
+    """A card of the Spanish pack in a sentence, with its article, named by the pack the reader's
+    screen shows (:attr:`~conquian.i18n.Translator.spanish_suits`): "la Sota Or" with the Spanish
+    suits, "la J♦" with the French ones."""
+
+    __slots__ = ("card",)
+
+    def __init__(self, card: int) -> None:
+        rank = card_str(card)[0]
+        super().__init__(_ARTICLE_CONTEXTS.get(rank, "card: number"), "the {card}", card=card_symbol(card))
+        self.card = card
+
+    def render(self, tr: Translator | None = None) -> str:
+        """The card with its article, in ``tr``'s language and pack."""
+        tr = tr or ENGLISH
+        if not tr.spanish_suits:
+            return super().render(tr)
+        context = _SPANISH_ARTICLE_CONTEXTS.get(card_str(self.card)[0], "Spanish pack card: number")
+        return CMsg(context, "the {card}", card=spanish_card(self.card)).render(tr)
+
+
 def the_card(card: int, spanish: bool = False, shown: str | Msg | None = None) -> Msg:
     """A card in a sentence with its article, in the reader's language: "the J♠", Spanish "la J♠",
-    "el K♠"; ``spanish``: a card of the Spanish pack (R8.1: "la sota", "el caballo"); ``shown``:
-    the card as written (its symbol by default).
+    "el K♠"; ``spanish``: a card of the Spanish pack (R8.1: "la sota", "el caballo"), named as the
+    reader's screen shows that pack (:class:`TheCard`) unless ``shown`` says how the card is
+    written (its symbol by default).
 
     ```pycon
     >>> from conquian.engine.cards import parse_card
@@ -285,12 +319,16 @@ def the_card(card: int, spanish: bool = False, shown: str | Msg | None = None) -
     ('the J♠', 'la J♠', 'el K♠')
     >>> es.render(the_card(parse_card("Qs"), spanish=True, shown="caballo de espadas"))
     'el caballo de espadas'
+    >>> es.render(the_card(parse_card("Qs"), spanish=True)), es.shown(True).render(the_card(parse_card("Qs"), True))
+    ('la Q♠', 'el Cab Es')
 
     ```
     """
-    face = card_symbol(card) if shown is None else shown
     if card == JOKER:
-        return CMsg("card: joker", "the {card}", card=face)
+        return CMsg("card: joker", "the {card}", card=card_symbol(card) if shown is None else shown)
+    if spanish and shown is None:
+        return TheCard(card)
+    face = card_symbol(card) if shown is None else shown
     rank = card_str(card)[0]
     if spanish:
         return CMsg(_SPANISH_ARTICLE_CONTEXTS.get(rank, "Spanish pack card: number"), "the {card}", card=face)

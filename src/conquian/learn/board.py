@@ -8,7 +8,7 @@ from conquian.engine.conquian.base import ConquianFamilyView
 from conquian.engine.cooncan.view import CooncanView
 from conquian.i18n import Msg, Translator
 from conquian.learn.runner import LessonRun
-from conquian.present import symbols
+from conquian.present import seat_msg, sentence, symbols
 
 
 def _cards(cards: list[int]) -> str:
@@ -23,7 +23,7 @@ def board_lines(run: LessonRun, tr: Translator) -> list[str]:
     view = run.deal.view(seat)
 
     def who(s: int) -> str:
-        return tr.render(Msg("you")) if s == seat else f"p{s}"
+        return tr.render(seat_msg(s, seat, run.deal.rules.players))
 
     lines: list[str] = []
     if isinstance(view, CooncanView):
@@ -36,7 +36,7 @@ def board_lines(run: LessonRun, tr: Translator) -> list[str]:
     assert isinstance(view, ConquianFamilyView)
     for s, side in zip(view.seats, view.side_masks, strict=False):
         melds = " | ".join(_cards(cards_of(m)) for m in side) or tr.render(Msg("nothing down"))
-        lines.append(f"{who(s)}: {melds}")
+        lines.append(f"{sentence(who(s))}: {melds}")
     if view.card >= 0 and view.card != JOKER and not run.deal.over:
         lines.append(tr.render(Msg("In play: ")) + _cards([view.card]))
     lines.append(tr.render(Msg("pack {n}", n=view.pack_count)))

@@ -30,7 +30,7 @@ from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.rules import get_rules
 from conquian.i18n import Msg, NMsg, Translator, active
-from conquian.present import move_msg, symbols
+from conquian.present import move_msg, seat_msg, sentence, symbols
 
 #: The least lead in win chance of the answer over the second-best move.
 MARGIN = 0.2
@@ -404,10 +404,10 @@ def _cooncan_effect(deal: Deal, view: CooncanView, seat: int, move: str) -> Msg 
         fits = [i for i, c in enumerate(view.combos, 1) if c.add_mask >> card & 1]
         nxt = seat % deal.rules.players + 1
         if fits:
-            return Msg("If you {move}, p{next} may take {card}, and it fits combination {n} on the table.",
-                       move=words, next=nxt, card=the_card(card), n=fits[0])
-        return Msg("If you {move}, p{next} may take {card}, but it fits no combination on the table.",
-                   move=words, next=nxt, card=the_card(card))
+            return Msg("If you {move}, {who} may take {card}, and it fits combination {n} on the table.",
+                       move=words, who=seat_msg(nxt, seat, deal.rules.players), card=the_card(card), n=fits[0])
+        return Msg("If you {move}, {who} may take {card}, but it fits no combination on the table.",
+                   move=words, who=seat_msg(nxt, seat, deal.rules.players), card=the_card(card))
     if verb in ("add", "shift", "meld"):
         mine: Any = after.view(seat)
         left = len(mine.hand)
@@ -423,14 +423,15 @@ def cooncan_lines(deal: Deal, seat: int, tr: Translator | None = None) -> list[s
     tr = tr or active()
     view: Any = deal.view(seat)
     assert isinstance(view, CooncanView)
-    lines = [tr.render(Msg("You are p{seat}.", seat=seat))]
+    players = deal.rules.players
+    lines = [tr.render(Msg("You are {who}.", who=Msg("Player {n}", n=seat)))] if players > 2 else []
     for s, n in enumerate(view.hand_counts, 1):
         if s != seat:
-            lines.append(tr.render(NMsg("p{other} has {n} card in hand.", "p{other} has {n} cards in hand.", n,
-                                        other=s)))
+            lines.append(sentence(tr.render(NMsg("{who} has {n} card in hand.", "{who} has {n} cards in hand.", n,
+                                                 who=seat_msg(s, seat, players)))))
     lines.append(tr.render(Msg("Your hand: ")) + _cards(list(view.hand)))
     for i, combo in enumerate(view.combos, 1):
-        lines.append(f"{i}. {symbols(combo.display())} (p{combo.owner})")
+        lines.append(f"{i}. {symbols(combo.display())} ({tr.render(seat_msg(combo.owner, seat, players))})")
     if view.stock:
         shown = list(view.stock) if deal.rules.stock == "open" else [view.stock[-1]]
         lines.append(tr.render(Msg("Discard pile: ")) + " ".join(card_symbol(c) for c in shown))
@@ -521,17 +522,17 @@ def view_lines(deal: Deal, seat: int, tr: Translator | None = None) -> list[str]
     view: Any = deal.view(seat)
     if isinstance(view, CooncanView):
         return cooncan_lines(deal, seat, tr)
-    lines = [tr.render(NMsg("You are p{seat}; p{other} has {n} card in hand.",
-                            "You are p{seat}; p{other} has {n} cards in hand.", view.adversary_hand_count,
-                            seat=seat, other=3 - seat))]
+    lines = [sentence(tr.render(NMsg("{who} has {n} card in hand.", "{who} has {n} cards in hand.",
+                                     view.adversary_hand_count, who=seat_msg(3 - seat, seat, 2))))]
     lines.append(tr.render(Msg("Your hand: ")) + _cards(cards_of(view.hand_mask)))
     for s, side in zip(view.seats, view.side_masks, strict=False):
         melds = " | ".join(_cards(cards_of(m)) for m in side) or tr.render(Msg("nothing down"))
-        lines.append(f"p{s}: {melds}")
+        lines.append(tr.render(Msg("{who}: {cards}", who=sentence(tr.render(seat_msg(s, seat, 2))), cards=melds)))
     if view.card >= 0:
         lines.append(tr.render(Msg("In play: ")) + _cards([view.card]))
     lines.append(tr.render(Msg("pack {n}", n=view.pack_count)))
-    lines.append(tr.render(Msg("Buried: ")) + (_cards(cards_of(view.buried_mask)) or "-"))
+    buried = cards_of(view.buried_mask)
+    lines.append(tr.render(NMsg("Buried: ", "Buried: ", len(buried))) + (_cards(buried) or "-"))
     return lines
 
 

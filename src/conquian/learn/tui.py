@@ -18,16 +18,16 @@ from conquian.learn.lessons import LESSONS
 from conquian.learn.model import Lesson
 from conquian.learn.progress import done_lessons, mark_done
 from conquian.learn.runner import LessonRun
-from conquian.present import spanish_pack
+from conquian.present import seat_msg, sentence
 from conquian.tui.widgets import cards_text, table_text, translate_bindings
 from conquian.words import YOU
 
 
 def lesson_line(lesson: Lesson, done: bool) -> str:
-    """One line of the path: a mark, the title, and whether it is done."""
-    mark = "✓" if done else "·"
+    """One line of the path: the title and whether it is done, a mark before it once done (the
+    words say it already: no mark stands for "not yet")."""
     state = _("done") if done else _("not done")
-    return f"{mark} {render(lesson.title)} ({state})"
+    return f"✓ {render(lesson.title)} ({state})" if done else f"{render(lesson.title)} ({state})"
 
 
 class LessonScreen(Screen[bool]):
@@ -71,9 +71,12 @@ class LessonScreen(Screen[bool]):
         """Redraw the table, the hand, the prompt and the moves."""
         run = self.run
         # the learner's seat is "You" (a message, so that the table speaks to him in the second person)
-        names = cast(list[str], [Msg(YOU) if s == run.lesson.seat else f"p{s}"
-                                 for s in range(1, run.deal.rules.players + 1)])
-        spanish = spanish_pack(run.deal.rules)
+        players = run.deal.rules.players
+        me = run.lesson.seat
+        names = cast(list[str], [Msg(YOU) if s == me else sentence(render(seat_msg(s, me, players)))
+                                 for s in range(1, players + 1)])
+        # the lessons draw every pack with the French suits their words name ("Lay the 5♥ ...")
+        spanish = False
         self.query_one("#table", Static).update(table_text(None, run.deal, False, False, names=names, spanish=spanish))
         hand = Text(_("Your hand: "))
         hand.append_text(cards_text(run.hand(), False, spanish))

@@ -25,7 +25,7 @@ from conquian.engine.cards import JOKER, card_str, cards_of, the_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.errors import ConquianError
-from conquian.i18n import N_, Msg, _, active, render
+from conquian.i18n import N_, Msg, _, active, render, show_suits
 from conquian.present import game_name, order_moves, spanish_pack
 from conquian.session import HUMAN, GameSession, Joined, action_cards, live_out_msgs
 from conquian.tui.keys import bind_game_keys, game_keys, hint_move, make_session
@@ -91,7 +91,6 @@ class ConquianApp(App[None]):
         self.record_path = record_path or session.default_record_path()
         self.show_buried = show_buried
         self.spanish_suits = spanish_suits
-        """The Spanish pack shown with its own suits and courts (R8.1): oros, copas, espadas, bastos."""
         """The memory aid (R3.3): buried and covered cards shown to every seat alike; off by default."""
         self.selected: set[int] = set()  # indexes into the shown hand
         self.last_rule: str | None = None  # the rule of the last refusal: the rules screen opens at it
@@ -165,6 +164,17 @@ class ConquianApp(App[None]):
         self.exit()
 
     # ------------------------------------------------------------------ the log
+    @property
+    def spanish_suits(self) -> bool:
+        """The Spanish pack shown with its own suits and courts (R8.1): oros, copas, espadas, bastos."""
+        return self._spanish_suits
+
+    @spanish_suits.setter
+    def spanish_suits(self, on: bool) -> None:
+        self._spanish_suits = on
+        # every text of the program names the cards by the pack on the screen (one source: the catalogue)
+        show_suits(self.spanish)
+
     @property
     def spanish(self) -> bool:
         """Whether the cards are shown with the Spanish suits now (asked for, and the Spanish pack)."""
@@ -436,6 +446,7 @@ class ConquianApp(App[None]):
         if self._bot_timer is not None:
             self._bot_timer.stop()
         self.session = session
+        show_suits(self.spanish)
         self.record_path = str(Path(self.record_path).with_name(self.session.default_record_name()))
         self.hurry = False
         self.show_seen = False
@@ -595,6 +606,8 @@ class ConquianApp(App[None]):
         for line in lines:
             s.say("", seat, Msg("hint: {text}", text=line))
         self.flush_log()
+        if len(self.screen_stack) > 1:
+            return  # the rules or a question is open: the hint waits in the log, never over that window
         self.notify(self.people("\n".join(render(line) for line in lines)), title=_("hint"), timeout=8, markup=False)
 
     def action_rules(self) -> None:
@@ -605,6 +618,7 @@ class ConquianApp(App[None]):
             with contextlib.suppress(UnknownRuleError):
                 rule(self.last_rule)
                 refused = self.last_rule
+        self.clear_notifications()  # a hint's pop-up would cover the rules' text (it stays in the log)
         self.push_screen(RulesScreen(refused, self.session.rules.family, self.keys))
 
     def action_seen(self) -> None:
@@ -645,8 +659,9 @@ class ConquianApp(App[None]):
         if not old.match_over and (old.match.results or old.deal.actions()):
             saved = self.save_now()
             if saved:
-                self.notify(_("The match left is saved in {path}; to go on with it: {command}").format(
-                    path=saved, command=resume_command(saved)), title=_("saved"), timeout=10, markup=False)
+                # the command names the file: the path once
+                self.notify(_("The match left is saved; to go on with it: {command}").format(
+                    command=resume_command(saved)), title=_("saved"), timeout=10, markup=False)
         variant, options = choice
         bots = [k for k in old.seats if k != HUMAN][:1] or None
         people = [old.name(i) for i in old.human_seats]
@@ -667,7 +682,7 @@ class ConquianApp(App[None]):
     def card_words(self, card: int) -> Msg:
         """A card in a sentence, with its article: "the 7♣" (``--ascii``: "the 7c"; the Spanish
         suits: "el 7 Ba", "la Sota Es")."""
-        return the_card(card, spanish_pack(self.session.rules), card_text(card, self.ascii_only, self.spanish).plain)
+        return the_card(card, self.spanish, card_text(card, self.ascii_only, self.spanish).plain)
 
     def exchange_status(self) -> str:
         """The status during the exchange (R8.2), for the seat on the screen: choose a card to give,
@@ -729,8 +744,9 @@ class ConquianApp(App[None]):
             self.exit()
             return
         saved = self.save_now()
-        where = (_("The match so far is saved in {path}.\nTo continue it later: {command}").format(
-            path=saved, command=resume_command(saved)) if saved
+        # the command names the saved file: its path said once
+        where = (_("The match so far is saved. To continue it later: {command}").format(
+            command=resume_command(saved)) if saved
                  else _("It could not be saved: {error}").format(error=self.save_error))
 
         def answer(key: str | None) -> None:

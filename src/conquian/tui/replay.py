@@ -17,7 +17,7 @@ from conquian.engine.actions import Force, parse_action
 from conquian.engine.errors import ConquianError
 from conquian.engine.match import Deal, new_deal
 from conquian.engine.record import Record, write_record
-from conquian.i18n import N_, Msg, _, active, render
+from conquian.i18n import N_, Msg, _, active, render, show_suits
 from conquian.present import game_name, move_msg, spanish_pack
 from conquian.review import Decision, Review, mark_word, review_file, review_text
 from conquian.tui.widgets import fit_theme_colours, people_text, table_text, translate_bindings
@@ -59,7 +59,6 @@ class ReplayApp(App[None]):
         self.rules = record.rules()
         self.ascii_only = ascii_only
         self.spanish = spanish_suits and spanish_pack(self.rules)
-        """The Spanish pack shown with its own suits (R8.1)."""
         self.deal_index = 0
         self.step = 0
         self.words = Words(self.rules, record.players)
@@ -239,6 +238,16 @@ class ReplayApp(App[None]):
 
         to = who(a.target) if isinstance(a, Force) and a.target is not None else None
         return render(Msg("{who}: {move}", who=who(a.seat), move=move_msg(a, to)))
+
+    @property
+    def spanish(self) -> bool:
+        """The Spanish pack shown with its own suits (R8.1)."""
+        return self._spanish
+
+    @spanish.setter
+    def spanish(self, on: bool) -> None:
+        self._spanish = on
+        show_suits(on)  # the cards in words named by the pack on the screen
 
     def action_spanish(self) -> None:
         """``s``: the Spanish pack with the Spanish suits, or the French ones again (R8.1)."""

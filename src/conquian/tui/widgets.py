@@ -24,7 +24,7 @@ from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.cooncan.deal import CooncanDeal
 from conquian.engine.match import Deal
-from conquian.i18n import N_, Msg, NMsg, _, render
+from conquian.i18n import N_, Msg, NMsg, _, ngettext, render
 from conquian.present import for_people, spanish_card, spanish_text, symbols, unsymbols
 from conquian.session import YOU, GameSession
 
@@ -254,7 +254,7 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
                 t.append(f"  - {turn_words(who(deal.to_act or 0), deal.phase)}")
             t.append("   " + _("pack {n}").format(n=deal.pack_count) + "\n")
         if show_seen:
-            t.append(_("Buried: "), style="dim")
+            t.append(ngettext("Buried: ", "Buried: ", len(cards_of(deal.buried))), style="dim")
             t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only, spanish))
             t.append("\n")
         return t
@@ -347,7 +347,7 @@ def mexicano_table(deal: MexicanoDeal, who: Callable[[int], str | Msg], ascii_on
             t.append(f"  - {turn_words(who(actor), deal.phase)}")
     t.append("   " + _("pack {n}").format(n=deal.pack_count) + "\n")
     if show_seen:
-        t.append(_("Buried: "), style="dim")
+        t.append(ngettext("Buried: ", "Buried: ", len(cards_of(deal.buried))), style="dim")
         t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only, spanish))
         t.append("\n")
     return t

@@ -1,6 +1,7 @@
 """The language the web table writes in, for each reader: a request's (``?lang=``, else its
 ``Accept-Language``), a WebSocket's (its ``hello``), and the catalogue the page translates its
-own texts with (``GET /i18n/{lang}.json``).
+own texts with (``GET /i18n/{lang}.json``), with the Spanish pack's names
+(:func:`~conquian.present.pack_words`: the page names cards with the terminal's words).
 
 The server never chooses one language for everybody: every text is rendered with the reader's
 :class:`~conquian.i18n.Translator`, and nothing but words changes with it (the cards, the moves'
@@ -25,6 +26,7 @@ from functools import cache
 from typing import Any
 
 from conquian.i18n import SOURCE_LANGUAGE, Translator, languages, match_language, negotiate, translator
+from conquian.present import pack_words
 
 #: Each language's name in itself, as the page's switch shows it.
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
@@ -75,4 +77,5 @@ def catalogue(lang: str) -> dict[str, Any]:
 def _catalogue(lang: str) -> dict[str, Any]:
     # kept per language the server speaks (never per tag asked for: their number is the client's choice)
     tr = translator(lang)
-    return {"lang": tr.lang, "languages": language_list(), "nplurals": _nplurals(tr), "messages": tr.messages()}
+    return {"lang": tr.lang, "languages": language_list(), "nplurals": _nplurals(tr), "messages": tr.messages(),
+            "cards": pack_words()}

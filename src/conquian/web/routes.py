@@ -29,6 +29,7 @@ from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
+from conquian.present import game_name
 from conquian.session import HUMAN
 from conquian.web import app_shell, protocol, security
 from conquian.web.finished import Busy
@@ -558,10 +559,11 @@ def _new_table(spec: protocol.CreateTable, tr: Translator = ENGLISH) -> tuple[Ta
     kinds = [s.kind for s in spec.seats] or ([OPEN] * rules.players)
     if len(kinds) != rules.players:
         raise TableError("no_seat", Msg("{game} with {players} players has {players} seats, not {seats}",
-                                        game=rules.name, players=rules.players, seats=len(kinds)))
+                                        game=game_name(rules.name), players=rules.players, seats=len(kinds)))
     deck = _set_deal(spec, rules)
     host_token = new_token()
-    name = protocol.check_table_name(spec.name) or tr.render(Msg("{game} table", game=rules.name))
+    # no name given: the game's name for people, never its preset's code ("Conquián mexicano")
+    name = protocol.check_table_name(spec.name) or tr.render(game_name(rules.name))
     table = Table(
         id=secrets.token_urlsafe(6), name=name[:60],
         rules=rules, seed=spec.seed, deck=deck, host_hash=hash_token(host_token),
@@ -597,7 +599,7 @@ def _set_deal(spec: protocol.CreateTable, rules: Any) -> tuple[int, ...] | None:
         deck = tuple(parse_cards(spec.deck))
         new_deal(rules, deck)
     except ConquianError as e:
-        raise ProtocolError("bad_deck", Msg("the deck is not a {game} deck: {reason}", game=rules.name,
+        raise ProtocolError("bad_deck", Msg("the deck is not a {game} deck: {reason}", game=game_name(rules.name),
                                             reason=e.message)) from None
     return deck
 

@@ -39,7 +39,7 @@ from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.errors import ConquianError
 from conquian.hints import live_out_msgs
 from conquian.i18n import ENGLISH, Msg, Translator
-from conquian.present import order_moves
+from conquian.present import order_moves, spanish_pack
 from conquian.session import GameSession
 from conquian.web.table import OPEN, PLAYING, Table, TableError
 
@@ -119,6 +119,14 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "pool_text": session.pool_text(tr),
         "result": session.lines[-1].render(None, tr) if deal.over and session.lines else "",
     }
+    if spanish_pack(table.rules):
+        # the same words for a page that shows the Spanish pack's suits (R8.1): each page names the
+        # cards by the pack it draws, never one pack's cards in the other's words
+        suited = tr.shown(True)
+        out["log_suits"] = session.log_tail(seat, suited, LOG_LINES)
+        for move, words in zip(out["last_moves"], last_moves(session, view, suited)[0], strict=True):
+            move["words_suits"] = words["words"]
+        out["scores"]["result_suits"] = session.lines[-1].render(None, suited) if deal.over and session.lines else ""
     return out
 
 
@@ -320,5 +328,8 @@ def hint_message(session: GameSession, seat: int, act: str, tr: Translator) -> d
     the notation and in words, and the live outs of its partial combinations, from its view."""
     action = parse_action(act)
     outs = live_out_msgs(session.deal, seat)
-    return {"type": "hint", "act": session.action_words(action), "move": session.move_label(action, tr),
-            "outs": [tr.render(m) for m in outs]}
+    out = {"type": "hint", "act": session.action_words(action), "move": session.move_label(action, tr),
+           "outs": [tr.render(m) for m in outs]}
+    if spanish_pack(session.rules):  # for a page that shows the Spanish pack's suits (R8.1)
+        out["outs_suits"] = [tr.shown(True).render(m) for m in outs]
+    return out

@@ -2,16 +2,13 @@
 // large in the middle), the Spanish suits when the player chose them (oros, copas, espadas, bastos:
 // R8.1's mapping, sota/caballo/rey for J, Q, K), the joker, the back; icons of the replay's buttons.
 // Loaded before app.js; its functions run after app.js has loaded, so they use its _(), format(),
-// ngettext() and spanishSuits().  Every card has a name for screen readers in the page's language.
+// ngettext(), spanishSuits() and PACK (the Spanish pack's names, from the catalogue).  Every card has a name for screen readers in the page's language.
 // Only the card codes the snapshot gives are drawn: nothing hidden is ever known here.
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CARD_RANKS = { T: "10" };
 const CARD_SUIT_CLASS = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-const CARD_SPANISH = { d: "oros", h: "copas", s: "espadas", c: "bastos" };
-const CARD_SPANISH_RANK = { A: "as", J: "sota", Q: "caballo", K: "rey" };
-const CARD_SPANISH_FACE = { J: "S", Q: "C", K: "R" };
 
 // the suits, drawn in a box of 10 by 10
 const SUIT_SHAPES = {
@@ -52,7 +49,7 @@ function cardName(code, spanish) {
     return m ? format(_("joker as {card}"), { card: cardName(m[1], spanish) }) : _("joker");
   }
   const r = code.slice(0, -1), s = code.slice(-1);
-  if (spanish) return `${CARD_SPANISH_RANK[r] || CARD_RANKS[r] || r} de ${CARD_SPANISH[s] || s}`;
+  if (spanish) return `${PACK.ranks[r] || CARD_RANKS[r] || r} de ${PACK.suits[s] || s}`;
   const ranks = { A: _("ace"), 2: _("two"), 3: _("three"), 4: _("four"), 5: _("five"), 6: _("six"), 7: _("seven"),
     8: _("eight"), 9: _("nine"), T: _("ten"), J: _("jack"), Q: _("queen"), K: _("king") };
   const suits = { c: _("clubs"), d: _("diamonds"), h: _("hearts"), s: _("spades") };
@@ -68,14 +65,14 @@ function cardSvg(code, spanish) {
     svg.append(suitShape([["path", { d: STAR }]], 10, 14, 30, "pip big"));
     if (m) {
       const r = m[1].slice(0, -1), s = m[1].slice(-1);
-      svg.append(svgEl("text", { x: 25, y: 62, class: "named", "text-anchor": "middle" }, (spanish ? CARD_SPANISH_FACE[r] : null) || CARD_RANKS[r] || r),
+      svg.append(svgEl("text", { x: 25, y: 62, class: "named", "text-anchor": "middle" }, (spanish ? PACK.faces[r] : null) || CARD_RANKS[r] || r),
         suitShape(spanish ? SPANISH_SHAPES[s] || [] : SUIT_SHAPES[s] || [], 32, 53, 9, "pip"));
     }
     return svg;
   }
   const r = code.slice(0, -1), s = code.slice(-1);
   const shapes = spanish ? SPANISH_SHAPES[s] : SUIT_SHAPES[s];
-  const rank = (spanish ? CARD_SPANISH_FACE[r] : null) || CARD_RANKS[r] || r;
+  const rank = (spanish ? PACK.faces[r] : null) || CARD_RANKS[r] || r;
   svg.append(svgEl("text", { x: r === "T" ? 2.5 : 4, y: 17, class: "rank" + (r === "T" ? " wide" : "") }, rank));
   if (shapes) {
     svg.append(suitShape(shapes, 4.5, 20.5, 10, "pip"));
@@ -90,7 +87,7 @@ function cardFace(code, opts = {}) {
   const s = code.startsWith("X") ? "" : code.slice(-1);
   const cls = ["card"];
   if (code.startsWith("X")) cls.push("joker");
-  else if (spanish) cls.push("spanish", `es-${CARD_SPANISH[s] || s}`);
+  else if (spanish) cls.push("spanish", `es-${PACK.suits[s] || s}`);
   else { cls.push(CARD_SUIT_CLASS[s] || s); if (s === "h" || s === "d") cls.push("red"); }
   if (opts.small) cls.push("small");
   const name = cardName(code, spanish);

@@ -14,6 +14,33 @@ const CHAT_KEEP = 100;       // lines kept in the page
 // the quick reactions the server takes (protocol.REACTIONS), with their names for screen readers
 const REACTIONS = [["👍", () => _("thumbs up")], ["👏", () => _("applause")], ["😮", () => _("surprise")],
   ["😂", () => _("laughter")], ["🙏", () => _("thanks")], ["🔥", () => _("fire")]];
+// each reaction drawn in SVG (24 by 24), made for this page: it shows on every machine, with or
+// without an emoji font (the emoji stays the protocol's value and the button's data)
+const SKIN = { fill: "#f6c445", stroke: "#a8741a", "stroke-width": 1.2, "stroke-linejoin": "round" };
+const FACE = { cx: 12, cy: 12, r: 10.5, fill: "#f6c445", stroke: "#a8741a", "stroke-width": 1.2 };
+const INK = { fill: "#4a2c0a" };
+const REACTION_ICONS = {
+  "👍": [["path", { d: "M7.5 10.5 L11.2 3.6 Q12.6 2.2 13.8 3.4 Q14.6 4.4 14.1 6.2 L13.3 9.4 H19 Q21.2 9.6 20.8 11.8 L19.2 19.2 Q18.7 20.9 16.8 20.9 H7.5 Z", ...SKIN }],
+    ["rect", { x: 2.8, y: 10, width: 4.4, height: 11.2, rx: 1, fill: "#5b7bd5", stroke: "#2f4a94", "stroke-width": 1.2 }]],
+  "👏": [["path", { d: "M5.5 20.5 Q2.6 17.6 4 13.5 L6.6 6.6 Q7.4 5.2 8.6 5.9 Q9.5 6.6 9.1 8 L8.5 10 L12.2 4.2 Q13.2 3.1 14.3 3.9 Q15.2 4.8 14.5 6 L17.2 3.3 Q18.4 2.7 19.1 3.7 Q19.6 4.6 18.9 5.6 L14.8 11.6 L17.9 8.6 Q19 7.9 19.7 8.9 Q20.2 9.8 19.4 10.8 L13.2 18.6 Q10.4 22 5.5 20.5 Z", ...SKIN }],
+    ["path", { d: "M2.4 6.2 L4.2 7.8 M3.6 3.2 L5 5.4 M21.6 15 L19.6 14.4 M20.6 18.4 L18.8 17.2", stroke: "#e08a12", "stroke-width": 1.3, "stroke-linecap": "round", fill: "none" }]],
+  "😮": [["circle", FACE], ["circle", { cx: 8.4, cy: 9.4, r: 1.4, ...INK }], ["circle", { cx: 15.6, cy: 9.4, r: 1.4, ...INK }],
+    ["ellipse", { cx: 12, cy: 16, rx: 2.6, ry: 3.2, ...INK }]],
+  "😂": [["circle", FACE], ["path", { d: "M6.4 9.6 Q8.4 7.4 10.2 9.6 M13.8 9.6 Q15.6 7.4 17.6 9.6", stroke: "#4a2c0a", "stroke-width": 1.4, fill: "none", "stroke-linecap": "round" }],
+    ["path", { d: "M6.2 13 H17.8 Q17.4 19 12 19 Q6.6 19 6.2 13 Z", ...INK }], ["path", { d: "M8.4 15.8 H15.6 Q14.4 17.8 12 17.8 Q9.6 17.8 8.4 15.8 Z", fill: "#e0584f" }],
+    ["path", { d: "M3.6 11 Q1.4 14.2 3 15.4 Q4.6 16.2 4.8 13.6 Z M20.4 11 Q22.6 14.2 21 15.4 Q19.4 16.2 19.2 13.6 Z", fill: "#5fb3f0" }]],
+  "🙏": [["path", { d: "M11.6 3.2 Q10.2 3 9.6 5 L7.2 13.6 L4.2 17.4 L7.6 21 L11.6 16.6 Z", ...SKIN }],
+    ["path", { d: "M12.4 3.2 Q13.8 3 14.4 5 L16.8 13.6 L19.8 17.4 L16.4 21 L12.4 16.6 Z", ...SKIN }],
+    ["path", { d: "M3.2 18.2 L6.8 22 M20.8 18.2 L17.2 22", stroke: "#5b7bd5", "stroke-width": 2.2, "stroke-linecap": "round" }]],
+  "🔥": [["path", { d: "M12 1.8 Q13.6 6 17 8.8 Q20.6 12.2 19.4 16.4 Q18 21.6 12 22 Q6 21.6 4.6 16.4 Q3.8 12.6 6.6 9.8 Q6.8 12.6 8.8 13.2 Q7.8 6.4 12 1.8 Z", fill: "#f0622a", stroke: "#b43b12", "stroke-width": 1.1, "stroke-linejoin": "round" }],
+    ["path", { d: "M12 11 Q13.2 14 15.2 15.6 Q16.4 18.8 12 20.2 Q7.6 18.8 8.8 15.8 Q9.6 16.8 10.6 16.8 Q10.2 13.6 12 11 Z", fill: "#ffd23f" }]],
+};
+function reactionIcon(r) {
+  const shapes = REACTION_ICONS[r];
+  if (!shapes) return document.createTextNode(r);
+  return svgEl("svg", { viewBox: "0 0 24 24", width: "1.25em", height: "1.25em", class: "reaction-icon", "aria-hidden": "true", focusable: "false" },
+    shapes.map(([tag, attrs]) => svgEl(tag, attrs)));
+}
 const CHAT_ERRORS = new Set(["too_long", "too_fast", "muted", "no_line", "own_line", "no_account", "signed_out"]);
 
 function chatState(game) {
@@ -63,8 +90,8 @@ function chatLine(game, line) {
   row.append(": ");
   if (line.reaction) {
     const named = REACTIONS.find(([r]) => r === line.reaction);
-    // the emoji and its name in words (a screen without an emoji font shows the words)
-    row.append(el("span", { class: "chat-reaction", role: "img", "aria-label": named ? named[1]() : line.reaction }, line.reaction),
+    // the reaction drawn (the page's own SVG, never a font's emoji) and its name in words
+    row.append(el("span", { class: "chat-reaction", role: "img", "aria-label": named ? named[1]() : line.reaction }, reactionIcon(line.reaction)),
       named ? el("span", { class: "chat-reaction-name", "aria-hidden": "true" }, " " + named[1]()) : "");
   } else row.append(el("span", { class: "chat-text" }, line.text || ""));
   // the host may mute a spectator (not himself): his lines and reactions are refused from then on
@@ -132,7 +159,7 @@ function chatPanel(game) {
   }
   box.append(el("div", { class: "row chat-reactions", role: "group", "aria-label": _("Quick reactions") },
     REACTIONS.map(([r, name]) => el("button", { type: "button", class: "secondary chat-react", "data-key": `react-${r}`, "data-reaction": r,
-      onclick: () => chatSend(game, { type: "react", reaction: r }) }, el("span", { "aria-hidden": "true", class: "chat-emoji" }, r), " ", name()))));
+      onclick: () => chatSend(game, { type: "react", reaction: r }) }, el("span", { "aria-hidden": "true", class: "chat-emoji" }, reactionIcon(r)), " ", name()))));
   const text = el("input", { type: "text", id: "chat-text", "data-key": "chat-text", maxlength: game.chatChars || CHAT_MAX, value: c.draft, autocomplete: "off",
     placeholder: _("Say something…"), "aria-label": _("a line of chat") });
   text.addEventListener("input", () => { c.draft = text.value; });

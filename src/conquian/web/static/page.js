@@ -47,6 +47,7 @@ async function loadLanguage() {
     const res = await fetch(files ? `${files}${wanted.slice(0, 2).toLowerCase() === "es" ? "es" : "en"}.json` : `/i18n/${asked}.json`);
     const data = await res.json();
     LANG = data.lang || "en"; CATALOG = data.messages || {}; NPLURALS = data.nplurals || 2;
+    if (data.cards) PACK = data.cards;
     if (Array.isArray(data.languages) && data.languages.length) LANGUAGES = data.languages;
   } catch (e) { /* English */ }
   try { pluralRules = new Intl.PluralRules(LANG); } catch (e) { pluralRules = null; }
@@ -166,10 +167,9 @@ function setTitle(text) { document.getElementById("title").textContent = text; d
 // ----------------------------------------------------------------------------- cards
 // The Spanish pack (conquian-spanish, conquián mexicano) may be shown with its own suits, as the
 // player chooses (kept in localStorage): oros = diamonds, copas = hearts, espadas = spades,
-// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's.
-const SPANISH_SUITS = { d: "oros", h: "copas", s: "espadas", c: "bastos" };
-const SPANISH_RANKS = { A: "as", J: "sota", Q: "caballo", K: "rey" };
-const SPANISH_FACE = { J: "S", Q: "C", K: "R" };
+// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's. Their names
+// come with the catalogue (the terminal's words: conquian.present.pack_words), never typed here.
+let PACK = { suits: {}, ranks: {}, short_suits: {}, short_ranks: {}, faces: {} };
 const SPANISH_PACKS = new Set(["conquian-spanish", "conquian-mexicano"]);
 let spanishPack = false;  // whether the table or replay shown is played with the Spanish pack
 function spanishPackOf(variant) {
@@ -181,7 +181,7 @@ function spanishSuits() { return spanishPack && store.get("pref", "spanish-suits
 function cardWords(code) {
   if (code.startsWith("X")) return _("joker");
   const r = code.slice(0, -1), s = code.slice(-1);
-  if (spanishSuits()) return `${SPANISH_RANKS[r] || r} de ${SPANISH_SUITS[s] || s}`;
+  if (spanishSuits()) return `${PACK.ranks[r] || r} de ${PACK.suits[s] || s}`;
   return `${RANKS[r] || r}${SUITS[s] || s}`;
 }
 
@@ -193,16 +193,16 @@ function theCard(code, shown) {
   const words = shown === undefined ? cardWords(code) : shown;
   if (code.startsWith("X")) return format(pgettext("card: joker", "the {card}"), { card: words });
   const r = code.slice(0, -1);
-  const context = spanishPack ? SPANISH_ARTICLE_CONTEXT[r] || "Spanish pack card: number" : ARTICLE_CONTEXT[r] || "card: number";
+  // the article of the card as drawn: "la Q♠" (reina) beside the French suits, "el caballo" beside the Spanish ones
+  const context = spanishSuits() ? SPANISH_ARTICLE_CONTEXT[r] || "Spanish pack card: number" : ARTICLE_CONTEXT[r] || "card: number";
   return format(pgettext(context, "the {card}"), { card: words });
 }
 
-// "the 7 of hearts" in a line of the log, with the Spanish suits when they are shown
-const LOG_CARD = /\b(ace|[2-7]|jack|queen|king) of (clubs|diamonds|hearts|spades)\b/g;
-const LOG_RANK = { ace: "as", jack: "sota", queen: "caballo", king: "rey" };
-const LOG_SUIT = { clubs: "bastos", diamonds: "oros", hearts: "copas", spades: "espadas" };
-function logWords(line) {
-  return spanishSuits() ? line.replace(LOG_CARD, (m, r, s) => `${LOG_RANK[r] || r} de ${LOG_SUIT[s]}`) : line;
+// a text of the table in the words of the pack the page draws: the server sends each text that
+// names cards of the Spanish pack twice, "key" for the French suits, "key_suits" for the Spanish ones
+function suited(obj, key) {
+  if (!obj) return undefined;
+  return spanishSuits() && obj[`${key}_suits`] !== undefined ? obj[`${key}_suits`] : obj[key];
 }
 
 function suitSwitch(rerender) {

@@ -149,7 +149,8 @@ function fitsTarget(m, target, d, you) {
 // the short verb of a seat's last move, by the kind its event has (docs/protocol.md)
 function lastKindWords(kind, family) {
   return {
-    turn: _("turned"), pass: _("passed"), bury: _("buried"), use: _("laid"), force: _("forced"),
+    // a verb, as every other kind (its subject the player, never the card: "enterró K♣", not "enterradas K♣")
+    turn: _("turned"), pass: _("passed"), bury: pgettext("last move", "buried"), use: _("laid"), force: _("forced"),
     discard: family === "cooncan" ? _("discarded") : pgettext("conquian", "discarded"), draw: _("drew"), take: _("took"),
     meld: _("laid"), add: _("added"), shift: _("moved a joker"), give: _("gave a card"),
   }[kind] || "";

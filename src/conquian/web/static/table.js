@@ -89,7 +89,7 @@ class Game {
       this.render();
     } else if (m.type === "hint") {
       if (!this.table) return;
-      this.hint = { act: m.act, move: m.move, outs: m.outs || [], state: this.table.state };
+      this.hint = { act: m.act, move: m.move, outs: m.outs || [], outs_suits: m.outs_suits, state: this.table.state };
       this.hintAsked = false;
       this.render();
     } else if (m.type === "error") {
@@ -184,7 +184,9 @@ class Game {
   render() {
     const t = this.table;
     spanishPack = spanishPackOf(t.variant);
-    setTitle(`${t.name} - ${gameName(t.variant)}`);
+    // the game by its name for people; a table's own name before it (not its preset's code again)
+    const game = gameName(t.variant);
+    setTitle(!t.name || t.name === t.variant || t.name === game ? game : `${t.name} - ${game}`);
     const parts = [];
     const playing = t.status !== "waiting";
     // in play the table is a full screen (screen.js): the felt, the moves bar and the hand; the
@@ -275,7 +277,7 @@ class Game {
   }
   turnWords(d) {
     if (d.over && d.family === "mexicano") return this.endWords(d);
-    if (d.over) return this.table.scores && this.table.scores.result ? logWords(this.table.scores.result) : _("The deal is over");
+    if (d.over) return this.table.scores && this.table.scores.result ? suited(this.table.scores, "result") : _("The deal is over");
     if (d.family === "mexicano") return this.mexicanoWords(d);
     const name = this.name(d.to_act);
     const card = d.card_in_play ? theCard(d.card_in_play) : "";
@@ -362,7 +364,7 @@ class Game {
       el("div", { class: "meta" }, heldCards(d.hand_counts[i]),
         el("span", { class: "score", title: format(_("score {points}"), { points: total > 0 ? `+${total}` : total }) },
           format(_("{points} pts"), { points: total > 0 ? `+${total}` : total }))),
-      last && last.kind ? el("div", { class: "last", title: notationWords(logWords(last.words || "")) }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
+      last && last.kind ? el("div", { class: "last", title: notationWords(suited(last, "words") || "") }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
   }
   marked(code, where) {
     // whether a card drawn at `where` is the one the newest move put there
@@ -431,7 +433,7 @@ class Game {
         el("span", { class: "pile-spot" }, this.playCard(d), el("span", { class: "pile-label" }, _("In play"))),
         el("span", { class: "pile-spot" }, el("span", { id: "pack", class: "pack" }, d.pack ? backCard() : ""),
           el("span", { class: "pile-label" }, format(_("pack {n}"), { n: d.pack })))));
-      if (d.buried) centre.append(el("div", { class: "dim buried" }, _("Buried:"), " ", d.buried.map(c => cardEl(c, { small: true }))));
+      if (d.buried) centre.append(el("div", { class: "dim buried" }, ngettext("Buried:", "Buried:", d.buried.length), " ", d.buried.map(c => cardEl(c, { small: true }))));
       const sides = el("div", { class: "combos-area" });
       for (const side of d.sides) { if (side.seat === this.you) ownSide = sideOf(side); else sides.append(sideOf(side)); }
       centre.append(sides);
@@ -447,7 +449,7 @@ class Game {
     }
     if (newest) {
       centre.append(el("div", { id: "last-move", class: "last-move", "data-seat": newest.seat, "data-kind": newest.kind, "data-event": newest.event },
-        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, notationWords(logWords(newest.words || "")))));
+        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, notationWords(suited(newest, "words") || ""))));
     }
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
       centre.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
@@ -640,7 +642,7 @@ class Game {
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, this.table.log.map(l => el("div", {}, notationWords(logWords(l)))));
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, suited(this.table, "log").map(l => el("div", {}, notationWords(l))));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
     return el("div", { class: "panel", id: "log-panel" }, el("h2", {}, _("Log")), box);
   }
@@ -650,7 +652,7 @@ class Game {
     return el("div", { id: "hint", class: "hint", role: "status" },
       el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, moveWords(this, h.act)), " ",
       el("button", { type: "button", id: "hint-play", class: "move", "data-key": "hint-play", "data-action": h.act, onclick: () => this.act(h.act) }, _("Play it")),
-      h.outs.length ? el("ul", { class: "outs" }, h.outs.map(o => el("li", {}, notationWords(logWords(o))))) : "");
+      h.outs.length ? el("ul", { class: "outs" }, suited(h, "outs").map(o => el("li", {}, notationWords(o)))) : "");
   }
   allMoves() {
     // every move in words, for the keyboard and screen readers (the table is the main way to play)
