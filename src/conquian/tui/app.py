@@ -23,11 +23,11 @@ from textual.widgets.option_list import Option
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER, card_str, cards_of, the_card
 from conquian.engine.conquian.deal import ConquianDeal
-from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.errors import ConquianError
 from conquian.i18n import N_, Msg, _, active, render, show_suits
 from conquian.present import game_name, order_moves, spanish_pack
 from conquian.session import HUMAN, GameSession, Joined, action_cards, live_out_msgs
+from conquian.tui.exchange import exchange_note, exchange_status
 from conquian.tui.keys import bind_game_keys, game_keys, hint_move, make_session
 from conquian.tui.screens import Choice, GameChooser, Message, RulesScreen, answer_key
 from conquian.tui.widgets import (
@@ -212,7 +212,7 @@ class ConquianApp(App[None]):
         deal = s.deal
         self.refresh_status()
         table = table_text(s, deal, self.ascii_only, self.show_seen, spanish=self.spanish)
-        note = self.exchange_note()
+        note = exchange_note(self.session, self.shown_seat, self.card_words)
         if note:
             table.append(note + "\n", style="bold")
         self.query_one("#table", Static).update(table)
@@ -226,8 +226,8 @@ class ConquianApp(App[None]):
         line with shortened names when one line of the terminal's width cannot hold them all."""
         s = self.session
         deal = s.deal
-        turn = _("deal over") if deal.over else self.exchange_status() or turn_words(s.person(deal.to_act or 0),
-                                                                                      deal.phase)
+        turn = _("deal over") if deal.over else (exchange_status(s, self.shown_seat)
+                                                 or turn_words(s.person(deal.to_act or 0), deal.phase))
         head = " " + _("{game} - deal {n}/{total} - {turn}").format(game=render(game_name(s.rules.name)),
                                                                     n=len(s.match.deals),
                                                                     total=s.deals_in_match, turn=turn)
@@ -683,39 +683,6 @@ class ConquianApp(App[None]):
         """A card in a sentence, with its article: "the 7♣" (``--ascii``: "the 7c"; the Spanish
         suits: "el 7 Ba", "la Sota Es")."""
         return the_card(card, self.spanish, card_text(card, self.ascii_only, self.spanish).plain)
-
-    def exchange_status(self) -> str:
-        """The status during the exchange (R8.2), for the seat on the screen: choose a card to give,
-        or wait for the others; "" otherwise."""
-        deal = self.session.deal
-        seat = self.shown_seat
-        if not isinstance(deal, MexicanoDeal) or deal.phase != "exchange" or seat is None:
-            return ""
-        if deal.to_act == seat:
-            to = deal.seats[(deal.player_of(seat) + 1) % deal.n]
-            return _("Choose a card to give to {name}").format(name=render(self.session.person(to)))
-        if deal.view(seat).gave is not None:
-            return _("Waiting for the others (the exchange)")
-        return ""
-
-    def exchange_note(self) -> str:
-        """After the exchange, for the seat on the screen only (from its own view): what it gave, to
-        whom, and what it got, from whom (R8.2); "" otherwise."""
-        deal = self.session.deal
-        seat = self.shown_seat
-        if not isinstance(deal, MexicanoDeal) or seat is None or deal.over:
-            return ""
-        view = deal.view(seat)
-        if view.gave is None or view.got is None:
-            return ""
-        s = self.session
-        p = deal.player_of(seat)
-        to, by = s.person(deal.seats[(p + 1) % deal.n]), s.person(deal.seats[(p - 1) % deal.n])
-        cards = {"gave": self.card_words(view.gave), "got": self.card_words(view.got)}
-        if s.is_you(seat):
-            return render(Msg("You gave {gave} to {to} and got {got} from {by}", to=to, by=by, **cards))
-        return render(Msg("{who} gave {gave} to {to} and got {got} from {by}", who=s.person(seat), to=to, by=by,
-                          **cards))
 
     def action_hurry(self) -> None:
         """Play the bots' moves at once until a person is to act."""
