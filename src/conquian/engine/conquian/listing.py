@@ -135,13 +135,25 @@ def _forms(tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: in
         # and lay out the walk's first partition only for a set no form above lays
         required = cb | down
         pmemo = tbl.partition_memo
+        near_threes = tbl.near_threes
         sub = hand
         while True:
             if sub not in laid:
                 x = required | sub
                 part = pmemo.get(x, _UNKNOWN)
                 if part is _UNKNOWN:
-                    part = tbl.partition(x)
+                    # the cards down lie in their own combinations; the card and each hand card
+                    # must lie in a three-card one within x (a look-up each) before any search
+                    y = cb | sub
+                    while y:
+                        low = y & -y
+                        y ^= low
+                        nr, th = near_threes[low.bit_length() - 1]
+                        if not th[nr & x]:
+                            part = None
+                            break
+                    else:
+                        part = tbl.partition(x)
                 if part is not None:
                     forms.append(_first_partition(tbl, x, side))
             if sub == 0:
