@@ -80,13 +80,13 @@ def use_forms(
     threes = threes_of[near & avail]
     if not threes:
         return []
-    return list(_forms(tbl, side, down, hand, card, threes))
+    return [raw[1] for raw in _uses(tbl, side, down, hand, card, threes)]
 
 
-def _forms(tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int,
-           threes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def _uses(tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int,
+          threes: tuple[int, ...]) -> tuple[RawAction, ...]:
     """:func:`use_forms` once its table has given the card's three-card combinations at hand (not
-    empty): the forms, memoised."""
+    empty), as raw uses ``(K_USE, form)``: memoised."""
     cb = 1 << card
     # A hand card in no combination of the cards at hand can never be laid, nor change any form:
     # the forms depend on the others only, which keeps the memo's keys few.
@@ -163,7 +163,7 @@ def _forms(tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: in
         for h, part in layable_sets(tbl, side, down, hand, card):
             if h not in laid:
                 forms.append(tuple([m for m in part if m not in side]))
-    out = tuple(forms)
+    out = tuple([(K_USE, f) for f in forms])
     if len(memo) > 50_000:
         memo.clear()
     memo[key] = out
@@ -288,27 +288,25 @@ def legal_raw(
     other_side: tuple[int, ...],
 ) -> list[RawAction]:
     """The listed legal actions of the player to act, from what he can see."""
-    out: list[RawAction] = []
     if phase <= FORCED:
         near, threes_of = tbl.near_threes[card]
         threes = threes_of[near & (down | hand)]
-        if threes:  # use_forms' first test, inline: most cards in play cannot be used
-            for f in _forms(tbl, side, down, hand, card, threes):
-                out.append((K_USE, f))
+        # use_forms' first test, inline: most cards in play cannot be used
+        out: list[RawAction] = list(_uses(tbl, side, down, hand, card, threes)) if threes else []
         if phase == FORCED:
             return out
         out.append(_PASS)
-        valid = tbl.valid
-        cb = 1 << card
-        for m in other_side:
-            if m | cb in valid:
-                out.append(_FORCES[card])
-                break
+        fits = tbl.side_fits.get(other_side)
+        if fits is None:
+            fits = tbl.fits_of(other_side)
+        if fits >> card & 1:
+            out.append(_FORCES[card])
         return out
+    out = []
     if phase == DISCARD:
-        fits = 0  # the cards that fit one of the adversary's combinations
-        for m in other_side:
-            fits |= tbl.fits_mask(m)
+        fits = tbl.side_fits.get(other_side)  # the cards that fit one of the adversary's combinations
+        if fits is None:
+            fits = tbl.fits_of(other_side)
         if not fits & hand:  # discards only: each suit's, made once per holding
             for shift in (0, 16, 32, 48):
                 row = hand >> shift & 0xFFFF
