@@ -296,17 +296,18 @@ def legal_raw(
         if phase == FORCED:
             return out
         out.append(_PASS)
-        fits = tbl.side_fits.get(other_side)
-        if fits is None:
-            fits = tbl.fits_of(other_side)
-        if fits >> card & 1:
-            out.append(_FORCES[card])
+        valid = tbl.valid
+        cb = 1 << card
+        for m in other_side:
+            if m | cb in valid:
+                out.append(_FORCES[card])
+                break
         return out
     out = []
     if phase == DISCARD:
-        fits = tbl.side_fits.get(other_side)  # the cards that fit one of the adversary's combinations
-        if fits is None:
-            fits = tbl.fits_of(other_side)
+        fits = 0  # the cards that fit one of the adversary's combinations
+        for m in other_side:
+            fits |= tbl.fits_mask(m)
         if not fits & hand:  # discards only: each suit's, made once per holding
             for shift in (0, 16, 32, 48):
                 row = hand >> shift & 0xFFFF

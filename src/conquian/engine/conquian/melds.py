@@ -126,8 +126,6 @@ class MeldTable:
         #: the listed uses of a card (:func:`~conquian.engine.conquian.listing.use_forms`), as raw
         #: actions ``(K_USE, form)``, keyed by the card, the joinable hand cards and the player's side
         self.use_memo: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, Any], ...]] = {}
-        #: the cards that fit one of a side's combinations as it lies (:meth:`fits_of`), by side
-        self.side_fits: dict[tuple[int, ...], int] = {}
         #: the pack's ranks as runs of adjacent bits, each (its lowest rank, less the position it takes
         #: among the pack's ranks; its bits from that position in every row): a sequence is a window
         #: of adjacent positions
@@ -165,17 +163,6 @@ class MeldTable:
             if len(self._fits_memo) > 100_000:
                 self._fits_memo.clear()
             self._fits_memo[meld] = f
-        return f
-
-    def fits_of(self, side: tuple[int, ...]) -> int:
-        """The cards that fit one of ``side``'s combinations as it lies (R3.6: those that can be forced
-        on its player), as a mask; kept in :attr:`side_fits`."""
-        f = 0
-        for m in side:
-            f |= self.fits_mask(m)
-        if len(self.side_fits) > 100_000:
-            self.side_fits.clear()
-        self.side_fits[side] = f
         return f
 
     def melds_within(self, low: int, reach: int) -> tuple[int, ...]:
