@@ -30,6 +30,19 @@ def test_every_environment_is_registered(name: str) -> None:
     assert obs.shape == (3, *env.observation_space.shape)
 
 
+def test_a_fresh_process_makes_the_environment_by_naming_the_module() -> None:
+    """The documented one line (docs/research.md): Gymnasium 1.x loads no plugin entry points, so a
+    process that never imported ``conquian.envs`` names the module in the id."""
+    import subprocess
+    import sys
+
+    probe = ("import gymnasium, sys; env = gymnasium.make('conquian.envs:conquian/Conquian-v1'); "
+             "assert 'conquian' not in sys.modules['__main__'].__dict__; print(env.unwrapped.rules.name)")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.strip() == "conquian"
+
+
 def test_make_passes_the_options_and_make_vec_the_autoreset_mode() -> None:
     env = gymnasium.make("conquian/Conquian-v1", players=3, seat=2, scoring="pips")
     assert env.unwrapped.rules.players == 3 and env.unwrapped.rules.scoring == "pips"

@@ -159,6 +159,52 @@ def test_the_cpp_ismcts_bot_is_refused_clearly(name: str) -> None:
     assert bot.step(state) in state.legal_actions()
 
 
+@pytest.mark.parametrize("name", ["python_conquian", "python_conquian_tiny"])
+def test_the_cpp_mcts_bot_is_refused_clearly(name: str) -> None:
+    """OpenSpiel's C++ MCTSBot crashed the process (a segmentation fault) at its first step on these
+    games, as on OpenSpiel's own Python games: it is refused with a message naming the Python bot."""
+    from conquian.envs.openspiel import CPP_MCTS_REFUSED
+
+    game = pyspiel.load_game(name)
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 50, 100, False, 0, False)
+    state = _play(game, 0, moves=0)
+    for call in (bot.step, bot.mcts_search, bot.step_with_policy):
+        with pytest.raises(TypeError, match="open_spiel.python.algorithms.mcts.MCTSBot"):
+            call(state)
+    assert "segmentation fault" in CPP_MCTS_REFUSED
+    tic = pyspiel.load_game("tic_tac_toe")  # a C++ game: searched as before
+    cpp_bot = pyspiel.MCTSBot(tic, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 20, 100, False, 0, False)
+    state = tic.new_initial_state()
+    assert cpp_bot.step(state) in state.legal_actions()
+
+
+GUARD_PROBE = """
+from pyspiel import ISMCTSBot, MCTSBot, RandomRolloutEvaluator, load_game  # before conquian's import
+import conquian.envs.openspiel
+game = load_game("python_conquian_tiny")
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.legal_actions()[0])
+for bot in (MCTSBot(game, RandomRolloutEvaluator(1, 0), 2.0, 50, 100, False, 0, False),
+            ISMCTSBot(0, RandomRolloutEvaluator(1, 0), 2.0, 50)):
+    try:
+        bot.step(state)
+    except TypeError as e:
+        print("refused:", type(bot).__name__, "open_spiel.python.algorithms" in str(e))
+"""
+
+
+def test_the_cpp_bots_are_refused_when_pyspiel_was_imported_first() -> None:
+    """``from pyspiel import MCTSBot`` before conquian's import holds the very class guarded (a crash
+    kills the probe, so it runs in a process of its own)."""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", GUARD_PROBE], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+    assert p.stdout.split("\n")[:2] == ["refused: MCTSBot True", "refused: ISMCTSBot True"]
+
+
 def test_a_public_perfect_recall_observer_names_no_private_card() -> None:
     """The mexicano's exchange (R8.2): the public history says who gave, never which card."""
     game = pyspiel.load_game("python_conquian_mexicano", {"players": 3, "dealer": 3})

@@ -577,36 +577,47 @@ CPP_ISMCTS_REFUSED = (
     "the game's resample_from_infostate")
 
 
-def _guard_cpp_ismcts() -> None:
-    """Make ``pyspiel.ISMCTSBot`` refuse a state of these games with ``TypeError`` instead of crashing
-    the interpreter (:data:`CPP_ISMCTS_REFUSED`); every other game it searches as before."""
-    base = getattr(pyspiel, "ISMCTSBot", None)
-    if base is None or getattr(base, "guards_python_games", False):
-        return
+#: Why pyspiel's C++ MCTS bot cannot search these games (``docs/research.md``).
+CPP_MCTS_REFUSED = (
+    "pyspiel.MCTSBot (OpenSpiel's C++ MCTS) cannot search {game}, a game written in Python: its search "
+    "calls the game's Python methods from C++ in a way that crashes the interpreter (a segmentation fault, "
+    "as with OpenSpiel's own Python games); use OpenSpiel's Python implementation, "
+    "open_spiel.python.algorithms.mcts.MCTSBot")
 
-    def refuse(state: Any) -> None:
+#: The C++ bots guarded, each with its refusal and the methods that are given a state.
+_GUARDED_CPP_BOTS = (
+    ("ISMCTSBot", CPP_ISMCTS_REFUSED, ("step", "get_policy", "step_with_policy", "step_verbose")),
+    ("MCTSBot", CPP_MCTS_REFUSED, ("step", "mcts_search", "get_policy", "step_with_policy", "step_verbose")),
+)
+
+
+def _guard_cpp_bots() -> None:
+    """Make ``pyspiel.ISMCTSBot`` and ``pyspiel.MCTSBot`` refuse a state of these games with
+    ``TypeError`` instead of crashing the interpreter (:data:`CPP_ISMCTS_REFUSED`,
+    :data:`CPP_MCTS_REFUSED`); every other game they search as before.  The classes themselves
+    are changed, not replaced, so that the guard holds for a class imported from ``pyspiel``
+    before this module (``from pyspiel import MCTSBot``) and for bots made before it."""
+    for name, refusal, methods in _GUARDED_CPP_BOTS:
+        cls = getattr(pyspiel, name, None)
+        if cls is None or getattr(cls, "guards_python_games", False):
+            continue
+        for method in methods:
+            if hasattr(cls, method):
+                setattr(cls, method, _refusing(getattr(cls, method), refusal))
+        cls.guards_python_games = True
+
+
+def _refusing(method: Any, refusal: str) -> Any:
+    """``method`` of a C++ bot, refusing a state of these games with ``TypeError`` (``refusal``)."""
+
+    def guarded(self: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(state, ConquianState):
-            raise TypeError(CPP_ISMCTS_REFUSED.format(game=state.get_game().get_type().short_name))
+            raise TypeError(refusal.format(game=state.get_game().get_type().short_name))
+        return method(self, state, *args, **kwargs)
 
-    class ISMCTSBot(base):  # type: ignore[misc, valid-type, unused-ignore]
-        """``pyspiel.ISMCTSBot``, refusing the conquian games' states (:data:`CPP_ISMCTS_REFUSED`)."""
-
-        guards_python_games = True
-
-        def step(self, state: Any) -> Any:
-            refuse(state)
-            return super().step(state)
-
-        def get_policy(self, state: Any) -> Any:
-            refuse(state)
-            return super().get_policy(state)
-
-        def step_with_policy(self, state: Any) -> Any:
-            refuse(state)
-            return super().step_with_policy(state)
-
-    ISMCTSBot.__qualname__ = ISMCTSBot.__name__ = "ISMCTSBot"
-    pyspiel.ISMCTSBot = ISMCTSBot
+    guarded.__name__ = guarded.__qualname__ = getattr(method, "__name__", "guarded")
+    guarded.__doc__ = getattr(method, "__doc__", None)
+    return guarded
 
 
 def _register() -> None:
@@ -618,4 +629,4 @@ def _register() -> None:
 
 
 _register()
-_guard_cpp_ismcts()
+_guard_cpp_bots()

@@ -74,41 +74,44 @@ def use_forms(
     :meth:`ConquianDeal.play` all the same.
     """
     avail = down | hand
-    # Every combination holding the card holds a three-card one: none can be made unless the
-    # player has both other cards of one (first the quick test: two of the card's partners).
-    near = tbl.partners.get(card, 0) & avail
-    if near & (near - 1) == 0:
+    near, threes_of = tbl.near_threes[card]
+    # Every combination holding the card holds a three-card one: the table gives, for the
+    # card's partners at hand, the three-card combinations whose other two cards are all at hand.
+    threes = threes_of[near & avail]
+    if not threes:
         return []
-    unavail = ~avail
-    for pair in tbl.pairs_by_card[card]:
-        if pair & unavail == 0:
-            break
-    else:
-        return []
+    return [raw[1] for raw in _uses(tbl, side, down, hand, card, threes)]
+
+
+def _uses(tbl: MeldTable, side: tuple[int, ...], down: int, hand: int, card: int,
+          threes: tuple[int, ...]) -> tuple[RawAction, ...]:
+    """:func:`use_forms` once its table has given the card's three-card combinations at hand (not
+    empty), as raw uses ``(K_USE, form)``: memoised."""
     cb = 1 << card
     # A hand card in no combination of the cards at hand can never be laid, nor change any form:
     # the forms depend on the others only, which keeps the memo's keys few.
-    hand &= tbl.joinable(avail | cb)
-    avail = down | hand
+    hand &= tbl.joinable(down | hand | cb)
     key = (card, hand, side)
     memo = tbl.use_memo
     got = memo.get(key)
     if got is not None:
-        return list(got)
-    threes = tbl.threes_by_card[card]
-    valid = tbl.valid
+        return got
+    fits = tbl.fits_memo
     forms: list[tuple[int, ...]] = []
-    laid: set[int] = set()  # the hand cards each listed form lays
+    laid: list[int] = []  # the hand cards each listed form lays
     for m in side:
-        if m | cb in valid:
+        f = fits.get(m)
+        if f is None:
+            f = tbl.fits_mask(m)
+        if f >> card & 1:
             forms.append((m | cb,))
-            laid.add(0)
-    for t in threes:
-        rest = t & ~cb
+            laid.append(0)
+    for t in threes:  # each three-card combination of the card and two cards at hand, in the table's order
+        rest = t ^ cb
         if rest & ~hand == 0:
             forms.append((t,))
-            laid.add(rest)
-        elif rest & ~avail == 0:
+            laid.append(rest)
+        else:  # it borrows from the player's own combinations: the rest of each is laid again
             touched = 0
             for m in side:
                 if m & t:
@@ -118,38 +121,87 @@ def use_forms(
             if part is None:
                 part = tbl.cover(left, hand & ~t)
             if part is not None:
-                f = (t, *part)
-                forms.append(f)
+                f2 = (t, *part)
+                forms.append(f2)
                 h = 0
-                for m in f:
+                for m in f2:
                     h |= m
-                laid.add(h & hand)
-    useful = hand
-    k = useful.bit_count()
+                laid.append(h & hand)
+    k = hand.bit_count()
     if k <= 2 and (down == 0 or (k == 0 and 0 in laid)):
         pass  # nothing down: every set of two is a three of step 2, one card alone lies in none
     elif k <= 3:
-        # few hand cards can join: try each set of them (a memoised partition each), and search
-        # for the canonical partition only of a set no form above lays
-        sides = set(side)
+        # few hand cards can join: try each set of them (a partition each, from the table's memo),
+        # and lay out the walk's first partition only for a set no form above lays
         required = cb | down
-        sub = useful
+        pmemo = tbl.partition_memo
+        near_threes = tbl.near_threes
+        sub = hand
         while True:
-            if sub not in laid and tbl.partition(required | sub) is not None:
-                found: dict[int, tuple[int, ...]] = {}
-                _walk(tbl, required | sub, required | sub, sub, 0, (), sides, found)
-                forms.append(tuple([m for m in found[sub] if m not in sides]))
+            if sub not in laid:
+                x = required | sub
+                part = pmemo.get(x, _UNKNOWN)
+                if part is _UNKNOWN:
+                    # the cards down lie in their own combinations; the card and each hand card
+                    # must lie in a three-card one within x (a look-up each) before any search
+                    y = cb | sub
+                    while y:
+                        low = y & -y
+                        y ^= low
+                        nr, th = near_threes[low.bit_length() - 1]
+                        if not th[nr & x]:
+                            part = None
+                            break
+                    else:
+                        part = tbl.partition(x)
+                if part is not None:
+                    forms.append(_first_partition(tbl, x, side))
             if sub == 0:
                 break
-            sub = (sub - 1) & useful
+            sub = (sub - 1) & hand
     else:
         for h, part in layable_sets(tbl, side, down, hand, card):
             if h not in laid:
                 forms.append(tuple([m for m in part if m not in side]))
+    out = tuple([(K_USE, f) for f in forms])
     if len(memo) > 50_000:
         memo.clear()
-    memo[key] = tuple(forms)
-    return forms
+    memo[key] = out
+    return out
+
+
+#: a partition not looked up yet (the memo's values are partitions or None)
+_UNKNOWN: Final[tuple[int, ...]] = (-1,)
+
+
+def _first_partition(tbl: MeldTable, x: int, side: tuple[int, ...]) -> tuple[int, ...]:
+    """The combinations new or changed in the first partition of ``x`` (which has one) that
+    :func:`_walk` finds with every card required: from the lowest card, the player's own
+    combination of it first if it starts there and lies whole in ``x``, else the first of the
+    table's order that leaves a partitionable rest (the memoised :meth:`MeldTable.partition`)."""
+    out: list[int] = []
+    while x:
+        low = x & -x
+        for m in side:
+            if m & low:
+                if m & x == m and (m & -m) == low and tbl.partition(x ^ m) is not None:
+                    x ^= m  # kept as it lies: not part of the form
+                    break
+                m = _first_meld(tbl, x)
+                out.append(m)
+                x ^= m
+                break
+        else:
+            m = _first_meld(tbl, x)
+            out.append(m)
+            x ^= m
+    return tuple(out)
+
+
+def _first_meld(tbl: MeldTable, x: int) -> int:
+    part = tbl.partition(x)
+    assert part is not None
+    return part[0]
 
 
 def layable_sets(
@@ -193,7 +245,11 @@ def _walk(tbl: MeldTable, rest: int, required: int, hand: int, laid: int, melds:
             found[laid] = melds
         return
     low = rest & -rest
-    by_low = tbl.by_low.get(low.bit_length() - 1, ())
+    i = low.bit_length() - 1
+    reach = rest & tbl.low_reach[i]
+    within = tbl.low_within[i].get(reach)
+    if within is None:  # the combinations from this card that lie within the rest, at one look-up
+        within = tbl.melds_within(i, reach)
     if not low & required:  # a hand card may be left in the hand
         _walk(tbl, rest ^ low, required, hand, laid, melds, side, found)
     first = -1
@@ -204,8 +260,8 @@ def _walk(tbl: MeldTable, rest: int, required: int, hand: int, laid: int, melds:
                     first = m
                     _walk(tbl, rest ^ m, required & ~m, hand, laid, (*melds, m), side, found)
                 break
-    for m in by_low:
-        if m & rest == m and m != first:
+    for m in within:
+        if m != first:
             _walk(tbl, rest ^ m, required & ~m, hand, laid | (m & hand), (*melds, m), side, found)
 
 
@@ -232,12 +288,11 @@ def legal_raw(
     other_side: tuple[int, ...],
 ) -> list[RawAction]:
     """The listed legal actions of the player to act, from what he can see."""
-    out: list[RawAction] = []
     if phase <= FORCED:
-        near = tbl.partners.get(card, 0) & (down | hand)
-        if near & (near - 1):  # use_forms' first test, inline: most cards in play cannot be used
-            for f in use_forms(tbl, side, down, hand, card):
-                out.append((K_USE, f))
+        near, threes_of = tbl.near_threes[card]
+        threes = threes_of[near & (down | hand)]
+        # use_forms' first test, inline: most cards in play cannot be used
+        out: list[RawAction] = list(_uses(tbl, side, down, hand, card, threes)) if threes else []
         if phase == FORCED:
             return out
         out.append(_PASS)
@@ -248,6 +303,7 @@ def legal_raw(
                 out.append(_FORCES[card])
                 break
         return out
+    out = []
     if phase == DISCARD:
         fits = 0  # the cards that fit one of the adversary's combinations
         for m in other_side:

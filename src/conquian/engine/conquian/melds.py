@@ -29,6 +29,9 @@ from typing import Any
 from conquian.engine.cards import card_str, cards_of, make_card
 from conquian.engine.rules import Rules
 
+#: one bit in each of the four suits' rows of 16 bits: multiplying a row's bits by it copies them to every row
+_LANES = 0x0001_0001_0001_0001
+
 
 class MeldTable:
     """Every valid combination of one pack, and searches over them."""
@@ -90,14 +93,51 @@ class MeldTable:
         self.by_low: dict[int, tuple[int, ...]] = {
             c: tuple(m for m in v if (m & -m).bit_length() - 1 == c) for c, v in by_card.items()
         }
+        #: for each card number (0-63), the mask of its partners and, for each set of them at hand
+        #: (every submask), the three-card combinations holding the card whose other two cards are
+        #: among them, in :attr:`threes_by_card`'s order: the listing's first look-up
+        self.near_threes: list[tuple[int, dict[int, tuple[int, ...]]]] = []
+        for c in range(64):
+            near = self.partners.get(c, 0)
+            table: dict[int, tuple[int, ...]] = {}
+            sub = near
+            while True:
+                table[sub] = tuple(t for t in self.threes_by_card.get(c, ()) if t & ~(1 << c) & ~sub == 0)
+                if sub == 0:
+                    break
+                sub = (sub - 1) & near
+            self.near_threes.append((near, table))
+        #: for each card number, the cards of every combination whose lowest card it is
+        self.low_reach: list[int] = [0] * 64
+        for c, ms in self.by_low.items():
+            for m in ms:
+                self.low_reach[c] |= m
+        #: for each card number, the combinations whose lowest card it is (in :attr:`by_low`'s
+        #: order) that lie within a set of cards, keyed by that set's cards in :attr:`low_reach`
+        #: (filled as met, by :meth:`melds_within`): the searches' candidates at one look-up
+        self.low_within: list[dict[int, tuple[int, ...]]] = [{} for _ in range(64)]
         self._fits_memo: dict[int, int] = {}
+        #: the memo of :meth:`fits_mask` (read directly by the listing: a hit costs no call)
+        self.fits_memo = self._fits_memo
         self._partition_memo: dict[int, tuple[int, ...] | None] = {0: ()}
+        #: the memo of :meth:`partition` (read directly by the listing: a hit costs no call)
+        self.partition_memo = self._partition_memo
         self._cover_memo: dict[tuple[int, int], tuple[int, ...] | None] = {}
-        #: the listed uses of a card (:func:`~conquian.engine.conquian.listing.use_forms`), keyed
-        #: by the card, the hand and the player's side
-        self.use_memo: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
-        #: the cards of one suit's row (16 bits) that lie in a sequence within the row, by row
-        self._row_runs: dict[int, int] = {}
+        #: the listed uses of a card (:func:`~conquian.engine.conquian.listing.use_forms`), as raw
+        #: actions ``(K_USE, form)``, keyed by the card, the joinable hand cards and the player's side
+        self.use_memo: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, Any], ...]] = {}
+        #: the pack's ranks as runs of adjacent bits, each (its lowest rank, less the position it takes
+        #: among the pack's ranks; its bits from that position in every row): a sequence is a window
+        #: of adjacent positions
+        compact: list[tuple[int, int]] = []
+        pos = 0
+        while pos < n:
+            end = pos + 1
+            while end < n and ranks[end] == ranks[end - 1] + 1:
+                end += 1
+            compact.append((ranks[pos] - pos, (((1 << (end - pos)) - 1) << pos) * _LANES))
+            pos = end
+        self._compact: tuple[tuple[int, int], ...] = tuple(compact)
 
     def is_meld(self, mask: int) -> bool:
         """Whether ``mask`` is one valid combination (R2.2)."""
@@ -125,27 +165,28 @@ class MeldTable:
             self._fits_memo[meld] = f
         return f
 
+    def melds_within(self, low: int, reach: int) -> tuple[int, ...]:
+        """The combinations whose lowest card is ``low`` that lie within ``reach`` (cards of
+        ``low_reach[low]``), in :attr:`by_low`'s order; kept in :attr:`low_within`."""
+        got = self.low_within[low].get(reach)
+        if got is None:
+            got = self.low_within[low][reach] = tuple(m for m in self.by_low.get(low, ()) if m & reach == m)
+        return got
+
     def joinable(self, mask: int) -> int:
-        """The cards of ``mask`` that lie in some combination of ``mask``'s cards (R2.2): a
-        sequence within a suit's row, or three of a rank (a bit-sliced count over the rows)."""
-        rows = (mask & 0xFFFF, mask >> 16 & 0xFFFF, mask >> 32 & 0xFFFF, mask >> 48 & 0xFFFF)
-        a, b, c, d = rows
-        three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
-        out = (three | three << 16 | three << 32 | three << 48) & mask
-        memo = self._row_runs
-        shift = 0
-        for row in rows:
-            if row:
-                r = memo.get(row)
-                if r is None:
-                    r = 0
-                    for m in self.runs:
-                        if m & 0xFFFF == m and m & row == m:
-                            r |= m
-                    memo[row] = r
-                out |= r << shift
-            shift += 16
-        return out
+        """The cards of ``mask`` that lie in some combination of ``mask``'s cards (R2.2): three of a
+        rank (a bit-sliced count over the suits' rows), or a sequence within a suit's row (every
+        card in a window of three of the pack's consecutive ranks, all four rows at once)."""
+        a, b, c, d = mask & 0xFFFF, mask >> 16 & 0xFFFF, mask >> 32 & 0xFFFF, mask >> 48 & 0xFFFF
+        out = ((a & b & (c | d)) | (c & d & (a | b))) * _LANES  # each rank held in three suits, in every row
+        x = 0  # the ranks of each row made adjacent bits from bit 0 (the pack may skip ranks)
+        for shift, lanes in self._compact:
+            x |= mask >> shift & lanes
+        w = x & x >> 1 & x >> 2  # the lowest card of each window of three in a row
+        w |= w << 1 | w << 2
+        for shift, lanes in self._compact:
+            out |= (w & lanes) << shift
+        return out & mask
 
     def partition(self, mask: int) -> tuple[int, ...] | None:
         """One partition of ``mask`` into valid combinations, or ``None``.
@@ -157,13 +198,16 @@ class MeldTable:
         if mask in memo:
             return memo[mask]
         low = (mask & -mask).bit_length() - 1
+        reach = mask & self.low_reach[low]
+        within = self.low_within[low].get(reach)
+        if within is None:
+            within = self.melds_within(low, reach)
         result: tuple[int, ...] | None = None
-        for m in self.by_low.get(low, ()):
-            if m & mask == m:
-                rest = self.partition(mask ^ m)
-                if rest is not None:
-                    result = (m, *rest)
-                    break
+        for m in within:
+            rest = self.partition(mask ^ m)
+            if rest is not None:
+                result = (m, *rest)
+                break
         if len(memo) > 500_000:
             memo.clear()
             memo[0] = ()
