@@ -13,6 +13,7 @@ scores.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from functools import cached_property
 from typing import Any, ClassVar, NoReturn, Self
 
@@ -383,12 +384,70 @@ def _copier(cls: type[ConquianFamilyDeal]) -> Any:
 class ConquianFamilyView:
     """What a seat's view of either conquian deal reads the same way (its fields are the views'
     own: :class:`~conquian.engine.conquian.view.ConquianView`,
-    :class:`~conquian.engine.conquian.mexicano_view.MexicanoView`)."""
+    :class:`~conquian.engine.conquian.mexicano_view.MexicanoView`, frozen dataclasses; like the
+    deals, each names its stages as class data)."""
+
+    OVER_STAGE: ClassVar[int]
+    FORCED_STAGE: ClassVar[int]
+    DISCARD_STAGE: ClassVar[int]
+    PHASE_NAMES: ClassVar[tuple[str, ...]]
 
     rules: Rules
+    seat: int
+    hand_mask: int
     side_masks: tuple[tuple[int, ...], ...]
     card: int
+    stage: int
     actor_seat: int | None
+
+    @property
+    def events(self) -> Sequence[Any]:
+        """The public history, oldest first (each view reads its own kind of event)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, ConquianFamilyView)
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self)  # type: ignore[arg-type]
+                   if f.name != "event_node") and self.events == other.events
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def player(self) -> int:
+        """This seat's player index (each view says how it numbers them)."""
+        raise NotImplementedError
+
+    @property
+    def hand(self) -> CardSet:
+        """This seat's hand."""
+        return CardSet(self.hand_mask)
+
+    @property
+    def my_side(self) -> tuple[int, ...]:
+        """This seat's combinations (masks)."""
+        return self.side_masks[self.player]
+
+    @property
+    def phase(self) -> str:
+        """The phase by name (as :attr:`ConquianFamilyDeal.phase`)."""
+        return self.PHASE_NAMES[self.stage]
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal is over."""
+        return self.stage == self.OVER_STAGE
+
+    @property
+    def must_discard(self) -> bool:
+        """Whether this seat must discard now."""
+        return self.stage == self.DISCARD_STAGE and self.actor_seat == self.seat
+
+    @property
+    def forced(self) -> bool:
+        """Whether a card has been forced on this seat."""
+        return self.stage == self.FORCED_STAGE and self.actor_seat == self.seat
 
     @property
     def card_in_play(self) -> int | None:
