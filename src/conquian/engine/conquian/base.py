@@ -64,6 +64,8 @@ class ConquianFamilyDeal(DealMixin):
     """The rules' family (:data:`~conquian.engine.rules.CONQUIAN`, ...): the deal refuses others."""
     R_DEAL: ClassVar[str]
     """The rule of the deal (the pack and the dealer)."""
+    EXCHANGE_STAGE: ClassVar[int] = -1
+    """The stage of the variant's exchange before the first card (the mexicano's, R8.2), if any."""
 
     rules: Rules
     tbl: MeldTable
@@ -229,9 +231,8 @@ class ConquianFamilyDeal(DealMixin):
         seat = self.seats[p]
         if action.seat != seat:
             self._out_of_turn(action)
-        raw = self._verify_variant(action)
-        if raw is not None:
-            return raw
+        if stage == self.EXCHANGE_STAGE:
+            return self._verify_exchange(action)
         if isinstance(action, Use):
             if stage == self.DISCARD_STAGE:
                 raise IllegalActionError(self.R_DISCARD, Msg("{seat} has used a card and must now discard",
@@ -255,7 +256,7 @@ class ConquianFamilyDeal(DealMixin):
                 raise IllegalActionError(self.R_DISCARD, Msg("a player discards only after using a card"))
             self._check_holds(p, action.card)
             return (K_DISCARD, action.card)
-        raise IllegalActionError(self.R_SAY, Msg(self.NOT_AN_ACTION, action=str(action)))
+        return self._verify_other(action)
 
     def _over_rule(self) -> str:
         """The rule that ended the deal (for the message refusing any action after it)."""
@@ -273,10 +274,13 @@ class ConquianFamilyDeal(DealMixin):
                                                          other=other))
         raise IllegalActionError(self.R_SAY, Msg("it is {seat}'s say, not {other}'s", seat=seat, other=other))
 
-    def _verify_variant(self, action: Action) -> RawAction | None:
-        """The raw form of an action of the variant's own (its exchange, say), or ``None`` for the
-        family's actions; raises where the variant refuses one."""
-        return None
+    def _verify_exchange(self, action: Action) -> RawAction:
+        """Check an action in the variant's exchange before the first card (R8.2)."""
+        raise NotImplementedError
+
+    def _verify_other(self, action: Action) -> RawAction:
+        """Check an action that is none of the family's: the variant's own, or refused."""
+        raise IllegalActionError(self.R_SAY, Msg(self.NOT_AN_ACTION, action=str(action)))
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
         raise NotImplementedError

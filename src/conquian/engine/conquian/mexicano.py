@@ -100,6 +100,7 @@ class MexicanoDeal(ConquianFamilyDeal):
     R_DEAL = "R8.2"
     _NO_TARGET = (-1,)
     _NO_WINNER = "a draw (tablas)"
+    EXCHANGE_STAGE = EXCHANGE
     COPIED_LISTS = frozenset({"hands", "sides", "downs", "gives"})
 
     __slots__ = ("first", "gives", "n", "origin")
@@ -268,23 +269,25 @@ class MexicanoDeal(ConquianFamilyDeal):
     def _over_rule(self) -> str:
         return "R8.5" if self.winner >= 0 else "R8.6"
 
-    def _verify_variant(self, action: Action) -> RawAction | None:
-        """R8.2: the exchange comes first, and a card is given only then."""
-        if self.stage == EXCHANGE:
-            p = self.actor
-            seat = self.seats[p]
-            if not isinstance(action, Give):
-                raise IllegalActionError("R8.2", Msg("the exchange comes first: {seat} gives a card to {other}",
-                                                     seat=f"p{seat}", other=f"p{self.seats[(p + 1) % self.n]}"))
-            if not self.hands[p] >> action.card & 1:
-                raise IllegalActionError("R8.2", Msg("{seat} does not hold {card}", seat=f"p{seat}",
-                                                     card=the_card(action.card, True)))
-            return (K_GIVE, action.card)
+    def _verify_exchange(self, action: Action) -> RawAction:
+        """R8.2: the exchange comes first: each player in turn gives a card of his hand."""
+        p = self.actor
+        seat = self.seats[p]
+        if not isinstance(action, Give):
+            raise IllegalActionError("R8.2", Msg("the exchange comes first: {seat} gives a card to {other}",
+                                                 seat=f"p{seat}", other=f"p{self.seats[(p + 1) % self.n]}"))
+        if not self.hands[p] >> action.card & 1:
+            raise IllegalActionError("R8.2", Msg("{seat} does not hold {card}", seat=f"p{seat}",
+                                                 card=the_card(action.card, True)))
+        return (K_GIVE, action.card)
+
+    def _verify_other(self, action: Action) -> RawAction:
+        """R8.2: a card is given only in the exchange."""
         if isinstance(action, Give):
             if self.rules.exchange:
                 raise IllegalActionError("R8.2", Msg("the exchange is over: no card is given now"))
             raise IllegalActionError("R8.2", Msg("this table plays without the exchange: no card is given now"))
-        return None
+        return ConquianFamilyDeal._verify_other(self, action)
 
     def _out_of_turn(self, action: Action) -> None:
         """Refuse an action by a seat that is not to act, saying why (R8.2-R8.4)."""
