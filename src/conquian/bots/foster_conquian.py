@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from conquian.engine.conquian.listing import (
     DISCARD,
@@ -230,13 +231,9 @@ def policy(o: Obs, rng: random.Random) -> RawAction:
     if o.stage == DISCARD:
         return discard_and_total(o, tb, o.hand, tb.side_fits(o.side), other_fits)[2]
     forms = use_forms(tbl, o.side, o.down, o.hand, o.card)
-    # a use that wins is always taken (eleven down, R3.7)
-    for f in forms:
-        laid = 0
-        for m in f:
-            laid |= m
-        if o.hand & ~laid == 0:
-            return (K_USE, f)
+    wins = winning_use(o.hand, forms)
+    if wins is not None:
+        return (K_USE, wins)
     if o.stage == FORCED:
         return best_use(o, tb, forms, other_fits)[1]
     can_force = bool(other_fits >> o.card & 1)
@@ -273,22 +270,51 @@ def use_score(o: Obs, raw: RawAction) -> tuple[float, RawAction]:
 
 
 def _use_score(o: Obs, tb: FosterTables, melds: tuple[int, ...], other_fits: int) -> float:
+    new_hand, laid, fits = after_use(tb, o.hand, o.side, melds)
+    if new_hand == 0:
+        return WIN_SCORE
+    total, discard_cost, _ = discard_and_total(o, tb, new_hand, fits, other_fits)
+    return use_value(total - discard_cost, laid)
+
+
+# ------------------------------------------------------------------------------------------------
+# What Foster's advice weighs the same way in every game of the family (foster_mexicano too).
+
+WIN_SCORE: Final = 100.0
+"""The score of a use that empties the hand: it wins, above any other (eleven down, R3.7; hand
++ 1, R8.5)."""
+
+
+def winning_use(hand: int, forms: list[tuple[int, ...]]) -> tuple[int, ...] | None:
+    """The first of ``forms`` that lays every card of ``hand``: a use that wins is always taken."""
+    for f in forms:
+        laid = 0
+        for m in f:
+            laid |= m
+        if hand & ~laid == 0:
+            return f
+    return None
+
+
+def after_use(tb: FosterTables, hand: int, side: tuple[int, ...], melds: tuple[int, ...]) -> tuple[int, int, int]:
+    """What laying ``melds`` leaves: the hand, how many of its cards the use lays, and the cards
+    that fit the side after it (the combinations it leaves untouched, and its own)."""
     u = 0
     for m in melds:
         u |= m
-    new_hand = o.hand & ~u
-    laid = (u & o.hand).bit_count()
-    if new_hand == 0:
-        return 100.0
-    fits = 0  # the cards that fit the side after the use: the combinations it leaves, and its own
-    for m in o.side:
+    fits = 0
+    for m in side:
         if not m & u:
             fits |= tb.fits(m)
     for m in melds:
         fits |= tb.fits(m)
-    total, discard_cost, _ = discard_and_total(o, tb, new_hand, fits, other_fits)
-    kept = total - discard_cost
-    # progress: the card and the two hand cards that show how it is used bring eleven closer;
+    return hand & ~u, (u & hand).bit_count(), fits
+
+
+def use_value(kept: float, laid: int) -> float:
+    """The value of a use that does not win, from the value of the hand it keeps after its best
+    discard (``kept``) and how many hand cards it lays (rules 1-4)."""
+    # progress: the card and the two hand cards that show how it is used bring going out closer;
     # rule 3: a hand card laid beyond them counts against the use ("he should never do so unless
-    # he must show the cards to win": a use that wins scores 100 above)
+    # he must show the cards to win": a use that wins scores WIN_SCORE)
     return kept + 5.0 * (1 + min(laid, 2)) - 1.2 * max(0, laid - 2)

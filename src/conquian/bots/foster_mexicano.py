@@ -33,7 +33,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from conquian.bots.foster_conquian import FosterTables, foster_tables, hand_values, value_of
+from conquian.bots.foster_conquian import (
+    WIN_SCORE,
+    FosterTables,
+    after_use,
+    foster_tables,
+    hand_values,
+    use_value,
+    value_of,
+    winning_use,
+)
 from conquian.engine.conquian.listing import use_forms
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.conquian.mexicano_listing import (
@@ -210,25 +219,12 @@ def use_score(o: Obs, melds: tuple[int, ...]) -> float:
 
 
 def _use_score(o: Obs, tb: FosterTables, melds: tuple[int, ...], pf: list[int]) -> float:
-    u = 0
-    for m in melds:
-        u |= m
-    new_hand = o.hand & ~u
-    laid = (u & o.hand).bit_count()
+    """As foster_conquian's, the discard weighed against every other player (``pf``)."""
+    new_hand, laid, fits = after_use(tb, o.hand, o.sides[o.me], melds)
     if new_hand == 0:
-        return 100.0
-    fits = 0  # the cards that fit the side after the use: the combinations it leaves, and its own
-    for m in o.sides[o.me]:
-        if not m & u:
-            fits |= tb.fits(m)
-    for m in melds:
-        fits |= tb.fits(m)
+        return WIN_SCORE
     total, discard_cost, _ = _discard_and_total(o, tb, new_hand, fits, pf)
-    kept = total - discard_cost
-    # progress: the card and the two hand cards that show how it is used bring hand + 1 closer;
-    # rule 3: a hand card laid beyond them counts against the use ("he should never do so unless
-    # he must show the cards to win": a use that wins scores 100 above)
-    return kept + 5.0 * (1 + min(laid, 2)) - 1.2 * max(0, laid - 2)
+    return use_value(total - discard_cost, laid)
 
 
 def policy(o: Obs, rng: random.Random) -> RawAction:
@@ -243,13 +239,9 @@ def policy(o: Obs, rng: random.Random) -> RawAction:
     if o.stage == DISCARD:
         return _discard_and_total(o, tb, o.hand, pf[o.me], pf)[2]
     forms = use_forms(tbl, side, o.downs[o.me], o.hand, o.card)
-    # a use that empties the hand wins (hand + 1 down, R8.5)
-    for f in forms:
-        laid = 0
-        for m in f:
-            laid |= m
-        if o.hand & ~laid == 0:
-            return (K_USE, f)
+    wins = winning_use(o.hand, forms)
+    if wins is not None:
+        return (K_USE, wins)
     hopeless = False
     pass_score = 0.0
     if forms and o.stage != FORCED:  # the hand is valued only if there is a use to weigh

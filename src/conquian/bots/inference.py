@@ -77,6 +77,28 @@ LOOSE = 0.3
 Record = tuple[int, int, tuple[int, ...], int, tuple[int, ...], int, int, int, int, int, Any, int]
 
 
+def use_from_hand(down: int, card: int, melds: tuple[int, ...]) -> int:
+    """The cards a use of ``card`` took from the player's hand: those of ``melds`` that were
+    neither on his side (``down``) nor the card in play (every reading of the family folds a use
+    so)."""
+    u = 0
+    for m in melds:
+        u |= m
+    return u & ~down & ~(1 << card)
+
+
+def fold_use(sides: list[tuple[int, ...]], downs: list[int], counts: list[int], p: int, melds: tuple[int, ...],
+             from_hand: int) -> None:
+    """Fold a use of player ``p`` as the deal plays it (R3.4): his side keeps the combinations the
+    use leaves untouched and ``melds`` follow them; his hand holds ``from_hand`` fewer cards."""
+    u = 0
+    for m in melds:
+        u |= m
+    sides[p] = tuple(m for m in sides[p] if not m & u) + tuple(melds)
+    downs[p] |= u
+    counts[p] -= from_hand.bit_count()
+
+
 class AdversaryReads:
     """The public state of a conquian deal as its events build it, and each player's decisions
     (:data:`Record`), for :func:`~conquian.engine.history.folded`."""
@@ -125,17 +147,10 @@ class AdversaryReads:
             self.buried |= 1 << card
             self.card = -1
         elif kind == "use":
-            melds: tuple[int, ...] = ev[3]
-            u = 0
-            for m in melds:
-                u |= m
-            from_hand = u & ~self.downs[p] & ~(1 << card)
-            self._record(p, K_USE, melds, from_hand)
-            self.sides[p] = tuple(m for m in self.sides[p] if not m & u) + tuple(melds)
-            self.downs[p] |= u
-            self.counts[p] -= from_hand.bit_count()
-            self.card = -1
-            self.stage = DISCARD
+            from_hand = use_from_hand(self.downs[p], card, ev[3])
+            self._record(p, K_USE, ev[3], from_hand)  # what he saw, before the use
+            fold_use(self.sides, self.downs, self.counts, p, ev[3], from_hand)
+            self.card, self.stage = -1, DISCARD
         elif kind == "force":
             if self.stage == DISCARD:
                 self._record(p, K_FORCE, card, 1 << card)

@@ -43,7 +43,7 @@ from typing import Any
 
 import conquian.bots.foster_cooncan as fk
 import conquian.bots.foster_mexicano as fm
-from conquian.bots.inference import SLIP
+from conquian.bots.inference import SLIP, fold_use, use_from_hand
 from conquian.engine.cards import JOKER, parse_card
 from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.conquian.mexicano_listing import (
@@ -118,17 +118,10 @@ class MexicanoReads:
             self.buried |= 1 << card
             self.card = -1
         elif kind == "use":
-            melds: tuple[int, ...] = ev[3]
-            u = 0
-            for m in melds:
-                u |= m
-            from_hand = u & ~self.downs[p] & ~(1 << card)
-            self._record(p, K_USE, melds, from_hand)
-            self.sides[p] = tuple(m for m in self.sides[p] if not m & u) + tuple(melds)
-            self.downs[p] |= u
-            self.counts[p] -= from_hand.bit_count()
-            self.card = -1
-            self.stage = DISCARD
+            from_hand = use_from_hand(self.downs[p], card, ev[3])
+            self._record(p, K_USE, ev[3], from_hand)  # what he saw, before the use
+            fold_use(self.sides, self.downs, self.counts, p, ev[3], from_hand)
+            self.card, self.stage = -1, DISCARD
         elif kind == "force":
             arg = ev[4] << FORCE_SHIFT | card
             if self.stage == DISCARD:

@@ -137,7 +137,7 @@ def flatten(node: Node) -> tuple[Any, ...]:
 class DealMixin:
     """``legal_actions``, ``is_legal``, ``play`` and ``random_raw`` from a deal's hooks."""
 
-    __slots__ = ("_listed", "_m", "_made", "_node", "_tail")
+    __slots__ = ("_listed", "_m", "_made", "_node", "_tail", "n_events")
 
     _node: Node
     """The public history's full chunks (:mod:`conquian.engine.history`), shared by copies."""
@@ -168,8 +168,12 @@ class DealMixin:
         self._m = 0
         self._made = None
 
+    n_events: int
+    """How many events the public history holds."""
+
     def _push(self, ev: tuple[Any, ...]) -> None:
-        """Add one event to the public history (the deals inline this on their hottest paths)."""
+        """Add one event to the public history and count it (a deal may inline this on its
+        hottest path)."""
         tail, m = self._tail, self._m
         if len(tail) != m:
             tail = self._tail = tail[:m]  # a copy went on from here: this one goes its own way
@@ -182,6 +186,7 @@ class DealMixin:
             self._tail = []
             m = 0
         self._m = m
+        self.n_events += 1
 
     n_actions: int
     _listed: tuple[int, list[Entry]]

@@ -24,8 +24,8 @@ is cheap.
 Traceback (most recent call last):
 ...
 conquian.engine.errors.IllegalActionError: R8.2: it is p1's turn to give a card in the exchange, not p2's
->>> deal == before
-True
+>>> deal == before, deal.phase   # untouched: still the exchange
+(True, 'exchange')
 >>> for seat in (1, 2, 3):
 ...     _ = deal.play(deal.legal_actions()[0])
 >>> deal.phase, deal.to_act, deal.pack_count   # p1 turned the first card
@@ -36,13 +36,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
-from conquian.engine.actions import Action, Discard, Force, Give, Pass, Use
-from conquian.engine.cards import card_str, mask_str, the_card
+from conquian.engine.actions import Action, Force, Give, Use
+from conquian.engine.cards import card_str, the_card
 from conquian.engine.conquian.base import ConquianFamilyDeal
-from conquian.engine.conquian.melds import MeldTable, meld_table
 from conquian.engine.conquian.mexicano_events import (
     ACTION_KINDS,
     MexicanoEvent,
@@ -68,10 +66,9 @@ from conquian.engine.conquian.mexicano_listing import (
 )
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.uses import check_use
-from conquian.engine.deal import Entry, as_action, entry, flatten, setup_deck, shared_tuple
+from conquian.engine.deal import Entry, entry, flatten, shared_tuple
 from conquian.engine.errors import IllegalActionError
-from conquian.engine.history import CHUNK
-from conquian.engine.rules import MEXICANO, Rules
+from conquian.engine.rules import MEXICANO
 from conquian.i18n import N_, Msg
 
 #: Every event without combinations or target, made once (four players at most, R8.1):
@@ -90,56 +87,39 @@ class MexicanoDeal(ConquianFamilyDeal):
     (:func:`~conquian.engine.deck.seeded_deck`).  ``dealer`` is the dealer's seat number.
     """
 
-    OVER_STAGE: Final = OVER
-    """The value of ``stage`` once the deal is over (for tight loops)."""
+    OVER_STAGE = OVER
+    FORCED_STAGE = FORCED
+    DISCARD_STAGE = DISCARD
+    PHASE_NAMES = PHASE_NAMES
+    R_SAY = "R8.3"
+    R_DISCARD = "R8.3"
+    R_FORCE = "R8.4"
+    NOT_AN_ACTION = N_("{action} is not a conquián mexicano action")
+    _EVENTS = _EVENTS
+    FAMILY = MEXICANO
+    R_DEAL = "R8.2"
+    _NO_TARGET = (-1,)
+    _NO_WINNER = "a draw (tablas)"
+    EXCHANGE_STAGE = EXCHANGE
+    COPIED_LISTS = frozenset({"hands", "sides", "downs", "gives"})
 
-    __slots__ = (
-        "actor", "buried", "card", "dealer", "downs", "first", "gives", "hands",
-        "n", "n_actions", "n_events", "origin", "pos", "rules", "seats", "sides", "stage", "tbl",
-        "winner",
-    )
+    __slots__ = ("first", "gives", "n", "origin")
 
-    rules: Rules
-    tbl: MeldTable
     n: int
-    dealer: int
     seats: tuple[int, ...]
     """The seat of each player index, in the order of play (the dealer last)."""
-    pos: int
-    hands: list[int]
-    sides: list[tuple[int, ...]]
-    downs: list[int]
     gives: list[int]
     """The card each player gives in the exchange, -1 until he has (R8.2): hidden from others."""
-    card: int
-    stage: int
-    actor: int
     origin: int
     """The player who turned or discarded the card in play: the say ends before him (R8.3)."""
     first: int
     """The player who had the first say to the card in play (the passers are ``first`` .. actor-1)."""
-    buried: int
-    winner: int
-    n_events: int
-    n_actions: int
 
-    def __init__(
-        self,
-        rules: Rules,
-        deck: Sequence[int] | None = None,
-        *,
-        seed: int | None = None,
-        dealer: int = 1,
-    ) -> None:
-        deck = setup_deck(rules, MEXICANO, deck, seed, dealer, "R8.2")
-        n = rules.players
-        self.rules = rules
-        self.tbl = meld_table(rules)
+    def _deal(self, n: int) -> None:
         self.n = n
-        self.dealer = dealer
-        self.seats = shared_tuple(tuple((dealer + i) % n + 1 for i in range(n)))
-        self.deck = deck
-        dealt = n * rules.hand_size
+        self.seats = shared_tuple(tuple((self.dealer + i) % n + 1 for i in range(n)))
+        deck = self._deck
+        dealt = n * self.rules.hand_size
         hands = [0] * n
         # R8.2: one at a time, beginning with the first player after the dealer
         for i in range(dealt):
@@ -149,49 +129,12 @@ class MexicanoDeal(ConquianFamilyDeal):
         self.downs = [0] * n
         self.gives = [-1] * n
         self.pos = dealt
-        self.card = -1
-        self.buried = 0
-        self.winner = -1
-        self.events = None
-        self.n_events = 0
-        self.n_actions = 0
-        self.actor = self.origin = self.first = 0
+        self.origin = self.first = 0
         self.stage = EXCHANGE
-        if not rules.exchange:
+        if not self.rules.exchange:
             self._turn(0)
 
     # ----------------------------------------------------------------- copying
-    def copy(self) -> MexicanoDeal:
-        """An independent copy (cheap: the deck and history are shared, immutable)."""
-        new = object.__new__(MexicanoDeal)
-        new.rules = self.rules
-        new.tbl = self.tbl
-        new.n = self.n
-        new.dealer = self.dealer
-        new.seats = self.seats
-        new._deck = self._deck
-        new.pos = self.pos
-        new.hands = self.hands[:]
-        new.sides = self.sides[:]
-        new.downs = self.downs[:]
-        new.gives = self.gives[:]
-        new.card = self.card
-        new.stage = self.stage
-        new.actor = self.actor
-        new.origin = self.origin
-        new.first = self.first
-        new.buried = self.buried
-        new.winner = self.winner
-        new._node = self._node
-        new._tail = self._tail
-        new._m = self._m
-        new._made = self._made
-        new.n_events = self.n_events
-        new.n_actions = self.n_actions
-        return new
-
-    __copy__ = copy
-
     def _key(self) -> tuple[Any, ...]:
         return (
             self.rules, self.dealer, self.deck, self.pos, tuple(self.hands), tuple(self.sides),
@@ -200,26 +143,6 @@ class MexicanoDeal(ConquianFamilyDeal):
         )
 
     # ------------------------------------------------------------- properties
-    @property
-    def over(self) -> bool:
-        """Whether the deal has ended (a win or a draw)."""
-        return self.stage == OVER
-
-    @property
-    def phase(self) -> str:
-        """``exchange``, ``say``, ``forced``, ``discard`` or ``over``."""
-        return PHASE_NAMES[self.stage]
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or ``None`` when the deal is over."""
-        return None if self.stage == OVER else self.seats[self.actor]
-
-    @property
-    def tableau(self) -> bool:
-        """Whether the deal ended in a draw (R8.6: reported as a tableau, docs/records.md)."""
-        return self.stage == OVER and self.winner < 0
-
     @property
     def n_turns(self) -> int:
         """Cards turned from the pack so far."""
@@ -255,26 +178,6 @@ class MexicanoDeal(ConquianFamilyDeal):
         return [event_action(e, self.n, gives[e.seat]) for e in self.history() if e.kind in ACTION_KINDS]
 
     # ------------------------------------------------------------- internals
-    def _log(self, kind: str, player: int, card: int | None = None, melds: tuple[int, ...] = (),
-             target: int = -1) -> None:
-        if melds or target >= 0:
-            ev: tuple[Any, ...] = (kind, player, card, melds, target)
-        else:  # one shared tuple for each event without combinations or target
-            ev = _EVENTS[kind][player][64 if card is None else card]
-        tail, m = self._tail, self._m  # DealMixin._push, inlined
-        if len(tail) != m:
-            tail = self._tail = tail[:m]
-        tail.append(ev)
-        if tail[m] is not ev:
-            tail = self._tail = [*tail[:m], ev]
-        m += 1
-        if m == CHUNK:
-            self._node = (self._node, tuple(tail[:m]))
-            self._tail = []
-            m = 0
-        self._m = m
-        self.n_events += 1
-
     def _turn(self, player: int) -> None:
         """``player`` turns the next card of the pack, or the pack is exhausted (R8.6)."""
         if self.pos >= len(self._deck):
@@ -285,15 +188,15 @@ class MexicanoDeal(ConquianFamilyDeal):
                 fewest = min(counts)
                 if counts.count(fewest) == 1:
                     self.winner = counts.index(fewest)
-                    self._log("fewest", self.winner)
+                    self._push(_EVENTS["fewest"][self.winner][64])
                     return
-            self._log("tableau", player)
+            self._push(_EVENTS["tableau"][player][64])
             return
         self.card = c = self._deck[self.pos]
         self.pos += 1
         self.stage = SAY
         self.actor = self.origin = self.first = player
-        self._log("turn", player, c)
+        self._push(_EVENTS["turn"][player][c])
 
     def apply_raw(self, kind: int, arg: Any) -> None:
         """Apply a raw action from :meth:`legal_raw` without checking it (fast path)."""
@@ -301,29 +204,14 @@ class MexicanoDeal(ConquianFamilyDeal):
         n = self.n
         self.n_actions += 1
         if kind == K_USE:
-            melds: tuple[int, ...] = arg
-            u = 0
-            for m in melds:
-                u |= m
-            self._log("use", p, self.card, melds)
-            self.sides[p] = tuple(m for m in self.sides[p] if not m & u) + melds
-            self.downs[p] |= u
-            self.hands[p] &= ~u
-            self.card = -1
-            if self.hands[p] == 0:
-                # R8.5: every card of his down, and the card just used: hand + 1
-                self.winner = p
-                self.stage = OVER
-                self._log("win", p)
-            else:
-                self.stage = DISCARD
+            self._use(p, arg)
         elif kind == K_PASS:
             c = self.card
-            self._log("pass", p, c)
+            self._push(_EVENTS["pass"][p][c])
             if p == (self.origin - 1) % n:
                 # R8.3: every player has passed: buried, and the next after the origin turns
                 self.buried |= 1 << c
-                self._log("bury", p, c)
+                self._push(_EVENTS["bury"][p][c])
                 self._turn((self.origin + 1) % n)
             else:
                 self.actor = (p + 1) % n
@@ -333,28 +221,28 @@ class MexicanoDeal(ConquianFamilyDeal):
             if self.stage == DISCARD:
                 self.hands[p] &= ~(1 << c)
                 self.card = c
-            self._log("force", p, c, (), t)
+            self._push(("force", p, c, (), t))
             self.stage = FORCED
             self.actor = t
         elif kind == K_DISCARD:
             c = arg
             self.hands[p] &= ~(1 << c)
             self.card = c
-            self._log("discard", p, c)
+            self._push(_EVENTS["discard"][p][c])
             # R8.3: offered to each other player in turn, beginning with the next
             self.stage = SAY
             self.origin = p
             self.actor = self.first = (p + 1) % n
         else:  # K_GIVE
             self.gives[p] = arg
-            self._log("give", p)
+            self._push(_EVENTS["give"][p][64])
             if p < n - 1:
                 self.actor = p + 1
                 return
             # R8.2: every player has chosen; now the cards move, each to the next player
             g = self.gives
             self.hands = [(h & ~(1 << g[q])) | 1 << g[q - 1] for q, h in enumerate(self.hands)]
-            self._log("exchange", p)
+            self._push(_EVENTS["exchange"][p][64])
             self._turn(0)
 
     def legal_raw(self) -> list[RawAction]:
@@ -378,53 +266,28 @@ class MexicanoDeal(ConquianFamilyDeal):
         return entry(raw, a)
 
     # ------------------------------------------------------------ public play
-    def verify(self, action: Action | str) -> RawAction:
-        """Check one action without playing it: return its raw form or raise (R7, R8)."""
-        action = as_action(action)
-        stage = self.stage
-        if stage == OVER:
-            raise IllegalActionError("R8.5" if self.winner >= 0 else "R8.6", Msg("the deal is over"))
+    def _over_rule(self) -> str:
+        return "R8.5" if self.winner >= 0 else "R8.6"
+
+    def _verify_exchange(self, action: Action) -> RawAction:
+        """R8.2: the exchange comes first: each player in turn gives a card of his hand."""
         p = self.actor
         seat = self.seats[p]
-        if action.seat != seat:
-            self._out_of_turn(action)
-        if stage == EXCHANGE:
-            if not isinstance(action, Give):
-                raise IllegalActionError("R8.2", Msg("the exchange comes first: {seat} gives a card to {other}",
-                                                     seat=f"p{seat}", other=f"p{self.seats[(p + 1) % self.n]}"))
-            if not self.hands[p] >> action.card & 1:
-                raise IllegalActionError("R8.2", Msg("{seat} does not hold {card}", seat=f"p{seat}",
-                                                     card=the_card(action.card, True)))
-            return (K_GIVE, action.card)
+        if not isinstance(action, Give):
+            raise IllegalActionError("R8.2", Msg("the exchange comes first: {seat} gives a card to {other}",
+                                                 seat=f"p{seat}", other=f"p{self.seats[(p + 1) % self.n]}"))
+        if not self.hands[p] >> action.card & 1:
+            raise IllegalActionError("R8.2", Msg("{seat} does not hold {card}", seat=f"p{seat}",
+                                                 card=the_card(action.card, True)))
+        return (K_GIVE, action.card)
+
+    def _verify_other(self, action: Action) -> RawAction:
+        """R8.2: a card is given only in the exchange."""
         if isinstance(action, Give):
             if self.rules.exchange:
                 raise IllegalActionError("R8.2", Msg("the exchange is over: no card is given now"))
             raise IllegalActionError("R8.2", Msg("this table plays without the exchange: no card is given now"))
-        if isinstance(action, Use):
-            if stage == DISCARD:
-                raise IllegalActionError("R8.3", Msg("{seat} has used a card and must now discard", seat=f"p{seat}"))
-            return (K_USE, self._check_use(p, action.melds))
-        if isinstance(action, Pass):
-            if stage == FORCED:
-                raise IllegalActionError("R8.4", Msg("{seat} cannot refuse a forced card: he must use {card}",
-                                                     seat=f"p{seat}", card=the_card(self.card, True)))
-            if stage == DISCARD:
-                raise IllegalActionError("R8.3", Msg("{seat} has used a card and must discard, not pass",
-                                                     seat=f"p{seat}"))
-            return (K_PASS, -1)
-        if isinstance(action, Force):
-            return (K_FORCE, self._check_force(p, action))
-        if isinstance(action, Discard):
-            if stage != DISCARD:
-                if stage == FORCED:
-                    raise IllegalActionError("R8.4", Msg("{seat} must first use the card forced on him",
-                                                         seat=f"p{seat}"))
-                raise IllegalActionError("R8.3", Msg("a player discards only after using a card"))
-            if not self.hands[p] >> action.card & 1:
-                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
-                                                     card=the_card(action.card, True)))
-            return (K_DISCARD, action.card)
-        raise IllegalActionError("R8.3", Msg("{action} is not a conquián mexicano action", action=str(action)))
+        return ConquianFamilyDeal._verify_other(self, action)
 
     def _out_of_turn(self, action: Action) -> None:
         """Refuse an action by a seat that is not to act, saying why (R8.2-R8.4)."""
@@ -450,25 +313,15 @@ class MexicanoDeal(ConquianFamilyDeal):
         if self.stage == FORCED:
             raise IllegalActionError("R8.4", Msg("it is {seat}'s turn to use the card forced on him, not {other}'s",
                                                  seat=f"p{actor}", other=f"p{who}"))
-        if self.stage == DISCARD:
-            raise IllegalActionError("R8.3", Msg("it is {seat}'s discard, not {other}'s", seat=f"p{actor}",
-                                                 other=f"p{who}"))
-        raise IllegalActionError("R8.3", Msg("it is {seat}'s say, not {other}'s", seat=f"p{actor}", other=f"p{who}"))
+        self._not_theirs(who)
 
     def _check_force(self, p: int, action: Force) -> int:
+        """R8.4: the card, then the player forced (named where more than two play), whose side it
+        must fit; the raw argument holds both."""
         seat = self.seats[p]
         n = self.n
         c = action.card
-        if self.stage == FORCED:
-            raise IllegalActionError("R8.4", Msg("{seat} must use the card forced on him before anything else",
-                                                 seat=f"p{seat}"))
-        if self.stage == DISCARD:
-            if not self.hands[p] >> c & 1:
-                raise IllegalActionError("R3.5", Msg("{seat} does not hold {card}", seat=f"p{seat}",
-                                                     card=the_card(c, True)))
-        elif c != self.card:
-            raise IllegalActionError("R8.4", Msg("only the card in play, {card}, can be forced now, not {value}",
-                                                 card=the_card(self.card, True), value=the_card(c, True)))
+        self._check_forced_card(p, c)
         if action.target is None:
             if n > 2:
                 raise IllegalActionError("R8.4", Msg("with {n} players a force names the player forced: {action}",
@@ -482,13 +335,7 @@ class MexicanoDeal(ConquianFamilyDeal):
             if t == p:
                 raise IllegalActionError("R8.4", Msg("a card is forced on another player, not on {seat} himself",
                                                      seat=f"p{seat}"))
-        target = self.seats[t]
-        if not self.sides[t]:
-            raise IllegalActionError("R8.4", Msg("{seat} has nothing on the table and cannot be forced",
-                                                 seat=f"p{target}"))
-        if not any(self.tbl.fits(m, c) for m in self.sides[t]):
-            raise IllegalActionError("R8.4", Msg("{card} fits none of {seat}'s combinations ({side})",
-                                                 card=the_card(c, True), seat=f"p{target}", side=self._side_words(t)))
+        self._check_fits(t, c)
         return t << FORCE_SHIFT | c
 
     def _check_use(self, p: int, melds: tuple[int, ...]) -> tuple[int, ...]:
@@ -519,48 +366,19 @@ class MexicanoDeal(ConquianFamilyDeal):
         p = self.player_of(seat)
         n = self.n
         done = self.gives[-1] >= 0  # the last player has given: the cards have changed hands
+        fields = self._view_fields(seat, self.hands[p])
+        fields["hand_counts"] = tuple([h.bit_count() for h in self.hands])
+        fields["origin"] = self.origin
+        fields["first"] = self.first
+        fields["gave_card"] = self.gives[p]
+        fields["got_card"] = self.gives[(p - 1) % n] if done else -1
+        fields["given"] = tuple([g >= 0 for g in self.gives])
         v = object.__new__(MexicanoView)
-        # as ConquianView: filling the frozen instance's dict at once is the same object, cheaper
-        v.__dict__.update(
-            rules=self.rules,
-            seat=seat,
-            dealer=self.dealer,
-            seats=self.seats,
-            hand_mask=self.hands[p],
-            side_masks=tuple(self.sides),
-            card=self.card,
-            stage=self.stage,
-            actor_seat=self.to_act,
-            origin=self.origin,
-            first=self.first,
-            pack_count=self.pack_count,
-            hand_counts=tuple(h.bit_count() for h in self.hands),
-            buried_mask=self.buried,
-            gave_card=self.gives[p],
-            got_card=self.gives[(p - 1) % n] if done else -1,
-            given=tuple(g >= 0 for g in self.gives),
-            n_events=self.n_events,
-            winner_seat=self.winner_seat,
-            event_node=self.events,
-            table=self.tbl,  # not a field: the cached meld table of the pack, found already
-        )
+        v.__dict__.update(fields)  # as ConquianDeal.view
         return v
 
-    def __str__(self) -> str:
-        lines = []
-        for p, seat in enumerate(self.seats):
-            role = " (dealer)" if seat == self.dealer else ""
-            lines.append(f"p{seat}{role} hand: {mask_str(self.hands[p])}")
-            lines.append(f"p{seat} table: {self._side_text(p)}")
-        if self.stage == OVER:
-            lines.append("over: " + (f"p{self.winner_seat} wins" if self.winner >= 0 else "a draw (tablas)"))
-        else:
-            card = card_str(self.card) if self.card >= 0 else "-"
-            lines.append(f"in play: {card}; p{self.to_act} to {self.phase}; pack {self.pack_count}")
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"<MexicanoDeal {self.rules.name} dealer=p{self.dealer} actions={self.n_actions} {self.phase}>"
+    def _role(self, p: int) -> str:
+        return " (dealer)" if self.seats[p] == self.dealer else ""
 
 
 __all__ = ["MexicanoDeal"]

@@ -22,12 +22,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from conquian.engine.actions import Action
-from conquian.engine.cards import CardSet
 from conquian.engine.conquian.base import ConquianFamilyView
 from conquian.engine.conquian.mexicano_events import MexicanoEvent, mexicano_seat_events, raw_to_action
 from conquian.engine.conquian.mexicano_listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
@@ -81,25 +80,12 @@ class MexicanoView(ConquianFamilyView):
         (an immutable sequence, oldest first, shared with the later views of the deal)."""
         return mexicano_seat_events(self.event_node, self.seats)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name != "event_node") \
-            and self.events == other.events
-
-    __hash__ = None  # type: ignore[assignment]
-
 
     # -------------------------------------------------------------- accessors
     @property
     def player(self) -> int:
         """This seat's index in ``seats`` (0 for the first player after the dealer)."""
         return self.seats.index(self.seat)
-
-    @property
-    def hand(self) -> CardSet:
-        """This seat's hand."""
-        return CardSet(self.hand_mask)
 
     @property
     def gave(self) -> int | None:
@@ -111,24 +97,9 @@ class MexicanoView(ConquianFamilyView):
         """The card this seat got in the exchange, once every seat has given (R8.2)."""
         return None if self.got_card < 0 else self.got_card
 
-    @property
-    def my_side(self) -> tuple[int, ...]:
-        """This seat's combinations (masks)."""
-        return self.side_masks[self.player]
-
     def side_of(self, seat: int) -> tuple[int, ...]:
         """A seat's combinations (masks)."""
         return self.side_masks[self.seats.index(seat)]
-
-    @property
-    def phase(self) -> str:
-        """``exchange``, ``say``, ``forced``, ``discard`` or ``over``."""
-        return PHASE_NAMES[self.stage]
-
-    @property
-    def over(self) -> bool:
-        """Whether the deal is over."""
-        return self.stage == OVER
 
     def unseen_mask(self) -> int:
         """Cards this seat has never seen: in other hands (but the one it gave) or in the pack."""
@@ -153,12 +124,8 @@ class MexicanoView(ConquianFamilyView):
         made = lambda raw: entry(raw, raw_to_action(self.seats, self.player, raw))  # noqa: E731
         return [e[1] for e in listing(("view", self.seats, self.player), self.legal_raw(), made)]
 
-    @property
-    def must_discard(self) -> bool:
-        """Whether this seat must discard now."""
-        return self.stage == DISCARD and self.actor_seat == self.seat
-
-    @property
-    def forced(self) -> bool:
-        """Whether a card has been forced on this seat."""
-        return self.stage == FORCED and self.actor_seat == self.seat
+    # the variant's stages, which ConquianFamilyView reads
+    OVER_STAGE = OVER
+    FORCED_STAGE = FORCED
+    DISCARD_STAGE = DISCARD
+    PHASE_NAMES = PHASE_NAMES

@@ -23,12 +23,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from conquian.engine.actions import Action
-from conquian.engine.cards import CardSet
 from conquian.engine.conquian.base import ConquianFamilyView
 from conquian.engine.conquian.events import Event, raw_to_action, seat_events
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, PHASE_NAMES, RawAction, legal_raw
@@ -87,14 +86,6 @@ class ConquianView(ConquianFamilyView):
         immutable sequence, oldest first, shared with the later views of the deal)."""
         return seat_events(self.event_node, self.seats)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self) if f.name != "event_node") \
-            and self.events == other.events
-
-    __hash__ = None  # type: ignore[assignment]
-
 
     # -------------------------------------------------------------- accessors
     @property
@@ -117,29 +108,9 @@ class ConquianView(ConquianFamilyView):
         return self.seats[1 - self.player]
 
     @property
-    def hand(self) -> CardSet:
-        """This seat's hand."""
-        return CardSet(self.hand_mask)
-
-    @property
-    def my_side(self) -> tuple[int, ...]:
-        """This seat's combinations (masks)."""
-        return self.side_masks[self.player]
-
-    @property
     def adversary_side(self) -> tuple[int, ...]:
         """The adversary's combinations (masks)."""
         return self.side_masks[1 - self.player]
-
-    @property
-    def phase(self) -> str:
-        """``say``, ``forced``, ``discard`` or ``over``."""
-        return PHASE_NAMES[self.stage]
-
-    @property
-    def over(self) -> bool:
-        """Whether the deal is over."""
-        return self.stage == OVER
 
     def unseen_mask(self) -> int:
         """Cards this seat has not seen: in the adversary's hand (both hands, sitting out) or in the pack."""
@@ -164,12 +135,8 @@ class ConquianView(ConquianFamilyView):
         made = lambda raw: entry(raw, raw_to_action(self.seat, raw))  # noqa: E731
         return [e[1] for e in listing(-self.seat, self.legal_raw(), made)]
 
-    @property
-    def must_discard(self) -> bool:
-        """Whether this seat must discard now."""
-        return self.stage == DISCARD and self.actor_seat == self.seat
-
-    @property
-    def forced(self) -> bool:
-        """Whether a card has been forced on this seat."""
-        return self.stage == FORCED and self.actor_seat == self.seat
+    # the variant's stages, which ConquianFamilyView reads
+    OVER_STAGE = OVER
+    FORCED_STAGE = FORCED
+    DISCARD_STAGE = DISCARD
+    PHASE_NAMES = PHASE_NAMES

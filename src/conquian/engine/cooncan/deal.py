@@ -80,7 +80,7 @@ class CooncanDeal(DealMixin):
 
     __slots__ = (
         "_deck", "_pack", "combos", "dealer", "double", "drawn", "h1", "h2", "hj", "laid", "laid_before", "n",
-        "n_actions", "n_events", "n_turns",
+        "n_actions", "n_turns",
         "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
     )
 
@@ -338,7 +338,6 @@ class CooncanDeal(DealMixin):
         if cards:  # the cards' tokens, one string each for every deal
             cards = tuple([intern(t) for t in cards])
         self._push((kind, p, card, combo, cards, text, which))
-        self.n_events += 1
 
     def _start_turn(self, p: int) -> None:
         """R4.5: an empty pack is remade from the stock, up to ``max_pack_turns`` times; and a deal
