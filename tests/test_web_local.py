@@ -8,6 +8,7 @@ the snapshot builder with no server dependency (docs/internals.md: one client, t
 from __future__ import annotations
 
 import json
+import posixpath
 import random
 import re
 import subprocess
@@ -181,8 +182,24 @@ def test_site_build_writes_a_static_site(tmp_path: Path) -> None:
     for name in listing["files"]:
         path = (tmp_path / "site" / "offline" / name).resolve()
         assert path.exists(), name
-    # every script and style the page loads is in the site and in the list its service worker caches
-    page = (tmp_path / "site" / "offline" / "index.html").read_text()
-    for ref in re.findall(r'(?:src|href)="([^"#]+)"', page):
-        assert (tmp_path / "site" / "offline" / ref).resolve().exists(), ref
-        assert ref in listing["files"], ref
+    # the app's one service worker at the site's root keeps every file the pages load, by
+    # addresses relative to it, with their digests and sizes
+    worker = (tmp_path / "site" / "sw.js").read_text()
+    kept = json.loads(re.search(r"const ENGINE = (\[.*\]);", worker).group(1))  # type: ignore[union-attr]
+    addresses = {a for a, _, _ in kept}
+    for address, _, size in kept:
+        path = tmp_path / "site" / address
+        assert address == "./offline/" or path.stat().st_size == size, address
+    assert {"./offline/", "./offline/pyodide/pyodide.asm.wasm", "./offline/engine.zip", "./i18n/es.json"} <= addresses
+    # every script, style and the manifest the pages load is in the site and kept by the worker
+    for name in ("index.html", "learn.html"):
+        page = (tmp_path / "site" / "offline" / name).read_text()
+        assert '<link rel="manifest" href="../manifest.webmanifest">' in page and 'data-sw="../sw.js"' in page
+        for ref in re.findall(r'(?:src|href)="([^"#]+)"', page):
+            assert (tmp_path / "site" / "offline" / ref).resolve().exists(), ref
+            address = "./" + posixpath.normpath(f"offline/{ref}") + ("/" if ref.endswith("/") else "")
+            assert address in addresses, ref
+    manifest = json.loads((tmp_path / "site" / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == "./offline/" and manifest["scope"] == "./"
+    for icon in manifest["icons"]:
+        assert (tmp_path / "site" / icon["src"]).exists(), icon

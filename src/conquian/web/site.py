@@ -16,8 +16,9 @@ The files of the offline app (``/offline/`` on the server, ``offline/`` in a bui
 - ``worker.js``: the Web Worker that loads Pyodide and the engine and answers the page;
 - ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`);
 - ``pyodide/``: the runtime (:data:`RUNTIME_FILES`);
-- ``engine-assets.json``: every file the app needs, for a service worker to cache
-  (:func:`asset_list`), and ``sw.js``, the offline app's own service worker that does.
+- ``engine-assets.json``: every file the app needs (:func:`asset_list`); ``sw.js``: the offline
+  app's former service worker, retired (the app's one worker is the site's own, ``/sw.js``:
+  :mod:`conquian.web.app_shell`, written at a built site's root beside its manifest).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: The page's scripts and styles the offline page loads from ``../static/`` (no lobby, chat,
 #: invitation, history or replay: those are the server's).
 STATIC_FILES = ("style.css", "cards.css", "play.css", "screen.css", "favicon.svg", "icons/turn.svg", "cards.js",
-                "page.js", "play.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js")
+                "page.js", "play.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js", "install.js")
 #: The offline app's own files (and ``learn.html``, the Learn page: :func:`learn_page`).
 APP_FILES = ("index.html", "offline.js", "offline.css", "worker.js", "sw.js")
 #: The offline app's Learn page, made from the server's (:mod:`conquian.learn.page`).
@@ -226,6 +227,14 @@ def build_site(target: Path, runtime: Path | None = None) -> list[str]:
     files["index.html"] = (b'<!doctype html><html><head><meta charset="utf-8">'
                            b'<meta http-equiv="refresh" content="0; url=offline/"><title>conquian</title></head>'
                            b'<body><a href="offline/">conquian</a></body></html>\n')
+    # the app's manifest and its one service worker (conquian.web.app_shell), at the site's root
+    from conquian.i18n import ENGLISH
+    from conquian.web import app_shell
+
+    for icon in ("icon-192", "icon-512", "maskable-192", "maskable-512"):
+        files[f"static/icons/{icon}.png"] = (STATIC / "icons" / f"{icon}.png").read_bytes()
+    files["manifest.webmanifest"] = json.dumps(app_shell.manifest(ENGLISH, "./", "./offline/"), indent=1).encode()
+    files["sw.js"] = app_shell.site_worker(files, runtime).encode()
     written = []
     for name, data in sorted(files.items()):
         path = target / name

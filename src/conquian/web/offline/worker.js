@@ -2,7 +2,8 @@
 // Pyodide (pyodide/, from this site's own origin) so the page never freezes while a bot thinks.
 // The page's table code talks to it as to the server (docs/protocol.md): see transport.js
 // (WorkerTransport, Engine) and conquian.web.local (LocalTable, Games). Every table is kept in
-// IndexedDB ("conquian-offline", store "matches") after every change, and reopened from there.
+// IndexedDB ("conquian-offline", store "matches") after every change, with the player's last
+// snapshot (view: the page draws it before the engine is awake), and reopened from there.
 "use strict";
 
 importScripts("pyodide/pyodide.js");
@@ -54,8 +55,12 @@ function py(method, ...args) {
   return out.value;
 }
 
+const views = new Map();     // table -> the last snapshot the player was sent
+
 async function save(id) {
+  // with the player's last snapshot: the page draws it at once next time, before the engine wakes
   const saved = py("saved", id);
+  if (views.has(id)) saved.view = views.get(id);
   await dbPut(saved);
   return saved;
 }
@@ -69,7 +74,12 @@ async function opened(id) {
   return true;
 }
 
-function send(table, msgs) { for (const msg of msgs) postMessage({ table, msg }); }
+function send(table, msgs) {
+  for (const msg of msgs) {
+    if (msg.type === "table") views.set(table, msg);
+    postMessage({ table, msg });
+  }
+}
 
 function schedule(id, now) {
   // the bots' moves, one at a time, the table's pace apart; the player's messages come between them
@@ -99,7 +109,7 @@ async function tableMessage(id, msg) {
   if (msg.type === "rematch") {
     const saved = await save(id);
     if (saved.rematch) { await save(saved.rematch); }
-  } else if (["act", "next", "pace"].includes(msg.type)) await save(id);
+  } else if (["hello", "act", "next", "pace"].includes(msg.type)) await save(id);
   schedule(id, msg.type === "hurry");
 }
 
