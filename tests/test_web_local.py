@@ -203,3 +203,24 @@ def test_site_build_writes_a_static_site(tmp_path: Path) -> None:
     assert manifest["start_url"] == "./offline/" and manifest["scope"] == "./"
     for icon in manifest["icons"]:
         assert (tmp_path / "site" / icon["src"]).exists(), icon
+
+
+def test_the_experts_playouts_in_the_page_are_counted_move_by_move() -> None:
+    """``playouts``: what the expert played out at each of its moves under the page's time cap."""
+    games = Games()
+    saved = _call(games, "new", {"variant": "conquian", "players": 2, "bot": "expert", "seed": 4, "bot_seed": 4,
+                                 "pace": 0, "expert_ms": 30})
+    tid = saved["id"]
+    moves = 0
+    for _ in range(60):  # until the expert has had a choice to think about (a lone legal move needs none)
+        snap = _call(games, "handle", tid, {"type": "hello"})[-1]["table"]
+        if snap["deal"]["over"] or sum(_call(games, "playouts", tid)):
+            break
+        if _call(games, "bot_to_act", tid):
+            _call(games, "bot_move", tid)
+            moves += 1
+        else:
+            _call(games, "handle", tid, {"type": "act", "state": snap["state"], "action": snap["legal"][0]})
+    counts = _call(games, "playouts", tid)
+    assert moves and len(counts) == moves and all(isinstance(n, int) and n >= 0 for n in counts)
+    assert sum(counts) > 0

@@ -45,7 +45,11 @@ class Engine {
     this.worker.onerror = ev => { this.status = "failed"; this.error = ev.message || "worker"; if (this.onstatus) this.onstatus(this.status); };
   }
   receive(data) {
-    if (data.status) { this.status = data.status; this.error = data.error || ""; if (this.onstatus) this.onstatus(data.status); return; }
+    if (data.status) {
+      this.status = data.status; this.error = data.error || ""; this.timings = data.timings || null;
+      if (this.onstatus) this.onstatus(data.status);
+      return;
+    }
     if (data.reply) {
       const call = this.calls.get(data.reply);
       if (!call) return;
