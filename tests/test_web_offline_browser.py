@@ -364,12 +364,13 @@ def _app_page(context: Any) -> Any:
     return page
 
 
-def _resume_from_snapshot(page: Any, state: str) -> None:
+def _resume_from_snapshot(page: Any, state: str, drawn: str) -> None:
     """The match kept in this browser, resumed from the offline start page: its table is drawn
-    from its saved snapshot while the engine answers nothing, then the engine takes over."""
+    from its saved snapshot (``drawn``: the player's seat, to act or the deal over) while the
+    engine answers nothing, then the engine takes over."""
     page.evaluate("localStorage.setItem('test:hold', '1')")
     page.click("#offline-kept .resume")
-    page.wait_for_selector(f"#board[data-state='{state}']", timeout=LOAD_MS)
+    page.wait_for_selector(f"#board[data-state='{state}']{drawn}", timeout=LOAD_MS)
     # drawn with the engine's worker told nothing yet: its hello is still held
     assert page.evaluate("window.heldMessages.some(([w, a]) => a[0] && a[0].msg && a[0].msg.type === 'hello')")
     page.evaluate("window.releaseEngine()")
@@ -422,7 +423,7 @@ def test_the_app_opened_offline_at_its_start_url_plays_against_the_bots(
         page.goto(f"{server.url}/")
         page.wait_for_selector("#offline-kept li")
         assert page.locator("#offline-kept li").count() == 1
-        _resume_from_snapshot(page, state)
+        _resume_from_snapshot(page, state, "[data-mine='1']")
         _play_deal(page)
         over = page.get_attribute("#board", "data-state")
         assert page.locator("#next-deal").count() == 1
@@ -434,7 +435,7 @@ def test_the_app_opened_offline_at_its_start_url_plays_against_the_bots(
         page = _app_page(context)
         page.goto(f"{server.url}/")
         page.wait_for_selector("#offline-kept li")
-        _resume_from_snapshot(page, over)
+        _resume_from_snapshot(page, over, "[data-over='1']")
         page.wait_for_selector(f"#board[data-state='{over}'][data-over='1']")
         page.click("#next-deal")
         page.wait_for_selector("#board[data-over='']")

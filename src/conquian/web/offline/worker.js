@@ -3,7 +3,8 @@
 // The page's table code talks to it as to the server (docs/protocol.md): see transport.js
 // (WorkerTransport, Engine) and conquian.web.local (LocalTable, Games). Every table is kept in
 // IndexedDB ("conquian-offline", store "matches") after every change, with the player's last
-// snapshot (view: the page draws it before the engine is awake), and reopened from there.
+// messages (view: his seat and the snapshot, which the page draws before the engine is awake),
+// and reopened from there.
 "use strict";
 
 importScripts("pyodide/pyodide.js");
@@ -66,12 +67,14 @@ function py(method, ...args) {
   return out.value;
 }
 
-const views = new Map();     // table -> the last snapshot the player was sent
+const views = new Map();     // table -> {welcome, table}: the last of each the player was sent
 
 async function save(id) {
-  // with the player's last snapshot: the page draws it at once next time, before the engine wakes
+  // with the player's last messages (his seat, the snapshot): the page draws them at once next
+  // time, before the engine wakes
   const saved = py("saved", id);
-  if (views.has(id)) saved.view = views.get(id);
+  const v = views.get(id);
+  if (v && v.table) saved.view = [v.welcome, v.table].filter(Boolean);
   await dbPut(saved);
   return saved;
 }
@@ -87,7 +90,7 @@ async function opened(id) {
 
 function send(table, msgs) {
   for (const msg of msgs) {
-    if (msg.type === "table") views.set(table, msg);
+    if (msg.type === "table" || msg.type === "welcome") views.set(table, { ...views.get(table), [msg.type]: msg });
     postMessage({ table, msg });
   }
 }

@@ -94,7 +94,7 @@ class WorkerTransport {
     // the engine's answer to the hello draws it again, live (and a snapshot read after it is not drawn)
     keptMatches().then(all => {
       const saved = all.find(m => m.id === this.id);
-      if (saved && saved.view && !this.live && this.off) game.receive(saved.view);
+      if (saved && Array.isArray(saved.view) && !this.live && this.off) for (const m of saved.view) game.receive(m);
     });
   }
   send(msg) { this.engine.post(this.id, msg); return true; }
