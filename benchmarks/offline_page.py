@@ -26,6 +26,8 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import json
+import re
 import shutil
 import statistics
 import sys
@@ -132,7 +134,11 @@ def _timings(page: Any) -> str:
     if not t:
         return "no breakdown (this version's worker does not report one)"
     wasm = t.get("wasm_downloaded")
-    return (f"runtime loaded at {t['runtime']} ms (its wasm downloaded at {wasm if wasm is not None else '?'} ms; "
+    how = {True: "from the memory snapshot", False: "plainly"}.get(t.get("snapshot"), "?")
+    if t.get("snapshot_error"):
+        how += f" (the snapshot failed: {t['snapshot_error']})"
+    return (f"runtime started {how}, snapshot read at {t.get('snapshot_read', '?')} ms, "
+            f"runtime loaded at {t['runtime']} ms (its wasm downloaded at {wasm if wasm is not None else '?'} ms; "
             f"the rest: WebAssembly compile and Python's start), package unpacked at {t['unpacked']} ms, "
             f"our modules imported at {t['imported']} ms (worker's clock)")
 
@@ -143,12 +149,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--moves", type=int, default=30, help="expert moves timed (default 30)")
     p.add_argument("--warm", type=int, default=3, help="warm starts timed (default 3; the median is printed)")
     p.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    p.add_argument("--no-snapshot", action="store_true", help="the site without the engine's memory snapshot")
     args = p.parse_args(argv)
     from playwright import sync_api
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "site"
         site.build_site(root)
+        if args.no_snapshot:  # the plain start, for comparison
+            (root / "offline" / "engine.snapshot.gz").unlink(missing_ok=True)
+            worker = (root / "sw.js").read_text()
+            listed = re.search(r"const ENGINE = (\[.*\]);", worker)
+            if listed:
+                kept = [f for f in json.loads(listed.group(1)) if not f[0].endswith("engine.snapshot.gz")]
+                (root / "sw.js").write_text(worker.replace(listed.group(0), f"const ENGINE = {json.dumps(kept)};"))
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{httpd.server_address[1]}/offline/"

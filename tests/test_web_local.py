@@ -224,3 +224,19 @@ def test_the_experts_playouts_in_the_page_are_counted_move_by_move() -> None:
     counts = _call(games, "playouts", tid)
     assert moves and len(counts) == moves and all(isinstance(n, int) and n >= 0 for n in counts)
     assert sum(counts) > 0
+
+
+def test_no_memory_snapshot_without_a_node_that_makes_one(tmp_path: Path) -> None:
+    """The engine's memory snapshot is made by Node.js from the real runtime: with no Node.js, or
+    a runtime that is not one, there is none (the page then starts plainly) and nothing is kept."""
+    from conquian.web import memory_snapshot
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    for name in site.RUNTIME_FILES:
+        (runtime / name).write_bytes(name.encode())
+    engine = b"an engine"
+    assert memory_snapshot.make(engine, runtime, node="no-such-node-here") is None
+    assert memory_snapshot.make(engine, runtime) is None  # Node.js (if any) cannot start this runtime
+    assert memory_snapshot.cached(engine, runtime) is None
+    assert "offline/engine.snapshot.gz" not in site.app_files(runtime)

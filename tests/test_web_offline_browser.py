@@ -11,6 +11,7 @@ the same record.
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import os
 import shutil
@@ -451,3 +452,55 @@ def test_the_app_opened_offline_at_its_start_url_plays_against_the_bots(
         context.close()
     finally:
         server.stop()
+
+
+def _serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+def test_the_engine_starts_from_its_memory_snapshot_and_plainly_when_it_does_not_load(
+        browser: Any, site_url: str, tmp_path: Path) -> None:
+    """The built site's memory snapshot (made with Node.js) starts the engine with Python and the
+    engine already imported; a snapshot that does not load leaves the plain start, which plays."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        urllib.request.urlopen(f"{site_url}/offline/engine.snapshot.gz").close()
+    except urllib.error.HTTPError:
+        pytest.skip("no Node.js where the site was built: no memory snapshot")
+    spec = {"variant": "conquian", "players": 2, "bot": "foster", "name": "Ann", "seed": 3, "bot_seed": 3, "pace": 0}
+    context = browser.new_context()
+    page = _page(context)
+    page.goto(f"{site_url}/offline/")
+    _lobby(page)
+    assert page.evaluate("ENGINE.timings.snapshot") is True
+    table_id = page.evaluate("spec => ENGINE.call('create', { spec })", spec)
+    page.goto(f"{site_url}/offline/#/t/{table_id}")
+    page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+    _play_turn(page)
+    assert page.errors == []
+    context.close()
+    # the same site with a snapshot that is not one: the plain start, and the game plays
+    root = tmp_path / "site"
+    site.build_site(root)
+    (root / "offline" / "engine.snapshot.gz").write_bytes(gzip.compress(b"not a memory"))
+    httpd, url = _serve(root)
+    try:
+        context = browser.new_context()
+        page = _page(context)
+        page.goto(f"{url}/offline/")
+        _lobby(page)
+        assert page.evaluate("ENGINE.timings.snapshot") is False
+        assert page.evaluate("ENGINE.timings.snapshot_error")
+        table_id = page.evaluate("spec => ENGINE.call('create', { spec })", spec)
+        page.goto(f"{url}/offline/#/t/{table_id}")
+        page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+        _play_turn(page)
+        assert page.errors == []
+        context.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -79,7 +79,7 @@ def engine_files(files: dict[str, bytes] | None = None, runtime: Path | None = N
     runtime = runtime or site.runtime_dir()
     if not site.runtime_ready(runtime):
         return []
-    files = files if files is not None else site.app_files()
+    files = files if files is not None else site.app_files(runtime)
     served = root == "/"
     out = [_entry(f"{root}offline/", files["offline/index.html"])]
     for name, data in sorted(files.items()):

@@ -15,6 +15,8 @@ The files of the offline app (``/offline/`` on the server, ``offline/`` in a bui
   runs in the worker (:mod:`conquian.learn.api`);
 - ``worker.js``: the Web Worker that loads Pyodide and the engine and answers the page;
 - ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`);
+- ``engine.snapshot.gz``: the runtime's memory with the engine imported, where Node.js could
+  make it (:mod:`conquian.web.memory_snapshot`);
 - ``pyodide/``: the runtime (:data:`RUNTIME_FILES`);
 - ``engine-assets.json``: every file the app needs (:func:`asset_list`); ``sw.js``: the offline
   app's former service worker, retired (the app's one worker is the site's own, ``/sw.js``:
@@ -192,11 +194,18 @@ def learn_page() -> bytes:
     return learn_html(page_words(ENGLISH), ENGLISH.lang, offline=True).encode()
 
 
-def app_files() -> dict[str, bytes]:
-    """The offline app's files but the runtime, by their path under the site's root."""
+def app_files(runtime: Path | None = None) -> dict[str, bytes]:
+    """The offline app's files but the runtime, by their path under the site's root (with the
+    engine's memory snapshot if a build made one for this package and ``runtime``)."""
+    from conquian.web import memory_snapshot
+
     files: dict[str, bytes] = {f"offline/{n}": (OFFLINE / n).read_bytes() for n in APP_FILES}
     files[f"offline/{LEARN_PAGE}"] = learn_page()
     files["offline/engine.zip"] = engine_zip()
+    runtime = runtime or runtime_dir()
+    snapshot = memory_snapshot.cached(files["offline/engine.zip"], runtime) if runtime_ready(runtime) else None
+    if snapshot is not None:
+        files[f"offline/{memory_snapshot.NAME}"] = snapshot
     for n in STATIC_FILES:
         files[f"static/{n}"] = (STATIC / n).read_bytes()
     for lang in _languages():
@@ -221,8 +230,11 @@ def build_site(target: Path, runtime: Path | None = None) -> list[str]:
     """Write the offline app into ``target`` as static files that any static host serves (no
     server): ``index.html`` (to ``offline/``), ``offline/``, ``static/``, ``i18n/``.  The runtime
     is fetched first if it is not there.  Returns the paths written."""
+    from conquian.web import memory_snapshot
+
     runtime = fetch_runtime(runtime)
-    files = app_files()
+    memory_snapshot.make(engine_zip(), runtime)  # the engine's memory snapshot, if Node.js can make it
+    files = app_files(runtime)
     files["offline/engine-assets.json"] = json.dumps(asset_list(files, runtime), indent=1).encode()
     files["index.html"] = (b'<!doctype html><html><head><meta charset="utf-8">'
                            b'<meta http-equiv="refresh" content="0; url=offline/"><title>conquian</title></head>'
@@ -251,7 +263,7 @@ def build_site(target: Path, runtime: Path | None = None) -> list[str]:
 #: Content types of the offline app's files, by ending.
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".json": "application/json", ".zip": "application/zip",
-                 ".wasm": "application/wasm", ".svg": "image/svg+xml"}
+                 ".wasm": "application/wasm", ".svg": "image/svg+xml", ".gz": "application/octet-stream"}
 _served: dict[str, bytes] = {}
 
 
@@ -264,11 +276,14 @@ def offline_file(path: str) -> tuple[bytes, str] | None:
         data = (OFFLINE / path).read_bytes()
     elif path == LEARN_PAGE:
         data = learn_page()
-    elif path in ("engine.zip", "engine-assets.json"):
+    elif path in ("engine.zip", "engine-assets.json", "engine.snapshot.gz"):
         if not _served:
             files = app_files()
-            _served["engine.zip"] = files["offline/engine.zip"]
+            _served.update({n.removeprefix("offline/"): files[n] for n in ("offline/engine.zip",
+                                                                          "offline/engine.snapshot.gz") if n in files})
             _served["engine-assets.json"] = json.dumps(asset_list(files), indent=1).encode()
+        if path not in _served:
+            return None
         data = _served[path]
     elif path.startswith("pyodide/") and path[len("pyodide/"):] in RUNTIME_FILES:
         file = runtime_dir() / path[len("pyodide/"):]

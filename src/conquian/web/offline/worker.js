@@ -44,16 +44,44 @@ const dbDelete = id => dbDo("readwrite", s => s.delete(id));
 // downloaded, the engine's package unpacked, our modules imported
 const timings = {};
 const mark = name => { timings[name] = Math.round(performance.now()); };
+async function memorySnapshot() {
+  // the runtime's memory with the engine imported, made when the site was built (conquian site
+  // build, conquian.web.memory_snapshot); null where there is none
+  try {
+    const answer = await fetch("engine.snapshot.gz");
+    if (!answer.ok || typeof DecompressionStream !== "function") return null;
+    return new Uint8Array(await new Response(answer.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  } catch (e) { return null; }
+}
+
+async function startRuntime() {
+  // from the memory snapshot (Python started, the engine imported), else plainly
+  const indexURL = new URL("pyodide/", self.location.href).href;
+  const snapshot = await memorySnapshot();
+  mark("snapshot_read");
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+      pyodide.runPython("import conquian.web.local");  // the snapshot's engine is there
+      timings.snapshot = true;
+      return pyodide;
+    } catch (e) { timings.snapshot_error = String(e && e.message || e).slice(0, 200); }
+  }
+  timings.snapshot = false;
+  return loadPyodide({ indexURL });
+}
+
 const ready = (async () => {
   // the engine's package downloaded while the runtime starts
   const zip = fetch("engine.zip").then(r => r.arrayBuffer());
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", self.location.href).href });
+  const pyodide = await startRuntime();
   mark("runtime");
   const wasm = performance.getEntriesByType("resource").find(e => e.name.endsWith("pyodide.asm.wasm"));
   if (wasm) timings.wasm_downloaded = Math.round(wasm.responseEnd);
   pyodide.unpackArchive(await zip, "zip", { extractDir: "/engine" });
   mark("unpacked");
-  pyodide.runPython("import sys\nsys.path.insert(0, '/engine')\nfrom conquian.web.local import Games\ngames = Games()");
+  pyodide.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')\n"
+    + "from conquian.web.local import Games\ngames = Games()");
   mark("imported");
   games = pyodide.globals.get("games");
   postMessage({ status: "ready", timings });
