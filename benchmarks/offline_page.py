@@ -157,11 +157,11 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp) / "site"
         site.build_site(root)
         if args.no_snapshot:  # the plain start, for comparison
-            (root / "offline" / "engine.snapshot.gz").unlink(missing_ok=True)
+            (root / "offline" / "engine.snapshot").unlink(missing_ok=True)
             worker = (root / "sw.js").read_text()
             listed = re.search(r"const ENGINE = (\[.*\]);", worker)
             if listed:
-                kept = [f for f in json.loads(listed.group(1)) if not f[0].endswith("engine.snapshot.gz")]
+                kept = [f for f in json.loads(listed.group(1)) if not f[0].endswith("engine.snapshot")]
                 (root / "sw.js").write_text(worker.replace(listed.group(0), f"const ENGINE = {json.dumps(kept)};"))
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
         threading.Thread(target=httpd.serve_forever, daemon=True).start()

@@ -239,4 +239,4 @@ def test_no_memory_snapshot_without_a_node_that_makes_one(tmp_path: Path) -> Non
     assert memory_snapshot.make(engine, runtime, node="no-such-node-here") is None
     assert memory_snapshot.make(engine, runtime) is None  # Node.js (if any) cannot start this runtime
     assert memory_snapshot.cached(engine, runtime) is None
-    assert "offline/engine.snapshot.gz" not in site.app_files(runtime)
+    assert "offline/engine.snapshot" not in site.app_files(runtime)

@@ -6,10 +6,13 @@ modules (``loadPyodide({_makeSnapshot: true})`` then ``makeMemorySnapshot()``, m
 upstream) and start a new runtime from it (``loadPyodide({_loadSnapshot})``).  ``conquian site
 build`` makes one with Node.js (which fetching the runtime needs anyway) from the engine's package
 it ships (:func:`make`): the runtime started, the package unpacked at ``/engine`` and
-:mod:`conquian.web.local` imported.  The site serves it gzipped as ``offline/engine.snapshot.gz``;
-the page's worker restores it and unpacks the package again (the files are not in the memory), and
-falls back to the plain start when there is none or it does not load.  Without Node.js, or if
-Node.js fails, there is no snapshot and the page starts plainly.
+:mod:`conquian.web.local` imported.  The site serves it as ``offline/engine.snapshot``: a header
+(:data:`MAGIC`, then the SHA-256 of the engine's package it was made with) and the memory,
+gzipped.  The page's worker checks the header against the package it has (a snapshot of another
+version, or one that is not a snapshot, is not loaded: Pyodide does not check, and a bad one
+hangs it), restores it, unpacks the package again (the files are not in the memory), and falls
+back to the plain start when there is none or it does not load.  Without Node.js, or if Node.js
+fails, there is no snapshot and the page starts plainly.
 
 A snapshot is kept beside the runtime, named by the digests of the package and of the runtime
 (:func:`cached`), so the server serves one that a build made and never makes one itself.
@@ -24,8 +27,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-#: The file the site serves (gzipped: a fifth of the memory's size).
-NAME = "engine.snapshot.gz"
+#: The file the site serves (the memory gzipped: a fifth of its size).
+NAME = "engine.snapshot"
+#: The first bytes of the file: its format.
+MAGIC = b"CQSNAP1\n"
 
 #: The Node.js program: the runtime started with the engine imported, its memory written out.
 _MAKE = """
@@ -46,7 +51,7 @@ def _path(engine: bytes, runtime: Path) -> Path:
     digest = hashlib.sha256(engine)
     digest.update((runtime / "pyodide.asm.wasm").read_bytes())
     digest.update((runtime / "pyodide.asm.js").read_bytes())
-    return runtime / "snapshots" / f"{digest.hexdigest()[:16]}.gz"
+    return runtime / "snapshots" / f"{digest.hexdigest()[:16]}.snapshot"
 
 
 def cached(engine: bytes, runtime: Path) -> bytes | None:
@@ -75,7 +80,7 @@ def make(engine: bytes, runtime: Path, node: str = "node", timeout: float = 300)
             return None
         if done.returncode != 0 or not out.is_file():
             return None
-        data = gzip.compress(out.read_bytes(), compresslevel=6, mtime=0)
+        data = MAGIC + hashlib.sha256(engine).digest() + gzip.compress(out.read_bytes(), compresslevel=6, mtime=0)
     path = _path(engine, runtime)
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_suffix(".part")

@@ -15,7 +15,7 @@ The files of the offline app (``/offline/`` on the server, ``offline/`` in a bui
   runs in the worker (:mod:`conquian.learn.api`);
 - ``worker.js``: the Web Worker that loads Pyodide and the engine and answers the page;
 - ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`);
-- ``engine.snapshot.gz``: the runtime's memory with the engine imported, where Node.js could
+- ``engine.snapshot``: the runtime's memory with the engine imported, where Node.js could
   make it (:mod:`conquian.web.memory_snapshot`);
 - ``pyodide/``: the runtime (:data:`RUNTIME_FILES`);
 - ``engine-assets.json``: every file the app needs (:func:`asset_list`); ``sw.js``: the offline
@@ -263,7 +263,7 @@ def build_site(target: Path, runtime: Path | None = None) -> list[str]:
 #: Content types of the offline app's files, by ending.
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".json": "application/json", ".zip": "application/zip",
-                 ".wasm": "application/wasm", ".svg": "image/svg+xml", ".gz": "application/octet-stream"}
+                 ".wasm": "application/wasm", ".svg": "image/svg+xml", ".snapshot": "application/octet-stream"}
 _served: dict[str, bytes] = {}
 
 
@@ -276,11 +276,11 @@ def offline_file(path: str) -> tuple[bytes, str] | None:
         data = (OFFLINE / path).read_bytes()
     elif path == LEARN_PAGE:
         data = learn_page()
-    elif path in ("engine.zip", "engine-assets.json", "engine.snapshot.gz"):
+    elif path in ("engine.zip", "engine-assets.json", "engine.snapshot"):
         if not _served:
             files = app_files()
             _served.update({n.removeprefix("offline/"): files[n] for n in ("offline/engine.zip",
-                                                                          "offline/engine.snapshot.gz") if n in files})
+                                                                          "offline/engine.snapshot") if n in files})
             _served["engine-assets.json"] = json.dumps(asset_list(files), indent=1).encode()
         if path not in _served:
             return None

@@ -44,20 +44,29 @@ const dbDelete = id => dbDo("readwrite", s => s.delete(id));
 // downloaded, the engine's package unpacked, our modules imported
 const timings = {};
 const mark = name => { timings[name] = Math.round(performance.now()); };
-async function memorySnapshot() {
+async function sha256(bytes) { return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)); }
+
+async function memorySnapshot(zip) {
   // the runtime's memory with the engine imported, made when the site was built (conquian site
-  // build, conquian.web.memory_snapshot); null where there is none
+  // build, conquian.web.memory_snapshot): its header, then the memory gzipped; null where there is
+  // none, or it was made with another package than this one (Pyodide would load it and hang)
   try {
-    const answer = await fetch("engine.snapshot.gz");
+    const answer = await fetch("engine.snapshot");
     if (!answer.ok || typeof DecompressionStream !== "function") return null;
-    return new Uint8Array(await new Response(answer.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
-  } catch (e) { return null; }
+    const data = new Uint8Array(await answer.arrayBuffer());
+    const magic = new TextEncoder().encode("CQSNAP1\n");
+    if (data.length < 40 || magic.some((b, i) => data[i] !== b)) throw new Error("not a memory snapshot");
+    const made = data.subarray(8, 40), mine = await sha256(await zip);
+    if (made.some((b, i) => b !== mine[i])) throw new Error("a snapshot of another engine");
+    const memory = new Blob([data.subarray(40)]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(memory).arrayBuffer());
+  } catch (e) { timings.snapshot_error = String(e && e.message || e).slice(0, 200); return null; }
 }
 
-async function startRuntime() {
+async function startRuntime(zip) {
   // from the memory snapshot (Python started, the engine imported), else plainly
   const indexURL = new URL("pyodide/", self.location.href).href;
-  const snapshot = await memorySnapshot();
+  const snapshot = await memorySnapshot(zip);
   mark("snapshot_read");
   if (snapshot) {
     try {
@@ -74,7 +83,7 @@ async function startRuntime() {
 const ready = (async () => {
   // the engine's package downloaded while the runtime starts
   const zip = fetch("engine.zip").then(r => r.arrayBuffer());
-  const pyodide = await startRuntime();
+  const pyodide = await startRuntime(zip);
   mark("runtime");
   const wasm = performance.getEntriesByType("resource").find(e => e.name.endsWith("pyodide.asm.wasm"));
   if (wasm) timings.wasm_downloaded = Math.round(wasm.responseEnd);
