@@ -2,7 +2,7 @@
 // the root of a built site: the page's data-sw names it) registered, the manifest in the page's
 // language, and the update flow: when a new version of the app has been fetched, a bar offers to
 // reload the page with it (the table reconnects where it was).  Once the page is idle, the service
-// worker is asked to keep the engine (the offline app and its runtime, about 14 MB) in the
+// worker is asked to keep the engine (the offline app and its runtime, about 20 MB) in the
 // background: keptState() says how far it is, engineKeptLine() shows it (the settings, the lobby),
 // and <html data-kept="1"> marks it done.
 // Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
