@@ -7,6 +7,7 @@ the favicon say so.  Chromium through Playwright, as tests/test_web_browser.py.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,7 +61,7 @@ def version(page: Any) -> str:
 
 
 def test_the_manifest_is_valid_in_each_language(app_server: Server) -> None:
-    for lang, words in (("en", "Mexican rummy"), ("es", "rummy mexicano")):
+    for lang, words in (("en", "the original Rummy"), ("es", "el rummy original")):
         r = app_server.get(f"/manifest.webmanifest?lang={lang}")
         assert r.status_code == 200 and r.headers["content-type"].startswith("application/manifest+json")
         m = r.json()
@@ -76,6 +77,25 @@ def test_the_manifest_is_valid_in_each_language(app_server: Server) -> None:
     assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
     assert sw.headers["cache-control"] == "no-cache"
     assert "__VERSION__" not in sw.text and '"/static/table.js"' in sw.text
+
+
+def test_every_page_of_the_app_names_the_manifest_and_one_service_worker(app_server: Server) -> None:
+    """The lobby, the account, the leaderboard, Learn and the offline app's pages link the
+    manifest and load install.js, which registers the site's one service worker; the manifest
+    says what the README says; the worker keeps the offline app's engine with the shell."""
+    from conquian.web import app_shell, site
+
+    for path in ("/", "/account", "/leaderboard", "/learn", "/offline/", "/offline/learn.html"):
+        page = app_server.get(path).text
+        assert re.search(r'<link rel="manifest" href="(/|\.\./)manifest\.webmanifest">', page), path
+        assert re.search(r'<script src="(/|\.\./)static/install\.js"></script>', page), path
+    readme = (STATIC.parent.parent.parent.parent / "README.md").read_text()
+    assert "Conquian, the original Rummy" in readme and "the original Rummy" in app_shell.DESCRIPTION.msgid
+    assert app_server.get("/manifest.webmanifest?lang=es").json()["name"] == "Conquián"
+    sw = app_server.get("/sw.js").text
+    if site.runtime_ready():
+        for kept in ('"/offline/"', '"/offline/engine.zip"', '"/offline/pyodide/pyodide.asm.wasm"', '"/i18n/es.json"'):
+            assert kept in sw, kept
 
 
 def test_the_service_worker_controls_the_page_and_chromium_reports_it_installable(

@@ -8,6 +8,7 @@ the snapshot builder with no server dependency (docs/internals.md: one client, t
 from __future__ import annotations
 
 import json
+import posixpath
 import random
 import re
 import subprocess
@@ -183,8 +184,61 @@ def test_site_build_writes_a_static_site(tmp_path: Path) -> None:
     for name in listing["files"]:
         path = (tmp_path / "site" / "offline" / name).resolve()
         assert path.exists(), name
-    # every script and style the page loads is in the site and in the list its service worker caches
-    page = (tmp_path / "site" / "offline" / "index.html").read_text()
-    for ref in re.findall(r'(?:src|href)="([^"#]+)"', page):
-        assert (tmp_path / "site" / "offline" / ref).resolve().exists(), ref
-        assert ref in listing["files"], ref
+    # the app's one service worker at the site's root keeps every file the pages load, by
+    # addresses relative to it, with their digests and sizes
+    worker = (tmp_path / "site" / "sw.js").read_text()
+    kept = json.loads(re.search(r"const ENGINE = (\[.*\]);", worker).group(1))  # type: ignore[union-attr]
+    addresses = {a for a, _, _ in kept}
+    for address, _, size in kept:
+        path = tmp_path / "site" / address
+        assert address == "./offline/" or path.stat().st_size == size, address
+    assert {"./offline/", "./offline/pyodide/pyodide.asm.wasm", "./offline/engine.zip", "./i18n/es.json"} <= addresses
+    # every script, style and the manifest the pages load is in the site and kept by the worker
+    for name in ("index.html", "learn.html"):
+        page = (tmp_path / "site" / "offline" / name).read_text()
+        assert '<link rel="manifest" href="../manifest.webmanifest">' in page and 'data-sw="../sw.js"' in page
+        for ref in re.findall(r'(?:src|href)="([^"#]+)"', page):
+            assert (tmp_path / "site" / "offline" / ref).resolve().exists(), ref
+            address = "./" + posixpath.normpath(f"offline/{ref}") + ("/" if ref.endswith("/") else "")
+            assert address in addresses, ref
+    manifest = json.loads((tmp_path / "site" / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == "./offline/" and manifest["scope"] == "./"
+    for icon in manifest["icons"]:
+        assert (tmp_path / "site" / icon["src"]).exists(), icon
+
+
+def test_the_experts_playouts_in_the_page_are_counted_move_by_move() -> None:
+    """``playouts``: what the expert played out at each of its moves under the page's time cap."""
+    games = Games()
+    saved = _call(games, "new", {"variant": "conquian", "players": 2, "bot": "expert", "seed": 4, "bot_seed": 4,
+                                 "pace": 0, "expert_ms": 30})
+    tid = saved["id"]
+    moves = 0
+    for _ in range(60):  # until the expert has had a choice to think about (a lone legal move needs none)
+        snap = _call(games, "handle", tid, {"type": "hello"})[-1]["table"]
+        if snap["deal"]["over"] or sum(_call(games, "playouts", tid)):
+            break
+        if _call(games, "bot_to_act", tid):
+            _call(games, "bot_move", tid)
+            moves += 1
+        else:
+            _call(games, "handle", tid, {"type": "act", "state": snap["state"], "action": snap["legal"][0]})
+    counts = _call(games, "playouts", tid)
+    assert moves and len(counts) == moves and all(isinstance(n, int) and n >= 0 for n in counts)
+    assert sum(counts) > 0
+
+
+def test_no_memory_snapshot_without_a_node_that_makes_one(tmp_path: Path) -> None:
+    """The engine's memory snapshot is made by Node.js from the real runtime: with no Node.js, or
+    a runtime that is not one, there is none (the page then starts plainly) and nothing is kept."""
+    from conquian.web import memory_snapshot
+
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    for name in site.RUNTIME_FILES:
+        (runtime / name).write_bytes(name.encode())
+    engine = b"an engine"
+    assert memory_snapshot.make(engine, runtime, node="no-such-node-here") is None
+    assert memory_snapshot.make(engine, runtime) is None  # Node.js (if any) cannot start this runtime
+    assert memory_snapshot.cached(engine, runtime) is None
+    assert "offline/engine.snapshot" not in site.app_files(runtime)

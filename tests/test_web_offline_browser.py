@@ -11,6 +11,7 @@ the same record.
 from __future__ import annotations
 
 import functools
+import hashlib
 import http.server
 import os
 import shutil
@@ -32,6 +33,7 @@ from conquian.web.local import LocalTable
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 #: The engine's first load (the runtime compiled, the package unpacked) on a slow shared machine.
 LOAD_MS = 120_000
 
@@ -87,7 +89,7 @@ def _page(context: Any) -> Any:
 
 def _lobby(page: Any) -> None:
     page.wait_for_selector("#offline-start", timeout=LOAD_MS)
-    page.wait_for_function("ENGINE.status === 'ready'", timeout=LOAD_MS)
+    page.wait_for_function("() => ENGINE.status === 'ready'", timeout=LOAD_MS)
 
 
 def _play_turn(page: Any) -> None:
@@ -138,9 +140,9 @@ def test_offline_match_played_and_resumed(browser: Any, site_url: str, lang: str
     page = _page(context)
     page.goto(f"{site_url}/offline/")
     _lobby(page)
-    # the service worker has cached the app: the network goes off
+    # the site's service worker has kept the app and its engine: the network goes off
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=LOAD_MS)
-    page.wait_for_function("caches.keys().then(k => k.some(n => n.startsWith('conquian-offline-')))")
+    page.wait_for_function("() => document.documentElement.dataset.kept === '1'", timeout=LOAD_MS)
     context.set_offline(True)
     page.reload()
     _lobby(page)
@@ -331,3 +333,180 @@ def test_learn_offline_first_lesson_by_taps_in_spanish(browser: Any, site_url: s
     expect(page.locator("#puzzle-list button.done")).to_have_count(1)
     assert page.errors == []
     context.close()
+
+
+#: Holds the page's messages to the engine's worker while localStorage says so (the engine then
+#: answers nothing): what the page draws meanwhile is drawn without it.
+HOLD = """(() => {
+  const post = Worker.prototype.postMessage;
+  window.heldMessages = [];
+  Worker.prototype.postMessage = function (...args) {
+    if (localStorage.getItem('test:hold') === '1') { window.heldMessages.push([this, args]); return; }
+    return post.apply(this, args);
+  };
+  window.releaseEngine = () => {
+    localStorage.removeItem('test:hold');
+    for (const [w, args] of window.heldMessages.splice(0)) post.apply(w, args);
+  };
+})();"""
+
+
+def _app_context(browser: Any, profile: Path, lang: str) -> Any:
+    """A browser profile of its own on disk, a phone's screen, the language chosen."""
+    context = browser.browser_type.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS,
+                                                             viewport={"width": 390, "height": 844})
+    context.add_init_script(f"localStorage.setItem('conquian:pref:lang', '{lang}')")
+    context.add_init_script(HOLD)
+    return context
+
+
+def _app_page(context: Any) -> Any:
+    page = context.pages[0] if context.pages else context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.set_default_timeout(30_000)
+    return page
+
+
+def _resume_from_snapshot(page: Any, state: str, drawn: str) -> None:
+    """The match kept in this browser, resumed from the offline start page: its table is drawn
+    from its saved snapshot (``drawn``: the player's seat, to act or the deal over) while the
+    engine answers nothing, then the engine takes over."""
+    page.evaluate("localStorage.setItem('test:hold', '1')")
+    page.click("#offline-kept .resume")
+    page.wait_for_selector(f"#board[data-state='{state}']{drawn}", timeout=LOAD_MS)
+    # drawn with the engine's worker told nothing yet: its hello is still held
+    assert page.evaluate("window.heldMessages.some(([w, a]) => a[0] && a[0].msg && a[0].msg.type === 'hello')")
+    page.evaluate("window.releaseEngine()")
+    page.wait_for_function("() => ENGINE.status === 'ready'", timeout=LOAD_MS)
+
+
+@pytest.mark.parametrize(("lang", "needs", "computer"), [
+    ("en", "This needs a connection.", "Play against the computer"),
+    ("es", "Esto necesita conexión.", "Jugar contra la computadora"),
+])
+def test_the_app_opened_offline_at_its_start_url_plays_against_the_bots(
+        browser: Any, site_url: str, tmp_path: Path, lang: str, needs: str, computer: str) -> None:
+    """The installed app opened from its icon with no network: ``/`` once online (the service
+    worker keeps the shell and, in the background, the engine), then offline: the start page
+    shows the matches kept and the game against the computer at once, the online parts say they
+    need a connection; a match is started and a whole deal played; a match in progress reappears
+    at once from its snapshot; and a cold start of the same profile, offline, plays on."""
+    from web_server import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path).start()
+    profile = tmp_path / "profile"
+    try:
+        context = _app_context(browser, profile, lang)
+        page = _app_page(context)
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#create-table")
+        # the engine downloaded in the background once the page is idle, its progress shown
+        page.wait_for_function("() => document.documentElement.dataset.kept === '1'", timeout=LOAD_MS)
+        assert page.evaluate("navigator.serviceWorker.controller !== null")
+        kept = page.text_content("#play-offline #engine-kept") or ""
+        assert kept and "MB" not in kept
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#offline-home")
+        assert page.text_content("#play-computer") == computer
+        assert page.locator("#lobby-offline .needs-connection").count() == 3
+        assert needs in page.text_content("#create-offline")
+        assert page.locator("#offline-kept li").count() == 0
+        page.click("#play-computer")
+        _lobby(page)
+        page.select_option("#offline-bot", "foster")
+        page.click("#offline-start")
+        page.wait_for_selector("#board", timeout=LOAD_MS)
+        page.click("#sheet-settings")
+        page.select_option("#pace", "0")
+        page.click("#side .sheet-close")
+        _play_deal(page, stop_after=3)
+        state = page.get_attribute("#board", "data-state")
+        # back at the start page, offline: the match in progress is there, and reappears at once
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#offline-kept li")
+        assert page.locator("#offline-kept li").count() == 1
+        _resume_from_snapshot(page, state, "[data-mine='1']")
+        _play_deal(page)
+        over = page.get_attribute("#board", "data-state")
+        assert page.locator("#next-deal").count() == 1
+        assert page.errors == []
+        context.close()
+        # a cold start of the same profile, with no network from the first request
+        context = _app_context(browser, profile, lang)
+        context.set_offline(True)
+        page = _app_page(context)
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#offline-kept li")
+        _resume_from_snapshot(page, over, "[data-over='1']")
+        page.wait_for_selector(f"#board[data-state='{over}'][data-over='1']")
+        page.click("#next-deal")
+        page.wait_for_selector("#board[data-over='']")
+        _play_deal(page)
+        assert page.locator("#next-deal").count() == 1
+        if lang == "es":
+            page.goto(f"{server.url}/")
+            page.wait_for_selector("#offline-kept li")
+            page.screenshot(path=str(tmp_path / "offline-start-es.png"))
+            if os.environ.get("CONQUIAN_SCREENSHOTS"):  # the docs' picture (docs/play.md)
+                shutil.copyfile(tmp_path / "offline-start-es.png", SHOTS / "offline-start-es.png")
+        assert page.errors == []
+        context.close()
+    finally:
+        server.stop()
+
+
+def _serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+def test_the_engine_starts_from_its_memory_snapshot_and_plainly_when_it_does_not_load(
+        browser: Any, site_url: str, tmp_path: Path) -> None:
+    """The built site's memory snapshot (made with Node.js) starts the engine with Python and the
+    engine already imported; a snapshot that does not load leaves the plain start, which plays."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        urllib.request.urlopen(f"{site_url}/offline/engine.snapshot").close()
+    except urllib.error.HTTPError:
+        pytest.skip("no Node.js where the site was built: no memory snapshot")
+    spec = {"variant": "conquian", "players": 2, "bot": "foster", "name": "Ann", "seed": 3, "bot_seed": 3, "pace": 0}
+    context = browser.new_context()
+    page = _page(context)
+    page.goto(f"{site_url}/offline/")
+    _lobby(page)
+    assert page.evaluate("ENGINE.timings.snapshot") is True
+    table_id = page.evaluate("spec => ENGINE.call('create', { spec })", spec)
+    page.goto(f"{site_url}/offline/#/t/{table_id}")
+    page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+    _play_turn(page)
+    assert page.errors == []
+    context.close()
+    # the same site with a snapshot made with another engine's package: not loaded (Pyodide would
+    # hang on it), the plain start, and the game plays
+    root = tmp_path / "site"
+    site.build_site(root)
+    snapshot = root / "offline" / "engine.snapshot"
+    data = snapshot.read_bytes()
+    snapshot.write_bytes(data[:8] + hashlib.sha256(b"another engine").digest() + data[40:])
+    httpd, url = _serve(root)
+    try:
+        context = browser.new_context()
+        page = _page(context)
+        page.goto(f"{url}/offline/")
+        _lobby(page)
+        assert page.evaluate("ENGINE.timings.snapshot") is False
+        assert page.evaluate("ENGINE.timings.snapshot_error") == "a snapshot of another engine"
+        table_id = page.evaluate("spec => ENGINE.call('create', { spec })", spec)
+        page.goto(f"{url}/offline/#/t/{table_id}")
+        page.wait_for_selector("#board[data-mine='1']", timeout=LOAD_MS)
+        _play_turn(page)
+        assert page.errors == []
+        context.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

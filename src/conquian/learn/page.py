@@ -17,10 +17,12 @@ def learn_html(words: dict[str, str], lang: str, offline: bool = False) -> str:
 
     data = html.escape(json.dumps(words, ensure_ascii=False), quote=True)
     static = "../static/" if offline else "/static/"
-    root = ' data-i18n="../i18n/" data-rules="../rules/"' if offline else ""
+    root = ' data-i18n="../i18n/" data-rules="../rules/" data-sw="../sw.js"' if offline else ""
     home = "./" if offline else "/"
     learn_href = "learn.html" if offline else "/learn"
-    scripts = ([f"{static}page.js", f"{static}transport.js"] if offline else []) + [f"{static}learn.js"]
+    # install.js: the app's service worker, which keeps the app (and its engine) for use offline
+    scripts = ([f"{static}page.js", f"{static}transport.js"] if offline else []) + [f"{static}learn.js",
+                                                                                   f"{static}install.js"]
     switch = '<span id="lang-switch" class="lang-switch"></span>' if offline else ""
     # offline, the page's own engine judges the answers: nothing there is rated
     unrated = f'<p id="puzzle-unrated" class="rating">{w("offline_unrated")}</p>' if offline else ""
@@ -30,6 +32,7 @@ def learn_html(words: dict[str, str], lang: str, offline: bool = False) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>conquian · {html.escape(words.get("learn", ""))}</title>
+<link rel="manifest" href="{"../" if offline else "/"}manifest.webmanifest">
 <link rel="icon" href="{static}favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{static}learn.css">
 </head>

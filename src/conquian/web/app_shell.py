@@ -1,11 +1,14 @@
-"""The web table as an app a player installs: the Web App Manifest and the service worker that
-keeps the app shell (the page, its scripts, styles, icons) in the browser's cache.
+"""The web table as an app a player installs: the Web App Manifest and the app's one service
+worker, which keeps the app shell (the page, its scripts, styles, icons) and the offline app's
+engine (its page, worker, package, catalogues and the Pyodide runtime) in the browser's cache.
 
-The service worker is ``static/sw.js`` with two things filled in when the server serves it at
-``/sw.js`` (its scope is then the whole site): the shell's files, and a version that is a digest of
-their contents (and of ``CONQUIAN_RELEASE``, which a deployment may set to name its release).  A
-change to any of them is a new service worker, which the browser installs
-beside the one in use; the page then offers to reload (``static/install.js``).
+The service worker is ``static/sw.js`` with three things filled in when the server serves it at
+``/sw.js`` (its scope is then the whole site): the shell's files, the engine's files with their
+digests and sizes (:func:`engine_files`; none if the runtime is not fetched), and a version that is a
+digest of all their contents (and of ``CONQUIAN_RELEASE``, which a deployment may set to name its
+release).  A change to any of them is a new service worker, which the browser installs beside the
+one in use; the page then offers to reload (``static/install.js``).  A built site (``conquian site
+build``) has the same worker at its root (:func:`site_worker`), its addresses relative.
 
 ```pycon
 >>> from conquian.i18n import ENGLISH
@@ -32,18 +35,22 @@ STATIC = Path(__file__).with_name("static")
 RELEASE_ENV = "CONQUIAN_RELEASE"
 #: The colour of the felt's rim: the browser's bar and the splash screen of the installed app.
 THEME_COLOUR = "#0b3d26"
-#: What the manifest says of the app (the store-like line under its name).
-DESCRIPTION = Msg("Conquián, the Mexican rummy, and Cooncan: play at a table with friends or against the bots.")
+#: What the manifest says of the app (the store-like line under its name): the README's words.
+DESCRIPTION = Msg("Conquián, the original Rummy, and Cooncan: play at a table with friends or against the bots.")
+#: The app's name, and its short name under its icon.
+NAME = Msg("Conquián")
 
 
-def manifest(tr: Translator) -> dict[str, Any]:
-    """The Web App Manifest in ``tr``'s language."""
-    icons = [{"src": f"/static/icons/{kind}-{size}.png", "sizes": f"{size}x{size}", "type": "image/png",
+def manifest(tr: Translator, root: str = "/", start: str = "/") -> dict[str, Any]:
+    """The Web App Manifest in ``tr``'s language; ``root`` and ``start``: the site's root and its
+    start page (a built site's are relative: ``./`` and ``./offline/``)."""
+    icons = [{"src": f"{root}static/icons/{kind}-{size}.png", "sizes": f"{size}x{size}", "type": "image/png",
               "purpose": "maskable" if kind == "maskable" else "any"}
              for kind in ("icon", "maskable") for size in (192, 512)]
+    name = tr.render(NAME)
     return {
-        "id": "/", "name": "Conquián", "short_name": "Conquián", "description": tr.render(DESCRIPTION),
-        "lang": tr.lang, "dir": "ltr", "start_url": "/", "scope": "/", "display": "standalone",
+        "id": root, "name": name, "short_name": name, "description": tr.render(DESCRIPTION),
+        "lang": tr.lang, "dir": "ltr", "start_url": start, "scope": root, "display": "standalone",
         "orientation": "any", "background_color": THEME_COLOUR, "theme_color": THEME_COLOUR,
         "categories": ["games", "entertainment"], "icons": icons,
     }
@@ -55,12 +62,58 @@ def shell_files() -> list[str]:
     return ["/", *(f"/static/{f}" for f in files)]
 
 
+def _entry(address: str, data: bytes) -> tuple[str, str, int]:
+    return address, hashlib.sha256(data).hexdigest()[:16], len(data)
+
+
+def engine_files(files: dict[str, bytes] | None = None, runtime: Path | None = None,
+                 root: str = "/") -> list[tuple[str, str, int]]:
+    """The offline app's files the service worker keeps as "the engine", each as (address, digest,
+    bytes): the offline page (at ``{root}offline/`` too), its worker, the engine's package, the
+    catalogues and the Pyodide runtime; ``files``: the site's files (:func:`conquian.web.site.app_files`),
+    made here if not given.  The server's own (``root`` ``/``) leave out the static files (the
+    shell has them), the rule book (the server's page) and the offline app's former service
+    worker; a built site's keep every file.  None if the runtime is not fetched."""
+    from conquian.web import site
+
+    runtime = runtime or site.runtime_dir()
+    if not site.runtime_ready(runtime):
+        return []
+    files = files if files is not None else site.app_files(runtime)
+    served = root == "/"
+    out = [_entry(f"{root}offline/", files["offline/index.html"])]
+    for name, data in sorted(files.items()):
+        if name in ("offline/sw.js", "offline/engine-assets.json", "index.html"):
+            continue
+        if served and not name.startswith(("offline/", "i18n/")):
+            continue
+        out.append(_entry(root + name, data))
+    out += [_entry(f"{root}offline/pyodide/{n}", (runtime / n).read_bytes()) for n in site.RUNTIME_FILES]
+    return out
+
+
+def render_worker(shell: list[str], engine: list[tuple[str, str, int]], salt: bytes = b"") -> str:
+    """``static/sw.js`` with its shell's addresses, its engine's files and its version: a digest of
+    the worker itself, ``salt`` (the shell's contents) and the engine's digests."""
+    source = (STATIC / "sw.js").read_text(encoding="utf-8")
+    digest = hashlib.sha256(source.encode() + os.environ.get(RELEASE_ENV, "").encode() + salt)
+    digest.update(json.dumps([shell, engine]).encode())
+    return (source.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16]))
+            .replace("[/* __SHELL__ */]", json.dumps(shell))
+            .replace("[/* __ENGINE__ */]", json.dumps([list(e) for e in engine])))
+
+
 @functools.lru_cache(maxsize=1)
 def service_worker() -> str:
-    """``static/sw.js`` with the shell's files and its version (a digest of them and of itself)."""
-    source = (STATIC / "sw.js").read_text(encoding="utf-8")
-    digest = hashlib.sha256(source.encode() + os.environ.get(RELEASE_ENV, "").encode())
+    """The server's ``/sw.js``: the shell (the tables' page and every static file) and the engine
+    (:func:`engine_files`)."""
+    salt = hashlib.sha256()
     for f in shell_files()[1:]:
-        digest.update(f.encode() + b"\0" + (STATIC / f.removeprefix("/static/")).read_bytes())
-    return (source.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16]))
-            .replace("[/* __SHELL__ */]", json.dumps(shell_files())))
+        salt.update(f.encode() + b"\0" + (STATIC / f.removeprefix("/static/")).read_bytes())
+    return render_worker(shell_files(), engine_files(), salt.digest())
+
+
+def site_worker(files: dict[str, bytes], runtime: Path) -> str:
+    """A built site's ``sw.js`` (at its root): its start page as the shell, every other file of
+    the site as the engine, by addresses relative to the root."""
+    return render_worker(["./"], engine_files(files, runtime, root="./"))

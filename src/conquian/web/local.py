@@ -40,7 +40,6 @@ from conquian.engine.match import new_deal
 from conquian.engine.record import read_record, record_from_match, write_record
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator, match_language, translator
-from conquian.review import hint_choice
 from conquian.session import HUMAN, read_table_note, table_note
 from conquian.web.snapshot import hint_message, selection_options, table_snapshot
 from conquian.web.table import OVER, PLAYING, Table, TableError, deck_text
@@ -97,6 +96,9 @@ class LocalTable:
         self.expert_ms = expert_ms
         self.updated = updated or time.time()
         self.tr: Translator = ENGLISH
+        #: The playouts of each of the expert's moves here (its strength in the page, measured by
+        #: benchmarks/offline_page.py): a time cap plays fewer on a slower machine.
+        self.expert_playouts: list[int] = []
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -271,6 +273,10 @@ class LocalTable:
         session = t.session
         if session.deal.over or session.deal.to_act != 1:
             raise TableError("not_your_turn", Msg("a hint is for the seat to act"))
+        # imported on the first hint, not when the page's engine starts (the review is a second of
+        # imports in Pyodide that a new match does not need)
+        from conquian.review import hint_choice
+
         act = hint_choice(t.rules.name, t.rules.options_diff(), list(session.names or ()), len(session.match.deals),
                           session.deal, 1, playouts=HINT_PLAYOUTS)
         return hint_message(session, 1, act, self.tr)
@@ -312,6 +318,8 @@ class LocalTable:
         bot = make_bot(kind, seed=self._seed(seat), ms=self.expert_ms) if kind == "expert" else \
             make_bot(kind, seed=self._seed(seat))
         action = bot.choose(deal.view(seat))
+        if kind == "expert":
+            self.expert_playouts.append(int(getattr(bot, "last_playouts", 0)))
         t.act(seat, action, t.state)
         self.updated = time.time()
         return [self._table()]
@@ -354,7 +362,11 @@ class Games:
 
     #: The methods :meth:`call` runs.
     METHODS = frozenset({"presets", "new", "open", "is_open", "handle", "bot_move", "bot_to_act", "pace", "saved",
-                         "record", "import_record", "learn"})
+                         "record", "import_record", "learn", "playouts"})
+
+    def playouts(self, table_id: str) -> list[int]:
+        """The playouts of each of the expert's moves at the table since it was opened."""
+        return list(self.tables[table_id].expert_playouts)
 
     def learn(self, path: str, body: object = None) -> dict[str, Any]:
         """The Learn section played in the page: the answer the server gives at ``path`` (the same

@@ -1,6 +1,7 @@
 """The server's pages (the tables' page, the account page with its friends, the leaderboard, a
 player's page): one shell, one header (the lobby's links, Learn included, and the app's
-manifest), and each page's own style sheets and scripts after the shared ones.  Their words come
+manifest), the app's service worker (``install.js``: every page keeps the app for use offline),
+and each page's own style sheets and scripts after the shared ones.  Their words come
 from the catalogue in the page (``page.js``), so the shell holds none but the no-script line.
 
 ```pycon
@@ -44,6 +45,7 @@ _SHELL = """<!doctype html>
 <noscript>{noscript}</noscript>
 <script src="/static/cards.js"></script>
 <script src="/static/page.js"></script>
+<script src="/static/install.js"></script>
 {scripts}
 </body>
 </html>
@@ -52,8 +54,8 @@ _SHELL = """<!doctype html>
 
 def shell_page(*scripts: str, styles: tuple[str, ...] = (),
                noscript: str = "This page needs JavaScript. / Esta página necesita JavaScript.") -> HTMLResponse:
-    """The page with these scripts of ``/static/`` (in this order, after ``cards.js`` and
-    ``page.js``) and style sheets (after ``style.css``), never cached stale (``no-cache``: the
+    """The page with these scripts of ``/static/`` (in this order, after ``cards.js``, ``page.js``
+    and ``install.js``) and style sheets (after ``style.css``), never cached stale (``no-cache``: the
     browser asks again, the server's answer is small)."""
     tags = "\n".join(f'<script src="/static/{html.escape(s)}"></script>' for s in scripts)
     links = "".join(f'<link rel="stylesheet" href="/static/{html.escape(s)}">\n' for s in styles)
@@ -67,7 +69,7 @@ ACCOUNT_SCRIPTS = ("invite.js", "friends.js", "account.js")
 #: The tables' page (the lobby, a table, a replay, a review): its style sheets and scripts.
 TABLE_STYLES = ("cards.css", "together.css", "review.css", "play.css", "screen.css")
 TABLE_SCRIPTS = ("history.js", "lobby.js", "quick.js", "play.js", "invite.js", "friends.js", "transport.js",
-                 "table.js", "chat.js", "screen.js", "replay.js", "app.js", "install.js")
+                 "table.js", "chat.js", "screen.js", "replay.js", "app.js")
 
 
 def tables_page() -> HTMLResponse:

@@ -120,7 +120,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
 
     async def service_worker(request: Request) -> Response:
         # never kept by the browser's HTTP cache: a new version is seen on the next visit
-        return Response(app_shell.service_worker(), media_type="text/javascript",
+        # made once a process (the engine's files read and digested): off the event loop
+        return Response(await run_in_threadpool(app_shell.service_worker), media_type="text/javascript",
                         headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:

@@ -16,9 +16,12 @@ The files of the offline app (``/offline/`` on the server, ``offline/`` in a bui
 - ``worker.js``: the Web Worker that loads Pyodide and the engine and answers the page;
 - ``engine.zip``: this package's pure-Python modules and data (:func:`engine_zip`), the puzzles'
   answers sealed (puzzles offline are not rated);
+- ``engine.snapshot``: the runtime's memory with the engine imported, where Node.js could
+  make it (:mod:`conquian.web.memory_snapshot`);
 - ``pyodide/``: the runtime (:data:`RUNTIME_FILES`);
-- ``engine-assets.json``: every file the app needs, for a service worker to cache
-  (:func:`asset_list`), and ``sw.js``, the offline app's own service worker that does.
+- ``engine-assets.json``: every file the app needs (:func:`asset_list`); ``sw.js``: the offline
+  app's former service worker, retired (the app's one worker is the site's own, ``/sw.js``:
+  :mod:`conquian.web.app_shell`, written at a built site's root beside its manifest).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: The page's scripts and styles the offline page loads from ``../static/`` (no lobby, chat,
 #: invitation, history or replay: those are the server's).
 STATIC_FILES = ("style.css", "cards.css", "play.css", "screen.css", "favicon.svg", "icons/turn.svg", "cards.js",
-                "page.js", "play.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js")
+                "page.js", "play.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js", "install.js")
 #: The offline app's own files (and ``learn.html``, the Learn page: :func:`learn_page`).
 APP_FILES = ("index.html", "offline.js", "offline.css", "worker.js", "sw.js")
 #: The offline app's Learn page, made from the server's (:mod:`conquian.learn.page`).
@@ -200,11 +203,18 @@ def learn_page() -> bytes:
     return learn_html(page_words(ENGLISH), ENGLISH.lang, offline=True).encode()
 
 
-def app_files() -> dict[str, bytes]:
-    """The offline app's files but the runtime, by their path under the site's root."""
+def app_files(runtime: Path | None = None) -> dict[str, bytes]:
+    """The offline app's files but the runtime, by their path under the site's root (with the
+    engine's memory snapshot if a build made one for this package and ``runtime``)."""
+    from conquian.web import memory_snapshot
+
     files: dict[str, bytes] = {f"offline/{n}": (OFFLINE / n).read_bytes() for n in APP_FILES}
     files[f"offline/{LEARN_PAGE}"] = learn_page()
     files["offline/engine.zip"] = engine_zip()
+    runtime = runtime or runtime_dir()
+    snapshot = memory_snapshot.cached(files["offline/engine.zip"], runtime) if runtime_ready(runtime) else None
+    if snapshot is not None:
+        files[f"offline/{memory_snapshot.NAME}"] = snapshot
     for n in STATIC_FILES:
         files[f"static/{n}"] = (STATIC / n).read_bytes()
     for lang in _languages():
@@ -229,12 +239,23 @@ def build_site(target: Path, runtime: Path | None = None) -> list[str]:
     """Write the offline app into ``target`` as static files that any static host serves (no
     server): ``index.html`` (to ``offline/``), ``offline/``, ``static/``, ``i18n/``.  The runtime
     is fetched first if it is not there.  Returns the paths written."""
+    from conquian.web import memory_snapshot
+
     runtime = fetch_runtime(runtime)
-    files = app_files()
+    memory_snapshot.make(engine_zip(), runtime)  # the engine's memory snapshot, if Node.js can make it
+    files = app_files(runtime)
     files["offline/engine-assets.json"] = json.dumps(asset_list(files, runtime), indent=1).encode()
     files["index.html"] = (b'<!doctype html><html><head><meta charset="utf-8">'
                            b'<meta http-equiv="refresh" content="0; url=offline/"><title>conquian</title></head>'
                            b'<body><a href="offline/">conquian</a></body></html>\n')
+    # the app's manifest and its one service worker (conquian.web.app_shell), at the site's root
+    from conquian.i18n import ENGLISH
+    from conquian.web import app_shell
+
+    for icon in ("icon-192", "icon-512", "maskable-192", "maskable-512"):
+        files[f"static/icons/{icon}.png"] = (STATIC / "icons" / f"{icon}.png").read_bytes()
+    files["manifest.webmanifest"] = json.dumps(app_shell.manifest(ENGLISH, "./", "./offline/"), indent=1).encode()
+    files["sw.js"] = app_shell.site_worker(files, runtime).encode()
     written = []
     for name, data in sorted(files.items()):
         path = target / name
@@ -251,7 +272,7 @@ def build_site(target: Path, runtime: Path | None = None) -> list[str]:
 #: Content types of the offline app's files, by ending.
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".json": "application/json", ".zip": "application/zip",
-                 ".wasm": "application/wasm", ".svg": "image/svg+xml"}
+                 ".wasm": "application/wasm", ".svg": "image/svg+xml", ".snapshot": "application/octet-stream"}
 _served: dict[str, bytes] = {}
 
 
@@ -264,11 +285,14 @@ def offline_file(path: str) -> tuple[bytes, str] | None:
         data = (OFFLINE / path).read_bytes()
     elif path == LEARN_PAGE:
         data = learn_page()
-    elif path in ("engine.zip", "engine-assets.json"):
+    elif path in ("engine.zip", "engine-assets.json", "engine.snapshot"):
         if not _served:
             files = app_files()
-            _served["engine.zip"] = files["offline/engine.zip"]
+            _served.update({n.removeprefix("offline/"): files[n] for n in ("offline/engine.zip",
+                                                                          "offline/engine.snapshot") if n in files})
             _served["engine-assets.json"] = json.dumps(asset_list(files), indent=1).encode()
+        if path not in _served:
+            return None
         data = _served[path]
     elif path.startswith("pyodide/") and path[len("pyodide/"):] in RUNTIME_FILES:
         file = runtime_dir() / path[len("pyodide/"):]

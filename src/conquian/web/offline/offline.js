@@ -14,6 +14,13 @@ function engineStatus() {
   return _("Loading the engine… (the first time, about 14 MB)");
 }
 
+// the games and bots as the engine said them last time (kept in this browser), or null
+function keptPresets() {
+  let p = null;
+  try { p = JSON.parse(store.get("offline", "presets") || "null"); } catch (e) { p = null; }
+  return p && Array.isArray(p.variants) ? p : null;
+}
+
 function when(seconds) {
   try { return new Date(seconds * 1000).toLocaleString(LANG); } catch (e) { return ""; }
 }
@@ -25,17 +32,14 @@ async function offlineLobby() {
   const box = el("div", { class: "panel offline-lobby", id: "offline-lobby" },
     el("h2", {}, _("Play offline")),
     el("p", { class: "unrated" }, _("Offline games are played in this browser against the bots, with no network, and are unrated. They are kept in this browser.")),
-    status);
+    status, typeof engineKeptLine === "function" ? engineKeptLine() : "");
   main.replaceChildren(box);
   // the matches kept in this browser at once (IndexedDB), a new one once the engine is ready
   const saved = await savedList();
   box.append(saved);
   // the games and bots as the engine said them last time (kept in this browser): the form at
   // once, while the engine loads; a match asked for before it is ready starts once it is
-  if (!presets) {
-    try { presets = JSON.parse(store.get("offline", "presets") || "null"); } catch (e) { presets = null; }
-    if (!presets || !Array.isArray(presets.variants)) presets = null;
-  }
+  if (!presets) presets = keptPresets();
   const fresh = ENGINE.call("presets").then(p => { store.set("offline", "presets", JSON.stringify(p)); return p; });
   if (!presets) {
     try { presets = await fresh; } catch (e) { status.textContent = format(_("The engine could not start: {reason}"), { reason: e.message }); return; }
@@ -79,23 +83,6 @@ function newMatchForm() {
   return form;
 }
 
-// the matches kept in this browser, read here (the worker is busy while the engine loads): the
-// worker's IndexedDB store (worker.js)
-function keptMatches() {
-  return new Promise(resolve => {
-    let req;
-    try { req = indexedDB.open("conquian-offline", 1); } catch (e) { resolve([]); return; }
-    req.onupgradeneeded = () => req.result.createObjectStore("matches", { keyPath: "id" });
-    req.onerror = () => resolve([]);
-    req.onsuccess = () => {
-      const d = req.result;
-      const all = d.transaction("matches", "readonly").objectStore("matches").getAll();
-      all.onsuccess = () => { d.close(); resolve(all.result || []); };
-      all.onerror = () => { d.close(); resolve([]); };
-    };
-  });
-}
-
 async function savedList() {
   const list = (await keptMatches()).sort((a, b) => b.updated - a.updated);
   const box = el("div", { id: "offline-saved" }, el("h3", {}, _("Your offline matches")));
@@ -137,21 +124,12 @@ function offlineRoute() {
   if (m) {
     main.replaceChildren(el("p", { class: "dim", id: "engine-status" }, engineStatus()));
     ENGINE.onstatus = () => { const s = main.querySelector("#engine-status"); if (s) s.textContent = engineStatus(); };
+    // drawn at once from its saved snapshot (WorkerTransport), the games as the engine said them last
+    if (!presets) presets = keptPresets();
     const start = async () => { if (!presets) presets = await ENGINE.call("presets"); game = new Game(m[1], new WorkerTransport(m[1], ENGINE)); };
     start().catch(e => showError(e.message));
   } else offlineLobby().catch(e => showError(e.message));
 }
 
-async function registerWorker() {
-  // the service worker that keeps the app for use offline; named by the files' version, so a new
-  // version installs anew
-  if (!("serviceWorker" in navigator)) return;
-  try {
-    const list = await (await fetch("engine-assets.json")).json();
-    await navigator.serviceWorker.register(`sw.js?v=${encodeURIComponent(list.version)}`);
-  } catch (e) { /* offline with no service worker yet, or a browser that refuses: the app still plays online */ }
-}
-
 window.addEventListener("hashchange", offlineRoute);
 loadLanguage().then(() => { ENGINE.call("lang", { lang: LANG }); offlineRoute(); });
-registerWorker();

@@ -2,7 +2,9 @@
 // Pyodide (pyodide/, from this site's own origin) so the page never freezes while a bot thinks.
 // The page's table code talks to it as to the server (docs/protocol.md): see transport.js
 // (WorkerTransport, Engine) and conquian.web.local (LocalTable, Games). Every table is kept in
-// IndexedDB ("conquian-offline", store "matches") after every change, and reopened from there.
+// IndexedDB ("conquian-offline", store "matches") after every change, with the player's last
+// messages (view: his seat and the snapshot, which the page draws before the engine is awake),
+// and reopened from there.
 "use strict";
 
 importScripts("pyodide/pyodide.js");
@@ -37,13 +39,61 @@ const dbPut = saved => dbDo("readwrite", s => s.put(saved));
 const dbDelete = id => dbDo("readwrite", s => s.delete(id));
 
 // ------------------------------------------------------------------------------ the engine
+// where the start's time goes (ms since the worker began; benchmarks/offline_page.py reads them):
+// the runtime loaded (its download, WebAssembly compile and Python's start), the runtime's wasm
+// downloaded, the engine's package unpacked, our modules imported
+const timings = {};
+const mark = name => { timings[name] = Math.round(performance.now()); };
+async function sha256(bytes) { return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)); }
+
+async function memorySnapshot(zip) {
+  // the runtime's memory with the engine imported, made when the site was built (conquian site
+  // build, conquian.web.memory_snapshot): its header, then the memory gzipped; null where there is
+  // none, or it was made with another package than this one (Pyodide would load it and hang)
+  try {
+    const answer = await fetch("engine.snapshot");
+    if (!answer.ok || typeof DecompressionStream !== "function") return null;
+    const data = new Uint8Array(await answer.arrayBuffer());
+    const magic = new TextEncoder().encode("CQSNAP1\n");
+    if (data.length < 40 || magic.some((b, i) => data[i] !== b)) throw new Error("not a memory snapshot");
+    const made = data.subarray(8, 40), mine = await sha256(await zip);
+    if (made.some((b, i) => b !== mine[i])) throw new Error("a snapshot of another engine");
+    const memory = new Blob([data.subarray(40)]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(memory).arrayBuffer());
+  } catch (e) { timings.snapshot_error = String(e && e.message || e).slice(0, 200); return null; }
+}
+
+async function startRuntime(zip) {
+  // from the memory snapshot (Python started, the engine imported), else plainly
+  const indexURL = new URL("pyodide/", self.location.href).href;
+  const snapshot = await memorySnapshot(zip);
+  mark("snapshot_read");
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ indexURL, _loadSnapshot: snapshot });
+      pyodide.runPython("import conquian.web.local");  // the snapshot's engine is there
+      timings.snapshot = true;
+      return pyodide;
+    } catch (e) { timings.snapshot_error = String(e && e.message || e).slice(0, 200); }
+  }
+  timings.snapshot = false;
+  return loadPyodide({ indexURL });
+}
+
 const ready = (async () => {
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", self.location.href).href });
-  const zip = await (await fetch("engine.zip")).arrayBuffer();
-  pyodide.unpackArchive(zip, "zip", { extractDir: "/engine" });
-  pyodide.runPython("import sys\nsys.path.insert(0, '/engine')\nfrom conquian.web.local import Games\ngames = Games()");
+  // the engine's package downloaded while the runtime starts
+  const zip = fetch("engine.zip").then(r => r.arrayBuffer());
+  const pyodide = await startRuntime(zip);
+  mark("runtime");
+  const wasm = performance.getEntriesByType("resource").find(e => e.name.endsWith("pyodide.asm.wasm"));
+  if (wasm) timings.wasm_downloaded = Math.round(wasm.responseEnd);
+  pyodide.unpackArchive(await zip, "zip", { extractDir: "/engine" });
+  mark("unpacked");
+  pyodide.runPython("import sys\nif '/engine' not in sys.path: sys.path.insert(0, '/engine')\n"
+    + "from conquian.web.local import Games\ngames = Games()");
+  mark("imported");
   games = pyodide.globals.get("games");
-  postMessage({ status: "ready" });
+  postMessage({ status: "ready", timings });
 })().catch(e => { postMessage({ status: "failed", error: String(e && e.message || e) }); throw e; });
 postMessage({ status: "loading" });
 
@@ -54,8 +104,14 @@ function py(method, ...args) {
   return out.value;
 }
 
+const views = new Map();     // table -> {welcome, table}: the last of each the player was sent
+
 async function save(id) {
+  // with the player's last messages (his seat, the snapshot): the page draws them at once next
+  // time, before the engine wakes
   const saved = py("saved", id);
+  const v = views.get(id);
+  if (v && v.table) saved.view = [v.welcome, v.table].filter(Boolean);
   await dbPut(saved);
   return saved;
 }
@@ -69,7 +125,12 @@ async function opened(id) {
   return true;
 }
 
-function send(table, msgs) { for (const msg of msgs) postMessage({ table, msg }); }
+function send(table, msgs) {
+  for (const msg of msgs) {
+    if (msg.type === "table" || msg.type === "welcome") views.set(table, { ...views.get(table), [msg.type]: msg });
+    postMessage({ table, msg });
+  }
+}
 
 function schedule(id, now) {
   // the bots' moves, one at a time, the table's pace apart; the player's messages come between them
@@ -99,7 +160,7 @@ async function tableMessage(id, msg) {
   if (msg.type === "rematch") {
     const saved = await save(id);
     if (saved.rematch) { await save(saved.rematch); }
-  } else if (["act", "next", "pace"].includes(msg.type)) await save(id);
+  } else if (["hello", "act", "next", "pace"].includes(msg.type)) await save(id);
   schedule(id, msg.type === "hurry");
 }
 
@@ -110,6 +171,7 @@ const CALLS = {
   async record(m) { if (!(await opened(m.id))) throw new Error("no such match"); return py("record", m.id); },
   async remove(m) { clearTimeout(timers.get(m.id)); await dbDelete(m.id); return true; },
   async lang(m) { LANG = m.lang || "en"; return true; },
+  async playouts(m) { if (!(await opened(m.id))) throw new Error("no such match"); return py("playouts", m.id); },
   // the Learn section (learn.html): the lesson runner's answer at the server's path (conquian.learn.api)
   async learn(m) { await ready; return py("learn", String(m.path || ""), m.body === undefined ? null : m.body); },
 };

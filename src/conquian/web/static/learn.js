@@ -259,18 +259,9 @@
     s.hidden = !text;
   }
 
-  async function registerWorker() {
-    // the offline app's service worker (the same as its table page's: sw.js keeps every file of the app)
-    if (!("serviceWorker" in navigator)) return;
-    try {
-      const list = await (await fetch("engine-assets.json")).json();
-      await navigator.serviceWorker.register("sw.js?v=" + encodeURIComponent(list.version));
-    } catch (e) { /* offline with no service worker yet: the page still works while it is open */ }
-  }
-
   async function start() {
     if (offline) {
-      registerWorker();
+      // (the app's service worker keeps this page and its engine: install.js)
       // the offline app: the page's language as the app keeps it, then the engine in a worker
       await loadLanguage();
       lang = LANG;

@@ -8,7 +8,14 @@ let presets = null;
 
 async function lobby() {
   setTitle("");
-  presets = presets || await api("/api/presets");
+  if (!presets) {
+    // no connection (the app opened from its icon on a bus): what this browser keeps, at once
+    if (navigator.onLine === false) { offlineLobby(); return; }
+    try { presets = await api("/api/presets"); } catch (e) {
+      if (e instanceof TypeError) { offlineLobby(); return; }  // the network failed, not the server
+      throw e;
+    }
+  }
   const form = el("form", { class: "panel", id: "create" });
   const variant = el("select", { id: "variant", name: "variant" }, presets.variants.map(v => el("option", { value: v.name }, gameName(v.name))));
   const players = el("select", { id: "players", name: "players" });
@@ -135,9 +142,10 @@ async function lobby() {
   const historyBox = el("div", { id: "history-box" });
   function refreshHistory() { historyBox.replaceChildren(historyPanel(refreshHistory)); }
   refreshHistory();
-  // the offline app: the engine in the page, against the bots, with no network (offline/)
-  const offline = el("p", { class: "panel", id: "play-offline" }, el("a", { href: "/offline/" }, _("Play offline")), " ",
-    el("span", { class: "dim" }, _("against the bots, in this browser, with no network (unrated)")));
+  // the offline app: the engine in the page, against the bots, with no network (offline/), and
+  // how far this browser has kept it
+  const offline = el("div", { class: "panel", id: "play-offline" }, el("p", {}, el("a", { href: "/offline/" }, _("Play offline")), " ",
+    el("span", { class: "dim" }, _("against the bots, in this browser, with no network (unrated)"))), engineKeptLine());
   const noticeBox = el("div", { id: "friend-notices-box" });  // invitations from friends (friends.js)
   main.replaceChildren(noticeBox, el("div", { class: "grid" }, el("div", {}, quickPanel(), form), el("div", {}, listBox, historyBox, offline)));
   async function refreshList() {
@@ -154,6 +162,34 @@ async function lobby() {
     setTimeout(refreshList, 5000);
   }
   refreshList();
+}
+
+// The lobby with no connection: the matches against the computer kept in this browser and a new
+// one (the offline app, /offline/, which the service worker keeps), at once; the parts that need
+// the server say so, and the lobby comes back whole when the connection does.
+async function offlineLobby() {
+  connBox.textContent = _("offline");
+  const needs = (id, title) => el("div", { class: "panel needs-connection", id },
+    el("h2", {}, title), el("p", { class: "dim" }, _("This needs a connection.")));
+  const box = el("div", { class: "panel", id: "offline-home" },
+    el("h2", {}, _("No connection")),
+    el("p", {}, el("a", { href: "/offline/", id: "play-computer", class: "button-link" }, _("Play against the computer"))),
+    el("p", { class: "dim" }, _("In this browser, against the bots: unrated.")),
+    engineKeptLine(),
+    el("p", {}, el("button", { type: "button", class: "secondary", id: "offline-retry", onclick: () => route() }, _("Try again"))));
+  main.replaceChildren(el("div", { class: "grid", id: "lobby-offline" },
+    el("div", {}, box, needs("quick-offline", _("Play now")), needs("create-offline", _("New table"))),
+    el("div", {}, needs("tables-offline", _("Tables")))));
+  const saved = (await keptMatches()).sort((a, b) => b.updated - a.updated);
+  const list = el("div", { id: "offline-kept" }, el("h3", {}, _("Your offline matches")),
+    saved.length ? el("ul", { class: "tables" }, saved.map(m => el("li", { class: "table-row", "data-match": m.id },
+      el("strong", {}, gameName(m.variant)), " ",
+      el("span", { class: "dim" }, m.status === "over" ? _("over") : _("in play")), " ",
+      el("a", { href: `/offline/#/t/${m.id}`, class: "resume" }, m.status === "over" ? _("Open") : _("Resume")))))
+      : el("p", { class: "dim" }, _("None yet.")));
+  box.insertBefore(list, box.querySelector("#engine-kept"));
+  // the connection back: the whole lobby
+  window.addEventListener("online", () => { if (document.body.contains(box)) route(); }, { once: true });
 }
 
 // who sits at a table, in the lobby: the names, a bot marked as one

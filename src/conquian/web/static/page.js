@@ -53,7 +53,8 @@ async function loadLanguage() {
   try { pluralRules = new Intl.PluralRules(LANG); } catch (e) { pluralRules = null; }
   document.documentElement.lang = LANG;
   const manifest = document.querySelector("link[rel='manifest']");
-  if (manifest) manifest.setAttribute("href", `/manifest.webmanifest?lang=${encodeURIComponent(LANG)}`);
+  // the manifest in the page's language (a built site's has one language: the query is ignored)
+  if (manifest) manifest.setAttribute("href", `${manifest.getAttribute("href").split("?")[0]}?lang=${encodeURIComponent(LANG)}`);
   pageTexts();
 }
 

@@ -677,7 +677,9 @@ class Game {
     // the turn timer (the expert plays one move for a person out of time)
     const t = this.table;
     const box = el("details", { class: "panel more", id: "settings", open: this.opened.settings },
-      el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch(), vibrateSwitch(), spanishPack ? suitSwitch(() => this.render()) : "");
+      el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch(), vibrateSwitch(), spanishPack ? suitSwitch(() => this.render()) : "",
+      // how far this browser has kept the app for play offline (install.js)
+      typeof engineKeptLine === "function" ? engineKeptLine("engine-kept-settings") : "");
     keepOpen(box, open => { this.opened.settings = open; });
     const people = t.seats.filter(s => s.kind === "human").length;
     if (t.status === "playing" && (this.host || (this.you !== null && people === 1)) && t.seats.some(s => s.kind !== "human")) {

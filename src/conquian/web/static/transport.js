@@ -45,7 +45,11 @@ class Engine {
     this.worker.onerror = ev => { this.status = "failed"; this.error = ev.message || "worker"; if (this.onstatus) this.onstatus(this.status); };
   }
   receive(data) {
-    if (data.status) { this.status = data.status; this.error = data.error || ""; if (this.onstatus) this.onstatus(data.status); return; }
+    if (data.status) {
+      this.status = data.status; this.error = data.error || ""; this.timings = data.timings || null;
+      if (this.onstatus) this.onstatus(data.status);
+      return;
+    }
     if (data.reply) {
       const call = this.calls.get(data.reply);
       if (!call) return;
@@ -63,12 +67,35 @@ class Engine {
   listen(table, fn) { this.tables.set(table, fn); return () => { if (this.tables.get(table) === fn) this.tables.delete(table); }; }
 }
 
+// the matches kept in this browser (the worker's IndexedDB store, "conquian-offline"), read by the
+// page itself: the engine is not needed to list them or to draw one as it was saved
+function keptMatches() {
+  return new Promise(resolve => {
+    let req;
+    try { req = indexedDB.open("conquian-offline", 1); } catch (e) { resolve([]); return; }
+    req.onupgradeneeded = () => req.result.createObjectStore("matches", { keyPath: "id" });
+    req.onerror = () => resolve([]);
+    req.onsuccess = () => {
+      const d = req.result;
+      const all = d.transaction("matches", "readonly").objectStore("matches").getAll();
+      all.onsuccess = () => { d.close(); resolve(all.result || []); };
+      all.onerror = () => { d.close(); resolve([]); };
+    };
+  });
+}
+
 class WorkerTransport {
-  constructor(id, engine) { this.id = id; this.engine = engine; this.local = true; this.off = null; }
+  constructor(id, engine) { this.id = id; this.engine = engine; this.local = true; this.off = null; this.live = false; }
   open(game) {
-    this.off = this.engine.listen(this.id, m => (m.type === "gone" ? game.gone() : game.receive(m)));
+    this.off = this.engine.listen(this.id, m => { this.live = true; if (m.type === "gone") game.gone(); else game.receive(m); });
     connBox.textContent = _("offline: unrated");
     this.engine.post(this.id, { type: "hello", v: 1, lang: LANG });
+    // while the engine wakes, the table as it was last saved (its snapshot for this seat), at once;
+    // the engine's answer to the hello draws it again, live (and a snapshot read after it is not drawn)
+    keptMatches().then(all => {
+      const saved = all.find(m => m.id === this.id);
+      if (saved && Array.isArray(saved.view) && !this.live && this.off) for (const m of saved.view) game.receive(m);
+    });
   }
   send(msg) { this.engine.post(this.id, msg); return true; }
   reconnect() { this.engine.post(this.id, { type: "hello", v: 1, lang: LANG }); }
