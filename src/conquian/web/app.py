@@ -110,6 +110,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             *server.accounts.routes(server.rename_seats),
             *server.passkeys.routes(),
             *server.friends.routes(),
+            *server.offline_matches.routes(),
             *ratings.routes(server.ratings, server.accounts.viewer),
             *quick.routes(),
             *http_routes(server),

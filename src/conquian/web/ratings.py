@@ -65,6 +65,7 @@ from conquian.i18n import Msg
 from conquian.session import HUMAN
 from conquian.web.accounts import FORGET_ACCOUNT, accounts, seat_accounts
 from conquian.web.lang import reader
+from conquian.web.offline_matches import offline_matches
 from conquian.web.pages import shell_page
 from conquian.web.store import Store, metadata
 from conquian.web.store import tables as store_tables
@@ -394,6 +395,7 @@ class Ratings:
         in ``accuracy``): the average accuracy of those matches reviewed on the server and how
         many (absent when none).  ``recent``: the last :data:`RECENT` of those matches, newest
         first, each with ``rated`` (and then its place and the rating after it), ``public``,
+        ``offline`` (played in the offline app and sent home: on his own page only, never rated),
         its replay link, and its accuracy when reviewed (its reviewed deals' decisions).  None
         for a name no account has, and alike for an account without a rating or a match anyone
         may see (unless ``viewer`` is its own)."""
@@ -409,9 +411,10 @@ class Ratings:
                                    .order_by(rating_history.c.at)).all()
             played = conn.execute(
                 select(tables.c.id, tables.c.variant, tables.c.public, tables.c.updated_at,
-                       rated_tables.c.table_id.label("rated"))
+                       rated_tables.c.table_id.label("rated"), offline_matches.c.table_id.label("offline"))
                 .join(seat_accounts, seat_accounts.c.table_id == tables.c.id)
                 .outerjoin(rated_tables, rated_tables.c.table_id == tables.c.id)
+                .outerjoin(offline_matches, offline_matches.c.table_id == tables.c.id)
                 .where(seat_accounts.c.account_id == account.id, tables.c.status == OVER)).all()
             reviewed = conn.execute(select(review_accuracy).where(review_accuracy.c.account_id == account.id)).all()
             attempts = metadata.tables.get("puzzle_attempts")  # its puzzles (conquian.web.puzzle_ratings), if in use
@@ -423,12 +426,15 @@ class Ratings:
         listed: dict[str, dict[str, Any]] = {}
         for h in history:
             listed[h.table_id] = {"table": h.table_id, "game": h.game, "rated": True, "public": True,
-                                  "place": h.rank, "rating": rating(h.mu), "at": h.at}
+                                  "place": h.rank, "rating": rating(h.mu), "at": h.at, "offline": False}
         for t in played:
-            if t.id in listed or not (own or t.public or t.rated is not None):
+            # an offline match (conquian.web.offline_matches): its player's own page only, never rated
+            offline = t.offline is not None
+            if t.id in listed or not (own or ((t.public or t.rated is not None) and not offline)):
                 continue
-            listed[t.id] = {"table": t.id, "game": t.variant, "rated": t.rated is not None,
-                            "public": bool(t.public or t.rated is not None), "at": t.updated_at}
+            listed[t.id] = {"table": t.id, "game": t.variant, "rated": t.rated is not None and not offline,
+                            "public": bool(t.public or t.rated is not None) and not offline, "at": t.updated_at,
+                            "offline": offline}
         matches: dict[tuple[str, int], list[Any]] = {}
         for a in reviewed:
             if a.table_id in listed:

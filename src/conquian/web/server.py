@@ -36,6 +36,7 @@ from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluste
 from conquian.web.finished import Finished
 from conquian.web.friends import Friends
 from conquian.web.limits import CHAT_BURST, CHAT_PER_SECOND, AddressLimits
+from conquian.web.offline_matches import OfflineMatches
 from conquian.web.passkeys import Passkeys
 from conquian.web.protocol import RateLimit
 from conquian.web.puzzle_ratings import PuzzleRatings
@@ -172,6 +173,7 @@ class Server:
                                  settings.allowed_origins)
         self.passkeys = Passkeys(self.accounts, settings.allowed_origins, settings.account_requests_per_minute)
         self.friends = Friends(self.store.engine, self)
+        self.offline_matches = OfflineMatches(self.store, self.accounts)
         self.limits = AddressLimits(settings.connections_per_address, settings.messages_per_address,
                                     settings.tables_per_minute)
         self.hubs: dict[str, Hub] = {}

@@ -71,7 +71,8 @@ metadata = MetaData()
 #: The modules beside this one that define tables of ``metadata`` (the migrations and the schema
 #: test must see every table, whichever of them a process happened to import).
 TABLE_MODULES = ("conquian.web.accounts", "conquian.web.ratings", "conquian.web.passkeys",
-                 "conquian.web.quickmatch", "conquian.web.friends", "conquian.web.puzzle_ratings")
+                 "conquian.web.quickmatch", "conquian.web.friends", "conquian.web.puzzle_ratings",
+                 "conquian.web.offline_matches")
 
 
 def full_metadata() -> MetaData:
