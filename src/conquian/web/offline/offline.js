@@ -37,6 +37,8 @@ async function offlineLobby() {
   // the matches kept in this browser at once (IndexedDB), a new one once the engine is ready
   const saved = await savedList();
   box.append(saved);
+  // the finished matches sent to the player's account, once online: the list says so
+  sendHome().then(async n => { if (n && document.body.contains(saved)) saved.replaceWith(await savedList()); });
   // the games and bots as the engine said them last time (kept in this browser): the form at
   // once, while the engine loads; a match asked for before it is ready starts once it is
   if (!presets) presets = keptPresets();
@@ -90,8 +92,10 @@ async function savedList() {
   box.append(el("ul", { class: "saved" }, list.map(m => {
     const who = m.seats.map((s, i) => (i === 0 ? s.name : seatName(s.name, s.kind, i + 1))).join(", ");
     const state = m.status === "over" ? _("over") : _("in play");
+    const home = m.home && m.home.table ? el("a", { href: `/p/${encodeURIComponent(m.home.name)}`, class: "sent-home" }, _("in your account's history")) : "";
     return el("li", { "data-match": m.id },
       el("span", { class: "what" }, el("strong", {}, gameName(m.variant)), ` - ${who} - ${state} - ${when(m.updated)}`),
+      home ? [" ", home, " "] : "",
       el("a", { href: `#/t/${m.id}`, class: "button-link resume" }, m.status === "over" ? _("Open") : _("Resume")),
       el("button", { type: "button", class: "secondary", onclick: () => exportRecord(ENGINE, m.id) }, _("Export the record")),
       el("button", { type: "button", class: "secondary", onclick: async () => { await ENGINE.call("remove", { id: m.id }); offlineLobby(); } }, _("Delete")));

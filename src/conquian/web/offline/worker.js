@@ -4,7 +4,7 @@
 // (WorkerTransport, Engine) and conquian.web.local (LocalTable, Games). Every table is kept in
 // IndexedDB ("conquian-offline", store "matches") after every change, with the player's last
 // messages (view: his seat and the snapshot, which the page draws before the engine is awake),
-// and reopened from there.
+// and reopened from there; once over, with its record (record) and whether it was sent home (home).
 "use strict";
 
 importScripts("pyodide/pyodide.js");
@@ -112,6 +112,13 @@ async function save(id) {
   const saved = py("saved", id);
   const v = views.get(id);
   if (v && v.table) saved.view = [v.welcome, v.table].filter(Boolean);
+  // a finished match keeps its record, which the page sends to the player's account once online
+  // (sendHome, transport.js), and whether it was sent
+  if (saved.status === "over") {
+    const old = await dbGet(id);
+    saved.record = old && old.record || py("record", id).text;
+    if (old && old.home) saved.home = old.home;
+  }
   await dbPut(saved);
   return saved;
 }

@@ -162,6 +162,7 @@ async function lobby() {
     setTimeout(refreshList, 5000);
   }
   refreshList();
+  sendHome();  // the offline matches finished in this browser, to the player's history
 }
 
 // The lobby with no connection: the matches against the computer kept in this browser and a new

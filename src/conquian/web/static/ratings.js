@@ -98,9 +98,11 @@ async function renderPlayer(name) {
       // a line needs two points: one match is said in words above
       g && g.history.length > 1 ? chart(g.history) : "");
   });
-  const recent = p.recent.map(r => el("li", { class: r.rated ? "rated" : "casual" },
+  // an offline match (played in the offline app against the bots, sent home): unrated, his only
+  const recent = p.recent.map(r => el("li", { class: r.offline ? "casual offline" : r.rated ? "rated" : "casual" },
     r.rated ? format(_("{game}: place {place}, rating {rating}"), { game: gameName(r.game), place: r.place, rating: r.rating })
-      : format(r.public ? _("{game}: casual match") : _("{game}: casual private match"), { game: gameName(r.game) }),
+      : format(r.offline ? _("{game}: played offline against the bots, unrated") : r.public ? _("{game}: casual match") : _("{game}: casual private match"), { game: gameName(r.game) }),
+    r.offline ? [" ", el("span", { class: "badge offline-mark" }, _("offline"))] : "",
     r.accuracy === undefined ? "" : format(_(", accuracy {percent}%"), { percent: Math.round(r.accuracy * 100) }), " ",
     el("a", { href: r.replay }, _("Replay"))));
   main.replaceChildren(
@@ -108,7 +110,7 @@ async function renderPlayer(name) {
     ...(games.length ? games : [el("p", { class: "dim" }, _("No rated match yet."))]),
     el("h2", {}, _("Recent matches")),
     el("p", { class: "dim", id: "matches-note" }, p.own
-      ? _("Your rated, public and private matches: the private ones, and their accuracy, are shown to you only.")
+      ? _("Your rated, public and private matches, and those you played offline against the bots (marked offline): the private and offline ones, and their accuracy, are shown to you only.")
       : _("Rated and public matches; casual private matches are their players' only.")),
     recent.length ? el("ul", { id: "recent" }, recent) : el("p", { class: "dim", id: "recent" }, _("No match yet.")),
     el("p", {}, el("a", { href: "/leaderboard" }, _("Leaderboard")), " · ", el("a", { href: "/" }, _("Back to the tables"))));

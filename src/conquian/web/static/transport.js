@@ -84,6 +84,53 @@ function keptMatches() {
   });
 }
 
+// Offline matches come home (docs/play.md): each finished match kept in this browser and not yet
+// sent goes to the signed-in player's history (POST /api/offline-matches) once the page is online
+// and his account has a name: unrated, marked offline, seen by him only.  A match the server
+// refuses is not sent again; without a server (a built site), a session or a name, nothing is sent.
+// Resolves to how many were kept.
+let sendingHome = null;
+function sendHome() {
+  if (!sendingHome) sendingHome = sendWaiting().catch(() => 0).finally(() => { sendingHome = null; });
+  return sendingHome;
+}
+
+async function sendWaiting() {
+  if (!navigator.onLine || !Object.keys(csrfHeaders()).length) return 0;
+  const waiting = (await keptMatches()).filter(m => m.status === "over" && typeof m.record === "string" && !m.home);
+  if (!waiting.length) return 0;
+  const me = await api("/api/account");
+  if (!me || !me.name) return 0;
+  let sent = 0;
+  for (const m of waiting) {
+    const res = await fetch(`/api/offline-matches?lang=${encodeURIComponent(LANG)}`, {
+      method: "POST", headers: { ...csrfHeaders(), "Content-Type": "application/json" }, body: JSON.stringify({ record: m.record }) });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = null; }
+    if (res.ok && data && data.table) { await markHome(m.id, { table: data.table, name: me.name }); sent++; }
+    else if (res.status === 400 || res.status === 413) await markHome(m.id, { refused: (data && data.error && data.error.code) || String(res.status) });
+    else break;  // signed out, too fast, the server busy: another time
+  }
+  return sent;
+}
+
+// note in the browser's store that a kept match went home (or was refused)
+function markHome(id, home) {
+  return new Promise(resolve => {
+    const req = indexedDB.open("conquian-offline", 1);
+    req.onupgradeneeded = () => req.result.createObjectStore("matches", { keyPath: "id" });
+    req.onerror = () => resolve(false);
+    req.onsuccess = () => {
+      const d = req.result, tx = d.transaction("matches", "readwrite"), s = tx.objectStore("matches");
+      const got = s.get(id);
+      got.onsuccess = () => { if (got.result) s.put({ ...got.result, home }); };
+      tx.oncomplete = () => { d.close(); resolve(true); };
+      tx.onerror = tx.onabort = () => { d.close(); resolve(false); };
+    };
+  });
+}
+window.addEventListener("online", () => { sendHome(); });
+
 class WorkerTransport {
   constructor(id, engine) { this.id = id; this.engine = engine; this.local = true; this.off = null; this.live = false; }
   open(game) {
