@@ -510,3 +510,51 @@ def test_the_engine_starts_from_its_memory_snapshot_and_plainly_when_it_does_not
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_an_offline_match_comes_home_to_the_named_players_history(browser: Any, site_url: str,
+                                                                   tmp_path: Path) -> None:
+    """Signed in with a named account, a short match (one deal) played in the offline app with no
+    network; online again, the page sends it to the account, whose page lists it marked offline,
+    and its replay answers."""
+    from web_server import Server
+
+    server = Server(f"sqlite:///{tmp_path / 'web.db'}", tmp_path).start()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = _page(context)
+        page.goto(f"{server.url}/offline/")
+        named = page.evaluate("""async () => {
+            await ensureAccount();
+            const r = await fetch('/api/account/name', { method: 'POST', body: JSON.stringify({ name: 'Wendy' }),
+              headers: { ...csrfHeaders(), 'Content-Type': 'application/json' } });
+            return r.status; }""")
+        assert named == 200
+        _lobby(page)
+        context.set_offline(True)
+        page.evaluate("""async () => {
+            const id = await ENGINE.call('create', { spec: { variant: 'conquian', players: 2, bot: 'random',
+              name: 'Wendy', deals: 1, pace: 0 } });
+            location.hash = `#/t/${id}`; }""")
+        page.wait_for_selector("#board", timeout=LOAD_MS)
+        _play_deal(page)
+        page.wait_for_selector("#board[data-over='1']")
+        for _ in range(200):  # the finished match kept with its record
+            if page.evaluate("keptMatches().then(all => all.some(m => m.status === 'over' && m.record))"):
+                break
+            page.wait_for_timeout(100)
+        page.evaluate("location.hash = '#/'")
+        page.wait_for_selector("#offline-saved li[data-match]")
+        assert page.locator(".sent-home").count() == 0  # no network: not sent yet
+        context.set_offline(False)
+        page.wait_for_selector("#offline-saved .sent-home", timeout=30_000)
+        table = page.evaluate("keptMatches().then(all => all[0].home.table)")
+        page.goto(f"{server.url}/p/Wendy")
+        page.wait_for_selector("#recent .offline-mark")
+        assert page.locator("#recent li").count() == 1
+        assert page.text_content("#recent .offline-mark") == "offline"
+        assert page.evaluate(f"fetch('/api/tables/{table}/replay').then(r => r.status)") == 200
+        assert page.errors == []
+    finally:
+        context.close()
+        server.stop()

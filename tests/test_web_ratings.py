@@ -369,7 +369,7 @@ def test_the_player_page_counts_the_same_matches_in_its_accuracy_and_its_list(se
         assert p["games"]["conquian"]["accuracy"] == 0.6 and p["games"]["conquian"]["reviewed"] == 2
         casual = next(r for r in p["recent"] if r["table"] == made["public"])
         assert casual == {"table": made["public"], "game": "conquian", "rated": False, "public": True,
-                          "at": casual["at"], "replay": f"/r/{made['public']}", "accuracy": 0.7}
+                          "offline": False, "at": casual["at"], "replay": f"/r/{made['public']}", "accuracy": 0.7}
     mine = page(gil)
     assert mine["own"] is True and mine["matches"] == 3
     assert {r["table"] for r in mine["recent"]} == set(made.values())

@@ -53,7 +53,8 @@ def test_a_reviewed_rated_match_puts_an_accuracy_on_both_pages(server: Server) -
         recent = next(r for r in page["recent"] if r["table"] == t["id"])
         assert recent["accuracy"] == round(figure, 4)
         # only figures: no cards, no decisions, no review text
-        assert set(recent) == {"table", "game", "rated", "public", "place", "rating", "at", "replay", "accuracy"}
+        assert set(recent) == {"table", "game", "rated", "public", "offline", "place", "rating", "at", "replay",
+                               "accuracy"}
     # a second look at a review (from the cache) counts the match once
     assert review_until_done(server, t["id"], 1)["cached"] is True
     assert httpx.get(url + "/api/players/Ana").json()["accuracy"]["conquian"]["reviewed"] == 1

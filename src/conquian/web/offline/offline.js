@@ -37,8 +37,10 @@ async function offlineLobby() {
   // the matches kept in this browser at once (IndexedDB), a new one once the engine is ready
   const saved = await savedList();
   box.append(saved);
-  // the finished matches sent to the player's account, once online: the list says so
-  sendHome().then(async n => { if (n && document.body.contains(saved)) saved.replaceWith(await savedList()); });
+  // the finished matches sent to the player's account, now or once online: the list says so
+  const home = () => sendHome().then(async n => { if (n && document.body.contains(saved)) saved.replaceWith(await savedList()); });
+  home();
+  window.addEventListener("online", home, { once: true });
   // the games and bots as the engine said them last time (kept in this browser): the form at
   // once, while the engine loads; a match asked for before it is ready starts once it is
   if (!presets) presets = keptPresets();
