@@ -409,7 +409,11 @@ def test_quit_then_resume_in_a_real_terminal(tmp_path: Path) -> None:
         time.sleep(1)
         game.keys("q")
         screen = game.wait_for("--resume")
-        assert "To continue it later: conquian play --resume" in screen, screen  # (the path wraps)
+        # the dialog's words, its lines joined (the command wraps at the dialog's width)
+        said = " ".join(line[line.index("█") + 1:line.rindex("█")] for line in screen.splitlines()
+                        if line.count("█") >= 2)
+        assert "To continue it later: conquian play --resume" in " ".join(said.split()), screen
+        assert said.count(str(record)) <= 1, screen  # the saved file named once (issue 54)
         game.keys("y")
         for _ in range(40):
             time.sleep(0.25)

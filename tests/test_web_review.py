@@ -133,7 +133,7 @@ def test_progress_then_the_review_then_the_cache(server: Server, finished: dict[
     assert sum(rv["summary"]["counts"].values()) == len(rv["decisions"])
     assert done["words"]["marks"] == {"good": "good", "inaccuracy": "inaccuracy", "mistake": "mistake",
                                       "blunder": "blunder"}
-    assert done["words"]["report"].startswith("conquian, deal 1, p1: ")
+    assert done["words"]["report"].startswith("Conquián, deal 1, Player 1: ")  # no preset or seat code (issue 54)
     # a second look is the review made, at once: no job
     again = server.post(f"/api/tables/{tid}/review", {"seat": 1})
     assert again.status_code == 200 and again.json()["cached"] is True and again.json()["review"] == rv

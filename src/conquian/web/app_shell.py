@@ -4,11 +4,13 @@ engine (its page, worker, package, catalogues and the Pyodide runtime) in the br
 
 The service worker is ``static/sw.js`` with three things filled in when the server serves it at
 ``/sw.js`` (its scope is then the whole site): the shell's files, the engine's files with their
-digests and sizes (:func:`engine_files`; none if the runtime is not fetched), and a version that is a
+digests and sizes (:func:`conquian.web.site.engine_files`; none if the runtime is not fetched), and a version that is a
 digest of all their contents (and of ``CONQUIAN_RELEASE``, which a deployment may set to name its
 release).  A change to any of them is a new service worker, which the browser installs beside the
 one in use; the page then offers to reload (``static/install.js``).  A built site (``conquian site
-build``) has the same worker at its root (:func:`site_worker`), its addresses relative.
+build``) has the same worker at its root (:func:`conquian.web.site.site_worker`), its addresses
+relative.  This module knows nothing of the engine's files: :mod:`conquian.web.site`, which makes
+them, fills them in (:func:`conquian.web.site.server_worker`).
 
 ```pycon
 >>> from conquian.i18n import ENGLISH
@@ -21,7 +23,6 @@ build``) has the same worker at its root (:func:`site_worker`), its addresses re
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -62,36 +63,6 @@ def shell_files() -> list[str]:
     return ["/", *(f"/static/{f}" for f in files)]
 
 
-def _entry(address: str, data: bytes) -> tuple[str, str, int]:
-    return address, hashlib.sha256(data).hexdigest()[:16], len(data)
-
-
-def engine_files(files: dict[str, bytes] | None = None, runtime: Path | None = None,
-                 root: str = "/") -> list[tuple[str, str, int]]:
-    """The offline app's files the service worker keeps as "the engine", each as (address, digest,
-    bytes): the offline page (at ``{root}offline/`` too), its worker, the engine's package, the
-    catalogues and the Pyodide runtime; ``files``: the site's files (:func:`conquian.web.site.app_files`),
-    made here if not given.  The server's own (``root`` ``/``) leave out the static files (the
-    shell has them), the rule book (the server's page) and the offline app's former service
-    worker; a built site's keep every file.  None if the runtime is not fetched."""
-    from conquian.web import site
-
-    runtime = runtime or site.runtime_dir()
-    if not site.runtime_ready(runtime):
-        return []
-    files = files if files is not None else site.app_files(runtime)
-    served = root == "/"
-    out = [_entry(f"{root}offline/", files["offline/index.html"])]
-    for name, data in sorted(files.items()):
-        if name in ("offline/sw.js", "offline/engine-assets.json", "index.html"):
-            continue
-        if served and not name.startswith(("offline/", "i18n/")):
-            continue
-        out.append(_entry(root + name, data))
-    out += [_entry(f"{root}offline/pyodide/{n}", (runtime / n).read_bytes()) for n in site.RUNTIME_FILES]
-    return out
-
-
 def render_worker(shell: list[str], engine: list[tuple[str, str, int]], salt: bytes = b"") -> str:
     """``static/sw.js`` with its shell's addresses, its engine's files and its version: a digest of
     the worker itself, ``salt`` (the shell's contents) and the engine's digests."""
@@ -103,17 +74,9 @@ def render_worker(shell: list[str], engine: list[tuple[str, str, int]], salt: by
             .replace("[/* __ENGINE__ */]", json.dumps([list(e) for e in engine])))
 
 
-@functools.lru_cache(maxsize=1)
-def service_worker() -> str:
-    """The server's ``/sw.js``: the shell (the tables' page and every static file) and the engine
-    (:func:`engine_files`)."""
+def shell_salt() -> bytes:
+    """A digest of the shell's contents (every static file but the worker): part of the version."""
     salt = hashlib.sha256()
     for f in shell_files()[1:]:
         salt.update(f.encode() + b"\0" + (STATIC / f.removeprefix("/static/")).read_bytes())
-    return render_worker(shell_files(), engine_files(), salt.digest())
-
-
-def site_worker(files: dict[str, bytes], runtime: Path) -> str:
-    """A built site's ``sw.js`` (at its root): its start page as the shell, every other file of
-    the site as the engine, by addresses relative to the root."""
-    return render_worker(["./"], engine_files(files, runtime, root="./"))
+    return salt.digest()

@@ -31,7 +31,7 @@ from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.present import game_name
 from conquian.session import HUMAN
-from conquian.web import app_shell, protocol, security
+from conquian.web import app_shell, protocol, security, site
 from conquian.web.finished import Busy
 from conquian.web.lang import catalogue, language_list, reader
 from conquian.web.limits import HEAVY_BURST, client_address
@@ -40,6 +40,7 @@ from conquian.web.pages import tables_page
 from conquian.web.protocol import ProtocolError
 from conquian.web.ratings import check_rated_bot
 from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, ask_of_query
+from conquian.web.rulebook_page import rules_html
 from conquian.web.server import Hub, Server, snapshot
 from conquian.web.store import ConflictError
 from conquian.web.table import (
@@ -121,7 +122,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
     async def service_worker(request: Request) -> Response:
         # never kept by the browser's HTTP cache: a new version is seen on the next visit
         # made once a process (the engine's files read and digested): off the event loop
-        return Response(await run_in_threadpool(app_shell.service_worker), media_type="text/javascript",
+        return Response(await run_in_threadpool(site.server_worker), media_type="text/javascript",
                         headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:
@@ -154,7 +155,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
         # Accept-Language varies with it
         headers = {"Cache-Control": "max-age=3600"} if asked else {"Cache-Control": "no-cache",
                                                                    "Vary": "Accept-Language"}
-        return HTMLResponse(_rules_html(tr.lang), headers=headers)
+        return HTMLResponse(rules_html(tr.lang), headers=headers)
 
     async def i18n(request: Request) -> Response:
         lang = request.path_params["lang"]
@@ -504,39 +505,6 @@ def lobby_rows(rows: list[dict[str, Any]], makers: Mapping[str, str], limit: int
 
 
 @functools.cache
-def _rules_html(lang: str = "en") -> str:
-    """The rule book as a page in ``lang`` (its book where the package has one), every rule with
-    its anchor (``/rules?lang=es#R3.4``, where refusals link), a way back to the tables and the
-    languages' links."""
-    import html
-
-    import markdown
-
-    from conquian.engine import rulebook
-
-    tr = reader(lang, None)
-    body = markdown.markdown(rulebook.markdown(lang=tr.lang), extensions=["attr_list", "tables"],
-                             output_format="html")
-    title = tr.render(Msg("The rules"))
-    back = tr.render(Msg("Back to the tables"))
-    language = tr.render(Msg("Language"))
-    links = []
-    for item in language_list():
-        code = html.escape(item["code"])
-        current = ' aria-current="page"' if item["code"] == tr.lang else ""
-        links.append(f'<a href="/rules?lang={code}" hreflang="{code}" lang="{code}" class="lang-link"{current}>'
-                     f'{html.escape(item["name"])}</a>')
-    switch = " ".join(links)
-    return (f"<!doctype html><html lang=\"{tr.lang}\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(title)} - conquian</title><link rel=\"stylesheet\" href=\"/static/style.css\">"
-            "</head><body><header class=\"top\"><a href=\"/\" class=\"brand\">conquian</a>"
-            f"<span class=\"title\">{html.escape(title)}</span>"
-            f"<a href=\"/\" class=\"back\" id=\"back\">{html.escape(back)}</a>"
-            f"<nav class=\"langs\" aria-label=\"{html.escape(language)}\">{switch}</nav></header>"
-            f"<main class=\"rulebook\">{body}</main></body></html>")
-
-
 def _pack(variant: str) -> str:
     """``spanish`` for the presets played with the Spanish pack (R2.2, R8.1), whose suits a player may
     have shown as oros, copas, espadas and bastos; ``french`` otherwise."""

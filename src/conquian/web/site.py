@@ -27,6 +27,7 @@ The files of the offline app (``/offline/`` on the server, ``offline/`` in a bui
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import io
 import json
@@ -41,6 +42,7 @@ from pathlib import Path
 
 from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg
+from conquian.web import app_shell
 
 #: The Pyodide release the offline app runs (Python 3.13), and the npm registry's digest of its package.
 PYODIDE_VERSION = "0.29.3"
@@ -179,7 +181,7 @@ def rules_page(lang: str) -> bytes:
     """The rule book in ``lang`` as the built site's page ``rules/{lang}.html`` (the server's
     page, its links made relative; without the ``web`` extra, the book's text as it is)."""
     try:
-        from conquian.web.routes import _rules_html
+        from conquian.web.rulebook_page import rules_html
     except ImportError:
         import html
 
@@ -187,7 +189,7 @@ def rules_page(lang: str) -> bytes:
 
         return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>conquian</title></head>'
                 f"<body><pre>{html.escape(rulebook.markdown(lang=lang))}</pre></body></html>").encode()
-    page = _rules_html(lang)
+    page = rules_html(lang)
     for code in _languages():
         page = page.replace(f'href="/rules?lang={code}"', f'href="{code}.html"')
     return page.replace('href="/static/', 'href="../static/').replace('href="/"', 'href="../offline/"').encode()
@@ -250,12 +252,11 @@ def build_site(target: Path, runtime: Path | None = None) -> list[str]:
                            b'<body><a href="offline/">conquian</a></body></html>\n')
     # the app's manifest and its one service worker (conquian.web.app_shell), at the site's root
     from conquian.i18n import ENGLISH
-    from conquian.web import app_shell
 
     for icon in ("icon-192", "icon-512", "maskable-192", "maskable-512"):
         files[f"static/icons/{icon}.png"] = (STATIC / "icons" / f"{icon}.png").read_bytes()
     files["manifest.webmanifest"] = json.dumps(app_shell.manifest(ENGLISH, "./", "./offline/"), indent=1).encode()
-    files["sw.js"] = app_shell.site_worker(files, runtime).encode()
+    files["sw.js"] = site_worker(files, runtime).encode()
     written = []
     for name, data in sorted(files.items()):
         path = target / name
@@ -302,3 +303,44 @@ def offline_file(path: str) -> tuple[bytes, str] | None:
     else:
         return None
     return data, CONTENT_TYPES.get(Path(path).suffix, "application/octet-stream")
+
+
+def _entry(address: str, data: bytes) -> tuple[str, str, int]:
+    return address, hashlib.sha256(data).hexdigest()[:16], len(data)
+
+
+def engine_files(files: dict[str, bytes] | None = None, runtime: Path | None = None,
+                 root: str = "/") -> list[tuple[str, str, int]]:
+    """The offline app's files the service worker keeps as "the engine", each as (address, digest,
+    bytes): the offline page (at ``{root}offline/`` too), its worker, the engine's package, the
+    catalogues and the Pyodide runtime; ``files``: the site's files (:func:`app_files`),
+    made here if not given.  The server's own (``root`` ``/``) leave out the static files (the
+    shell has them), the rule book (the server's page) and the offline app's former service
+    worker; a built site's keep every file.  None if the runtime is not fetched."""
+    runtime = runtime or runtime_dir()
+    if not runtime_ready(runtime):
+        return []
+    files = files if files is not None else app_files(runtime)
+    served = root == "/"
+    out = [_entry(f"{root}offline/", files["offline/index.html"])]
+    for name, data in sorted(files.items()):
+        if name in ("offline/sw.js", "offline/engine-assets.json", "index.html"):
+            continue
+        if served and not name.startswith(("offline/", "i18n/")):
+            continue
+        out.append(_entry(root + name, data))
+    out += [_entry(f"{root}offline/pyodide/{n}", (runtime / n).read_bytes()) for n in RUNTIME_FILES]
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def server_worker() -> str:
+    """The server's ``/sw.js``: the shell (the tables' page and every static file) and the engine
+    (:func:`engine_files`), by :func:`conquian.web.app_shell.render_worker`."""
+    return app_shell.render_worker(app_shell.shell_files(), engine_files(), app_shell.shell_salt())
+
+
+def site_worker(files: dict[str, bytes], runtime: Path) -> str:
+    """A built site's ``sw.js`` (at its root): its start page as the shell, every other file of
+    the site as the engine, by addresses relative to the root."""
+    return app_shell.render_worker(["./"], engine_files(files, runtime, root="./"))
