@@ -16,7 +16,60 @@ from conquian.cli.options import (
     say,
 )
 from conquian.engine.errors import quote
-from conquian.i18n import _
+from conquian.i18n import N_, _
+
+#: The server's limits: option, least, most, default, and what it limits (the words ``--help`` shows).
+_LIMITS: tuple[tuple[str, int, int, int | None, str], ...] = (
+    ("--max-spectators", 0, 100_000, 50,
+     N_("spectators a table takes in each server process (default 50)")),
+    ("--connections-per-address", 1, 100_000, 20,
+     N_("WebSockets one client address may hold open in each server process (default 20)")),
+    ("--messages-per-address", 1, 100_000, 20,
+     N_("messages a second one client address may send over all its connections (default 20)")),
+    ("--tables-per-minute", 1, 100_000, 3,
+     N_("new tables one client address may make a minute, in bursts of five (default 3)")),
+    ("--accounts-per-hour", 1, 100_000, 10,
+     N_("new player accounts one client address may make an hour (default 10)")),
+    ("--account-requests-per-minute", 1, 100_000, 20,
+     N_("account requests one client address may make a minute, half as many from one account (default 20)")),
+    ("--replays-per-minute", 1, 100_000, 30,
+     N_("replays, records and reviews one client address may have made a minute, in bursts of six (default "
+         "30; what is made already is not counted)")),
+    ("--learn-per-minute", 1, 100_000, 120,
+     N_("Learn requests (lessons, puzzles) one client address may make a minute, in bursts of ten seconds' "
+         "worth, at least twenty (default 120)")),
+    ("--lobby-per-address", 1, 100_000, 5,
+     N_("waiting tables the lobby lists from one client address (default 5; behind a proxy, see the "
+         "deployment guide on client addresses)")),
+    ("--unjoined-after", 1, 10**7, 600,
+     N_("seconds after which the lobby stops listing a waiting table nobody has sat at (default 600)")),
+    ("--chat-chars", 1, 1000, 200,
+     N_("characters a line of chat at a table may hold (default 200)")),
+    ("--chat-per-minute", 1, 6000, 60,
+     N_("lines of chat and reactions each connection may send a minute on average (default 60)")),
+    ("--chat-burst", 1, 100, 3,
+     N_("lines of chat and reactions a connection may send at once before that rate holds (default 3)")),
+    ("--request-timeout", 1, 3600, 10,
+     N_("seconds a client has to send a whole HTTP request (default 10)")),
+    ("--max-connections", 1, 10**6, 2000,
+     N_("connections and requests each server process holds at once (at most its open-file limit, less 100); "
+         "a tenth is kept for HTTP requests, and when the WebSockets fill the rest, a player's connection "
+         "closes the longest idle spectator's and a new spectator is refused (default 2000)")),
+)
+
+#: The move clock and the quick match's waits: option, least, most, default, help.
+_CLOCKS: tuple[tuple[str, int, int, int | None, str], ...] = (
+    ("--rated-clock", 1, 3600, 60,
+     N_("seconds a person has for each move at a rated or quick-match table before the expert moves for him "
+         "(the move clock; default 60)")),
+    ("--quick-bot-after", 1, 86400, 30,
+     N_("seconds a player waits for a quick match before bots may fill the empty seats (default 30)")),
+    ("--quick-gone-after", 5, 86400, 90,
+     N_("seconds a player waiting for a quick match may go without his page asking how things stand before he "
+         "is taken out of the queue (default 90)")),
+    ("--quick-deals", 1, 50, None,
+     N_("the deals of a quick match (default: the game's own)")),
+)
 
 
 def add_parsers(sub: Subparsers) -> None:
@@ -55,59 +108,13 @@ def add_parsers(sub: Subparsers) -> None:
     w.add_argument("--workers", type=bounded(1, 64), default=1,
                    help=_("server processes sharing the port (default 1; more need a PostgreSQL --db: the processes "
                           "tell each other of every move through it)"))
-    w.add_argument("--max-spectators", type=bounded(0, 100_000), default=50,
-                   help=_("spectators a table takes in each server process (default 50)"))
-    w.add_argument("--connections-per-address", type=bounded(1, 100_000), default=20,
-                   help=_("WebSockets one client address may hold open in each server process (default 20)"))
-    w.add_argument("--messages-per-address", type=bounded(1, 100_000), default=20,
-                   help=_("messages a second one client address may send over all its connections (default 20)"))
-    w.add_argument("--tables-per-minute", type=bounded(1, 100_000), default=3,
-                   help=_("new tables one client address may make a minute, in bursts of five (default 3)"))
-    w.add_argument("--accounts-per-hour", type=bounded(1, 100_000), default=10,
-                   help=_("new player accounts one client address may make an hour (default 10)"))
-    w.add_argument("--account-requests-per-minute", type=bounded(1, 100_000), default=20,
-                   help=_("account requests one client address may make a minute, half as many from one account "
-                          "(default 20)"))
-    w.add_argument("--replays-per-minute", type=bounded(1, 100_000), default=30,
-                   help=_("replays, records and reviews one client address may have made a minute, in bursts of six "
-                          "(default 30; what is made already is not counted)"))
-    w.add_argument("--learn-per-minute", type=bounded(1, 100_000), default=120,
-                   help=_("Learn requests (lessons, puzzles) one client address may make a minute, in bursts of "
-                          "ten seconds' worth, at least twenty (default 120)"))
-    w.add_argument("--lobby-per-address", type=bounded(1, 100_000), default=5,
-                   help=_("waiting tables the lobby lists from one client address (default 5; behind a proxy, "
-                          "see the deployment guide on client addresses)"))
-    w.add_argument("--unjoined-after", type=bounded(1, 10**7), default=600,
-                   help=_("seconds after which the lobby stops listing a waiting table nobody has sat at (default "
-                          "600)"))
-    w.add_argument("--chat-chars", type=bounded(1, 1000), default=200,
-                   help=_("characters a line of chat at a table may hold (default 200)"))
-    w.add_argument("--chat-per-minute", type=bounded(1, 6000), default=60,
-                   help=_("lines of chat and reactions each connection may send a minute on average (default 60)"))
-    w.add_argument("--chat-burst", type=bounded(1, 100), default=3,
-                   help=_("lines of chat and reactions a connection may send at once before that rate holds "
-                          "(default 3)"))
-    w.add_argument("--request-timeout", type=bounded(1, 3600), default=10,
-                   help=_("seconds a client has to send a whole HTTP request (default 10)"))
-    w.add_argument("--max-connections", type=bounded(1, 10**6), default=2000,
-                   help=_("connections and requests each server process holds at once (at most its open-file limit, "
-                          "less 100); a tenth is kept for HTTP requests, and when the WebSockets fill the rest, a "
-                          "player's connection closes the longest idle spectator's and a new spectator is refused "
-                          "(default 2000)"))
+    for flag, least, most, default, words in _LIMITS:
+        w.add_argument(flag, type=bounded(least, most), default=default, help=_(words))
     w.add_argument("--turn-timers", type=seconds_list, default=None, metavar="SECONDS",
                    help=_("the turn timers a table may have, in seconds, separated by commas (default "
                           "30,60,120,300)"))
-    w.add_argument("--rated-clock", type=bounded(1, 3600), default=60,
-                   help=_("seconds a person has for each move at a rated or quick-match table before the expert "
-                          "moves for him (the move clock; default 60)"))
-    w.add_argument("--quick-bot-after", type=bounded(1, 86400), default=30,
-                   help=_("seconds a player waits for a quick match before bots may fill the empty seats (default "
-                          "30)"))
-    w.add_argument("--quick-gone-after", type=bounded(5, 86400), default=90,
-                   help=_("seconds a player waiting for a quick match may go without his page asking how things "
-                          "stand before he is taken out of the queue (default 90)"))
-    w.add_argument("--quick-deals", type=bounded(1, 50), default=None,
-                   help=_("the deals of a quick match (default: the game's own)"))
+    for flag, least, most, default, words in _CLOCKS:
+        w.add_argument(flag, type=bounded(least, most), default=default, help=_(words))
     w.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"), default="info")
     w.add_argument("--log-format", choices=("text", "json"), default="text",
                    help=_("log lines as text or as JSON objects (a line per request and per move; never a seat token)"))

@@ -6,7 +6,9 @@ the list (arrows and Enter, or a click), press a verb key to narrow the list (an
 play it when one action is left), or type any action with ``:``.  The engine
 refuses an illegal action with its rule number and changes nothing.
 
-The package: :mod:`~conquian.tui.app` (the game), :mod:`~conquian.tui.screens` (the screens over
+The package: :mod:`~conquian.tui.app` (the game, composed of :mod:`~conquian.tui.view`, its state and
+drawing, :mod:`~conquian.tui.board`, its widgets, :mod:`~conquian.tui.flow`, the deal's flow, and
+:mod:`~conquian.tui.controls`, its keys), :mod:`~conquian.tui.screens` (the screens over
 the table), :mod:`~conquian.tui.widgets` (cards, the table, the hand) and
 :mod:`~conquian.tui.replay` (the record viewer).
 """
