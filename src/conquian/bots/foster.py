@@ -79,8 +79,9 @@ def mexicano_obs_from_state(d: MexicanoDeal) -> fm.Obs:
     )
 
 
-def _counted(cards: tuple[int, ...], s1: int, s2: int) -> tuple[int, int]:
-    """``s1``, ``s2`` (cards seen at least once, twice) with ``cards`` seen too."""
+def counted(cards: tuple[int, ...], s1: int, s2: int) -> tuple[int, int]:
+    """``s1``, ``s2`` (cards seen at least once, twice) with ``cards`` seen too (the adversary's
+    model in :mod:`conquian.bots.inference_families` counts the cards shown the same way)."""
     for c in cards:
         b = 1 << c
         if s1 & b:
@@ -104,7 +105,7 @@ def _seen(combos: tuple[Any, ...], stock: tuple[int, ...]) -> tuple[int, int]:
     else:
         t1 = t2 = 0
         for cb in combos:
-            t1, t2 = _counted(cb.cells, t1, t2)
+            t1, t2 = counted(cb.cells, t1, t2)
         _TABLE_SEEN[0] = (combos, t1, t2)
     got = _STOCK_SEEN[0]
     before = got[0]
@@ -112,9 +113,9 @@ def _seen(combos: tuple[Any, ...], stock: tuple[int, ...]) -> tuple[int, int]:
         k1, k2 = got[1], got[2]
     else:
         if len(stock) == len(before) + 1 and stock[:-1] == before:  # a discard on the stock seen last
-            k1, k2 = _counted(stock[-1:], got[1], got[2])
+            k1, k2 = counted(stock[-1:], got[1], got[2])
         else:
-            k1, k2 = _counted(stock, 0, 0)
+            k1, k2 = counted(stock, 0, 0)
         _STOCK_SEEN[0] = (stock, k1, k2)
     return t1 | k1, t2 | k2 | (t1 & k1)
 

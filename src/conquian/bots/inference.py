@@ -419,18 +419,22 @@ class HandPosterior:
         return rng.choices(self.hands, cum_weights=self.cum)[0]
 
 
+def adversary_records(view: ConquianView) -> tuple[list[Record], list[int], int]:
+    """The seat's adversary's recorded choices this deal (the public history, folded once per
+    history node), the cards the seat has not seen, and how many the adversary holds."""
+    reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
+                   AdversaryReads.copy)
+    return reads.records[1 - view.player], cards_of(view.unseen_mask()), view.adversary_hand_count
+
+
 def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: float = SLIP,
               weights: tuple[float, ...] | None = None,
               mixture: tuple[tuple[float, float], ...] = MIXTURE) -> HandPosterior:
     """``size`` hands for the seat's adversary, weighed by his past choices (the public history):
     by :func:`likelihood`, or with the apprentice's ``weights`` by :func:`apprentice_likelihood`
     (with ``mixture``)."""
-    reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
-                   AdversaryReads.copy)
-    records = reads.records[1 - view.player]
+    records, unseen, k = adversary_records(view)
     tbl = view.table
-    unseen = cards_of(view.unseen_mask())
-    k = view.adversary_hand_count
     hands: list[int] = []
     weighed: list[float] = []
     for _ in range(size):
@@ -453,12 +457,8 @@ def mixture_posterior(view: ConquianView, rng: random.Random, weights: tuple[flo
     predicts.  ``weights``: the apprentice's.  ``least_ess``: the weights tempered until their
     effective sample size is at least that share of the pool (:func:`tempered`; 0: as they are);
     ``defensive``: the share of re-deals read as ``choices`` reads (:class:`HandPosterior`)."""
-    reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
-                   AdversaryReads.copy)
-    records = reads.records[1 - view.player]
+    records, unseen, k = adversary_records(view)
     tbl = view.table
-    unseen = cards_of(view.unseen_mask())
-    k = view.adversary_hand_count
     hands: list[int] = []
     liks: list[tuple[float, float, float, float]] = []
     olds: list[float] = []

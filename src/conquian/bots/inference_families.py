@@ -43,6 +43,7 @@ from typing import Any
 
 import conquian.bots.foster_cooncan as fk
 import conquian.bots.foster_mexicano as fm
+from conquian.bots.foster import counted
 from conquian.bots.inference import SLIP, fold_use, use_from_hand
 from conquian.engine.cards import JOKER, parse_card
 from conquian.engine.conquian.melds import MeldTable
@@ -201,16 +202,6 @@ class MexicanoReading:
 Step = tuple[Any, ...]
 
 
-def _counted(cards: Sequence[int], s1: int, s2: int) -> tuple[int, int]:
-    for c in cards:
-        b = 1 << c
-        if s1 & b:
-            s2 |= b
-        else:
-            s1 |= b
-    return s1, s2
-
-
 class CooncanSteps:
     """The public history of a Cooncan deal folded into each player's steps (:data:`Step`), with
     the stock, the turned-over pack and the cards on the table as the events build them."""
@@ -236,7 +227,7 @@ class CooncanSteps:
         return new
 
     def _seen(self) -> tuple[int, int]:
-        return _counted(self.stock, self.t1, self.t2)
+        return counted(tuple(self.stock), self.t1, self.t2)
 
     def step(self, ev: tuple[Any, ...]) -> None:
         kind, p, card = ev[0], ev[1], ev[2]
@@ -270,7 +261,7 @@ class CooncanSteps:
         elif kind in ("meld", "add", "shift") and mine is not None:
             shown = tuple(JOKER if t.startswith("X") else parse_card(t) for t in ev[4])
             mine.append(("show", shown))
-            self.t1, self.t2 = _counted(shown, self.t1, self.t2)
+            self.t1, self.t2 = counted(shown, self.t1, self.t2)
 
 
 def _masks(counts: dict[int, int]) -> tuple[int, int, int]:

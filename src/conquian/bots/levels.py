@@ -49,12 +49,8 @@ from typing import Any
 from conquian.bots.base import View, check_view, register
 from conquian.bots.expert import ExpertBot, MasterBot
 from conquian.bots.foster import FosterBot
+from conquian.bots.random_bot import random_action
 from conquian.engine.actions import Action
-from conquian.engine.conquian.deal import raw_to_action as conquian_action
-from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_action
-from conquian.engine.conquian.mexicano_view import MexicanoView
-from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
-from conquian.engine.cooncan.view import CooncanView
 from conquian.i18n import Msg
 
 #: ``beginner``'s probability of a random legal action at a decision.
@@ -82,13 +78,7 @@ class NoisyFosterBot:
         view = check_view(view)
         if self.rng.random() >= self.noise:
             return self.foster.choose(view)
-        legal = view.legal_raw()
-        raw = legal[self.rng.randrange(len(legal))]
-        if isinstance(view, CooncanView):
-            return cooncan_action(view.seat, raw, view.rules.stock == "open")
-        if isinstance(view, MexicanoView):
-            return mexicano_action(view.seats, view.player, raw)
-        return conquian_action(view.seat, raw)
+        return random_action(view, self.rng)
 
 
 @register("beginner")

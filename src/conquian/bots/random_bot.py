@@ -14,6 +14,18 @@ from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
 from conquian.engine.cooncan.view import CooncanView
 
 
+def random_action(view: View, rng: random.Random) -> Action:
+    """A listed legal action of a checked view, drawn uniformly with ``rng``, as an action of its
+    game (the ``random`` bot's move; the noisy bots' noise)."""
+    legal = view.legal_raw()
+    raw = legal[rng.randrange(len(legal))]
+    if isinstance(view, CooncanView):
+        return cooncan_action(view.seat, raw, view.rules.stock == "open")
+    if isinstance(view, MexicanoView):
+        return mexicano_action(view.seats, view.player, raw)
+    return conquian_action(view.seat, raw)
+
+
 @register("random")
 class RandomBot:
     """Chooses uniformly among the listed legal actions of its view."""
@@ -25,11 +37,4 @@ class RandomBot:
 
     def choose(self, view: View) -> Action:
         """A uniformly random listed action."""
-        view = check_view(view)
-        legal = view.legal_raw()
-        raw = legal[self.rng.randrange(len(legal))]
-        if isinstance(view, CooncanView):
-            return cooncan_action(view.seat, raw, view.rules.stock == "open")
-        if isinstance(view, MexicanoView):
-            return mexicano_action(view.seats, view.player, raw)
-        return conquian_action(view.seat, raw)
+        return random_action(check_view(view), self.rng)
