@@ -419,12 +419,21 @@ class HandPosterior:
         return rng.choices(self.hands, cum_weights=self.cum)[0]
 
 
-def adversary_records(view: ConquianView) -> tuple[list[Record], list[int], int]:
+def adversary_draws(view: ConquianView, rng: random.Random, size: int) -> tuple[list[Record], list[int]]:
     """The seat's adversary's recorded choices this deal (the public history, folded once per
-    history node), the cards the seat has not seen, and how many the adversary holds."""
+    history node), and ``size`` hands for him drawn uniformly from the cards the seat has not seen."""
     reads = folded("inference conquian", view.event_node, AdversaryReads, AdversaryReads.step,
                    AdversaryReads.copy)
-    return reads.records[1 - view.player], cards_of(view.unseen_mask()), view.adversary_hand_count
+    unseen = cards_of(view.unseen_mask())
+    k = view.adversary_hand_count
+    hands: list[int] = []
+    for _ in range(size):
+        rng.shuffle(unseen)
+        hand = 0
+        for c in unseen[:k]:
+            hand |= 1 << c
+        hands.append(hand)
+    return reads.records[1 - view.player], hands
 
 
 def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: float = SLIP,
@@ -433,18 +442,10 @@ def posterior(view: ConquianView, rng: random.Random, size: int = POOL, slip: fl
     """``size`` hands for the seat's adversary, weighed by his past choices (the public history):
     by :func:`likelihood`, or with the apprentice's ``weights`` by :func:`apprentice_likelihood`
     (with ``mixture``)."""
-    records, unseen, k = adversary_records(view)
+    records, hands = adversary_draws(view, rng, size)
     tbl = view.table
-    hands: list[int] = []
-    weighed: list[float] = []
-    for _ in range(size):
-        rng.shuffle(unseen)
-        hand = 0
-        for c in unseen[:k]:
-            hand |= 1 << c
-        hands.append(hand)
-        weighed.append(likelihood(tbl, records, hand, slip) if weights is None
-                       else apprentice_likelihood(tbl, records, hand, weights, mixture))
+    weighed = [likelihood(tbl, records, hand, slip) if weights is None
+               else apprentice_likelihood(tbl, records, hand, weights, mixture) for hand in hands]
     return HandPosterior(hands, weighed)
 
 
@@ -457,19 +458,10 @@ def mixture_posterior(view: ConquianView, rng: random.Random, weights: tuple[flo
     predicts.  ``weights``: the apprentice's.  ``least_ess``: the weights tempered until their
     effective sample size is at least that share of the pool (:func:`tempered`; 0: as they are);
     ``defensive``: the share of re-deals read as ``choices`` reads (:class:`HandPosterior`)."""
-    records, unseen, k = adversary_records(view)
+    records, hands = adversary_draws(view, rng, size)
     tbl = view.table
-    hands: list[int] = []
-    liks: list[tuple[float, float, float, float]] = []
-    olds: list[float] = []
-    for _ in range(size):
-        rng.shuffle(unseen)
-        hand = 0
-        for c in unseen[:k]:
-            hand |= 1 << c
-        hands.append(hand)
-        liks.append(model_likelihoods(tbl, records, hand, weights))
-        olds.append(records_choices_weight(tbl, records, hand))
+    liks = [model_likelihoods(tbl, records, hand, weights) for hand in hands]
+    olds = [records_choices_weight(tbl, records, hand) for hand in hands]
     mix = Mixture(liks, olds, prior)
     weighed, power = tempered([mix.weight(x, c) for x, c in zip(liks, olds, strict=True)], least_ess)
     return HandPosterior(hands, weighed, mix.posterior, defensive, power)
