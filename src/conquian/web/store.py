@@ -56,9 +56,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy import (
-    Table as SqlTable,
-)
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 

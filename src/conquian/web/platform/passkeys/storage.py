@@ -8,19 +8,7 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Float,
-    Index,
-    LargeBinary,
-    String,
-    delete,
-    func,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import BigInteger, Column, Float, Index, LargeBinary, String, delete, func, insert, select, update
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Engine
 
