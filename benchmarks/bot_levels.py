@@ -11,7 +11,7 @@ others are placed by the deal's score, as the web places a match's seats), every
 where a new player starts (mu 25, sigma 25/3), the games taken deck by deck in a fixed order.
 The scale is then anchored: every mu moved by the same amount so that ``foster`` (the book's
 play) has mu 25, the mean of a new player's prior: a person is taken to be as strong as the book
-until his games say otherwise.  The rating shown is the web's (:func:`conquian.web.ratings.rating`:
+until his games say otherwise.  The rating shown is the web's (:func:`conquian.web.platform.ratings.service.rating`:
 1,500 at mu 25, so ``foster`` is 1,500 in every game, and 400 points are odds of 10 to 1); its 95%
 interval is the 2.5th and 97.5th percentiles of the same fit on decks drawn with replacement
 (``--bootstrap`` times), so it holds the luck of the cards as well as the model's uncertainty (the
@@ -64,7 +64,7 @@ FIRST_SCALE = "rating = 1000 + 40 * (mu - 3 sigma)"
 
 
 def shown(mu: float, sigma: float = 0.0) -> float:
-    """The rating the web shows for a mean ``mu`` (:func:`conquian.web.ratings.rating`, unrounded;
+    """The rating the web shows for a mean ``mu`` (:func:`conquian.web.platform.ratings.service.rating`, unrounded;
     ``sigma`` does not count: the uncertainty is the interval)."""
     from conquian.bots.levels import scale_rating
 
@@ -84,7 +84,7 @@ def old_scale_mu(value: float, sigma: float) -> float:
 HEADER = {
     "model": "openskill PlackettLuce (the web's), every bot from mu 25, sigma 25/3",
     "scale": "rating = 1500 + 400 / (ln 10 * sqrt(2) * 25/6) * (mu - 25), about 29.48 points a unit of mu "
-             "(conquian.web.ratings.rating)",
+             "(conquian.web.platform.ratings.service.rating)",
     "anchor": "foster at mu 25 (a new player's mean): foster is 1500 in every game",
     "interval": "2.5th-97.5th percentiles of the rating (mu_interval: of mu) over refits on decks drawn with "
                 "replacement",
@@ -144,7 +144,7 @@ def _game(job: tuple[str, tuple[str, ...], int, int]) -> Result:
         return seated, tuple(1.0 if o.won or o.tie else 2.0 for o in outcome)
     if not any(o.won for o in outcome):  # a tableau: a draw among all
         return seated, (1.0,) * len(seated)
-    # the web's places (conquian.web.ratings.match_ranks): by the deal's score, equals sharing
+    # the web's places (conquian.web.platform.ratings.service.match_ranks): by the deal's score, equals sharing
     scores = [o.score for o in outcome]
     return seated, tuple(float(1 + sum(o > s for o in scores)) for s in scores)
 

@@ -23,7 +23,7 @@ seeds) and ``expert`` (two seeds) choices that miss the answer.  Prints what it 
 Reviewed matches are mined too.  ``--from-records DIR`` reads every record file (``*.toml``,
 docs/records.md) in DIR; ``--from-db URL`` reads a server's database (SQLite or PostgreSQL: the
 ``conquian serve --db`` URL) and takes only the finished matches whose players let anyone see them,
-rated or published ones (:func:`conquian.web.ratings.shared_finished`), never a casual private
+rated or published ones (:func:`conquian.web.platform.ratings.storage.shared_finished`), never a casual private
 one.  Every seat of every deal is reviewed (:func:`conquian.review.review_text`, at
 ``--review-playouts``), and each decision the review marks a mistake or a blunder is a candidate:
 its position, from the seat's view, goes through the same confirmation as a self-play one.  A
@@ -261,11 +261,11 @@ def mine_records(folder: Path, review_playouts: int | None, confirm_playouts: in
 def mine_db(url: str, review_playouts: int | None, confirm_playouts: int = CONFIRM_PLAYOUTS, hard: bool = True,
             log: Callable[[str], None] = say) -> tuple[list[Puzzle], int]:
     """The puzzles of a server's finished matches that anyone may see (rated or published:
-    :func:`~conquian.web.ratings.shared_finished`); a casual private match is never read."""
+    :func:`~conquian.web.platform.ratings.storage.shared_finished`); a casual private match is never read."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from conquian.engine.record import record_from_match, write_record
-    from conquian.web.ratings import shared_finished
+    from conquian.web.platform.ratings.storage import shared_finished
     from conquian.web.store import Store
 
     store = Store(url)

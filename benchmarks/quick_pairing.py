@@ -5,7 +5,7 @@
 
 The players of one game and size wait with ratings drawn around 1000 (standard deviation 300)
 and waits of 0 to 30 seconds; a figure is the median of 5 runs of
-:func:`conquian.web.quickmatch.groups` (one pairing round's choice, without the database), in
+:func:`conquian.web.platform.quickmatch.service.groups` (one pairing round's choice, without the database), in
 milliseconds.  Each server process runs a round a second over the whole queue.
 """
 
@@ -16,7 +16,7 @@ import random
 import statistics
 import time
 
-from conquian.web.quickmatch import Waiting, groups
+from conquian.web.platform.quickmatch.service import Waiting, groups
 
 
 def run(sizes: tuple[int, ...], counts: tuple[int, ...], rounds: int = 5) -> None:

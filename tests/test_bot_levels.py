@@ -23,7 +23,7 @@ from conquian.engine.match import new_deal
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import translator
 from conquian.present import BOT_NAMES, bot_name
-from conquian.web.ratings import rating
+from conquian.web.platform.ratings.service import rating
 
 CHEAP = ("beginner", "casual", "foster")
 
@@ -172,7 +172,7 @@ def test_every_fitted_game_fits_every_level_and_a_quick_match_seats_a_fitted_one
     """In each game with a fit, every level has its rating (the menus offer them all), and the bot a
     quick match seats beside a player (:func:`level_for`) is the fitted level nearest his rating."""
     from conquian.bots.levels import level_for, rated_bots
-    from conquian.web.quickmatch import NEW_RATING
+    from conquian.web.platform.quickmatch.service import NEW_RATING
 
     games = fitted()["games"]
     assert {"conquian", "conquian-spanish", "cooncan", "conquian-mexicano"} <= set(games)

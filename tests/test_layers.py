@@ -25,6 +25,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                   "conquian.words", "conquian.hints", "conquian.typed",
                   "conquian.review", "conquian.learn")),
     ("interfaces", ("conquian.envs", "conquian.analysis", "conquian.web", "conquian.tui", "conquian.learn.tui")),
+    # the players' platform (accounts, ratings, friends...) stands on the table's modules of web/,
+    # and the server, its sockets and its routes assemble both
+    ("platform", ("conquian.web.platform",)),
+    ("server", ("conquian.web.server", "conquian.web.sockets", "conquian.web.routes", "conquian.web.app",
+                "conquian.web.rematch")),
     ("entry", ("conquian.cli", "conquian.__main__")),
 ]
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
@@ -144,6 +149,43 @@ def test_no_import_circle() -> None:
 def test_no_module_over_750_lines(path: Path) -> None:
     """Each module is about one concern, and none is longer than 750 lines."""
     assert len(path.read_text(encoding="utf-8").splitlines()) <= 750
+
+
+#: What each module of a platform feature may not import: its rules know no HTTP and no SQL, its
+#: storage no HTTP (docs/internals.md, "The players' platform").
+FEATURE_PARTS = {"service": ("starlette", "sqlalchemy"), "storage": ("starlette",)}
+
+
+def external_imports(path: Path) -> set[str]:
+    """The top-level packages outside ``conquian`` that ``path`` imports at run time."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_platform_features_keep_rules_storage_and_routes_apart() -> None:
+    """A feature's ``service`` imports neither Starlette nor SQLAlchemy, its ``storage`` no Starlette."""
+    wrong, read = [], 0
+    for part, banned in FEATURE_PARTS.items():
+        for path in sorted((PACKAGE / "web" / "platform").glob(f"*/{part}.py")):
+            read += 1
+            for name in sorted(external_imports(path) & set(banned)):
+                wrong.append(f"{path.relative_to(PACKAGE)} imports {name}")
+    assert read >= 10, "the platform's features are in web/platform/<feature>/{service,storage}.py"
+    assert not wrong, "\n".join(wrong)
+    # the check sees a break: the routes of a feature import Starlette
+    assert "starlette" in external_imports(PACKAGE / "web" / "platform" / "accounts" / "routes.py")
+
+
+def test_the_platform_is_above_the_table_and_below_the_server() -> None:
+    """The layers inside web/: the table's modules, then the platform, then the server that assembles them."""
+    assert RANK[layer_of("conquian.web.table")] < RANK[layer_of("conquian.web.platform.accounts.storage")]
+    assert RANK[layer_of("conquian.web.platform.friends.routes")] < RANK[layer_of("conquian.web.server")]
+    assert any((PACKAGE / "web" / "platform").glob("*/service.py"))
 
 
 def test_the_checker_sees_a_circle_and_a_layer_break(tmp_path: Path) -> None:

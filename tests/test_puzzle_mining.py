@@ -25,7 +25,7 @@ from conquian.bots import make_bot
 from conquian.engine.redeal import redeal_unseen
 from conquian.engine.rules import get_rules
 from conquian.learn.puzzles import MARGIN, Puzzle, lead, search_view
-from conquian.web.ratings import Ratings, shared_finished
+from conquian.web.platform.ratings.storage import Ratings, shared_finished
 from conquian.web.store import Store
 from conquian.web.table import Table
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conquian.web.accounts import DELETED_NAME, AccountError, check_display_name, look_alike
+from conquian.web.platform.accounts.service import DELETED_NAME, AccountError, check_display_name, look_alike
 from web_server import Server
 
 ES = {"Accept-Language": "es-MX,es;q=0.9"}

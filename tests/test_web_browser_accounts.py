@@ -16,7 +16,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect  # noqa: E402
 
-from conquian.web.accounts import DELETED_NAME  # noqa: E402
+from conquian.web.platform.accounts.service import DELETED_NAME  # noqa: E402
 from test_web_browser import browser  # noqa: E402, F401 (browser: a fixture)
 from web_server import Server  # noqa: E402
 

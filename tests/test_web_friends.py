@@ -22,7 +22,7 @@ pytest.importorskip("websockets")
 from sqlalchemy import create_engine
 
 from conquian.cli import main
-from conquian.web.friends import FriendStore, blocked_between
+from conquian.web.platform.friends.storage import FriendStore, blocked_between
 from web_server import Client, Server
 
 

@@ -23,7 +23,7 @@ from conquian.learn.lessons import LESSONS
 from conquian.learn.puzzles import daily_puzzle
 from conquian.learn.runner import LessonRun
 from conquian.present import symbols
-from conquian.web.learn import learn_routes
+from conquian.web.platform.learn.routes import learn_routes
 
 
 class Client:

@@ -28,9 +28,9 @@ import pytest
 pytest.importorskip("uvicorn")
 
 from conquian.learn.puzzles import Puzzle, answer_digest, puzzles
-from conquian.web.learn import BROWSER_COOKIE
 from conquian.web.limits import LEARN_PER_MINUTE, learn_burst
-from conquian.web.ratings import rating
+from conquian.web.platform.learn.service import BROWSER_COOKIE
+from conquian.web.platform.ratings.service import rating
 from web_server import Server
 
 #: A new player's puzzle rating (the scale's anchor).
@@ -134,7 +134,8 @@ def test_a_browsers_marks_are_let_go_after_months_and_an_accounts_kept(tmp_path:
     browsers' marks older than ``MARKS_KEPT``; the accounts' marks stay."""
     from sqlalchemy import create_engine, insert, select
 
-    from conquian.web.puzzle_ratings import MARKS_KEPT, PuzzleRatings, browser_key, puzzle_seen
+    from conquian.web.platform.puzzle_ratings.service import MARKS_KEPT, browser_key
+    from conquian.web.platform.puzzle_ratings.storage import PuzzleRatings, puzzle_seen
     from conquian.web.store import metadata
 
     engine = create_engine(f"sqlite:///{tmp_path / 'marks.db'}")

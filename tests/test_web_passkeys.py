@@ -26,7 +26,7 @@ import cbor2
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from conquian.web.passkeys import b64url, check_label, unb64url
+from conquian.web.platform.passkeys.service import b64url, check_label, unb64url
 from web_server import Server
 
 ES = {"Accept-Language": "es-MX,es;q=0.9"}

@@ -17,7 +17,7 @@ pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 
 from conquian.bots.levels import level_for
-from conquian.web.quickmatch import NEW_RATING
+from conquian.web.platform.quickmatch.service import NEW_RATING
 from pg import require_postgres, running_postgres
 from test_web_quickmatch import quick, signed_in, wait_matched
 from web_server import Server

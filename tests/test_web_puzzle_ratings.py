@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from conquian.learn.puzzles import FOSTER_MISSES, puzzles, start_rating, starting_shown
-from conquian.web.ratings import shown
+from conquian.web.platform.ratings.service import shown
 from web_server import Server
 
 

@@ -20,8 +20,17 @@ import httpx
 import pytest
 
 from conquian.bots.levels import fixed_rating, level_for
-from conquian.web.quickmatch import NEW_RATING, WINDOW_EVERY, Waiting, accepts, check_request, groups, status, window
-from conquian.web.ratings import NEW_SIGMA
+from conquian.web.platform.quickmatch.service import (
+    NEW_RATING,
+    WINDOW_EVERY,
+    Waiting,
+    accepts,
+    check_request,
+    groups,
+    status,
+    window,
+)
+from conquian.web.platform.ratings.service import NEW_SIGMA
 from test_web_ratings import board, play_out
 from test_web_ratings import signed_in as signed_in_at
 from web_server import Client, Server
@@ -181,7 +190,7 @@ def test_a_casual_quick_match_is_paired_apart_and_not_rated(server: Server) -> N
     assert table["public"] is False and sorted(s["name"] for s in table["seats"]) == ["Vic", "Xia"]
     assert wes.get("/api/quick").json()["matched"] is False  # still waiting for a rated match
     assert wes.request("DELETE", "/api/quick", headers=hw).status_code == 200
-    from conquian.web.ratings import Ratings
+    from conquian.web.platform.ratings.storage import Ratings
     from conquian.web.store import Store
 
     store = Store(f"sqlite:///{server.tmp / 'web.db'}")
@@ -233,8 +242,8 @@ def test_quick_payloads_hold_no_card_and_are_the_same_when_unknown_cards_are_red
     """A waiting player's and a paired player's payloads are built from the queue only: at the
     table made for them, whose match goes on, the same payloads whatever the cards unknown to each
     seat, and no card in them."""
-    from conquian.web.accounts import AccountStore
-    from conquian.web.quickmatch import QuickStore
+    from conquian.web.platform.accounts.storage import AccountStore
+    from conquian.web.platform.quickmatch.storage import QuickStore
     from conquian.web.store import Store
     from test_view import rearrange_hidden
     from test_web_table import _play_and_snapshot, _twin
@@ -349,8 +358,8 @@ def test_two_accounts_from_one_address_are_not_paired_for_a_rated_match(server: 
 def test_one_address_is_one_ipv6_network_and_kept_hashed(tmp_path: Path) -> None:
     from sqlalchemy import select
 
-    from conquian.web.accounts import AccountStore
-    from conquian.web.quickmatch import QuickStore, quick_queue
+    from conquian.web.platform.accounts.storage import AccountStore
+    from conquian.web.platform.quickmatch.storage import QuickStore, quick_queue
     from conquian.web.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'a.db'}")
@@ -383,9 +392,11 @@ def test_a_lone_player_gets_a_bot_once_his_window_reaches_one(tmp_path: Path) ->
     from sqlalchemy import insert
 
     from conquian.bots.levels import rated_bots
-    from conquian.web.accounts import AccountStore
-    from conquian.web.quickmatch import QuickStore, bot_distance, reach_after
-    from conquian.web.ratings import POINTS_PER_MU, ratings
+    from conquian.web.platform.accounts.storage import AccountStore
+    from conquian.web.platform.quickmatch.service import bot_distance, reach_after
+    from conquian.web.platform.quickmatch.storage import QuickStore
+    from conquian.web.platform.ratings.service import POINTS_PER_MU
+    from conquian.web.platform.ratings.storage import ratings
     from conquian.web.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'w.db'}")

@@ -16,7 +16,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from conquian.web.ratings import NEW_SIGMA, Ratings
+from conquian.web.platform.ratings.service import NEW_SIGMA
+from conquian.web.platform.ratings.storage import Ratings
 from test_web_accounts import visit
 from web_server import Client, Server
 
@@ -139,8 +140,8 @@ def test_ratings_payloads_are_the_same_when_unknown_cards_are_redealt(tmp_path: 
     import json
     import random
 
-    from conquian.web.accounts import AccountStore
-    from conquian.web.ratings import Ratings
+    from conquian.web.platform.accounts.storage import AccountStore
+    from conquian.web.platform.ratings.storage import Ratings
     from conquian.web.store import Store
     from test_view import rearrange_hidden
     from test_web_table import _play_and_snapshot, _twin, full_table
@@ -177,8 +178,8 @@ def test_ratings_payloads_are_the_same_when_unknown_cards_are_redealt(tmp_path: 
 def test_an_abandoned_match_is_a_loss_for_the_one_who_left(tmp_path: Path) -> None:
     import random
 
-    from conquian.web.accounts import AccountStore
-    from conquian.web.ratings import Ratings
+    from conquian.web.platform.accounts.storage import AccountStore
+    from conquian.web.platform.ratings.storage import Ratings
     from conquian.web.store import Store
     from test_web_table import _play_and_snapshot, full_table
 
@@ -219,8 +220,9 @@ def test_a_fitted_bot_keeps_its_rating_and_the_person_is_rated_against_it(tmp_pa
 
     from conquian.bots.levels import fixed_rating
     from conquian.engine.rules import get_rules
-    from conquian.web.accounts import AccountStore
-    from conquian.web.ratings import Ratings, match_ranks
+    from conquian.web.platform.accounts.storage import AccountStore
+    from conquian.web.platform.ratings.service import match_ranks
+    from conquian.web.platform.ratings.storage import Ratings
     from conquian.web.store import Store
     from conquian.web.table import Table
     from test_web_table import _play_and_snapshot
@@ -398,7 +400,7 @@ def _rated_against(tmp_path: Path, bot: str, *, left: bool = False, name: str = 
     import random
 
     from conquian.engine.rules import get_rules
-    from conquian.web.accounts import AccountStore
+    from conquian.web.platform.accounts.storage import AccountStore
     from conquian.web.store import Store
     from conquian.web.table import Table
     from test_web_table import _play_and_snapshot
@@ -429,7 +431,7 @@ def test_a_bot_without_a_fitted_rating_is_never_rated_nor_on_the_board(tmp_path:
     from sqlalchemy import insert
 
     from conquian.bots.levels import fixed_rating, rated_bots
-    from conquian.web.ratings import ratings as ratings_table
+    from conquian.web.platform.ratings.storage import ratings as ratings_table
 
     assert fixed_rating("conquian", "exit") is None
     board_, t = _rated_against(tmp_path, "exit")
@@ -468,8 +470,8 @@ def test_a_new_player_starts_at_foster_and_one_loss_to_the_weakest_bot_costs_und
     provisional; a rated loss to ``random``, the weakest bot, takes less than 100 points (the
     review saw 1,000 shown, below every bot, and 106 points lost to ``beginner``)."""
     from conquian.bots.levels import fixed_rating, rated_bots
-    from conquian.web.quickmatch import NEW_RATING
-    from conquian.web.ratings import PROVISIONAL_GAMES, rating
+    from conquian.web.platform.quickmatch.service import NEW_RATING
+    from conquian.web.platform.ratings.service import PROVISIONAL_GAMES, rating
 
     assert NEW_RATING == rating(25.0) == 1500 == fixed_rating("conquian", "foster")["rating"]  # type: ignore[index]
     assert min(rated_bots("conquian"), key=lambda x: x[1])[0] == "random"

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from conquian.web.ratings import Ratings, review_accuracy
+from conquian.web.platform.ratings.storage import Ratings, review_accuracy
 from test_web_ratings import play_out, signed_in
 from test_web_review import review_server, review_until_done
 from web_server import Client, Server

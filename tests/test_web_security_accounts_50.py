@@ -94,7 +94,8 @@ def test_7_names_kept_before_are_found_by_todays_look_alikes(tmp_path: Path) -> 
     today's skeleton when the server starts, so "Sam" is refused beside it."""
     from sqlalchemy import update
 
-    from conquian.web.accounts import AccountError, AccountStore, accounts
+    from conquian.web.platform.accounts.service import AccountError
+    from conquian.web.platform.accounts.storage import AccountStore, accounts
     from conquian.web.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'old.db'}")

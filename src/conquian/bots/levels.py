@@ -17,7 +17,7 @@ the same moves every time: replays and duplicate deals stay reproducible.
 Each level's rating is not typed by hand: ``python -m benchmarks.bot_levels`` plays duplicate deals
 among the levels (and the other cheap bots), fits openskill's Plackett-Luce model, the web's, and
 writes :data:`RATINGS_FILE` (``levels.json`` beside this module) with each bot's mu, sigma, the
-rating shown (the web's, :func:`conquian.web.ratings.rating`: ``foster`` is 1,500 in every game),
+rating shown (the web's, :func:`conquian.web.platform.ratings.service.rating`: ``foster`` is 1,500 in every game),
 its 95% interval, the deals played, the date and the command.  :func:`fixed_rating` reads it.
 
 The ladder above is the policies' order, not a measurement: where levels are listed for people
@@ -170,7 +170,7 @@ POINTS_PER_MU = 400 / (math.log(10) * math.sqrt(2) * 25 / 6)
 
 def scale_rating(mu: float) -> float:
     """The rating shown for a mean ``mu``, unrounded: ``1500 + POINTS_PER_MU * (mu - 25)`` (the
-    web's scale, :mod:`conquian.web.ratings`).
+    web's scale, :mod:`conquian.web.platform.ratings`).
 
     >>> round(scale_rating(ANCHOR_MU + 400 / POINTS_PER_MU))
     1900

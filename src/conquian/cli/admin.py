@@ -50,7 +50,7 @@ def _print(rows: list[dict[str, Any]]) -> None:
 def admin_command(args: argparse.Namespace) -> int:
     """Run ``conquian admin``."""
     try:
-        from conquian.web.friends import FriendStore
+        from conquian.web.platform.friends.storage import FriendStore
         from conquian.web.store import Store
     except ImportError:
         print("conquian admin: " + _("the web table needs its extra: pip install 'conquian[web]'"), file=sys.stderr)

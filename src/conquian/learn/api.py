@@ -1,5 +1,5 @@
 """The Learn section's answers as data, the same wherever the lesson runner runs: on the server
-(``/api/learn``, ``/api/puzzles``: :mod:`conquian.web.learn`) or in the page's own Python (the
+(``/api/learn``, ``/api/puzzles``: :mod:`conquian.web.platform.learn`) or in the page's own Python (the
 offline app's worker: :meth:`conquian.web.local.Games.learn`).  Nothing here depends on the
 server: a request is a path and a JSON body, an answer a JSON object or a :class:`LearnError`.
 

@@ -9,7 +9,7 @@ review's) on each of :data:`CONFIRM_SEEDS` independent sets of re-deals.  Its di
 (:func:`puzzle_lines`); the whole deck is kept only to set the position up.
 
 A puzzle also has a rating on the players' scale (:func:`start_rating`), where a signed-in player
-meets it on the server (:mod:`conquian.web.puzzle_ratings`).
+meets it on the server (:mod:`conquian.web.platform.puzzle_ratings`).
 """
 
 from __future__ import annotations

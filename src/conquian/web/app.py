@@ -24,14 +24,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from conquian.i18n import Msg
-from conquian.web import ratings, security
-from conquian.web.accounts import CsrfCheck
+from conquian.web import security
 from conquian.web.lang import reader
-from conquian.web.learn import learn_routes
 from conquian.web.limits import REQUEST_TIMEOUT, deadline_protocol
 from conquian.web.logs import AccessLog
 from conquian.web.logs import configure as configure_logs
-from conquian.web.quickmatch import QuickMatch
+from conquian.web.platform.accounts.routes import CsrfCheck
+from conquian.web.platform.learn.routes import learn_routes
+from conquian.web.platform.quickmatch.routes import QuickMatch
+from conquian.web.platform.ratings.routes import routes as ratings_routes
 from conquian.web.routes import STATIC, http_routes
 from conquian.web.server import EVICT_AFTER, Connection, Hub, Server
 from conquian.web.settings import Settings
@@ -111,7 +112,7 @@ def build_app(settings: Settings | None = None) -> Starlette:
             *server.passkeys.routes(),
             *server.friends.routes(),
             *server.offline_matches.routes(),
-            *ratings.routes(server.ratings, server.accounts.viewer),
+            *ratings_routes(server.ratings, server.accounts.viewer),
             *quick.routes(),
             *http_routes(server),
             *learn_routes(server.accounts, server.puzzle_ratings, server.limits, settings.learn_per_minute,

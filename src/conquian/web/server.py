@@ -30,17 +30,18 @@ from conquian.engine.errors import ConquianError
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol
-from conquian.web.accounts import DELETED_NAME, Accounts
 from conquian.web.bots import BotRunner, bot_job
 from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluster, PostgresCluster, worker_name
 from conquian.web.finished import Finished
-from conquian.web.friends import Friends
 from conquian.web.limits import CHAT_BURST, CHAT_PER_SECOND, AddressLimits
-from conquian.web.offline_matches import OfflineMatches
-from conquian.web.passkeys import Passkeys
+from conquian.web.platform.accounts.routes import Accounts
+from conquian.web.platform.accounts.service import DELETED_NAME
+from conquian.web.platform.friends.routes import Friends
+from conquian.web.platform.offline_matches.routes import OfflineMatches
+from conquian.web.platform.passkeys.routes import Passkeys
+from conquian.web.platform.puzzle_ratings.storage import PuzzleRatings
+from conquian.web.platform.ratings.storage import Ratings
 from conquian.web.protocol import RateLimit
-from conquian.web.puzzle_ratings import PuzzleRatings
-from conquian.web.ratings import Ratings
 from conquian.web.review_jobs import Reviews
 from conquian.web.settings import Settings
 from conquian.web.snapshot import table_snapshot

@@ -64,11 +64,11 @@ class Settings:
     """Learn requests (lessons, puzzles) one client address may make a minute (bursts of
     :func:`~conquian.web.limits.learn_burst`)."""
     quick_bot_after: float = 30.0
-    """Seconds a quick match's player waits before bots may fill the empty seats (conquian.web.quickmatch)."""
+    """Seconds a quick match's player waits before bots may fill the empty seats (conquian.web.platform.quickmatch)."""
     quick_gone_after: float = 90.0
     """Seconds a waiting quick-match player may go without his page asking how things stand (it asks
     every second; a hidden tab is slowed to once a minute) before he is taken out of the queue: a
-    closed page is never paired (conquian.web.quickmatch)."""
+    closed page is never paired (conquian.web.platform.quickmatch)."""
     quick_deals: int | None = None
     """The deals of a quick match (None: the game's own)."""
     bot_answer_step: float = 0.25

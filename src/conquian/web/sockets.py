@@ -20,9 +20,9 @@ from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg, Translator
 from conquian.session import HUMAN
 from conquian.web import protocol
-from conquian.web.accounts import same_origin
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
+from conquian.web.platform.accounts.service import same_origin
 from conquian.web.protocol import ProtocolError
 from conquian.web.rematch import rematch
 from conquian.web.server import Connection, Hub, Server, log_move, snapshot

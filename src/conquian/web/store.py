@@ -56,9 +56,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy import (
-    Table as SqlTable,
-)
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -68,11 +66,10 @@ from conquian.web.table import Seat, Table, deck_text
 
 metadata = MetaData()
 
-#: The modules beside this one that define tables of ``metadata`` (the migrations and the schema
+#: The platform's modules above this one that define tables of ``metadata`` (the migrations and the schema
 #: test must see every table, whichever of them a process happened to import).
-TABLE_MODULES = ("conquian.web.accounts", "conquian.web.ratings", "conquian.web.passkeys",
-                 "conquian.web.quickmatch", "conquian.web.friends", "conquian.web.puzzle_ratings",
-                 "conquian.web.offline_matches")
+TABLE_MODULES = tuple(f"conquian.web.platform.{feature}.storage" for feature in (
+    "accounts", "ratings", "passkeys", "quickmatch", "friends", "puzzle_ratings", "offline_matches"))
 
 
 def full_metadata() -> MetaData:
@@ -83,47 +80,56 @@ def full_metadata() -> MetaData:
         importlib.import_module(name)
     return metadata
 
+
+def required(**columns: Any) -> list[Column[Any]]:
+    """Columns, in their order, that every row fills (``NOT NULL``): a name and its type each."""
+    return [Column(name, kind, nullable=False) for name, kind in columns.items()]
+
+
+def optional(**columns: Any) -> list[Column[Any]]:
+    """Columns, in their order, that a row may leave empty (``NULL``): a name and its type each."""
+    return [Column(name, kind, nullable=True) for name, kind in columns.items()]
+
+
+def account_key(name: str, primary: bool = False) -> Column[Any]:
+    """A column naming an account, whose rows go with it (``ON DELETE CASCADE``): part of the
+    primary key, or required."""
+    if primary:
+        return Column(name, String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    return Column(name, String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False)
+
+
+def table_key(name: str = "table_id") -> Column[Any]:
+    """A column naming a table, part of the primary key, whose rows go with it (``ON DELETE CASCADE``)."""
+    return Column(name, String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+
+
 tables = SqlTable(
     "tables", metadata,
     Column("id", String(16), primary_key=True),
-    Column("name", String(60), nullable=False),
-    Column("variant", String(30), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("options", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("host_hash", String(64), nullable=False),
-    Column("show_buried", Boolean, nullable=False),
-    Column("away_after", Float, nullable=True),
-    Column("deals_in_match", Integer, nullable=False),
-    Column("rematch_id", String(16), nullable=True),
-    Column("status", String(10), nullable=False),
-    Column("state", Integer, nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("deck", Text, nullable=True),
-    Column("first_dealer", Integer, nullable=True),
-    Column("carried", Text, nullable=True),
-    Column("pace", Float, nullable=True),
-    Column("turn_timer", Integer, nullable=True),
+    *required(name=String(60), variant=String(30), players=Integer, options=Text, seed=BigInteger,
+              host_hash=String(64), show_buried=Boolean),
+    *optional(away_after=Float),
+    *required(deals_in_match=Integer),
+    *optional(rematch_id=String(16)),
+    *required(status=String(10), state=Integer, created_at=Float, updated_at=Float),
+    *optional(deck=Text, first_dealer=Integer, carried=Text, pace=Float, turn_timer=Integer),
     Column("public", Boolean, nullable=False, server_default=false()),
     Index("ix_tables_status_updated", "status", "updated_at"),
 )
 
 seats = SqlTable(
     "seats", metadata,
-    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    table_key(),
     Column("seat", Integer, primary_key=True),
-    Column("kind", String(20), nullable=False),
-    Column("name", String(40), nullable=False),
-    Column("token_hash", String(64), nullable=False),
+    *required(kind=String(20), name=String(40), token_hash=String(64)),
 )
 
 commands = SqlTable(
     "commands", metadata,
-    Column("table_id", String(16), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    table_key(),
     Column("seq", Integer, primary_key=True),
-    Column("command", Text, nullable=False),
-    Column("created_at", Float, nullable=False),
+    *required(command=Text, created_at=Float),
 )
 
 
@@ -341,7 +347,7 @@ class Store:
                                      ).mappings().all()
             stored = conn.execute(select(commands.c.command).where(commands.c.table_id == table_id)
                                   .order_by(commands.c.seq)).scalars().all()
-            marks = metadata.tables.get("rated_tables")  # conquian.web.ratings's, where it is in use
+            marks = metadata.tables.get("rated_tables")  # conquian.web.platform.ratings's, where it is in use
             rated = marks is not None and conn.execute(
                 select(marks.c.table_id).where(marks.c.table_id == table_id)).first() is not None
         rules = get_rules(row["variant"], players=row["players"], **json.loads(row["options"]))
@@ -432,14 +438,9 @@ class Store:
                        tables.c.updated_at, ((tables.c.seed != NO_SEED) | tables.c.deck.is_not(None)).label("set_deal"))
                 .where(shown).order_by((people > 0).desc(), tables.c.updated_at.desc()).limit(limit)
             ).mappings().all()
-            ids = [r["id"] for r in rows]
-            seat_rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name)
-                                     .where(seats.c.table_id.in_(ids))).mappings().all() if ids else []
-        by_table: dict[str, list[dict[str, Any]]] = {}
-        for s in seat_rows:
-            by_table.setdefault(s["table_id"], []).append({"seat": s["seat"], "kind": s["kind"], "name": s["name"]})
+            by_table = _seats_of(conn, [r["id"] for r in rows])
         return [dict(r) | {"set_deal": bool(r["set_deal"]),
-                           "seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
+                           "seats": by_table.get(r["id"], [])} for r in rows]
 
     def finished(self, limit: int = 50) -> list[dict[str, Any]]:
         """Finished matches of public tables, newest first (anyone can replay them), with who sat
@@ -450,16 +451,21 @@ class Store:
                        tables.c.rematch_id)
                 .where((tables.c.status == "over") & tables.c.public).order_by(tables.c.updated_at.desc()).limit(limit)
             ).mappings().all()
-            ids = [r["id"] for r in rows]
-            seat_rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name)
-                                     .where(seats.c.table_id.in_(ids))).mappings().all() if ids else []
-        by_table: dict[str, list[dict[str, Any]]] = {}
-        for s in seat_rows:
-            by_table.setdefault(s["table_id"], []).append({"seat": s["seat"], "kind": s["kind"], "name": s["name"]})
+            by_table = _seats_of(conn, [r["id"] for r in rows])
         return [{k: v for k, v in r.items() if k != "rematch_id"} | {
             "rematch": r["rematch_id"] or "",
-            "seats": sorted(by_table.get(r["id"], []), key=lambda s: s["seat"])} for r in rows]
+            "seats": by_table.get(r["id"], [])} for r in rows]
 
+
+
+def _seats_of(conn: Connection, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Who sits where at the tables ``ids``, by table, each table's seats in their order."""
+    rows = conn.execute(select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name)
+                        .where(seats.c.table_id.in_(ids))).mappings().all() if ids else []
+    by_table: dict[str, list[dict[str, Any]]] = {}
+    for s in rows:
+        by_table.setdefault(s["table_id"], []).append({"seat": s["seat"], "kind": s["kind"], "name": s["name"]})
+    return {table: sorted(held, key=lambda s: s["seat"]) for table, held in by_table.items()}
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL survives a killed process (a committed move is never lost) and lets readers run beside

@@ -6,9 +6,9 @@ The server keeps nothing of a lesson: the page sends the moves the lesson accept
 move tried; the server replays them on the lesson's deal and answers with the seat's view
 (:mod:`conquian.learn.api`, which the offline app runs in the page itself). Progress is kept by
 the browser (``localStorage``) and, for a signed-in player, in his account
-(``/api/account/learn``: :mod:`conquian.web.accounts`).
+(``/api/account/learn``: :mod:`conquian.web.platform.accounts`).
 
-For a signed-in player, the first answer to each puzzle is rated (:mod:`conquian.web.puzzle_ratings`):
+For a signed-in player, the first answer to each puzzle is rated (:mod:`conquian.web.platform.puzzle_ratings`):
 the answer carries his new puzzle rating and its change, the list his rating and every puzzle's.
 A puzzle's answer is shown only with the verdict of an attempt, and the browser that saw it (a
 guest's too: its ``conquian_puzzles`` cookie) and the account are marked as shown it, so that no
@@ -22,11 +22,9 @@ a verdict that cannot be kept in the database is answered ``503 storage`` withou
 from __future__ import annotations
 
 import json
-import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -34,19 +32,15 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from conquian.i18n import Msg, Translator
-from conquian.learn.api import MAX_MOVES, LearnError, learn_request, lesson_state, page_words
-from conquian.learn.page import learn_html
-from conquian.web.accounts import COOKIE_AGE, Accounts
+from conquian.learn.api import MAX_MOVES, LearnError, learn_request, lesson_state
 from conquian.web.lang import reader
 from conquian.web.limits import LEARN_PER_MINUTE, AddressLimits, client_address, learn_burst
-from conquian.web.puzzle_ratings import PuzzleRatings, browser_key
+from conquian.web.platform.accounts.routes import Accounts
+from conquian.web.platform.accounts.service import COOKIE_AGE
+from conquian.web.platform.learn.service import BROWSER_COOKIE, first_line, learn_page, log, puzzle_player
+from conquian.web.platform.puzzle_ratings.service import browser_key
+from conquian.web.platform.puzzle_ratings.storage import PuzzleRatings
 from conquian.web.security import is_json
-
-log = logging.getLogger("conquian.web")
-
-#: The cookie that tells the server which browser was shown which puzzles' answers
-#: (:mod:`conquian.web.puzzle_ratings`), sent to the puzzles' requests only.
-BROWSER_COOKIE = "conquian_puzzles"
 
 __all__ = ["BROWSER_COOKIE", "MAX_MOVES", "learn_page", "learn_routes", "lesson_state"]
 
@@ -65,14 +59,14 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
                  write_failed: Callable[[], None] | None = None) -> list[BaseRoute]:
     """The Learn section's routes (their answers: :func:`conquian.learn.api.learn_request`); with
     ``accounts`` and ``board``, a signed-in player's puzzles are rated and the answers shown to a
-    browser are kept (:mod:`conquian.web.puzzle_ratings`); with ``limits``, an address makes at
+    browser are kept (:mod:`conquian.web.platform.puzzle_ratings`); with ``limits``, an address makes at
     most ``per_minute`` requests a minute (bursts of :func:`~conquian.web.limits.learn_burst`).
     ``write_failed`` is told when the database refused to keep something (``/health`` says so)."""
 
     def storage(e: BaseException, tr: Translator) -> JSONResponse:
         if write_failed is not None:
             write_failed()
-        reason = _reason(e)
+        reason = first_line(e)
         return _storage(tr, Msg("the server cannot keep your answer now: {reason}", reason=reason),
                         "a puzzle answer could not be kept", reason)
 
@@ -100,11 +94,11 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
                 try:
                     account = await accounts.current(request)
                     if account is not None:
-                        out["player"], shown = await run_in_threadpool(_player, board, account.id)
+                        out["player"], shown = await run_in_threadpool(puzzle_player, board, account.id)
                         for p in out["puzzles"]:
                             p["rating"] = shown.get(p["id"], p["rating"])
                 except Exception as e:  # a database gone away
-                    reason = _reason(e)
+                    reason = first_line(e)
                     return _storage(tr, Msg("the server cannot read your puzzle rating now: {reason}",
                                             reason=reason), "a puzzle rating could not be read", reason)
             return JSONResponse(out, headers={"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"})
@@ -161,25 +155,9 @@ def learn_routes(accounts: Accounts | None = None, board: PuzzleRatings | None =
     ]
 
 
-def _player(board: PuzzleRatings, account_id: str) -> tuple[dict[str, Any], dict[str, int]]:
-    """The account's puzzle rating and every puzzle's (one trip to a worker thread)."""
-    return board.player(account_id), board.puzzle_ratings()
-
-
-def _reason(e: BaseException) -> str:
-    """A database error in one short line (its own message, without its SQL)."""
-    text = str(getattr(e, "orig", None) or e).strip()
-    return (text.splitlines()[0] if text else type(e).__name__)[:150]
-
-
 def _storage(tr: Translator, said: Msg, logged: str, reason: str) -> JSONResponse:
     """The answer to a request whose database work failed (a full disk, a database gone read-only
     or away): ``503 storage``, as the tables' own requests; ``logged`` and the ``reason`` in the log."""
     log.warning(logged, extra={"event": "store_failed", "error": reason})
     return JSONResponse({"error": {"code": "storage", "rule": None, "message": tr.render(said)[:300]}},
                         status_code=503, headers={"Retry-After": "5"})
-
-
-def learn_page(tr: Translator) -> str:
-    """The Learn page, its words in the reader's language (the lessons come from ``/api/learn``)."""
-    return learn_html(page_words(tr), tr.lang)

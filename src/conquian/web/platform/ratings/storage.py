@@ -1,90 +1,44 @@
-"""Ratings per game for rated tables, with openskill's Plackett-Luce model (it rates 2 to 7
-players in one result).
-
-A rated table is made with ``"rated": true``; only signed-in players with a name may sit there
-(their seats are tied to their accounts), and bots.  When its match is over, the match is rated
-once (whichever server process sees it first claims it in the database): the seats ranked by
-their totals, equal totals a draw (a match of tableaux only is a draw for all), and a person
-who left (away past the table's away rule, :data:`RATED_AWAY` when the host set none) after all
-who stayed.  Bots are on the same scale, marked as bots on the leaderboard: a bot whose
-rating in the game was fitted on duplicate deals among the bots (:mod:`conquian.bots.levels`,
-shipped in ``levels.json``) keeps that rating, the games do not move it, and the people it meets
-are rated against it; every fitted bot is listed, whether it has played a rated match or not.  A
-bot with no fitted rating in a game never sits at a rated table of that game (the table refuses
-it: :func:`check_rated_bot`), a match that holds one anyway is not rated, and no rated match
-moves any bot's rating: the leaderboard lists the fitted bots only.
-
-The scale (:func:`rating`), chosen to read like the ratings people know (Elo's, lichess's):
-
-- **The anchor**: 1,500 is openskill's mean of a new player's prior (mu 25), and ``foster`` (the
-  book's play, the middle level) is fitted at mu 25 in every game (:mod:`conquian.bots.levels`):
-  ``foster`` is 1,500 in each game, and a new player starts there, as strong as the book until his
-  games say otherwise.
-- **The unit**: :data:`POINTS_PER_MU` points for one unit of mu, so that 400 points are odds of
-  10 to 1 between two sure ratings, as in Elo (openskill's Plackett-Luce gives the odds
-  ``exp(d / c)`` for a difference ``d`` of mu, ``c = sqrt(2) * beta`` for sure ratings).
-- **The number shown is the mean**, not ``mu - 3 sigma``: a new player shows 1,500 (not a figure
-  below every bot), and a win or a loss moves him by what the model learnt.
-- **A new player's uncertainty** is :data:`NEW_SIGMA` (about 177 points, a 95% interval of
-  about +-350 points): large, but not so large that one game throws him far: one loss to the
-  weakest bot costs him less than 100 points (86 in conquian), a win over ``foster`` gains 62.
-- **Provisional**: a rating of fewer than :data:`PROVISIONAL_GAMES` rated games is marked
-  provisional (shown with a "?" after it, like lichess's) on the leaderboard, the player's page
-  and the quick match.
-
-```pycon
->>> rating(25.0), rating(25.0 + 400 / POINTS_PER_MU)
-(1500, 1900)
->>> provisional(3), provisional(PROVISIONAL_GAMES)
-(True, False)
->>> match_ranks([3, -1, -2]), match_ranks([0, 0])
-([1, 2, 3], [1, 1])
-
-```
-"""
+"""The ratings' and leaderboards' storage: the SQLAlchemy tables of :data:`conquian.web.store.metadata`
+and the queries over them (the rules they apply are in the service module beside this one)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, delete, insert, select, update
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, delete, insert, select, update
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Connection as SqlConnection
 from sqlalchemy.engine import Engine
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
-from conquian.bots.levels import ANCHOR_MU, fixed_rating, rated_bots, scale_rating
-from conquian.bots.levels import POINTS_PER_MU as POINTS_PER_MU  # the scale's unit, said here too
-from conquian.engine.rules import PRESETS
-from conquian.i18n import Msg
+from conquian.bots.levels import ANCHOR_MU, fixed_rating, rated_bots
 from conquian.session import HUMAN
-from conquian.web.accounts import FORGET_ACCOUNT, accounts, seat_accounts
-from conquian.web.lang import reader
-from conquian.web.offline_matches import offline_matches
-from conquian.web.pages import shell_page
-from conquian.web.store import Store, metadata
+from conquian.web.platform.accounts.service import FORGET_ACCOUNT
+from conquian.web.platform.accounts.storage import accounts, seat_accounts
+from conquian.web.platform.offline_matches.storage import offline_matches
+from conquian.web.platform.ratings.service import (
+    BOT,
+    NEW_SIGMA,
+    PUZZLES,
+    RECENT,
+    has_left,
+    match_accuracy,
+    match_ranks,
+    provisional,
+    rating,
+    rating_model,
+    shown,
+)
+from conquian.web.store import Store, account_key, metadata, optional, required
 from conquian.web.store import tables as store_tables
-from conquian.web.table import OPEN, OVER, Table, TableError
-
-#: The subject of a bot's rating: ``bot:`` and its name.
-BOT = "bot:"
+from conquian.web.table import OPEN, OVER, Table
 
 ratings = SqlTable(
     "ratings", metadata,
     Column("subject", String(40), primary_key=True),
     Column("game", String(30), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("wins", Integer, nullable=False),
-    Column("draws", Integer, nullable=False),
-    Column("tableaux", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
+    *required(mu=Float, sigma=Float, games=Integer, wins=Integer, draws=Integer, tableaux=Integer,
+              updated_at=Float),
     Index("ix_ratings_game", "game"),
 )
 
@@ -92,18 +46,14 @@ rating_history = SqlTable(
     "rating_history", metadata,
     Column("subject", String(40), primary_key=True),
     Column("table_id", String(16), primary_key=True),
-    Column("game", String(30), nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("rank", Integer, nullable=False),
-    Column("at", Float, nullable=False),
+    *required(game=String(30), mu=Float, sigma=Float, rank=Integer, at=Float),
 )
 
 rated_tables = SqlTable(
     "rated_tables", metadata,
     Column("table_id", String(16), primary_key=True),
-    Column("settled", Boolean, nullable=False),
-    Column("settled_at", Float, nullable=True),
+    *required(settled=Boolean),
+    *optional(settled_at=Float),
 )
 
 review_accuracy = SqlTable(
@@ -111,16 +61,10 @@ review_accuracy = SqlTable(
     Column("table_id", String(16), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("deal", Integer, primary_key=True),
-    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
-    Column("game", String(30), nullable=False),
-    Column("accuracy", Float, nullable=False),
-    Column("decisions", Integer, nullable=False),
-    Column("playouts", Integer, nullable=False),
-    Column("at", Float, nullable=False),
+    account_key("account_id"),
+    *required(game=String(30), accuracy=Float, decisions=Integer, playouts=Integer, at=Float),
     Index("ix_review_accuracy_account", "account_id"),
 )
-"""The accuracy of an account's seat in a deal of a finished match, from the review made on the
-server (the one with the most playouts when several were made)."""
 
 
 def forget_accuracy(conn: SqlConnection, account_id: str) -> None:
@@ -129,79 +73,6 @@ def forget_accuracy(conn: SqlConnection, account_id: str) -> None:
 
 
 FORGET_ACCOUNT.append(forget_accuracy)
-
-
-def match_accuracy(rows: list[Any]) -> float:
-    """A seat's accuracy in a match from its reviewed deals: the mean over their decisions."""
-    decisions = sum(r.decisions for r in rows)
-    return float(sum(r.accuracy * r.decisions for r in rows) / decisions)
-
-
-#: A new player's uncertainty (openskill's sigma): large (about 177 points), yet one loss to the
-#: weakest bot costs him less than 100 points.
-NEW_SIGMA = 6.0
-#: Rated games in a game before a player's rating there is no longer provisional.
-PROVISIONAL_GAMES = 10
-
-
-def rating(mu: float) -> int:
-    """The rating shown for a mean ``mu``: ``1500 + POINTS_PER_MU * (mu - 25)`` (the scale of the
-    module's docstring); the uncertainty is told apart (:func:`provisional`, a bot's interval)."""
-    return round(scale_rating(mu))
-
-
-def provisional(games: int) -> bool:
-    """Whether a rating after ``games`` rated games is provisional (shown with a "?")."""
-    return games < PROVISIONAL_GAMES
-
-
-def shown(mu: float, sigma: float) -> int:
-    """The rating shown for openskill's ``mu`` and ``sigma`` (the puzzles' ratings,
-    :mod:`conquian.web.puzzle_ratings`, are on the same scale): :func:`rating` of the mean."""
-    return rating(mu)
-
-
-def check_rated_bot(game: str, bot: str) -> None:
-    """Refuse (:class:`~conquian.web.table.TableError` ``unrated_bot``) ``bot`` at a rated table of
-    ``game`` (a preset's name) unless it has a fitted rating there: a bot's rating is never learnt
-    from rated games, so an unfitted bot would rate its opponents against a guess."""
-    if fixed_rating(game, bot) is None:
-        raise TableError("unrated_bot", Msg("a rated table of {game} seats only bots with a measured rating "
-                                            "there ({bots}); {bot} has none: seat it at a casual table",
-                                            game=game, bot=bot[:40],
-                                            bots=", ".join(b for b, _r in rated_bots(game)) or "-"))
-
-
-def match_ranks(totals: list[int], left: list[bool] | None = None) -> list[int]:
-    """Each seat's place by its total (higher is better), equal totals sharing a place; a seat that
-    ``left`` (its person away past the away rule when the match ended) is placed after every seat
-    that stayed, whatever its total (an abandoned match is a loss for the one who left).
-
-    >>> match_ranks([5, -2, -3], left=[True, False, False])
-    [3, 1, 2]
-    """
-    left = left or [False] * len(totals)
-    return [1 + sum(1 for o, lo in zip(totals, left, strict=True) if (lo, -o) < (lt, -t))
-            for t, lt in zip(totals, left, strict=True)]
-
-
-#: Seconds a person may be away at a rated table before a bot plays for him (the away rule), when
-#: its host set none: the match goes on, and is a loss for the one who left.
-RATED_AWAY = 120.0
-
-
-def has_left(table: Table, number: int, now: float) -> bool:
-    """Whether seat ``number``'s person left: away (no connection in any process, or his move clock
-    ran out and he has not moved since: :meth:`~conquian.web.table.Table.away_from`) longer than
-    the table's away rule, a bot playing for him."""
-    since = table.away_from(number)
-    return since is not None and table.away_after is not None and now - since >= table.away_after
-
-
-def _model() -> Any:
-    from openskill.models import PlackettLuce
-
-    return PlackettLuce()
 
 
 class Ratings:
@@ -280,7 +151,7 @@ class Ratings:
             totals = [int(t) for t in match.totals]
             ranks = match_ranks(totals, [has_left(table, s.number, time.time()) for s in table.seats])
             tableaux = sum(1 for r in match.results if not any(r))
-            model = _model()
+            model = rating_model()
             current = {r.subject: r for r in conn.execute(
                 select(ratings).where(ratings.c.game == game, ratings.c.subject.in_(subjects))).all()}
             fixed = {s: f for s in subjects if s.startswith(BOT) and (f := fixed_rating(game, s[len(BOT):]))}
@@ -417,7 +288,7 @@ class Ratings:
                 .outerjoin(offline_matches, offline_matches.c.table_id == tables.c.id)
                 .where(seat_accounts.c.account_id == account.id, tables.c.status == OVER)).all()
             reviewed = conn.execute(select(review_accuracy).where(review_accuracy.c.account_id == account.id)).all()
-            attempts = metadata.tables.get("puzzle_attempts")  # its puzzles (conquian.web.puzzle_ratings), if in use
+            attempts = metadata.tables.get("puzzle_attempts")  # its puzzles (platform.puzzle_ratings), if in use
             solved = [] if attempts is None else conn.execute(
                 select(attempts.c.mu, attempts.c.sigma).where(attempts.c.account_id == account.id)
                 .order_by(attempts.c.at)).all()
@@ -428,7 +299,7 @@ class Ratings:
             listed[h.table_id] = {"table": h.table_id, "game": h.game, "rated": True, "public": True,
                                   "place": h.rank, "rating": rating(h.mu), "at": h.at, "offline": False}
         for t in played:
-            # an offline match (conquian.web.offline_matches): its player's own page only, never rated
+            # an offline match (conquian.web.platform.offline_matches): its player's own page only, never rated
             offline = t.offline is not None
             if t.id in listed or not (own or ((t.public or t.rated is not None) and not offline)):
                 continue
@@ -461,63 +332,10 @@ class Ratings:
                   for m in newest]
         if not (own or games or listed):
             # an account nobody may see anything of is answered as a name no account has: no
-            # endpoint tells whether an account exists (:mod:`conquian.web.accounts`)
+            # endpoint tells whether an account exists (:mod:`conquian.web.platform.accounts`)
             return None
         return {"name": account.name, "own": own, "games": games, "recent": recent, "matches": len(listed),
                 "accuracy": accuracy}
-
-
-#: The matches listed on a player's page (the newest).
-RECENT = 20
-
-
-#: The game key of the players' puzzle ratings (:mod:`conquian.web.puzzle_ratings`): one
-#: attempt a puzzle is one of its "games", a solve one of its "wins".
-PUZZLES = "puzzles"
-
-
-def check_game(game: str | None) -> str | None:
-    """``game`` if it is a preset's name or :data:`PUZZLES`, else None."""
-    return game if game in PRESETS or game == PUZZLES else None
-
-
-
-def routes(board: Ratings, viewer_of: Callable[[Request], Awaitable[str | None]] | None = None) -> list[BaseRoute]:
-    """``GET /api/leaderboard?game=``, ``GET /api/players/{name}``, and their pages (``viewer_of``:
-    the account id of the request's signed-in player, who sees his own page whole)."""
-
-    def refuse(request: Request, code: str, message: Msg, status: int) -> JSONResponse:
-        tr = reader(request.query_params.get("lang"), request.headers.get("accept-language"))
-        return JSONResponse({"error": {"code": code, "rule": None, "message": tr.render(message)[:300]}},
-                            status_code=status)
-
-    async def leaderboard(request: Request) -> Response:
-        game = check_game(request.query_params.get("game", "conquian"))
-        if game is None:
-            return refuse(request, "bad_variant", Msg("there is no game {variant} (games: {games})",
-                                                      variant=repr(request.query_params.get("game", "")[:30]),
-                                                      games=", ".join(PRESETS)), 400)
-        rows = await run_in_threadpool(board.leaderboard, game)
-        return JSONResponse({"game": game, "players": rows, "provisional_games": PROVISIONAL_GAMES},
-                            headers={"Cache-Control": "no-cache"})
-
-    async def player(request: Request) -> Response:
-        # the page differs for its own player (his casual private matches too): not kept by caches
-        viewer = await viewer_of(request) if viewer_of is not None else None
-        found = await run_in_threadpool(board.player, request.path_params["name"][:40], viewer)
-        if found is None:
-            return refuse(request, "no_player", Msg("there is no player of that name"), 404)
-        return JSONResponse(found, headers={"Cache-Control": "private, no-store", "Vary": "Cookie"})
-
-    async def page(request: Request) -> Response:
-        return shell_page("ratings.js")
-
-    return [
-        Route("/leaderboard", page),
-        Route("/p/{name}", page),
-        Route("/api/leaderboard", leaderboard),
-        Route("/api/players/{name}", player),
-    ]
 
 
 def shared_finished(store: Store) -> list[str]:

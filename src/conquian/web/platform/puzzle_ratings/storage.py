@@ -1,61 +1,34 @@
-"""Puzzle ratings: a signed-in player's first attempt at a puzzle is a rated result between him and
-the puzzle, on the players' scale (openskill's Plackett-Luce, as :mod:`conquian.web.ratings`).
-
-The player's puzzle rating is his row of game :data:`GAME` in the ``ratings`` table (so the
-leaderboard and his page show it beside his games); each puzzle's rating is kept in
-``puzzle_ratings``, starting from its difficulty (:func:`conquian.learn.puzzles.start_rating`), and
-moves with every first attempt too.  ``puzzle_attempts`` keeps each account's first attempt at each
-puzzle: only the first counts (a retry, right or wrong, changes nothing).  The server judges the
-answer itself: the page sends the chosen move and :func:`conquian.learn.api.puzzle_answer` compares
-it with the puzzle's answer.  Guests (no account cookie) and the offline app are not rated.
-
-The answer is shown only with the verdict of an attempt.  ``puzzle_seen`` keeps which puzzles'
-answers were shown to a browser (by a digest of its ``conquian_puzzles`` cookie, which the
-server gives it with its first verdict, a guest's or an account's) and to an account: an account's
-attempt at a puzzle whose answer this browser, or the account, was shown before is not rated, nor
-does it move the puzzle's rating (a guest's look-up does not make a later first attempt count).
-The browser's marks are carried to every account that answers a puzzle from it.  A browser that
-drops its cookie cannot be told from a new one: that much is beyond the server's sight.
-"""
+"""The puzzle ratings' storage: the SQLAlchemy tables of :data:`conquian.web.store.metadata` and the
+queries over them (the rules they apply are in the service module beside this one)."""
 
 from __future__ import annotations
 
-import hashlib
 import time
 from typing import Any
 
-from sqlalchemy import Boolean, Column, Float, ForeignKey, Index, Integer, String, insert, select, update
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, insert, select, update
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from conquian.learn.puzzles import puzzles, start_rating
-from conquian.web.accounts import FORGET_ACCOUNT
-from conquian.web.ratings import PUZZLES, _model, ratings, shown
-from conquian.web.store import metadata
-
-#: The game key of the players' puzzle ratings in the ``ratings`` table.
-GAME = PUZZLES
+from conquian.web.platform.accounts.service import FORGET_ACCOUNT
+from conquian.web.platform.puzzle_ratings.service import GAME, MARKS_KEPT, puzzle_start
+from conquian.web.platform.ratings.service import rating_model, shown
+from conquian.web.platform.ratings.storage import ratings
+from conquian.web.store import account_key, metadata, required
 
 puzzle_ratings = SqlTable(
     "puzzle_ratings", metadata,
     Column("puzzle_id", String(40), primary_key=True),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("attempts", Integer, nullable=False),
-    Column("solved", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
+    *required(mu=Float, sigma=Float, attempts=Integer, solved=Integer, updated_at=Float),
 )
 
 puzzle_attempts = SqlTable(
     "puzzle_attempts", metadata,
-    Column("account_id", String(32), ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    account_key("account_id", primary=True),
     Column("puzzle_id", String(40), primary_key=True),
-    Column("solved", Boolean, nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("change", Integer, nullable=False),
-    Column("at", Float, nullable=False),
+    *required(solved=Boolean, mu=Float, sigma=Float, change=Integer, at=Float),
     Index("ix_puzzle_attempts_account", "account_id"),
 )
 
@@ -65,18 +38,8 @@ puzzle_seen = SqlTable(
     # "b:" and the digest of a browser's cookie, or "a:" and an account's id
     Column("viewer", String(80), primary_key=True),
     Column("puzzle_id", String(40), primary_key=True),
-    Column("at", Float, nullable=False),
+    *required(at=Float),
 )
-
-
-#: Seconds a browser's marks are kept (the cookie lasts a year; a guest who comes back after
-#: months has forgotten the answers, and guests' marks do not pile up for ever).
-MARKS_KEPT = 90 * 24 * 3600.0
-
-
-def browser_key(cookie: str) -> str:
-    """What ``puzzle_seen`` keeps of a browser's cookie: a digest (the cookie itself is never kept)."""
-    return "b:" + hashlib.sha256(b"conquian puzzles\0" + cookie.encode("utf-8", "replace")).hexdigest()
 
 
 def _forget(conn: Connection, account_id: str) -> None:
@@ -85,13 +48,6 @@ def _forget(conn: Connection, account_id: str) -> None:
 
 
 FORGET_ACCOUNT.append(_forget)
-
-
-def _start(puzzle_id: str) -> tuple[float, float]:
-    for p in puzzles():
-        if p.id == puzzle_id:
-            return start_rating(p.difficulty)
-    raise KeyError(puzzle_id)
 
 
 def _mark(conn: Connection, viewer: str, puzzle_id: str, now: float) -> None:
@@ -132,7 +88,7 @@ class PuzzleRatings:
             row = conn.execute(select(ratings).where(ratings.c.subject == account_id, ratings.c.game == GAME)).first()
             tried = conn.execute(select(puzzle_attempts.c.puzzle_id, puzzle_attempts.c.change).where(
                 puzzle_attempts.c.account_id == account_id).order_by(puzzle_attempts.c.at)).all()
-        model = _model()
+        model = rating_model()
         mu, sigma = (row.mu, row.sigma) if row is not None else (model.mu, model.sigma)
         return {"rating": shown(mu, sigma), "change": tried[-1].change if tried else 0,
                 "attempts": row.games if row else 0, "solved": row.wins if row else 0,
@@ -145,8 +101,8 @@ class PuzzleRatings:
         the player's puzzle rating after it and its ``change``, and the puzzle's rating after it.
         Any other attempt changes no rating (``counted`` false, ``change`` 0).  The browser's marks
         are carried to the account, and both are marked as shown this answer."""
-        start = _start(puzzle_id)
-        model = _model()
+        start = puzzle_start(puzzle_id)
+        model = rating_model()
         now = time.time()
         mine_key = "a:" + account_id
         viewers = [mine_key] if browser is None else [mine_key, browser]
