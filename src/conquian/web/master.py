@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conquian.bots import make_bot
+from conquian.bots.expert import ExpertBot
 from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS
@@ -69,6 +70,7 @@ def presets(bots: Sequence[str], default_bot: str) -> dict[str, Any]:
         "variants": [
             {"name": r.name, "family": r.family, "min_players": r.min_players, "max_players": r.max_players,
              "players": r.players, "options": {k: v for k, v in r.option_values().items() if k != "players"},
+             # the Spanish pack (R2.2, R8.1): its suits may show as oros, copas, espadas and bastos
              "pack": "spanish" if 11 in r.ranks and 8 not in r.ranks else "french"}
             for r in PRESETS.values()
         ],
@@ -463,6 +465,6 @@ def bot_choice(deal: Any, seat: int, bot: str, seed: int, *, ms: float | None = 
     if iterations is not None:
         params["iterations"] = iterations
     player = make_bot(bot, seed=seed, **params)
-    if stop is not None and hasattr(player, "stop"):
+    if stop is not None and isinstance(player, ExpertBot):
         player.stop = stop
     return str(player.choose(deal.view(seat))), player

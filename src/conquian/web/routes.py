@@ -7,7 +7,6 @@ and replay.  They ask the :class:`~conquian.web.server.Server` for the table; a 
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import os
@@ -25,13 +24,12 @@ from starlette.routing import BaseRoute, Route
 
 from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
-from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.present import game_name
 from conquian.session import HUMAN
-from conquian.web import app_shell, protocol, security, site
+from conquian.web import app_shell, master, protocol, security, site
 from conquian.web.finished import Busy
 from conquian.web.lang import catalogue, language_list, reader
 from conquian.web.limits import HEAVY_BURST, client_address
@@ -169,20 +167,7 @@ def http_routes(server: Server) -> list[BaseRoute]:
                             headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def presets(request: Request) -> Response:
-        return JSONResponse({
-            "variants": [
-                {"name": r.name, "family": r.family, "min_players": r.min_players, "max_players": r.max_players,
-                 "players": r.players, "options": _option_defaults(r.name), "pack": _pack(r.name)}
-                for r in PRESETS.values()
-            ],
-            "bots": bot_names(),
-            "levels": [level.bot for level in LEVELS],
-            # per game, the levels as listed for people: by their fitted rating there, weakest first
-            "level_order": {name: levels_by_rating(name) for name in PRESETS},
-            "bot_ratings": bot_ratings(),
-            "default_bot": default_bot,
-            "protocol": protocol.VERSION,
-        })
+        return JSONResponse(master.presets(bot_names(), default_bot))  # the page's engine reads the same
 
     async def list_tables(request: Request) -> Response:
         # the game in the reader's words, the seats free, who sits there, how many watch (here)
@@ -502,18 +487,6 @@ def lobby_rows(rows: list[dict[str, Any]], makers: Mapping[str, str], limit: int
         if len(out) >= limit:
             break
     return out
-
-
-@functools.cache
-def _pack(variant: str) -> str:
-    """``spanish`` for the presets played with the Spanish pack (R2.2, R8.1), whose suits a player may
-    have shown as oros, copas, espadas and bastos; ``french`` otherwise."""
-    ranks = PRESETS[variant].ranks
-    return "spanish" if 11 in ranks and 8 not in ranks else "french"
-
-
-def _option_defaults(variant: str) -> dict[str, Any]:
-    return {k: v for k, v in PRESETS[variant].option_values().items() if k != "players"}
 
 
 def _new_table(spec: protocol.CreateTable, tr: Translator = ENGLISH) -> tuple[Table, str, str | None]:

@@ -36,6 +36,7 @@ from conquian.web.cluster import HEARTBEAT, PRESENCE_CHUNK, PRESENCE_TTL, Cluste
 from conquian.web.finished import Finished
 from conquian.web.friends import Friends
 from conquian.web.limits import CHAT_BURST, CHAT_PER_SECOND, AddressLimits
+from conquian.web.master import BotTurn, bot_turn
 from conquian.web.offline_matches import OfflineMatches
 from conquian.web.passkeys import Passkeys
 from conquian.web.protocol import RateLimit
@@ -594,20 +595,13 @@ class Server:
         if (hub.bot_task is None or hub.bot_task.done()) and self._bot_work(hub) is not None:
             hub.bot_task = self.spawn(self._bots(hub))
 
+    def _bot_turn(self, hub: Hub) -> BotTurn | None:
+        """The bots' next work at the table: the master's effect (:func:`conquian.web.master.bot_turn`)."""
+        return bot_turn(hub.table, self.settings.bot_delay)
+
     def _bot_work(self, hub: Hub) -> str | None:
-        t = hub.table
-        if t.status != PLAYING or t.session is None:
-            return None
-        if t.session.deal.over:
-            return "next" if t.all_bots else None
-        if t.bot_to_act() is not None:
-            return "move"
-        seat_no = t.session.deal.to_act
-        if t.turn_ends() is not None:
-            return "wait"  # a person to act with a turn timer: the expert plays for him once it runs out
-        if seat_no is not None and t.away_after is not None and t.away_from(seat_no) is not None:
-            return "wait"  # a person away: the expert plays for him once ``away_after`` has passed
-        return None
+        turn = self._bot_turn(hub)
+        return turn.work if turn is not None else None
 
     async def _pause(self, hub: Hub, seconds: float) -> None:
         """Wait ``seconds`` before the bots' next move, or less if someone asks them to hurry."""
@@ -640,8 +634,9 @@ class Server:
         table_id = hub.table.id
         failures = 0
         while True:
-            work = self._bot_work(hub)
-            if work is None:
+            turn = self._bot_turn(hub)
+            work = turn.work if turn is not None else None
+            if turn is None:
                 # the lease is kept while the match lasts: the bots stay with one process, which
                 # the others take them from only if it dies
                 if hub.table.status != PLAYING:
@@ -659,7 +654,7 @@ class Server:
                 await asyncio.sleep(min(LEASE_RETRY, max(0.05, min(due, default=time.time() + LEASE_RETRY)
                                                          - time.time())))
                 continue
-            delay = self.settings.bot_delay if t.pace is None else t.pace
+            delay = turn.delay  # the table's pace, else the server's
             if work == "next":
                 await self._pause(hub, self.settings.next_delay)
                 state = hub.table.state
