@@ -1,8 +1,10 @@
 """The server of ``conquian serve``, apart from its transport: the tables this process holds (a
-:class:`Hub` each, with its connections), who is connected across processes, the bots' turns,
+:class:`Hub` each, with its connections: :mod:`~conquian.web.hub`), who is connected across
+processes (:mod:`~conquian.web.sync`), the bots' turns (:mod:`~conquian.web.bot_turns`),
 rematches, and the glue to the store.
 
-What a table does is :class:`~conquian.web.table.Table`'s, what a seat receives is
+What a table's message means is the master's (:mod:`~conquian.web.master`, the page's engine's
+too), what a table does is :class:`~conquian.web.table.Table`'s, what a seat receives is
 :mod:`~conquian.web.snapshot`'s, where it is kept is :class:`~conquian.web.store.Store`'s.
 Every command a table accepts is stored (in the transaction that advances it) before anyone is
 told of it; a table is rebuilt from its stored commands when it is first asked for after a

@@ -1,7 +1,9 @@
 """The WebSocket endpoint of ``conquian serve`` (``/ws/{id}``): the origin check, the hello, the
 loop that reads a connection's messages (rate-limited), and what each message does: a move or
 the next deal, the options a selection of cards makes, the host's delay for someone away and
-turn timer, a rematch.  The protocol is ``docs/protocol.md``.
+turn timer, a rematch.  The protocol is ``docs/protocol.md``.  A table's own messages (a move, the
+next deal, options, the pace, a hurry, a rematch) are answered and refused by the table's master
+(:mod:`conquian.web.master`), as in the page: this endpoint is its socket transport.
 """
 
 from __future__ import annotations
