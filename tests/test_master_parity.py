@@ -239,3 +239,19 @@ def test_the_master_module_is_pure() -> None:
     assert not {m for m in modules if m.startswith("conquian.web.") and
                 m not in ("conquian.web.snapshot", "conquian.web.table")}, modules
     assert not [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in ("open", "print", "input")]
+
+
+def test_one_list_of_presets_for_the_lobby_and_the_page(served: tuple[Server, Store]) -> None:
+    """The server's ``/api/presets`` is the master's list, and the page's is the same list with
+    the bots quick enough in the page."""
+    from conquian.bots import bot_names
+    from conquian.bots.expert import strongest_quick_bot
+
+    server = served[0].get("/api/presets").json()
+    assert server == json.loads(json.dumps(master.presets(bot_names(), strongest_quick_bot())))
+    page = PageSide("en")._call("presets")
+    assert {k: v for k, v in page.items() if k not in ("bots", "levels", "level_order", "bot_ratings",
+                                                           "default_bot")} == \
+        {k: v for k, v in server.items() if k not in ("bots", "levels", "level_order", "bot_ratings", "default_bot")}
+    assert set(page["bots"]) <= set(server["bots"]) and page["levels"] == [b for b in server["levels"]
+                                                                           if b in page["bots"]]
