@@ -133,7 +133,7 @@ def test_presets_are_the_servers() -> None:
 
 def test_the_engine_for_the_page_is_pure_python_without_the_server() -> None:
     names = zipfile.ZipFile(BytesIO(engine_zip())).namelist()
-    assert "conquian/web/local.py" in names and "conquian/web/snapshot.py" in names
+    assert {"conquian/web/local.py", "conquian/web/master.py", "conquian/web/snapshot.py"} <= set(names)
     assert "conquian/locale/es/LC_MESSAGES/conquian.mo" in names
     assert not [n for n in names if n.endswith((".so", ".pyd")) or "/tui/" in n or "web/server" in n or "web/app" in n]
     assert engine_zip() == engine_zip()  # the same bytes for the same sources
@@ -144,7 +144,7 @@ def test_the_engine_for_the_page_is_pure_python_without_the_server() -> None:
             "        if name.split('.')[0] in ('msgspec', 'starlette', 'sqlalchemy', 'uvicorn', 'alembic'):\n"
             "            raise ImportError('server dependency ' + name)\n"
             "sys.meta_path.insert(0, Block())\n"
-            "import conquian.web.snapshot, conquian.web.local\n"
+            "import conquian.web.snapshot, conquian.web.master, conquian.web.local\n"
             "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr

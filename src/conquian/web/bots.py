@@ -28,11 +28,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from conquian.bots import make_bot
-from conquian.bots.expert import ExpertBot
 from conquian.engine.match import new_deal
 from conquian.engine.rules import get_rules
 from conquian.review import hint_choice
+from conquian.web.master import bot_choice
 from conquian.web.table import Table
 from conquian.web.workers import FairQueue, SupervisedPool, yield_asked
 
@@ -86,11 +85,10 @@ def choose(job: BotJob) -> str:
         deal.play(a)
     if job.bot == HINT:  # the review's best move at this position: the same every time it is asked
         return hint_choice(job.variant, job.options, job.names, job.deal_number, deal, job.seat)
-    bot = make_bot(job.bot, seed=job.seed) if job.iterations is None else \
-        make_bot(job.bot, seed=job.seed, iterations=job.iterations)
-    if job.background and isinstance(bot, ExpertBot):
-        bot.stop = yield_asked
-    return str(bot.choose(deal.view(job.seat)))
+    # the bot's choice is the master's (the page's bots choose alike); a table of bots' expert
+    # ends its search early when a person's job waits
+    return bot_choice(deal, job.seat, job.bot, job.seed, iterations=job.iterations,
+                      stop=yield_asked if job.background else None)[0]
 
 
 #: Seconds a hint's answer is kept for its position (another ask at the same position gets it).

@@ -1,9 +1,11 @@
 """The table's master in the page: a match against the bots with no server (``Play offline``).
 
-The web page talks to a master through one client and two transports (``docs/internals.md``):
+The web page talks to a table through one client and two transports (``docs/internals.md``):
 the server over its socket, or this module in a Web Worker of the page, where the Python engine
-runs in Pyodide.  Both answer the same client messages (``docs/protocol.md``) with the same
-snapshots (:mod:`conquian.web.snapshot`), so the page's table code is the same for both.
+runs in Pyodide.  Both are adapters around one master (:mod:`conquian.web.master`: the messages'
+checks and limits, the refusals in words, the rematch, the bots' turns and choices), so they
+answer the same client messages (``docs/protocol.md``) with the same snapshots
+(:mod:`conquian.web.snapshot`), and the page's table code is the same for both.
 
 This module imports nothing but the engine and the table (no server dependency), and keeps no
 state outside its :class:`LocalTable`: the page saves :meth:`LocalTable.saved` (JSON) after every
@@ -33,16 +35,16 @@ import time
 import zlib
 from typing import Any
 
-from conquian.bots import bot_names, make_bot
-from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
+from conquian.bots import bot_names
 from conquian.engine.errors import ConquianError, RecordError
 from conquian.engine.match import new_deal
 from conquian.engine.record import read_record, record_from_match, write_record
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator, match_language, translator
 from conquian.session import HUMAN, read_table_note, table_note
-from conquian.web.snapshot import hint_message, selection_options, table_snapshot
-from conquian.web.table import OVER, PLAYING, Table, TableError, deck_text
+from conquian.web import master
+from conquian.web.snapshot import hint_message, table_snapshot
+from conquian.web.table import PLAYING, Table, TableError, deck_text
 
 #: The saved table's format (what the page keeps in IndexedDB).
 SAVED_FORMAT = "conquian-offline/1"
@@ -58,23 +60,8 @@ HINT_PLAYOUTS = 120
 
 def presets() -> dict[str, Any]:
     """The games, their seat counts and options, and the bots, as the page's lobby reads them
-    (the same fields as the server's ``/api/presets``)."""
-    return {
-        "variants": [
-            {"name": r.name, "family": r.family, "min_players": r.min_players, "max_players": r.max_players,
-             "players": r.players,
-             "options": {k: v for k, v in r.option_values().items() if k != "players"},
-             "pack": "spanish" if 11 in r.ranks and 8 not in r.ranks else "french"}
-            for r in PRESETS.values()
-        ],
-        "bots": list(OFFLINE_BOTS),
-        "levels": [level.bot for level in LEVELS if level.bot in OFFLINE_BOTS],
-        "level_order": {name: [b for b in levels_by_rating(name) if b in OFFLINE_BOTS] for name in PRESETS},
-        "bot_ratings": {game: {b: r for b, r in bots.items() if b in OFFLINE_BOTS}
-                        for game, bots in bot_ratings().items()},
-        "default_bot": "foster",
-        "protocol": 1,
-    }
+    (:func:`conquian.web.master.presets`: the server's ``/api/presets``, with the page's bots)."""
+    return master.presets(OFFLINE_BOTS, "foster")
 
 
 def _reader(lang: object) -> Translator:
@@ -99,6 +86,8 @@ class LocalTable:
         #: The playouts of each of the expert's moves here (its strength in the page, measured by
         #: benchmarks/offline_page.py): a time cap plays fewer on a slower machine.
         self.expert_playouts: list[int] = []
+        #: The rematch the last message made (:class:`Games` opens it).
+        self.rematched: LocalTable | None = None
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -215,55 +204,30 @@ class LocalTable:
         return {"type": "table", "table": self.snapshot()}
 
     def handle(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
-        """The answers to one client message (the protocol's shape); a refusal is an ``error``
-        message, the table unchanged."""
-        try:
-            return self._handle(msg)
-        except ConquianError as e:
-            text = e.render(self.tr)
-            session = self.table.session
-            return [{"type": "error", "code": getattr(e, "code", None) or ("illegal" if getattr(e, "rule", None)
-                                                                          else "bad_message"),
-                     "message": session.humanize(text, self.tr) if session else text,
-                     "rule": getattr(e, "rule", None), "state": self.table.state}]
-
-    def _handle(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        """The answers to one client message (:func:`conquian.web.master.handle`, the protocol's
+        shape); a refusal is an ``error`` message, the table unchanged.  The ``hello`` and the
+        ``hint`` are answered here: the page is the player's only connection, and works the hint
+        out itself."""
         kind = msg.get("type") if isinstance(msg, dict) else None
-        t = self.table
-        if kind == "hello":
-            if "lang" in msg:
-                self.tr = _reader(msg.get("lang"))
+        if kind in ("hello", "hint"):
+            try:
+                checked = master.check(msg)
+                if kind == "hint":
+                    return [self.hint()]
+            except ConquianError as e:
+                return [master.error_message(e, self.table, self.tr)]
+            if "lang" in checked:
+                self.tr = _reader(checked.get("lang"))
             # not the host: nobody else joins, so the host's settings (the away rule, the turn timer) do not apply
-            return [{"type": "welcome", "v": 1, "seat": 1, "host": False, "table": t.id, "id": "local"},
-                    self._table()]
-        if kind == "ping":
-            return [{"type": "pong"}]
-        if kind == "act":
-            t.act(1, _text(msg.get("action")), msg.get("state"))
-        elif kind == "next":
-            t.next_deal(msg.get("state"))
-        elif kind == "options":
-            cards = msg.get("cards")
-            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise TableError("bad_message", Msg("a selected card is not a card"))
-            found = selection_options(t, 1, cards[:60], self.tr)
-            return [{"type": "options", "cards": cards, "actions": [a for a, _ in found],
-                     "words": [w for _, w in found]}]
-        elif kind == "hint":
-            return [self.hint()]
-        elif kind == "pace":
-            seconds = msg.get("seconds")
-            if not isinstance(seconds, int | float) or not 0 <= seconds <= 10:
-                raise TableError("bad_message", Msg("the pace is a number of seconds from 0 to 10"))
-            t.pace = float(seconds)
-        elif kind == "hurry":
-            return []
-        elif kind == "rematch":
-            raise TableError("local_rematch", Msg("the page makes the rematch"))
-        else:
-            raise TableError("bad_message", Msg("the message's type cannot be {kind}", kind=repr(str(kind)[:20])))
-        self.updated = time.time()
-        return [self._table()]
+            return [{"type": "welcome", "v": master.VERSION, "seat": 1, "host": False, "table": self.table.id,
+                     "id": "local"}, self._table()]
+        answer = master.handle(self.table, master.Reader(seat=1, tr=self.tr), msg)
+        if answer.rematch:
+            self.rematched = self.rematch()
+        if answer.changed or answer.rematch:
+            self.updated = time.time()
+            return [*answer.replies, self._table()]
+        return answer.replies
 
     def hint(self) -> dict[str, Any]:
         """The ``hint`` answer for the player (the review's choice, with the page's playouts)."""
@@ -282,45 +246,41 @@ class LocalTable:
         return hint_message(session, 1, act, self.tr)
 
     def rematch(self, table_id: str | None = None) -> LocalTable:
-        """The rematch of a finished match: a new table with the same seats, the first deal passed
-        to the left, the standings carried."""
-        old = self.table
-        if old.status != OVER:
-            raise TableError("not_over", Msg("a rematch starts once the match is over"))
-        t = Table(id=table_id or secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=None,
-                  deals_in_match=old.deals_in_match, pace=old.pace,
-                  first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
-                  carried=[int(str(r["total"])) for r in old.standings()])
-        for s, o in zip(t.seats, old.seats, strict=True):
-            s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
-        t.start_if_full()
-        old.rematch_id = t.id
+        """The rematch of a finished match (:func:`conquian.web.master.rematch_table`): a new table
+        with the same seats, the first deal passed to the left, the standings carried."""
+        t = master.rematch_table(self.table, table_id or secrets.token_urlsafe(6))
+        self.table.rematch_id = t.id
         self.updated = time.time()
-        return LocalTable(t, None if self.bot_seed is None else self.bot_seed + 1, self.expert_ms)
+        new = LocalTable(t, None if self.bot_seed is None else self.bot_seed + 1, self.expert_ms)
+        new.tr = self.tr
+        return new
 
     # ------------------------------------------------------------------ the bots
+    def bot_turn(self) -> master.BotTurn | None:
+        """The bots' next move here (:func:`conquian.web.master.bot_turn`): which seat, which bot,
+        after how many seconds; None if a person is to act."""
+        turn = master.bot_turn(self.table, DEFAULT_PACE)
+        return turn if turn is not None and turn.work == "move" else None
+
     def bot_to_act(self) -> bool:
         """Whether a bot plays the next move."""
-        return self.table.bot_to_act() is not None
+        return self.bot_turn() is not None
 
     def pace(self) -> float:
         """Seconds to wait before a bot's move."""
-        return DEFAULT_PACE if self.table.pace is None else self.table.pace
+        turn = self.bot_turn()
+        return turn.delay if turn is not None else (DEFAULT_PACE if self.table.pace is None else self.table.pace)
 
     def bot_move(self) -> list[dict[str, Any]]:
         """Play one bot's move, if a bot is to act; the new table (none if no bot was to act)."""
         t = self.table
-        who = t.bot_to_act()
-        if who is None or t.session is None:
+        turn = self.bot_turn()
+        if turn is None or turn.seat is None or turn.bot is None or t.session is None:
             return []
-        seat, kind = who
-        deal = t.session.deal
-        bot = make_bot(kind, seed=self._seed(seat), ms=self.expert_ms) if kind == "expert" else \
-            make_bot(kind, seed=self._seed(seat))
-        action = bot.choose(deal.view(seat))
-        if kind == "expert":
+        action, bot = master.bot_choice(t.session.deal, turn.seat, turn.bot, self._seed(turn.seat), ms=self.expert_ms)
+        if turn.bot == "expert":
             self.expert_playouts.append(int(getattr(bot, "last_playouts", 0)))
-        t.act(seat, action, t.state)
+        t.act(turn.seat, action, t.state)
         self.updated = time.time()
         return [self._table()]
 
@@ -331,12 +291,6 @@ class LocalTable:
         assert session is not None
         key = f"{self.bot_seed}|{len(session.match.deals)}|{len(session.deal.actions())}|{seat}".encode()
         return zlib.crc32(key)
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str) or not 1 <= len(value) <= 400:
-        raise TableError("bad_message", Msg("a move is a line of text of 1 to 400 characters"))
-    return value
 
 
 class Games:
@@ -361,8 +315,8 @@ class Games:
             return json.dumps({"ok": False, "error": self.error(e, lang)})
 
     #: The methods :meth:`call` runs.
-    METHODS = frozenset({"presets", "new", "open", "is_open", "handle", "bot_move", "bot_to_act", "pace", "saved",
-                         "record", "import_record", "learn", "playouts"})
+    METHODS = frozenset({"presets", "new", "open", "is_open", "handle", "bot_move", "bot_to_act", "bot_turn", "pace",
+                         "saved", "record", "import_record", "learn", "playouts"})
 
     def playouts(self, table_id: str) -> list[int]:
         """The playouts of each of the expert's moves at the table since it was opened."""
@@ -415,16 +369,16 @@ class Games:
     def handle(self, table_id: str, m: dict[str, Any]) -> list[dict[str, Any]]:
         """The answers to a client message; a rematch opens its new table."""
         t = self.tables[table_id]
-        if isinstance(m, dict) and m.get("type") == "rematch":
-            try:
-                new = t.rematch()
-            except ConquianError as e:
-                return [{"type": "error", "code": getattr(e, "code", "not_over"), "message": e.render(t.tr),
-                         "rule": None, "state": t.table.state}]
-            new.tr = t.tr
-            self.tables[new.table.id] = new
-            return [t._table()]
-        return t.handle(m)
+        out = t.handle(m)
+        if t.rematched is not None:
+            self.tables[t.rematched.table.id], t.rematched = t.rematched, None
+        return out
+
+    def bot_turn(self, table_id: str) -> dict[str, Any] | None:
+        """The bots' next move at the table (``seat``, ``bot``, ``delay`` in seconds), or None:
+        the worker plays it (:meth:`bot_move`) once the delay has passed."""
+        turn = self.tables[table_id].bot_turn()
+        return None if turn is None else {"seat": turn.seat, "bot": turn.bot, "delay": turn.delay}
 
     def bot_move(self, table_id: str) -> list[dict[str, Any]]:
         """One bot's move at the table (its messages, none if no bot was to act)."""

@@ -19,7 +19,6 @@ conquian.web.protocol.ProtocolError: bad_message: the message's type cannot be '
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Annotated, Any, Literal
 
@@ -27,10 +26,13 @@ import msgspec
 
 from conquian.engine.errors import ConquianError
 from conquian.engine.match import _BAD_NAME_CATEGORIES  # the characters a player's name may not hold
-from conquian.i18n import N_, Msg, NMsg
+from conquian.i18n import Msg
 
-#: The protocol's version: sent in ``welcome`` and accepted in ``hello``.
-VERSION = 1
+# the limits, the protocol's version and a check's words are the table's master's (one set, for both transports)
+from conquian.web.master import MAX_ACTION_CHARS, MAX_CARDS, MAX_PACE, MAX_STATE
+from conquian.web.master import VERSION as VERSION
+from conquian.web.master import invalid as invalid
+
 #: The largest message a client may send (bytes); a larger one is refused unread.
 MAX_MESSAGE_BYTES = 4096
 #: Messages a connection may send per second on average, and in a burst.
@@ -38,9 +40,9 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 30
 
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-ActionText = Annotated[str, msgspec.Meta(min_length=1, max_length=400)]
+ActionText = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ACTION_CHARS)]
 CardText = Annotated[str, msgspec.Meta(min_length=1, max_length=4)]
-StateNumber = Annotated[int, msgspec.Meta(ge=0, le=10**9)]
+StateNumber = Annotated[int, msgspec.Meta(ge=0, le=MAX_STATE)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 SeatNumber = Annotated[int, msgspec.Meta(ge=1, le=7)]
 #: A language tag (``es``, ``es-MX``); one the server does not speak is read as English.
@@ -78,7 +80,7 @@ class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
 class Options(msgspec.Struct, tag="options", forbid_unknown_fields=True):
     """Which moves the selected cards make (the listed ones with them, and forms built from them)."""
 
-    cards: Annotated[list[CardText], msgspec.Meta(max_length=30)]
+    cards: Annotated[list[CardText], msgspec.Meta(max_length=MAX_CARDS)]
 
 
 class Next(msgspec.Struct, tag="next", forbid_unknown_fields=True):
@@ -131,7 +133,7 @@ class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
 class Pace(msgspec.Struct, tag="pace", forbid_unknown_fields=True):
     """Seconds between the bots' moves at this table."""
 
-    seconds: Annotated[float, msgspec.Meta(ge=0, le=5)]
+    seconds: Annotated[float, msgspec.Meta(ge=0, le=MAX_PACE)]
 
 
 class Hurry(msgspec.Struct, tag="hurry", forbid_unknown_fields=True):
@@ -145,7 +147,7 @@ class Mute(msgspec.Struct, tag="mute", forbid_unknown_fields=True):
 
 
 class Report(msgspec.Struct, tag="report", forbid_unknown_fields=True):
-    """Report a chat line (its ``line`` id) to the server's owner (:mod:`conquian.web.friends`)."""
+    """Report a chat line (its ``line`` id) to the server's owner (:mod:`conquian.web.platform.friends`)."""
 
     line: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 
@@ -239,101 +241,6 @@ def decode_body(data: bytes, kind: type[Any]) -> Any:
         raise ProtocolError("bad_message", Msg("not JSON: {detail}", detail=str(e)[:120])) from None
     except UnicodeDecodeError as e:
         raise _not_utf8(e) from None
-
-
-#: The fields a person fills, and the others, in words (``{kind}.{field}`` first, then ``{field}``).
-FIELD_WORDS = {
-    "Sit.name": N_("your name"), "host_name": N_("your name"), "CreateTable.name": N_("the table's name"),
-    "seat": N_("the seat"), "seats": N_("the list of seats"), "kind": N_("a seat's player"), "bot": N_("the bot"),
-    "host": N_("the host's token"), "token": N_("the seat's token"), "variant": N_("the game"),
-    "players": N_("the number of players"), "options": N_("the list of the game's options"),
-    "deals": N_("the number of deals"),
-    "show_buried": N_("the memory aid"), "away_after": N_("the time away before a bot plays"),
-    "turn_timer": N_("the turn timer"), "set_deal": N_("the set deal"), "seed": N_("the seed"),
-    "deck": N_("the deck"), "state": N_("the state number"), "action": N_("the move"), "cards": N_("the list of cards"),
-    "text": N_("the chat line"), "reaction": N_("the reaction"), "seconds": N_("the number of seconds"),
-    "spectator": N_("the spectator"), "lang": N_("the language"), "type": N_("the message's type"),
-    "v": N_("the protocol's version"), "deal": N_("the deal"), "playouts": N_("the number of playouts"),
-}
-#: The JSON kinds msgspec names, in words.
-KIND_WORDS = {
-    "str": N_("text"), "int": N_("a whole number"), "float": N_("a number"), "bool": N_("true or false"),
-    "array": N_("a list"), "object": N_("an object"), "null": N_("nothing"),
-}
-_AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
-_LENGTH = re.compile(r"^Expected `(?P<kind>\w+)` of length (?P<op>>=|<=) (?P<n>\d+)$")
-_BOUND = re.compile(r"^Expected `(?P<kind>\w+)` (?P<op>>=|<=|>|<) (?P<n>-?[\d.e+]+)$")
-_TYPE = re.compile(r"^Expected `(?P<want>[^`]+)`, got `(?P<got>[^`]+)`$")
-_FIELD = re.compile(r"^Object (?P<how>missing required|contains unknown) field `(?P<field>[^`]{1,40})`$")
-_VALUE = re.compile(r"^Invalid (?:enum )?value (?P<value>.{1,40})$")
-
-
-def _field_words(path: str, kind: str) -> Msg:
-    """A field of a message (``.seats[0].kind``) in words: the last name in its path."""
-    names = re.findall(r"\.(\w+)", path)
-    field = names[-1] if names else ""
-    words = FIELD_WORDS.get(f"{kind}.{field}") or FIELD_WORDS.get(field)
-    if words:
-        return Msg(words)
-    return Msg("the field {field}", field=path.lstrip(".")[:40]) if field else Msg("the message")
-
-
-def _kinds(text: str) -> Msg | str:
-    """``int | null`` in words: a whole number or nothing."""
-    parts = [Msg(KIND_WORDS[k]) if k in KIND_WORDS else k for k in (p.strip() for p in text.split("|"))]
-    out: Msg | str = parts[0]
-    for part in parts[1:]:
-        out = Msg("{first} or {second}", first=out, second=part)
-    return out
-
-
-def invalid(detail: str, kind: str = "") -> Msg:
-    """What msgspec found wrong in a message of type ``kind`` (its English detail: ``Expected `str`
-    of length >= 1 - at `$.name```), as a sentence a person reads in his language.
-
-    ```pycon
-    >>> from conquian.i18n import translator
-    >>> m = invalid("Expected `str` of length >= 1 - at `$.name`", "Sit")
-    >>> m.render(), m.render(translator("es"))
-    ('write your name first (1 to 40 characters)', 'primero escribe tu nombre (de 1 a 40 caracteres)')
-    >>> invalid("Expected `int | null`, got `str` - at `$.turn_timer`").render()
-    'the turn timer should be a whole number or nothing, not text'
-    >>> invalid("Object missing required field `seat`").render()
-    'the seat is missing'
-
-    ```
-    """
-    m = _AT.match(detail.strip())
-    what, path = (m["what"], m["path"] or "") if m else (detail, "")
-    if what == "Expected `str` of length >= 1" and (kind, path) in (("Sit", ".name"), ("CreateTable", ".host_name")):
-        return Msg("write your name first (1 to {n} characters)", n=40)
-    field = _field_words(path, kind)
-    if found := _LENGTH.match(what):
-        n = int(found["n"])
-        if found["kind"] == "str":
-            return (NMsg("{field} needs at least {n} character", "{field} needs at least {n} characters", n,
-                         field=field) if found["op"] == ">=" else
-                    NMsg("{field} holds at most {n} character", "{field} holds at most {n} characters", n,
-                         field=field))
-        return (NMsg("{field} needs at least {n} item", "{field} needs at least {n} items", n, field=field)
-                if found["op"] == ">=" else
-                NMsg("{field} holds at most {n} item", "{field} holds at most {n} items", n, field=field))
-    if found := _BOUND.match(what):
-        bound = found["n"][:-2] if found["n"].endswith(".0") else found["n"]
-        return {">=": Msg("{field} is at least {n}", field=field, n=bound),
-                "<=": Msg("{field} is at most {n}", field=field, n=bound),
-                ">": Msg("{field} is more than {n}", field=field, n=bound),
-                "<": Msg("{field} is less than {n}", field=field, n=bound)}[found["op"]]
-    if found := _TYPE.match(what):
-        return Msg("{field} should be {expected}, not {got}", field=field, expected=_kinds(found["want"]),
-                   got=_kinds(found["got"]))
-    if found := _FIELD.match(what):
-        named = _field_words(f"{path}.{found['field']}", kind)
-        return (Msg("{field} is missing", field=named) if found["how"].startswith("missing") else
-                Msg("{field} is not part of this message", field=named))
-    if found := _VALUE.match(what):
-        return Msg("{field} cannot be {value}", field=field, value=found["value"])
-    return Msg("the message is not valid ({detail})", detail=detail[:200])
 
 
 def _not_utf8(e: UnicodeDecodeError) -> ProtocolError:

@@ -10,33 +10,21 @@ import secrets
 
 from starlette.concurrency import run_in_threadpool
 
-from conquian.i18n import Msg
+from conquian.web.master import rematch_table
 from conquian.web.server import Hub, Server
-from conquian.web.table import OVER, Table, TableError
 
 
 async def rematch(server: Server, hub: Hub) -> None:
     """Start the rematch of a finished match: a new table with the same seats (or, if another
     process made it first, the rematch is that one)."""
-    old = hub.table
-    if old.status != OVER:
-        raise TableError("not_over", Msg("a rematch starts once the match is over"))
+    old = hub.table  # the master checked the ask (:func:`conquian.web.master.rematch`); it checks the match is over
     async with hub.lock:
         if old.rematch_id is None:
             tied, rated = await run_in_threadpool(server.ratings.rematch_of, old)
             # a rated table is public because it is rated: a casual rematch of it is private
             public = old.public and (rated or not await run_in_threadpool(server.ratings.is_rated, old.id))
-            # a rematch is dealt from fresh randomness, a set deal's too: its decks are known to
-            # whoever read the first match's record or replay (seats swapped, every card the same)
-            table = Table(id=secrets.token_urlsafe(6), name=old.name, rules=old.rules, seed=None, deck=None,
-                          host_hash=old.host_hash, show_buried=old.show_buried, away_after=old.away_after,
-                          deals_in_match=old.deals_in_match, pace=old.pace, turn_timer=old.turn_timer,
-                          public=public, first_dealer=old.dealer_of_first_deal % len(old.seats) + 1,
-                          carried=[int(r["total"]) for r in old.standings()])  # type: ignore[call-overload, unused-ignore]
+            table = rematch_table(old, secrets.token_urlsafe(6), public=public)
             table.rated = rated
-            for s, o in zip(table.seats, old.seats, strict=True):
-                s.kind, s.name, s.token_hash = o.kind, o.name, o.token_hash
-            table.start_if_full()
             await run_in_threadpool(server.store.create, table)
             old.rematch_id = table.id
             stored = await run_in_threadpool(server.store.save_rematch, old)

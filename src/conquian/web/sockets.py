@@ -1,7 +1,9 @@
 """The WebSocket endpoint of ``conquian serve`` (``/ws/{id}``): the origin check, the hello, the
 loop that reads a connection's messages (rate-limited), and what each message does: a move or
 the next deal, the options a selection of cards makes, the host's delay for someone away and
-turn timer, a rematch.  The protocol is ``docs/protocol.md``.
+turn timer, a rematch.  The protocol is ``docs/protocol.md``.  A table's own messages (a move, the
+next deal, options, the pace, a hurry, a rematch) are answered and refused by the table's master
+(:mod:`conquian.web.master`), as in the page: this endpoint is its socket transport.
 """
 
 from __future__ import annotations
@@ -17,17 +19,16 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from conquian.engine.errors import ConquianError
-from conquian.i18n import Msg, Translator
-from conquian.session import HUMAN
-from conquian.web import protocol
+from conquian.i18n import Msg
+from conquian.web import master, protocol
 from conquian.web.lang import hello_translator, reader
 from conquian.web.limits import client_address
 from conquian.web.platform.accounts.service import same_origin
 from conquian.web.protocol import ProtocolError
 from conquian.web.rematch import rematch
 from conquian.web.server import Connection, Hub, Server, log_move, snapshot
-from conquian.web.snapshot import hint_message, selection_options
-from conquian.web.table import NO_HINT, OPEN, PLAYING, TableError, check_turn_timer, rated_clock
+from conquian.web.snapshot import hint_message
+from conquian.web.table import NO_HINT, PLAYING, TableError, check_turn_timer, rated_clock
 
 log = logging.getLogger("conquian.web")
 #: Seconds a connection has to say hello.
@@ -154,15 +155,7 @@ async def _serve(server: Server, hub: Hub, conn: Connection) -> None:
             msg = protocol.decode_client(data)
             await _handle(server, hub, conn, msg)
         except ConquianError as e:
-            await conn.error(getattr(e, "code", None) or ("illegal" if getattr(e, "rule", None) else "bad_message"),
-                             _words(hub, e, conn.tr), getattr(e, "rule", None), hub.table.state)
-
-
-def _words(hub: Hub, e: ConquianError, tr: Translator) -> str:
-    """A refusal in the reader's language, the seats named."""
-    text = e.render(tr)
-    session = hub.table.session
-    return session.humanize(text, tr) if session else text
+            await conn.send(master.error_message(e, hub.table, conn.tr))
 
 
 async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.ClientMessage) -> None:
@@ -171,10 +164,10 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         return
     if isinstance(msg, protocol.Hello):
         raise ProtocolError("bad_message", Msg("hello is sent once"))
+    reader = master.Reader(conn.seat, conn.host, conn.tr)
     if isinstance(msg, protocol.Options):
-        actions = _options(hub, conn, msg.cards)
-        await conn.send({"type": "options", "cards": msg.cards, "actions": [a for a, _ in actions],
-                         "words": [w for _, w in actions]})
+        for reply in master.options(hub.table, reader, msg.cards).replies:
+            await conn.send(reply)
         return
     if isinstance(msg, protocol.Chat | protocol.React):
         await _chat(server, hub, conn, msg)
@@ -203,20 +196,12 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
         await server.broadcast(hub)
         return
     if isinstance(msg, protocol.Hurry):
-        if conn.seat is None and not conn.host:
-            raise TableError("not_your_seat", Msg("only a player or the host may hurry the bots"))
+        master.hurry(reader)
         hub.hurry.set()
         return
     if isinstance(msg, protocol.Pace):
-        # a table of bots: every other seat played by a bot (not open: a waiting table's lone
-        # player is not its host)
-        alone = conn.seat is not None and all(s.kind not in (HUMAN, OPEN) for s in hub.table.seats
-                                               if s.number != conn.seat)
-        if not (conn.host or alone):
-            raise TableError("not_host", Msg("only the host, or the one person at a table of bots, "
-                                             "sets the bots' pace"))
         async with hub.lock:
-            hub.table.pace = float(msg.seconds)
+            master.pace(hub.table, reader, msg.seconds)
             await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
         hub.hurry.set()  # a shorter pace takes effect now
     elif isinstance(msg, protocol.Away):
@@ -236,8 +221,7 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
             hub.table.turn_timer, hub.table.turn_since = seconds, time.time()
             await run_in_threadpool(server.store.save_settings, hub.table, server.worker)
     elif isinstance(msg, protocol.Rematch):
-        if conn.seat is None and not conn.host:
-            raise TableError("not_your_seat", Msg("only a player or the host may ask for a rematch"))
+        master.rematch(hub.table, reader)
         try:
             await rematch(server, hub)
         except ConquianError:
@@ -249,13 +233,11 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
                         extra={"event": "store_failed", "table": hub.table.id, "error": reason})
             raise TableError("storage", Msg("the rematch could not be saved; try again")) from None
     else:
-        if conn.seat is None:
-            raise TableError("not_your_seat", Msg("spectators watch; take a seat to play"))
         async with hub.lock:
             if isinstance(msg, protocol.Act):
-                hub.table.act(conn.seat, msg.action, msg.state)
+                master.act(hub.table, reader, msg.action, msg.state)
             else:
-                hub.table.next_deal(msg.state)
+                master.next_deal(hub.table, reader, msg.state)
             try:
                 await server.persist(hub)
             except TableError:
@@ -318,8 +300,3 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
     if t.state != state or t.session is not session:
         raise TableError("stale", Msg("the table moved on while the hint was worked out; ask again"))
     await conn.send(await run_in_threadpool(hint_message, session, conn.seat, act, conn.tr))
-
-
-def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[tuple[str, str]]:
-    """The moves the selection makes (:func:`~conquian.web.snapshot.selection_options`)."""
-    return selection_options(hub.table, conn.seat, cards, conn.tr)

@@ -207,8 +207,42 @@ class Seat:
         return self.connected + self.elsewhere > 0
 
 
+class SeatConnections:
+    """Who is connected to each seat of a table (in this process and, as told, in the others), and
+    since when its person counts as away: a concern of its own, mixed into :class:`Table`."""
+
+    seats: list[Seat]
+
+    def connect(self, seat: int | None) -> None:
+        """A connection holding ``seat``'s token opened."""
+        if seat is not None:
+            s = self.seats[seat - 1]
+            s.connected += 1
+            s.away_since = s.idle_since = None  # back: opening the table again ends his time away
+
+    def disconnect(self, seat: int | None, now: float | None = None) -> None:
+        """A connection holding ``seat``'s token closed."""
+        if seat is not None:
+            s = self.seats[seat - 1]
+            s.connected = max(0, s.connected - 1)
+            if not s.present:
+                s.away_since = now if now is not None else time.time()
+
+    def connected_elsewhere(self, seat: int, count: int, now: float | None = None) -> None:
+        """Another process's connections to ``seat`` add up to ``count`` now."""
+        s = self.seats[seat - 1]
+        was = s.present
+        if count > s.elsewhere:
+            s.idle_since = None  # he opened the table again there
+        s.elsewhere = max(0, count)
+        if s.present:
+            s.away_since = None
+        elif was:
+            s.away_since = now if now is not None else time.time()
+
+
 @dataclass
-class Table:
+class Table(SeatConnections):
     """A table: its rules and seats, a match once every seat is filled, and the state number.
 
     An ordinary table (no ``seed``, no ``deck``) deals every hand from the operating system's
@@ -253,7 +287,7 @@ class Table:
     """When the table's state last changed (not stored: each process counts from when it learnt of
     the change, and a restart gives the person to act a whole turn again)."""
     rated: bool = False
-    """The match is rated (:mod:`conquian.web.ratings`; stored as its row there, not in the table's):
+    """The match is rated (:mod:`conquian.web.platform.ratings`; stored as its row there, not in the table's):
     the fair-play rules hold (no hint, no record before the end) and its move clock stays on."""
     missed_first_move: int | None = None
     """The seat whose first move of the match, in its first deal, the expert made because the clock
@@ -538,34 +572,6 @@ class Table:
     def all_bots(self) -> bool:
         """Whether no person sits at the table (deals then follow one another by themselves)."""
         return all(s.kind not in (HUMAN, OPEN) for s in self.seats)
-
-    # ------------------------------------------------------------------ connections
-    def connect(self, seat: int | None) -> None:
-        """A connection holding ``seat``'s token opened."""
-        if seat is not None:
-            s = self.seats[seat - 1]
-            s.connected += 1
-            s.away_since = s.idle_since = None  # back: opening the table again ends his time away
-
-    def disconnect(self, seat: int | None, now: float | None = None) -> None:
-        """A connection holding ``seat``'s token closed."""
-        if seat is not None:
-            s = self.seats[seat - 1]
-            s.connected = max(0, s.connected - 1)
-            if not s.present:
-                s.away_since = now if now is not None else time.time()
-
-    def connected_elsewhere(self, seat: int, count: int, now: float | None = None) -> None:
-        """Another process's connections to ``seat`` add up to ``count`` now."""
-        s = self.seats[seat - 1]
-        was = s.present
-        if count > s.elsewhere:
-            s.idle_since = None  # he opened the table again there
-        s.elsewhere = max(0, count)
-        if s.present:
-            s.away_since = None
-        elif was:
-            s.away_since = now if now is not None else time.time()
 
 
 def _bot_name(bot: str, seats: Sequence[Seat]) -> str:

@@ -140,11 +140,13 @@ function send(table, msgs) {
 }
 
 function schedule(id, now) {
-  // the bots' moves, one at a time, the table's pace apart; the player's messages come between them
+  // the bots' moves, one at a time, the table's pace apart (the master's effect: which seat, after
+  // how long); the player's messages come between them
   clearTimeout(timers.get(id));
   timers.delete(id);
-  if (!py("bot_to_act", id)) return;
-  const wait = now ? 0 : Math.max(0, py("pace", id)) * 1000;
+  const turn = py("bot_turn", id);
+  if (!turn) return;
+  const wait = now ? 0 : Math.max(0, turn.delay) * 1000;
   timers.set(id, setTimeout(async () => {
     timers.delete(id);
     try {

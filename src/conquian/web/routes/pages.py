@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -15,9 +13,7 @@ from starlette.routing import BaseRoute, Route
 
 from conquian.bots import bot_names
 from conquian.bots.expert import strongest_quick_bot
-from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
-from conquian.engine.rules import PRESETS
-from conquian.web import app_shell, protocol, security, site
+from conquian.web import app_shell, master, security, site
 from conquian.web.lang import catalogue, language_list
 from conquian.web.pages import tables_page
 from conquian.web.routes.common import lang_of
@@ -88,20 +84,7 @@ def routes(server: Server) -> list[BaseRoute]:
                             headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def presets(request: Request) -> Response:
-        return JSONResponse({
-            "variants": [
-                {"name": r.name, "family": r.family, "min_players": r.min_players, "max_players": r.max_players,
-                 "players": r.players, "options": _option_defaults(r.name), "pack": _pack(r.name)}
-                for r in PRESETS.values()
-            ],
-            "bots": bot_names(),
-            "levels": [level.bot for level in LEVELS],
-            # per game, the levels as listed for people: by their fitted rating there, weakest first
-            "level_order": {name: levels_by_rating(name) for name in PRESETS},
-            "bot_ratings": bot_ratings(),
-            "default_bot": default_bot,
-            "protocol": protocol.VERSION,
-        })
+        return JSONResponse(master.presets(bot_names(), default_bot))  # the page's engine reads the same
 
     return [
         Route("/", page),
@@ -115,15 +98,3 @@ def routes(server: Server) -> list[BaseRoute]:
         Route("/api/lang", lang_choice),
         Route("/api/presets", presets),
     ]
-
-
-@functools.cache
-def _pack(variant: str) -> str:
-    """``spanish`` for the presets played with the Spanish pack (R2.2, R8.1), whose suits a player may
-    have shown as oros, copas, espadas and bastos; ``french`` otherwise."""
-    ranks = PRESETS[variant].ranks
-    return "spanish" if 11 in ranks and 8 not in ranks else "french"
-
-
-def _option_defaults(variant: str) -> dict[str, Any]:
-    return {k: v for k, v in PRESETS[variant].option_values().items() if k != "players"}
