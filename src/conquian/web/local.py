@@ -41,7 +41,7 @@ from conquian.engine.record import read_record, record_from_match, write_record
 from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator, match_language, translator
 from conquian.session import HUMAN, read_table_note, table_note
-from conquian.web.snapshot import hint_message, selection_options, table_snapshot
+from conquian.web.snapshot import hint_message, options_message, table_snapshot
 from conquian.web.table import OVER, PLAYING, Table, TableError, deck_text
 
 #: The saved table's format (what the page keeps in IndexedDB).
@@ -246,9 +246,7 @@ class LocalTable:
             cards = msg.get("cards")
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise TableError("bad_message", Msg("a selected card is not a card"))
-            found = selection_options(t, 1, cards[:60], self.tr)
-            return [{"type": "options", "cards": cards, "actions": [a for a, _ in found],
-                     "words": [w for _, w in found]}]
+            return [options_message(t, 1, cards[:60], self.tr) | {"cards": cards}]
         elif kind == "hint":
             return [self.hint()]
         elif kind == "pace":

@@ -26,7 +26,7 @@ from conquian.web.limits import client_address
 from conquian.web.protocol import ProtocolError
 from conquian.web.rematch import rematch
 from conquian.web.server import Connection, Hub, Server, log_move, snapshot
-from conquian.web.snapshot import hint_message, selection_options
+from conquian.web.snapshot import hint_message, options_message
 from conquian.web.table import NO_HINT, OPEN, PLAYING, TableError, check_turn_timer, rated_clock
 
 log = logging.getLogger("conquian.web")
@@ -172,9 +172,7 @@ async def _handle(server: Server, hub: Hub, conn: Connection, msg: protocol.Clie
     if isinstance(msg, protocol.Hello):
         raise ProtocolError("bad_message", Msg("hello is sent once"))
     if isinstance(msg, protocol.Options):
-        actions = _options(hub, conn, msg.cards)
-        await conn.send({"type": "options", "cards": msg.cards, "actions": [a for a, _ in actions],
-                         "words": [w for _, w in actions]})
+        await conn.send(options_message(hub.table, conn.seat, msg.cards, conn.tr))
         return
     if isinstance(msg, protocol.Chat | protocol.React):
         await _chat(server, hub, conn, msg)
@@ -319,7 +317,3 @@ async def _hint(server: Server, hub: Hub, conn: Connection) -> None:
         raise TableError("stale", Msg("the table moved on while the hint was worked out; ask again"))
     await conn.send(await run_in_threadpool(hint_message, session, conn.seat, act, conn.tr))
 
-
-def _options(hub: Hub, conn: Connection, cards: list[str]) -> list[tuple[str, str]]:
-    """The moves the selection makes (:func:`~conquian.web.snapshot.selection_options`)."""
-    return selection_options(hub.table, conn.seat, cards, conn.tr)
