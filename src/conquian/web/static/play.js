@@ -2,95 +2,36 @@
 // (and a place on the table) can do, the marks of the last moves, the cards' movements, sounds.
 // Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
 // (cards.js, page.js, lobby.js, play.js, table.js, replay.js, app.js), sharing one global scope; no build step.
-// Nothing here knows more than the seat's snapshot: the moves come from its `legal` list and the
-// server's `options` answer, the marks from its `last_moves`.
+// Nothing here knows more than the seat's snapshot: the moves come from its `moves` list and the
+// server's `options` answer (their words, cards and places decided in Python), the marks from its
+// `last_moves`; the server's texts (the log, the last moves, the hint's outs) come in the page's words.
 "use strict";
 
 // ----------------------------------------------------------------------------- moves in words
-// A move in the notation (docs/records.md), taken apart: its verb, its cards, where it goes.
-function parseMove(text) {
-  const words = String(text).trim().split(/\s+/);
-  const verb = words[0] || "";
-  const m = { text, verb, cards: [], melds: [], combo: null, target: null, which: null };
-  const rest = words.slice(1);
-  if (verb === "use") {
-    m.melds = rest.join(" ").split("|").map(g => g.trim().split(/\s+/).filter(Boolean)).filter(g => g.length);
-    m.cards = m.melds.flat();
-  } else if (verb === "add" || verb === "shift") {
-    m.combo = Number(rest[0]);
-    let k = 1;
-    if (verb === "shift" && (rest[1] === "low" || rest[1] === "high")) { m.which = rest[1]; k = 2; }
-    m.cards = rest.slice(k);
-  } else if (verb === "force") {
-    m.cards = rest.slice(0, 1);
-    const t = rest[1] && rest[1].match(/^p(\d+)$/);
-    if (t) m.target = Number(t[1]);
-  } else m.cards = rest;
-  return m;
-}
+// The moves come from the snapshot (`moves`) and the `options` answer, each with its words, its
+// cards and the places of the table it goes to (conquian.web.moves): the page never reads the notation.
 
-// a card of a move or a combination in words: 7♠, 10♥, "7 de copas", the joker
+// a card of a combination in words: 7♠, 10♥, "7 de copas", the joker
 function tokenWords(token) {
   const named = token.match(/^X(?:=|\()([^)*]+)/);
   if (named) return format(_("joker as {card}"), { card: cardWords(named[1]) });
   if (token.startsWith("X")) return _("joker");
   return cardWords(token.replace(/^10/, "T"));
 }
-// the cards a line of the server writes in the notation ("2c 2h: 2 live (2d 2s)", "4c 4h 4s"),
-// in the page's words: 2♣ 2♥, 10♥ (never a word of the sentence: "As de oros" stays)
-const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! de )/g;
-function notationWords(line) {
-  return String(line).replace(NOTATION_CARD, (m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
-}
-// a card of a move in a sentence, with its article: "the 7♠", "la sota de espadas", "el comodín como 9♥"
-function theToken(token) {
-  const named = token.match(/^X(?:=|\()([^)*]+)/);
-  return theCard(named ? "X" : token.replace(/^10/, "T"), tokenWords(token));
-}
-function cardsWords(tokens) { return tokens.map(tokenWords).join(" "); }
 
-// a combination on the table in a few words: every card, or the first and the last of a long one
-function comboWords(cards) {
-  const short = c => (c.startsWith("X") ? "★" : cardWords(c));
-  if (cards.length <= 4) return cards.map(short).join(" ");
-  return `${short(cards[0])}…${short(cards[cards.length - 1])}`;
+// a place of the table tapped or dropped on, as a move names it: play, pack, stock, combo:N, side:S
+function placeKey(target) {
+  if (target.kind === "combo") return `combo:${target.number}`;
+  if (target.kind === "side") return `side:${target.seat}`;
+  return target.kind;
 }
+// Whether a move goes where the player tapped (none tapped: every move)
+function fitsTarget(move, target) { return !target || move.places.includes(placeKey(target)); }
 
-// the seat a force sends the card to: named (R8.4), else the other seat of the deal (R3.6)
-function forceTarget(m, d, you) {
-  if (m.target) return m.target;
-  return (d.seats || []).find(s => s !== you) || null;
-}
-
-// a move as a player reads it on its button: "Lay 7♠ 8♠ 9♠", "Discard the 2♣", "Force the 5♥ on Bea"
-function moveWords(game, text) {
-  const t = game.table, d = t.deal, m = parseMove(text);
-  const card = m.cards[0] ? theToken(m.cards[0]) : "";
-  switch (m.verb) {
-    case "pass":
-      return d.card_in_play ? format(_("Pass {card}"), { card: theCard(d.card_in_play) }) : _("Pass");
-    case "draw": return _("Draw from the pack");
-    case "take": {
-      const top = card || (d.stock && d.stock.length ? theCard(d.stock[d.stock.length - 1]) : "");
-      return top ? format(_("Take {card} from the discard pile"), { card: top }) : _("Take from the discard pile");
-    }
-    case "use": return format(_("Lay {cards}"), { cards: m.melds.map(cardsWords).join(" + ") });
-    case "meld": return format(_("Lay {cards}"), { cards: cardsWords(m.cards) });
-    case "force": return format(_("Force {card} on {name}"), { card, name: game.name(forceTarget(m, d, game.you)) });
-    case "discard": return format(_("Discard {card}"), { card });
-    case "give": return format(_("Give {card} to {name}"), { card, name: game.name(d.exchange ? d.exchange.to : null) });
-    case "add":
-    case "shift": {
-      const combo = (d.combos || []).find(c => c.number === m.combo);
-      const what = combo ? comboWords(combo.cards) : String(m.combo);
-      const mine = combo && combo.owner === game.you;
-      const fields = { cards: cardsWords(m.cards), combo: what, name: combo ? game.name(combo.owner) : "" };
-      if (m.verb === "shift") return mine ? format(_("Move the joker of your {combo} and add {cards}"), fields)
-        : format(_("Move the joker of {name}'s {combo} and add {cards}"), fields);
-      return mine ? format(_("Add {cards} to your {combo}"), fields) : format(_("Add {cards} to {name}'s {combo}"), fields);
-    }
-    default: return text;
-  }
+// the hint's move in the words of its button when it is listed, else the server's words
+function hintWords(table, hint) {
+  const listed = (table.moves || []).find(m => m.act === hint.act);
+  return listed ? suited(listed, "words") : hint.move;
 }
 
 // A move of the record in words, without the table's state (the replay, the review): "Lupita: pay
@@ -122,29 +63,34 @@ function recordMoveWords(text, name) {
   return seat === null ? move : format(_("{who}: {move}"), { who: name(seat), move });
 }
 
-// The say's or the draw's choices: what a player may do with nothing selected (R3.3, R4.3).
-function isChoice(m, d) {
-  if (m.verb === "pass" || m.verb === "draw" || m.verb === "take") return true;
-  return m.verb === "force" && d.phase !== "discard" && m.cards[0] === d.card_in_play;
+// A move in the notation (docs/records.md), taken apart: its verb, its cards, where it goes.
+function parseMove(text) {
+  const words = String(text).trim().split(/\s+/);
+  const verb = words[0] || "";
+  const m = { text, verb, cards: [], melds: [], combo: null, target: null, which: null };
+  const rest = words.slice(1);
+  if (verb === "use") {
+    m.melds = rest.join(" ").split("|").map(g => g.trim().split(/\s+/).filter(Boolean)).filter(g => g.length);
+    m.cards = m.melds.flat();
+  } else if (verb === "add" || verb === "shift") {
+    m.combo = Number(rest[0]);
+    let k = 1;
+    if (verb === "shift" && (rest[1] === "low" || rest[1] === "high")) { m.which = rest[1]; k = 2; }
+    m.cards = rest.slice(k);
+  } else if (verb === "force") {
+    m.cards = rest.slice(0, 1);
+    const t = rest[1] && rest[1].match(/^p(\d+)$/);
+    if (t) m.target = Number(t[1]);
+  } else m.cards = rest;
+  return m;
 }
 
-// Whether a move goes where the player tapped: the card in play, the pack, the stock, a combination, a side.
-function fitsTarget(m, target, d, you) {
-  if (!target) return true;
-  switch (target.kind) {
-    case "play":
-      if (d.phase === "discard") return m.verb === "discard";
-      return m.verb === "use" || m.verb === "pass" || (m.verb === "force" && m.cards[0] === d.card_in_play);
-    case "pack": return m.verb === "draw";
-    case "stock": return m.verb === "take" || m.verb === "discard";
-    case "combo": return (m.verb === "add" || m.verb === "shift") && m.combo === target.number;
-    case "side":
-      if (target.seat === you) return m.verb === "use";
-      return m.verb === "force" && forceTarget(m, d, you) === target.seat;
-    default: return true;
-  }
+// the cards a line of the server writes in the notation ("2c 2h: 2 live (2d 2s)", "4c 4h 4s"),
+// in the page's words: 2♣ 2♥, 10♥ (never a word of the sentence: "As de oros" stays)
+const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! de )/g;
+function notationWords(line) {
+  return String(line).replace(NOTATION_CARD, (m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
 }
-
 // ----------------------------------------------------------------------------- last moves
 // the short verb of a seat's last move, by the kind its event has (docs/protocol.md)
 function lastKindWords(kind, family) {

@@ -80,11 +80,11 @@ class Game {
       if (!this.table || !this.table.deal || !this.table.deal.hand) return;
       const now = this.selected.map(k => this.table.deal.hand[k]).join(" ");
       if ((m.cards || []).join(" ") !== now) return;
-      this.options = m.actions;
+      this.options = m.moves || [];
       if (this.autoPlay) {
         this.autoPlay = false;
         const fit = this.offered();
-        if (fit && fit.length === 1) { this.act(fit[0]); return; }
+        if (fit && fit.length === 1) { this.act(fit[0].act); return; }
       }
       this.render();
     } else if (m.type === "hint") {
@@ -113,7 +113,7 @@ class Game {
   }
   name(seat) { const s = this.table.seats[seat - 1]; return s ? (seatName(s.name, s.kind, seat) || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
-  mine() { const d = this.table.deal; return !!(d && !d.over && this.you !== null && d.to_act === this.you && this.table.legal.length); }
+  mine() { const d = this.table.deal; return !!(d && !d.over && this.you !== null && d.to_act === this.you && this.table.moves.length); }
   toggle(index) {
     const d = this.table.deal;
     if (d.phase === "exchange") {
@@ -144,7 +144,7 @@ class Game {
       // cards chosen, then where they go: one move fits, it is played
       const fit = this.offered();
       if (fit === null) this.autoPlay = true;
-      else if (fit.length === 1) { this.act(fit[0]); return; }
+      else if (fit.length === 1) { this.act(fit[0].act); return; }
     }
     this.render();
   }
@@ -155,32 +155,33 @@ class Game {
     this.target = target;
     const fit = this.offered();
     if (fit === null) this.autoPlay = true;
-    else if (fit.length === 1) { this.act(fit[0]); return; }
+    else if (fit.length === 1) { this.act(fit[0].act); return; }
     this.render();
   }
   clear() { this.selected = []; this.options = null; this.target = null; this.autoPlay = false; this.render(); }
   offered() {
-    // the moves shown as buttons: those of the selection (null while the server answers), else
-    // those of the place tapped, else the say's or the draw's choices
-    const t = this.table, d = t.deal;
+    // the moves shown as buttons (the snapshot's and the options answer's, each with the places it
+    // goes to): those of the selection (null while the server answers), else those of the place
+    // tapped, else the say's or the draw's choices
+    const t = this.table;
     if (!this.mine()) return [];
-    const fits = w => fitsTarget(parseMove(w), this.target, d, this.you);
+    const fits = m => fitsTarget(m, this.target);
     if (this.selected.length) {
       if (this.options === null) return null;
       // a selection that makes no move (the draw of Cooncan, say): the phase's own choices stay offered
       const own = this.options.filter(fits);
       return own.length || this.target ? own : this.choices();
     }
-    if (this.target) return t.legal.filter(fits);
+    if (this.target) return t.moves.filter(fits);
     return this.choices();
   }
-  pick(words) {
+  pick(act) {
     // a move offered under the hand; one of the phase's choices shown for a selection that makes no move lets go of it
     if (!this.selectionMoves()) { this.selected = []; this.options = null; }
-    this.act(words);
+    this.act(act);
   }
-  choices() { return this.table.legal.filter(w => isChoice(parseMove(w), this.table.deal)); }
-  selectionMoves() { return !this.selected.length || !!(this.options || []).filter(w => fitsTarget(parseMove(w), this.target, this.table.deal, this.you)).length; }
+  choices() { return this.table.moves.filter(m => m.choice); }
+  selectionMoves() { return !this.selected.length || !!(this.options || []).filter(m => fitsTarget(m, this.target)).length; }
   render() {
     const t = this.table;
     spanishPack = spanishPackOf(t.variant);
@@ -364,7 +365,7 @@ class Game {
       el("div", { class: "meta" }, heldCards(d.hand_counts[i]),
         el("span", { class: "score", title: format(_("score {points}"), { points: total > 0 ? `+${total}` : total }) },
           format(_("{points} pts"), { points: total > 0 ? `+${total}` : total }))),
-      last && last.kind ? el("div", { class: "last", title: notationWords(suited(last, "words") || "") }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
+      last && last.kind ? el("div", { class: "last", title: suited(last, "words") || "" }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
   }
   marked(code, where) {
     // whether a card drawn at `where` is the one the newest move put there
@@ -449,7 +450,7 @@ class Game {
     }
     if (newest) {
       centre.append(el("div", { id: "last-move", class: "last-move", "data-seat": newest.seat, "data-kind": newest.kind, "data-event": newest.event },
-        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, notationWords(suited(newest, "words") || ""))));
+        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, suited(newest, "words") || "")));
     }
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
       centre.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
@@ -531,9 +532,11 @@ class Game {
     box.append(bar, el("div", { class: "hand-box" }, hand));
     if (d.exchange.gave) bar.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: theCard(d.exchange.gave), name: to })));
     const pick = mine && this.selected.length ? d.hand[this.selected[0]] : null;
-    if (pick && t.legal.includes(`give ${pick}`)) {
-      bar.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
-        format(_("Give {card} to {name}"), { card: theCard(pick), name: to }))));
+    // the exchange's moves are the gives, one a card (R8.2)
+    const give = pick ? t.moves.find(m => m.cards.length === 1 && m.cards[0] === pick) : null;
+    if (give) {
+      bar.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": give.act, onclick: () => this.act(give.act) },
+        suited(give, "words"))));
     }
     return box;
   }
@@ -592,7 +595,7 @@ class Game {
     }
     const moves = this.offered();
     bar.append(el("p", { id: "prompt", class: "prompt", "data-waiting": moves === null ? "1" : "" }, this.prompt(d, moves)));
-    const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(w => el("button", { type: "button", class: "move", "data-key": `act-${w}`, "data-action": w, onclick: () => this.pick(w) }, moveWords(this, w))));
+    const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(m => el("button", { type: "button", class: "move", "data-key": `act-${m.act}`, "data-action": m.act, onclick: () => this.pick(m.act) }, suited(m, "words"))));
     if (this.selected.length || this.target) list.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
     bar.append(list);
     if (this.hint && this.hint.state === t.state) bar.append(this.hintBox());
@@ -642,7 +645,7 @@ class Game {
       s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
   }
   logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, suited(this.table, "log").map(l => el("div", {}, notationWords(l))));
+    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, suited(this.table, "log").map(l => el("div", {}, l)));
     setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
     return el("div", { class: "panel", id: "log-panel" }, el("h2", {}, _("Log")), box);
   }
@@ -650,16 +653,16 @@ class Game {
     // the terminal game's hint: the move the review would call best, and the live outs with their chance to fill in time
     const h = this.hint;
     return el("div", { id: "hint", class: "hint", role: "status" },
-      el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, moveWords(this, h.act)), " ",
+      el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, hintWords(this.table, h)), " ",
       el("button", { type: "button", id: "hint-play", class: "move", "data-key": "hint-play", "data-action": h.act, onclick: () => this.act(h.act) }, _("Play it")),
-      h.outs.length ? el("ul", { class: "outs" }, suited(h, "outs").map(o => el("li", {}, notationWords(o)))) : "");
+      h.outs.length ? el("ul", { class: "outs" }, suited(h, "outs").map(o => el("li", {}, o))) : "");
   }
   allMoves() {
     // every move in words, for the keyboard and screen readers (the table is the main way to play)
     const t = this.table;
     const box = el("details", { id: "all-moves", class: "more", open: this.opened.moves },
-      el("summary", { "data-key": "all-moves" }, format(ngettext("All moves ({n})", "All moves ({n})", t.legal.length), { n: t.legal.length })),
-      el("div", { class: "actions row" }, t.legal.map(w => el("button", { type: "button", class: "move secondary", "data-key": `all-${w}`, "data-action": w, onclick: () => this.act(w) }, moveWords(this, w)))));
+      el("summary", { "data-key": "all-moves" }, format(ngettext("All moves ({n})", "All moves ({n})", t.moves.length), { n: t.moves.length })),
+      el("div", { class: "actions row" }, t.moves.map(m => el("button", { type: "button", class: "move secondary", "data-key": `all-${m.act}`, "data-action": m.act, onclick: () => this.act(m.act) }, suited(m, "words")))));
     keepOpen(box, open => { this.opened.moves = open; });
     return box;
   }
