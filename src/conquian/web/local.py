@@ -42,7 +42,7 @@ from conquian.engine.rules import PRESETS, get_rules
 from conquian.i18n import ENGLISH, Msg, Translator, match_language, translator
 from conquian.session import HUMAN, read_table_note, table_note
 from conquian.web.snapshot import hint_message, options_message, table_snapshot
-from conquian.web.table import OVER, PLAYING, Table, TableError, deck_text
+from conquian.web.table import OVER, PLAYING, TURN_TIMERS, Table, TableError, deck_text
 
 #: The saved table's format (what the page keeps in IndexedDB).
 SAVED_FORMAT = "conquian-offline/1"
@@ -73,6 +73,7 @@ def presets() -> dict[str, Any]:
         "bot_ratings": {game: {b: r for b, r in bots.items() if b in OFFLINE_BOTS}
                         for game, bots in bot_ratings().items()},
         "default_bot": "foster",
+        "turn_timers": list(TURN_TIMERS),
         "protocol": 1,
     }
 

@@ -37,18 +37,18 @@ from conquian.engine.cards import card_str, parse_card
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.view import CooncanView
-from conquian.i18n import ENGLISH, SOURCE_LANGUAGE, CMsg, Msg, Translator
-from conquian.present import Joined, spanish_card_words, spanish_pack, symbols
+from conquian.i18n import ENGLISH, CMsg, Msg, Translator
+from conquian.present import (
+    ARTICLE_CONTEXTS,
+    SPANISH_ARTICLE_CONTEXTS,
+    Joined,
+    spanish_card_words,
+    spanish_pack,
+    symbols,
+)
 from conquian.session import GameSession
 
 View = ConquianView | CooncanView | MexicanoView
-
-#: The context of a card's article by its rank, beside the French suits and beside the Spanish
-#: pack's own (each kind of card has its gender: "la J♠" but "el caballo").
-ARTICLE_CONTEXT = {"A": "card: ace", "J": "card: jack", "Q": "card: queen", "K": "card: king"}
-SPANISH_ARTICLE_CONTEXT = {"A": "Spanish pack card: as", "J": "Spanish pack card: sota",
-                           "Q": "Spanish pack card: caballo", "K": "Spanish pack card: rey"}
-
 
 class PageCard(Msg):
     """A card of a move as the page draws it: ``7♠``, ``10♥``; beside the Spanish pack's own suits
@@ -91,13 +91,11 @@ class TheCard(Msg):
         tr = tr or ENGLISH
         card = PageCard(self.token, self.spanish)
         if self.token.startswith("X"):
-            return tr.render(CMsg("card: joker", "the {card}", card=card))
+            return tr.render(CMsg(ARTICLE_CONTEXTS["joker"], "the {card}", card=card))
         rank = card_str(parse_card(self.token))[0]
         shown = self.spanish and tr.spanish_suits
-        context = (SPANISH_ARTICLE_CONTEXT.get(rank, "Spanish pack card: number") if shown
-                   else ARTICLE_CONTEXT.get(rank, "card: number"))
-        if shown and tr.lang == SOURCE_LANGUAGE:
-            return tr.render(card)  # English says the Spanish pack's names as they are ("sota de oros")
+        contexts = SPANISH_ARTICLE_CONTEXTS if shown else ARTICLE_CONTEXTS
+        context = contexts.get(rank, contexts["number"])
         return tr.render(CMsg(context, "the {card}", card=card))
 
 

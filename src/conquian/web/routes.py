@@ -182,6 +182,8 @@ def http_routes(server: Server) -> list[BaseRoute]:
             "bot_ratings": bot_ratings(),
             "default_bot": default_bot,
             "protocol": protocol.VERSION,
+            # the turn timers a table may have here (the page's menus: never a copy of the list)
+            "turn_timers": list(settings.turn_timers),
         })
 
     async def list_tables(request: Request) -> Response:

@@ -13,7 +13,7 @@ function route() {
   connBox.textContent = "";
   const path = location.pathname;
   let m;
-  if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) { if (!presets) api("/api/presets").then(p => { presets = p; }); game = new Game(m[1]); }
+  if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) { if (!presets) api("/api/presets").then(p => { presets = p; if (game && game.table && !game.closed) game.render(); }); game = new Game(m[1]); }
   else if ((m = path.match(/^\/r\/([A-Za-z0-9_-]{1,16})$/))) replayPage(m[1]);
   else lobby().catch(e => showError(e.message));
 }

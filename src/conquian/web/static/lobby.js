@@ -32,7 +32,7 @@ async function lobby() {
     el("option", { value: "1" }, _("rated (signed-in players with a name)")));
   rated.addEventListener("change", () => { isPublic.disabled = Boolean(rated.value); if (rated.value) isPublic.checked = true; });
   const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
-    [30, 60, 120, 300].map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
+    AWAY_CHOICES.map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
 
   const turnTimer = turnTimerSelect("turn-timer-new", null, null);
 

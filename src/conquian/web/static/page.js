@@ -7,8 +7,6 @@
 // a text with {fields} is filled by format(), never pieced together from translated fragments.
 "use strict";
 
-const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const RANKS = { T: "10", A: "A", J: "J", Q: "Q", K: "K" };
 const main = document.getElementById("main");
 const alertBox = document.getElementById("alert");
 const connBox = document.getElementById("conn");
@@ -47,7 +45,7 @@ async function loadLanguage() {
     const res = await fetch(files ? `${files}${wanted.slice(0, 2).toLowerCase() === "es" ? "es" : "en"}.json` : `/i18n/${asked}.json`);
     const data = await res.json();
     LANG = data.lang || "en"; CATALOG = data.messages || {}; NPLURALS = data.nplurals || 2;
-    if (data.cards) PACK = data.cards;
+    if (data.cards) PACK = { ...PACK, ...data.cards };
     if (Array.isArray(data.languages) && data.languages.length) LANGUAGES = data.languages;
   } catch (e) { /* English */ }
   try { pluralRules = new Intl.PluralRules(LANG); } catch (e) { pluralRules = null; }
@@ -116,6 +114,8 @@ function gameName(variant) {
     cooncan: _("Cooncan"), "cooncan-double": _("Cooncan with two packs and jokers"), puzzles: _("Puzzles") };
   return names[variant] || variant;
 }
+// the host's choices of the time a seat may be away before a bot plays for it (seconds: the lobby's and the table's menus)
+const AWAY_CHOICES = [30, 60, 120, 300];
 const BOT_KINDS = ["expert", "master", "apprentice", "exit", "random", "foster", "beginner", "casual", "skilled"];
 function botName(kind) {
   const names = { expert: _("Expert"), master: _("Master"), apprentice: _("Apprentice"), exit: _("Disciple"), random: _("Random"), foster: _("Foster"),
@@ -168,9 +168,10 @@ function setTitle(text) { document.getElementById("title").textContent = text; d
 // ----------------------------------------------------------------------------- cards
 // The Spanish pack (conquian-spanish, conquián mexicano) may be shown with its own suits, as the
 // player chooses (kept in localStorage): oros = diamonds, copas = hearts, espadas = spades,
-// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's. Their names
-// come with the catalogue (the terminal's words: conquian.present.pack_words), never typed here.
-let PACK = { suits: {}, ranks: {}, short_suits: {}, short_ranks: {}, faces: {} };
+// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's. Every card's
+// words (the Spanish pack's, the French suits' symbols) and its article's context come with the
+// catalogue (the terminal's words: conquian.present.pack_words), never typed here.
+let PACK = { suits: {}, ranks: {}, short_suits: {}, short_ranks: {}, faces: {}, words: {}, symbols: {}, articles: {}, spanish_articles: {} };
 const SPANISH_PACKS = new Set(["conquian-spanish", "conquian-mexicano"]);
 let spanishPack = false;  // whether the table or replay shown is played with the Spanish pack
 function spanishPackOf(variant) {
@@ -181,21 +182,19 @@ function spanishSuits() { return spanishPack && store.get("pref", "spanish-suits
 
 function cardWords(code) {
   if (code.startsWith("X")) return _("joker");
-  const r = code.slice(0, -1), s = code.slice(-1);
-  if (spanishSuits()) return `${PACK.ranks[r] || r} de ${PACK.suits[s] || s}`;
-  return `${RANKS[r] || r}${SUITS[s] || s}`;
+  if (spanishSuits() && PACK.words[code]) return PACK.words[code];
+  return PACK.symbols[code] || code;
 }
 
 // a card in a sentence with its article, as the reader's language wants it: "the 7♠", "la sota de
 // espadas", "el caballo de espadas", "la J♠" (one context per kind of card: each has its gender)
-const ARTICLE_CONTEXT = { A: "card: ace", J: "card: jack", Q: "card: queen", K: "card: king" };
-const SPANISH_ARTICLE_CONTEXT = { A: "Spanish pack card: as", J: "Spanish pack card: sota", Q: "Spanish pack card: caballo", K: "Spanish pack card: rey" };
 function theCard(code, shown) {
   const words = shown === undefined ? cardWords(code) : shown;
-  if (code.startsWith("X")) return format(pgettext("card: joker", "the {card}"), { card: words });
-  const r = code.slice(0, -1);
   // the article of the card as drawn: "la Q♠" (reina) beside the French suits, "el caballo" beside the Spanish ones
-  const context = spanishSuits() ? SPANISH_ARTICLE_CONTEXT[r] || "Spanish pack card: number" : ARTICLE_CONTEXT[r] || "card: number";
+  const contexts = spanishSuits() ? PACK.spanish_articles : PACK.articles;
+  if (code.startsWith("X")) return format(pgettext(contexts.joker || "card: joker", "the {card}"), { card: words });
+  const r = code.slice(0, -1);
+  const context = contexts[r] || contexts.number || "card: number";
   return format(pgettext(context, "the {card}"), { card: words });
 }
 

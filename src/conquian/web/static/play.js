@@ -191,11 +191,12 @@ function soundSwitch() {
 // makes there, or shows the moves when several fit.  Pointer events: a mouse, a pen, a finger.
 // The turn timer's choices (seconds a person has to move before the expert moves for him), as a
 // select; `chosen` is the table's (one not among the usual ones is shown too), `onPick` gets the
-// seconds or null (off) when the host picks (none: a form's field, read when it is sent).
-const TURN_TIMERS = [30, 60, 120, 300];
+// seconds or null (off) when the host picks (none: a form's field, read when it is sent).  The
+// choices are the server's (`turn_timers` of /api/presets), never a copy here.
 function turnTimerSelect(id, chosen, onPick) {
   const words = s => (s % 60 ? format(_("{seconds} s"), { seconds: s }) : format(_("{minutes} min"), { minutes: s / 60 }));
-  const all = chosen && !TURN_TIMERS.includes(chosen) ? [chosen, ...TURN_TIMERS] : TURN_TIMERS;
+  const timers = (presets && presets.turn_timers) || [];
+  const all = chosen && !timers.includes(chosen) ? [chosen, ...timers] : timers;
   const sel = el("select", { id, "data-key": id, "aria-label": _("turn timer") }, el("option", { value: "", selected: !chosen }, _("off")),
     all.map(s => el("option", { value: s, selected: chosen === s }, words(s))));
   if (onPick) sel.addEventListener("change", () => onPick(sel.value ? Number(sel.value) : null));

@@ -693,7 +693,7 @@ class Game {
     }
     if (this.host && t.status === "playing") {
       const sel = el("select", { id: "away-after", "data-key": "away-after", "aria-label": _("a bot plays for someone away") }, el("option", { value: "" }, _("never")),
-        [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
+        AWAY_CHOICES.map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
       sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
       box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
       if (!t.rated) box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
