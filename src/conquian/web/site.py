@@ -66,7 +66,7 @@ LEARN_PAGE = "learn.html"
 #: The engine's sub-packages and modules the page does not need (the terminal game, the learning
 #: environments, the analysis, the command line, the server).
 _SKIPPED = ("tui/", "envs/", "analysis/", "cli/", "web/static/", "web/offline/", "web/migrations/")
-_WEB_KEPT = ("web/__init__.py", "web/table.py", "web/snapshot.py", "web/local.py")
+_WEB_KEPT = ("web/__init__.py", "web/table.py", "web/snapshot.py", "web/moves.py", "web/local.py")
 _DATA = (".py", ".json", ".mo", ".md", ".typed")
 #: The puzzles' data file, whose answers the offline app gets sealed.
 SEALED = "conquian/learn/puzzles.json"
