@@ -73,10 +73,10 @@ function cardSvg(code, spanish) {
   const r = code.slice(0, -1), s = code.slice(-1);
   const shapes = spanish ? SPANISH_SHAPES[s] : SUIT_SHAPES[s];
   const rank = (spanish ? PACK.faces[r] : null) || CARD_RANKS[r] || r;
-  svg.append(svgEl("text", { x: r === "T" ? 2.5 : 4, y: 17, class: "rank" + (r === "T" ? " wide" : "") }, rank));
+  svg.append(svgEl("text", { x: r === "T" ? 2.5 : 4, y: 17, class: `rank${r === "T" ? " wide" : ""}` }, rank));
   if (shapes) {
     svg.append(suitShape(shapes, 4.5, 20.5, 10, "pip"));
-    svg.append(suitShape(shapes, 17, 31, 28, "pip big" + (spanish ? " badge" : "")));
+    svg.append(suitShape(shapes, 17, 31, 28, `pip big${spanish ? " badge" : ""}`));
   }
   return svg;
 }

@@ -25,7 +25,7 @@ function historyForget() { try { localStorage.removeItem("conquian:history:match
 function historyRecord(game) {
   // a finished match at a table this browser sat at: kept once (the newest first)
   const t = game.table;
-  if (!t || t.status !== "over" || game.you === null || game.you === undefined || !t.scores) return;
+  if (t?.status !== "over" || game.you === null || game.you === undefined || !t.scores) return;
   const list = historyList();
   if (list.some(m => m.id === t.id)) return;
   const totals = t.scores.totals || [];
@@ -59,8 +59,8 @@ function historyPanel(rerender) {
       el("span", { class: "dim" }, when.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" })), " ",
       el("strong", {}, m.name), " ", el("span", { class: "dim" }, `(${game})`), el("br"),
       el("span", { class: "history-result" }, historyResult(m)), " - ", score,
-      m.standings && m.standings.length ? el("span", { class: "dim" }, " " + format(_("(all matches: {standings})"),
-        { standings: m.names.map((n, i) => `${n} ${signed(m.standings[i] || 0)}`).join(", ") })) : "",
+      m.standings?.length ? el("span", { class: "dim" }, ` ${format(_("(all matches: {standings})"),
+        { standings: m.names.map((n, i) => `${n} ${signed(m.standings[i] || 0)}`).join(", ") })}`) : "",
       " ", el("a", { href: `/r/${m.id}`, "data-link": 1, class: "history-replay" }, _("replay")));
   });
   return el("section", { class: "panel", id: "history", "aria-labelledby": "history-title" },

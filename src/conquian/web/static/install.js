@@ -65,7 +65,7 @@ function keepEngineWhenIdle() {
   navigator.serviceWorker.ready.then(reg => {
     if (!reg.active) return;
     reg.active.postMessage({ type: "engine" });
-    const ask = () => reg.active && reg.active.postMessage({ type: "keep-engine" });
+    const ask = () => reg.active?.postMessage({ type: "keep-engine" });
     if ("requestIdleCallback" in window) requestIdleCallback(ask, { timeout: 5000 }); else setTimeout(ask, 1000);
   }).catch(() => {});
 }

@@ -135,9 +135,9 @@ function ratingShown(r, provisional) {
 // higher), each with its rating ("Beginner · 1,338"; two neighbours can measure within their
 // intervals of each other), then the other bots by rating (when it was measured)
 function botOptions(p, game, selected) {
-  const bots = (p && p.bots) || ["expert", "foster", "random"];
-  const rated = ((p && p.bot_ratings) || {})[game] || {};
-  const levels = (((p && p.level_order) || {})[game] || (p && p.levels) || []).filter(b => bots.includes(b));
+  const bots = (p?.bots) || ["expert", "foster", "random"];
+  const rated = (p?.bot_ratings)?.[game] || {};
+  const levels = ((p?.level_order)?.[game] || (p?.levels) || []).filter(b => bots.includes(b));
   const rank = b => (rated[b] ? rated[b].rating : Infinity);
   const option = b => el("option", { value: b, selected: b === selected },
     rated[b] ? format(_("{name} · {rating}"), { name: botName(b), rating: ratingText(rated[b].rating) }) : botName(b));
@@ -147,7 +147,7 @@ function botOptions(p, game, selected) {
           others.length ? el("optgroup", { label: _("Other bots") }, others.map(option)) : null];
 }
 // a seat's name: a bot's default name ("Expert", "Expert 3") in the page's words, any other as it is
-function seatName(name, kind, seat) {
+function seatName(name, kind, _seat) {
   if (!name || !BOT_KINDS.includes(kind)) return name;
   const base = kind.charAt(0).toUpperCase() + kind.slice(1);
   if (name === base) return botName(kind);
@@ -159,7 +159,7 @@ function seatName(name, kind, seat) {
 // machine code before it ("seat_taken: ..."), its first letter capital; a rule's number stays
 function refusalText(error) {
   let text = (error && typeof error.message === "string") ? error.message : "";
-  if (error && error.code && text.startsWith(`${error.code}: `)) text = text.slice(error.code.length + 2);
+  if (error?.code && text.startsWith(`${error.code}: `)) text = text.slice(error.code.length + 2);
   return text ? text.charAt(0).toLocaleUpperCase(LANG) + text.slice(1) : "";
 }
 
@@ -175,7 +175,7 @@ let PACK = { suits: {}, ranks: {}, short_suits: {}, short_ranks: {}, faces: {}, 
 const SPANISH_PACKS = new Set(["conquian-spanish", "conquian-mexicano"]);
 let spanishPack = false;  // whether the table or replay shown is played with the Spanish pack
 function spanishPackOf(variant) {
-  const p = presets && presets.variants.find(v => v.name === variant);
+  const p = presets?.variants.find(v => v.name === variant);
   return p ? p.pack === "spanish" : SPANISH_PACKS.has(variant);
 }
 function spanishSuits() { return spanishPack && store.get("pref", "spanish-suits") === "1"; }
@@ -228,12 +228,12 @@ function tokenHeaders(id) { const token = id ? tableToken(id) : ""; return { ...
 
 async function api(path, body, tokenOf) {
   // the server answers a refusal in the page's language; tokenOf: the table whose token goes along
-  path += (path.includes("?") ? "&" : "?") + `lang=${encodeURIComponent(LANG)}`;
+  path += `${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(LANG)}`;
   const headers = tokenHeaders(tokenOf);
   const res = await fetch(path, body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new Error(refusalText(data && data.error) || format(_("request failed ({status})"), { status: res.status }));
+  if (!res.ok) throw new Error(refusalText(data?.error) || format(_("request failed ({status})"), { status: res.status }));
   return data;
 }
 
@@ -255,7 +255,7 @@ function recordLink(id, attrs) {
     ev.preventDefault();
     try {
       const res = await fetch(`/api/tables/${id}/record?lang=${encodeURIComponent(LANG)}`, { headers: tokenHeaders(id) });
-      if (!res.ok) { let data = null; try { data = await res.json(); } catch (e) { /* not JSON */ } throw new Error(refusalText(data && data.error) || format(_("request failed ({status})"), { status: res.status })); }
+      if (!res.ok) { let data = null; try { data = await res.json(); } catch (e) { /* not JSON */ } throw new Error(refusalText(data?.error) || format(_("request failed ({status})"), { status: res.status })); }
       const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
       const url = URL.createObjectURL(await res.blob());
       const save = el("a", { href: url, download: name ? name[1] : `conquian-${id}.toml` });

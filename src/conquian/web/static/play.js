@@ -38,7 +38,7 @@ function hintWords(table, hint) {
 // 5♣" — the move list's words (the server's catalogue), the cards as the page shows them.
 function recordMoveWords(text, name) {
   const words = String(text).trim().split(/\s+/);
-  const seat = words[0] && words[0].match(/^p(\d+)$/) ? Number(words.shift().slice(1)) : null;
+  const seat = words[0]?.match(/^p(\d+)$/) ? Number(words.shift().slice(1)) : null;
   const m = parseMove(words.join(" "));
   const cards = toks => toks.map(tokenWords).join(" ");
   const card = m.cards[0] ? tokenWords(m.cards[0]) : "";
@@ -79,7 +79,7 @@ function parseMove(text) {
     m.cards = rest.slice(k);
   } else if (verb === "force") {
     m.cards = rest.slice(0, 1);
-    const t = rest[1] && rest[1].match(/^p(\d+)$/);
+    const t = rest[1]?.match(/^p(\d+)$/);
     if (t) m.target = Number(t[1]);
   } else m.cards = rest;
   return m;
@@ -89,7 +89,7 @@ function parseMove(text) {
 // in the page's words: 2♣ 2♥, 10♥ (never a word of the sentence: "As de oros" stays)
 const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! de )/g;
 function notationWords(line) {
-  return String(line).replace(NOTATION_CARD, (m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
+  return String(line).replace(NOTATION_CARD, (_m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
 }
 // ----------------------------------------------------------------------------- last moves
 // the short verb of a seat's last move, by the kind its event has (docs/protocol.md)
@@ -106,7 +106,7 @@ function lastKindWords(kind, family) {
 function miniCards(codes, max = 4) {
   const shown = codes.length > max ? [...codes.slice(0, max - 1), "…"] : codes;
   return el("span", { class: "mini" }, shown.map(c => c === "…" ? el("span", {}, "…")
-    : el("span", { class: "mini-card " + miniClass(c) }, c.startsWith("X") ? "★" : cardWords(c))));
+    : el("span", { class: `mini-card ${miniClass(c)}` }, c.startsWith("X") ? "★" : cardWords(c))));
 }
 function miniClass(c) {
   if (c.startsWith("X")) return "joker";
@@ -115,7 +115,7 @@ function miniClass(c) {
 }
 
 // ----------------------------------------------------------------------------- motion
-function reducedMotion() { return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches); }
+function reducedMotion() { return !!(window.matchMedia?.("(prefers-reduced-motion: reduce)").matches); }
 
 // where things were on the page before it is drawn again: each seat, the pack, the card in play,
 // the stock, the hand's cards by code
@@ -195,7 +195,7 @@ function soundSwitch() {
 // choices are the server's (`turn_timers` of /api/presets), never a copy here.
 function turnTimerSelect(id, chosen, onPick) {
   const words = s => (s % 60 ? format(_("{seconds} s"), { seconds: s }) : format(_("{minutes} min"), { minutes: s / 60 }));
-  const timers = (presets && presets.turn_timers) || [];
+  const timers = (presets?.turn_timers) || [];
   const all = chosen && !timers.includes(chosen) ? [chosen, ...timers] : timers;
   const sel = el("select", { id, "data-key": id, "aria-label": _("turn timer") }, el("option", { value: "", selected: !chosen }, _("off")),
     all.map(s => el("option", { value: s, selected: chosen === s }, words(s))));
@@ -251,5 +251,5 @@ function dragCards(hand, onDrop) {
 function dropZoneAt(x, y) {
   // the ghost lets the pointer through (pointer-events: none): what lies under it
   const under = document.elementFromPoint(x, y);
-  return under && under.closest ? under.closest("[data-drop]") : null;
+  return under?.closest ? under.closest("[data-drop]") : null;
 }

@@ -48,7 +48,7 @@ class Game {
     else if (m.type === "table") {
       const old = this.table;
       const before = old ? old.state : -1;
-      const places = old && old.deal && main.querySelector("#board") ? placesOnPage() : null;
+      const places = old?.deal && main.querySelector("#board") ? placesOnPage() : null;
       this.table = m.table;
       if (m.table.rematch) {
         const t = this.token(); if (t) store.set("seat", m.table.rematch, t);
@@ -57,8 +57,8 @@ class Game {
       let ask = false;
       if (m.table.state !== before) {
         // the cards chosen stay chosen while the hand is the same (chosen while the others play)
-        const hand = d => (d && d.hand ? d.hand.join(" ") : "");
-        const keep = old && old.deal && m.table.deal && hand(old.deal) === hand(m.table.deal) && old.deal.phase !== "exchange";
+        const hand = d => (d?.hand ? d.hand.join(" ") : "");
+        const keep = old?.deal && m.table.deal && hand(old.deal) === hand(m.table.deal) && old.deal.phase !== "exchange";
         if (!keep) this.selected = [];
         this.options = null; this.target = null; this.autoPlay = false; this.hint = null; this.hintAsked = false;
         ask = this.selected.length > 0;
@@ -77,7 +77,7 @@ class Game {
     } else if (m.type === "chat") chatReceive(this, m);
     else if (m.type === "options") {
       // the answer for the selection shown now only (a tap may have changed it meanwhile)
-      if (!this.table || !this.table.deal || !this.table.deal.hand) return;
+      if (!this.table?.deal?.hand) return;
       const now = this.selected.map(k => this.table.deal.hand[k]).join(" ");
       if ((m.cards || []).join(" ") !== now) return;
       this.options = m.moves || [];
@@ -109,7 +109,7 @@ class Game {
   youMark(seat) {
     if (seat !== this.you) return "";
     const n = this.name(seat).trim().toLocaleLowerCase();
-    return n === _("you").toLocaleLowerCase() || n === _("You").toLocaleLowerCase() ? "" : " " + _("(you)");
+    return n === _("you").toLocaleLowerCase() || n === _("You").toLocaleLowerCase() ? "" : ` ${_("(you)")}`;
   }
   name(seat) { const s = this.table.seats[seat - 1]; return s ? (seatName(s.name, s.kind, seat) || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
@@ -199,7 +199,7 @@ class Game {
         el("div", { class: "play-area" }, this.status(), this.board(), this.handPanel()),
         sidePanels(this, [this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.settings(), this.links()])));
     }
-    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const focus = document.activeElement?.dataset ? document.activeElement.dataset.key : null;
     main.replaceChildren(...parts);
     if (focus) { const again = main.querySelector(`[data-key="${CSS.escape(focus)}"]`); if (again) again.focus({ preventScroll: true }); }
     fanHand(main.querySelector("#hand"));
@@ -210,8 +210,8 @@ class Game {
     const t = this.table;
     const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, _("Waiting for players")), setDealNotice(t), invitationPanel(t.id));
     for (const s of t.seats) {
-      const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
-      if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: botName(s.kind) })) : "", this.youMark(s.seat) ? el("span", { class: "dim" }, this.youMark(s.seat)) : "");
+      const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, `${format(_("Seat {n}:"), { n: s.seat })} `));
+      if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, ` ${format(_("(bot {name})"), { name: botName(s.kind) })}`) : "", this.youMark(s.seat) ? el("span", { class: "dim" }, this.youMark(s.seat)) : "");
       else if (this.you === null) {
         // what is typed stays when the page is drawn again (someone arrives, a presence message)
         const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: this.typedName !== undefined ? this.typedName : (store.get("name", "me") || ""),
@@ -235,7 +235,7 @@ class Game {
         // the bot chosen stays when the page is drawn again (the presets arrive, someone arrives)
         this.botChoice = this.botChoice || {};
         const pick = el("select", { class: "seat-bot", "aria-label": format(_("bot for seat {n}"), { n: s.seat }) },
-          botOptions(presets, t.variant, this.botChoice[s.seat] || (presets && presets.default_bot)));
+          botOptions(presets, t.variant, this.botChoice[s.seat] || (presets?.default_bot)));
         pick.addEventListener("change", () => { this.botChoice[s.seat] = pick.value; });
         row.append(pick, el("button", { type: "button", class: "secondary", onclick: async () => {
           try { await api(`/api/tables/${t.id}/bot`, { seat: s.seat, bot: pick.value, host: store.get("host", t.id) }); } catch (e) { showError(e.message); }
@@ -278,7 +278,7 @@ class Game {
   }
   turnWords(d) {
     if (d.over && d.family === "mexicano") return this.endWords(d);
-    if (d.over) return this.table.scores && this.table.scores.result ? suited(this.table.scores, "result") : _("The deal is over");
+    if (d.over) return this.table.scores?.result ? suited(this.table.scores, "result") : _("The deal is over");
     if (d.family === "mexicano") return this.mexicanoWords(d);
     const name = this.name(d.to_act);
     const card = d.card_in_play ? theCard(d.card_in_play) : "";
@@ -311,7 +311,7 @@ class Game {
   status() {
     // one line at the top: whose turn and what to do, the away rule's countdown, hurry, the hint
     const t = this.table, d = t.deal;
-    const box = el("div", { id: "turn", class: "status" + (this.mine() ? " yours" : "") });
+    const box = el("div", { id: "turn", class: `status${this.mine() ? " yours" : ""}` });
     box.append(el("span", { class: "turn-words", "aria-live": "polite" }, this.turnWords(d)));
     box.append(el("span", { id: "countdown", class: "countdown" }));
     const player = this.you !== null || this.host;
@@ -332,7 +332,7 @@ class Game {
   tick() {
     // the countdown of the away rule: a person to act who has left, a bot plays for him when it ends
     const box = main.querySelector("#countdown");
-    if (!box || !this.table || !this.table.deal) return;
+    if (!box || !this.table?.deal) return;
     const d = this.table.deal, s = this.table.seats[(d.to_act || 0) - 1];
     const left = s && s.kind === "human" && !s.connected && !d.over ? this.awayLeft(d.to_act) : null;
     // the turn timer: when the server says the time of the person to act runs out
@@ -356,21 +356,21 @@ class Game {
     const t = this.table;
     const last = (t.last_moves || []).find(m => m.seat === s);
     const newest = this.newest();
-    const total = t.scores && t.scores.totals ? t.scores.totals[s - 1] : 0;
-    const cls = "seat" + (d.to_act === s && !d.over ? " to-act" : "") + (newest && last && newest.seat === s && newest.event === last.event ? " newest" : "");
+    const total = t.scores?.totals ? t.scores.totals[s - 1] : 0;
+    const cls = `seat${d.to_act === s && !d.over ? " to-act" : ""}${newest && last && newest.seat === s && newest.event === last.event ? " newest" : ""}`;
     return el("div", { class: cls, "data-seat": s },
       el("div", { class: "who" }, el("strong", {}, this.name(s)), this.youMark(s),
-        t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away")),
+        t.seats[s - 1].connected ? "" : el("span", { class: "away" }, ` ${_("away")}`),
         d.family === "mexicano" ? this.seatMark(d, s) : ""),
       el("div", { class: "meta" }, heldCards(d.hand_counts[i]),
         el("span", { class: "score", title: format(_("score {points}"), { points: total > 0 ? `+${total}` : total }) },
           format(_("{points} pts"), { points: total > 0 ? `+${total}` : total }))),
-      last && last.kind ? el("div", { class: "last", title: suited(last, "words") || "" }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
+      last?.kind ? el("div", { class: "last", title: suited(last, "words") || "" }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
   }
   marked(code, where) {
     // whether a card drawn at `where` is the one the newest move put there
     const n = this.newest();
-    if (!n || !n.cards.length) return false;
+    if (!n?.cards.length) return false;
     const base = c => (c.startsWith("X") ? "X" : c);
     if (where === "play") return ["turn", "pass", "discard", "force"].includes(n.kind) && n.cards.includes(code);
     if (where === "stock") return n.kind === "discard" && n.cards.includes(code);
@@ -387,11 +387,11 @@ class Game {
       if (moved && this.marked(c, "meld")) e.classList.add("last-card");
       return e;
     });
-    const attrs = { class: "meld" + (opts.target && JSON.stringify(this.target) === JSON.stringify(opts.target) ? " targeted" : "") };
+    const attrs = { class: `meld${opts.target && JSON.stringify(this.target) === JSON.stringify(opts.target) ? " targeted" : ""}` };
     if (opts.combo) attrs["data-combo"] = opts.combo;
     const inner = [opts.num ? el("span", { class: "num" }, `${opts.num}.`) : "", ...pics, opts.owner ? el("span", { class: "owner" }, opts.owner) : ""];
     if (opts.target && this.mine()) {
-      return el("button", { type: "button", ...attrs, class: attrs.class + " tappable", "data-drop": JSON.stringify(opts.target),
+      return el("button", { type: "button", ...attrs, class: `${attrs.class} tappable`, "data-drop": JSON.stringify(opts.target),
         "data-key": `target-${JSON.stringify(opts.target)}`, "aria-label": opts.label, "aria-pressed": attrs.class.includes("targeted") ? "true" : "false",
         onclick: () => this.tap(opts.target) }, inner);
     }
@@ -408,9 +408,9 @@ class Game {
     const own = d.seats.indexOf(this.you);
     box.append(el("div", { class: "felt-head" },
       el("div", { class: "dim deal-info" }, format(_("Deal {number} of {total} - {name} dealt"), { number: d.number, total: t.deals_in_match, name: this.name(d.dealer) }),
-        d.sitting_out ? " - " + format(_("{name} sits out"), { name: this.name(d.sitting_out) }) : "",
-        d.goal ? " - " + format(_("{n} down to win"), { n: d.goal }) : "",
-        t.spectators ? el("span", { id: "spectators" }, " - " + format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })) : ""),
+        d.sitting_out ? ` - ${format(_("{name} sits out"), { name: this.name(d.sitting_out) })}` : "",
+        d.goal ? ` - ${format(_("{n} down to win"), { n: d.goal })}` : "",
+        t.spectators ? el("span", { id: "spectators" }, ` - ${format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })}`) : ""),
       setDealNotice(t)));
     box.append(el("div", { class: "seats", "data-count": others.length }, others.map(([s, i]) => this.seatChip(d, s, i))));
     // the centre scrolls when a long deal fills it: a region the keyboard reaches too
@@ -423,9 +423,9 @@ class Game {
       const who = side.seat === this.you ? _("your combinations") : format(_("{name}'s combinations"), { name: this.name(side.seat) });
       const melds = side.melds.map(m => this.meld(m, { seat: side.seat, target: tappable && side.melds.length ? target : null,
         label: format(_("{who}: {cards}"), { who, cards: m.map(cardWords).join(" ") }) }));
-      return el("div", { class: "side" + (side.seat === this.you ? " own" : ""), "data-side": side.seat }, el("strong", { class: "side-name" }, side.seat === this.you ? _("You") : this.name(side.seat)),
+      return el("div", { class: `side${side.seat === this.you ? " own" : ""}`, "data-side": side.seat }, el("strong", { class: "side-name" }, side.seat === this.you ? _("You") : this.name(side.seat)),
         melds.length ? melds : el("span", { class: "dim" }, _("nothing down")),
-        side.down ? el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down })) : "");
+        side.down ? el("span", { class: "dim" }, ` ${format(ngettext("{n} down", "{n} down", side.down), { n: side.down })}`) : "");
     };
     let ownSide = null;
     if (d.family === "conquian" || d.family === "mexicano") {
@@ -479,7 +479,7 @@ class Game {
     if (!this.mine()) { card.id = "play-card"; return card; }
     const target = { kind: "play" };
     const on = this.target && this.target.kind === "play";
-    return el("button", { type: "button", id: "play-card", class: "tappable pile-button" + (on ? " targeted" : ""), "data-drop": JSON.stringify(target), "data-key": "target-play",
+    return el("button", { type: "button", id: "play-card", class: `tappable pile-button${on ? " targeted" : ""}`, "data-drop": JSON.stringify(target), "data-key": "target-play",
       "aria-pressed": on ? "true" : "false", "aria-label": format(_("the card in play, {card}: its moves"), { card: cardName(d.card_in_play, spanishSuits()) }),
       onclick: () => this.tap(target) }, card);
   }
@@ -495,7 +495,7 @@ class Game {
     if (!this.mine()) return el("span", { class: "stock-cards" }, cards);
     const target = { kind: "stock" };
     const on = this.target && this.target.kind === "stock";
-    return el("button", { type: "button", id: "stock-button", class: "tappable pile-button stock-cards" + (on ? " targeted" : ""), "data-drop": JSON.stringify(target), "data-key": "target-stock",
+    return el("button", { type: "button", id: "stock-button", class: `tappable pile-button stock-cards${on ? " targeted" : ""}`, "data-drop": JSON.stringify(target), "data-key": "target-stock",
       "aria-pressed": on ? "true" : "false", "aria-label": _("the discard pile: take its card, or discard onto it"), onclick: () => this.tap(target) }, cards);
   }
   packPile(d) {
@@ -608,7 +608,7 @@ class Game {
     const t = this.table, d = t.deal, n = t.seats.length;
     const totals = t.scores.totals;
     const best = Math.max(...totals);
-    const winners = t.seats.filter((s, i) => totals[i] === best).map(s => s.name);
+    const winners = t.seats.filter((_s, i) => totals[i] === best).map(s => s.name);
     const names = winners.reduce((a, b) => format(_("{first} and {second}"), { first: a, second: b }));
     if (typeof historyRecord === "function") historyRecord(this);
     const box = el("div", { id: "summary" }, el("h2", {}, _("The match is over")),
@@ -618,7 +618,7 @@ class Game {
       box.append(el("p", { id: "standings" }, format(_("Standings over every match at this table: {standings}"),
         { standings: standings.map(s => `${this.name(s.seat)} ${s.total > 0 ? "+" : ""}${s.total}`).join(", ") })));
     }
-    if (d && d.dealer && d.number) {
+    if (d?.dealer && d.number) {
       // this match's first dealer, from the last deal's (the deal passes to the left, one seat a deal)
       const first = (((d.dealer - d.number) % n) + n) % n + 1;
       const rule = { conquian: "R3.8", cooncan: "R4.1", mexicano: "R8.7" }[d.family] || "R3.8";
@@ -709,7 +709,7 @@ class Game {
     if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
     if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
     // a rated match's record waits for its end (the fair-play rules: nothing to analyse it with meanwhile)
-    if (t.deal && t.deal.over && !(t.rated && t.status === "playing")) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
+    if (t.deal?.over && !(t.rated && t.status === "playing")) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
     return box;
   }
   // ------------------------------------------------------------------ what moved
@@ -739,7 +739,7 @@ class Game {
         moveFrom(main.querySelector("#play-card .card, .card#play-card"), fromHand(m.seat, m.cards[0]), { delay });
       } else if (m.kind === "force") {
         const card = main.querySelector("#play-card .card, .card#play-card");
-        if (card && card.animate) { card.animate([{ transform: "none" }, { transform: "translateY(-.6rem) rotate(-4deg)" }, { transform: "none" }], { duration: 420, delay }); animations++; }
+        if (card?.animate) { card.animate([{ transform: "none" }, { transform: "translateY(-.6rem) rotate(-4deg)" }, { transform: "none" }], { duration: 420, delay }); animations++; }
       } else if (["use", "meld", "add", "shift"].includes(m.kind)) {
         for (const c of main.querySelectorAll("#board .meld .last-card")) {
           const code = c.dataset.card;
