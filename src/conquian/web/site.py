@@ -58,7 +58,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: The page's scripts and styles the offline page loads from ``../static/`` (no lobby, chat,
 #: invitation, history or replay: those are the server's).
 STATIC_FILES = ("style.css", "cards.css", "play.css", "screen.css", "favicon.svg", "icons/turn.svg", "cards.js",
-                "page.js", "play.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js", "install.js")
+                "page.js", "play.js", "panels.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js",
+                "install.js")
 #: The offline app's own files (and ``learn.html``, the Learn page: :func:`learn_page`).
 APP_FILES = ("index.html", "offline.js", "offline.css", "worker.js", "sw.js")
 #: The offline app's Learn page, made from the server's (:mod:`conquian.learn.page`).

@@ -253,3 +253,53 @@ function dropZoneAt(x, y) {
   const under = document.elementFromPoint(x, y);
   return under?.closest ? under.closest("[data-drop]") : null;
 }
+
+// ----------------------------------------------------------------------------- what moved
+function showMoved(game, old, places) {
+  // the moves newer than what the page showed: their cards fly to where they now lie, a sound plays
+  const t = game.table, d = t.deal;
+  if (!d) return;
+  const shown = game.shown;
+  game.shown = { deal: d.number, event: t.last_event };
+  if (!shown || shown.deal !== d.number || !old || !old.deal || t.last_event === null) return;
+  const fresh = (t.last_moves || []).filter(m => m.kind && m.event !== null && (shown.event === null || m.event > shown.event))
+    .sort((a, b) => a.event - b.event);
+  if (!fresh.length) return;
+  const newest = fresh[fresh.length - 1];
+  if (d.to_act === game.you && old.deal.to_act !== game.you && !d.over) tone("yours");
+  else tone({ use: "lay", meld: "lay", add: "lay", shift: "lay", discard: "discard", force: "discard", turn: "turn" }[newest.kind] || "move");
+  if (reducedMotion() || !places) return;
+  const board = main.querySelector("#board");
+  if (board) board.classList.add("fresh");
+  const from = seat => (seat === game.you ? null : places.seats[seat]) || places.seats[seat];
+  const fromHand = (seat, code) => (seat === game.you && places.hand[code]) || from(seat);
+  fresh.forEach((m, k) => {
+    const delay = k * 120;
+    if (m.kind === "turn") moveFrom(main.querySelector("#play-card .card, .card#play-card"), places.pack, { flip: true, delay });
+    else if (m.kind === "discard" && d.family === "cooncan") moveFrom(main.querySelector("#stock-card"), fromHand(m.seat, m.cards[0]), { delay });
+    else if (m.kind === "discard" || (m.kind === "force" && d.phase === "forced" && !(old.deal.card_in_play === m.cards[0]))) {
+      moveFrom(main.querySelector("#play-card .card, .card#play-card"), fromHand(m.seat, m.cards[0]), { delay });
+    } else if (m.kind === "force") {
+      const card = main.querySelector("#play-card .card, .card#play-card");
+      if (card?.animate) { card.animate([{ transform: "none" }, { transform: "translateY(-.6rem) rotate(-4deg)" }, { transform: "none" }], { duration: 420, delay }); animations++; }
+    } else if (["use", "meld", "add", "shift"].includes(m.kind)) {
+      for (const c of main.querySelectorAll("#board .meld .last-card")) {
+        const code = c.dataset.card;
+        const src = code === (old.deal.card_in_play || "") ? places.play : fromHand(m.seat, code);
+        moveFrom(c, src, { delay });
+      }
+    } else if (m.kind === "bury" && places.playCard) ghostTo(places.playCard, places.play, places.pack, { flip: true, delay });
+    else if (m.kind === "draw" || m.kind === "take") {
+      const src = m.kind === "draw" ? places.pack : places.play;
+      if (m.seat === game.you) {
+        const before = old.deal.hand || [];
+        const fresher = [...main.querySelectorAll("#hand .card")].find(c => !before.includes(c.dataset.card));
+        moveFrom(fresher, src, { flip: m.kind === "draw", delay });
+      } else {
+        const seat = main.querySelector(`#board .seat[data-seat="${m.seat}"]`);
+        if (seat && src) ghostTo(m.kind === "draw" ? backCard() : (places.playCard || backCard()), src, seat.getBoundingClientRect(), { delay });
+      }
+    }
+  });
+  main.dataset.animations = animations;
+}

@@ -66,7 +66,7 @@ class Game {
       this.seen(m.table.seats.map(s => s.connected));
       if (ask) this.ask();
       this.render();
-      this.moved(old, places);
+      showMoved(this, old, places);
     } else if (m.type === "presence") {
       // who is connected, gathered over a second: the seats' flags and how many watch
       if (!this.table) return;
@@ -193,11 +193,11 @@ class Game {
     // in play the table is a full screen (screen.js): the felt, the moves bar and the hand; the
     // scores, the chat, the log and the settings in a column beside it, or in sheets on a small screen
     document.body.classList.toggle("in-play", playing);
-    if (!playing) parts.push(this.waiting());
+    if (!playing) parts.push(waitingPanel(this));
     else {
       parts.push(el("div", { class: "table-screen", id: "table-screen", "data-sheet": this.sheet || "" },
         el("div", { class: "play-area" }, this.status(), this.board(), this.handPanel()),
-        sidePanels(this, [this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.settings(), this.links()])));
+        sidePanels(this, [scoresPanel(this), typeof chatPanel === "function" ? chatPanel(this) : "", logPanel(this), settingsPanel(this), linksPanel(this)])));
     }
     const focus = document.activeElement?.dataset ? document.activeElement.dataset.key : null;
     main.replaceChildren(...parts);
@@ -205,46 +205,6 @@ class Game {
     fanHand(main.querySelector("#hand"));
     turnSignals(this);
     this.tick();
-  }
-  waiting() {
-    const t = this.table;
-    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, _("Waiting for players")), setDealNotice(t), invitationPanel(t.id));
-    for (const s of t.seats) {
-      const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, `${format(_("Seat {n}:"), { n: s.seat })} `));
-      if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, ` ${format(_("(bot {name})"), { name: botName(s.kind) })}`) : "", this.youMark(s.seat) ? el("span", { class: "dim" }, this.youMark(s.seat)) : "");
-      else if (this.you === null) {
-        // what is typed stays when the page is drawn again (someone arrives, a presence message)
-        const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: this.typedName !== undefined ? this.typedName : (store.get("name", "me") || ""),
-          "aria-label": format(_("name for seat {n}"), { n: s.seat }), "data-key": `name-${s.seat}` });
-        nm.addEventListener("input", () => { this.typedName = nm.value; });
-        row.append(nm, el("button", { type: "button", class: "take", onclick: async () => {
-          if (!nm.value.trim()) {
-            // a name first: said in words, where the name goes
-            showError(refusalText({ message: format(_("write your name first (1 to {n} characters)"), { n: 40 }) }));
-            nm.setAttribute("aria-invalid", "true"); nm.focus();
-            return;
-          }
-          try {
-            const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
-            store.set("seat", t.id, r.token); store.set("name", "me", nm.value.trim());
-            this.transport.reconnect();
-          } catch (e) { showError(e.message); }
-        } }, _("Take this seat")));
-      } else row.append(el("span", { class: "dim" }, _("open")));
-      if (s.open && this.host) {
-        // the bot chosen stays when the page is drawn again (the presets arrive, someone arrives)
-        this.botChoice = this.botChoice || {};
-        const pick = el("select", { class: "seat-bot", "aria-label": format(_("bot for seat {n}"), { n: s.seat }) },
-          botOptions(presets, t.variant, this.botChoice[s.seat] || (presets?.default_bot)));
-        pick.addEventListener("change", () => { this.botChoice[s.seat] = pick.value; });
-        row.append(pick, el("button", { type: "button", class: "secondary", onclick: async () => {
-          try { await api(`/api/tables/${t.id}/bot`, { seat: s.seat, bot: pick.value, host: store.get("host", t.id) }); } catch (e) { showError(e.message); }
-        } }, _("Give to a bot")));
-      }
-      box.append(row);
-    }
-    box.append(this.links());
-    return box;
   }
   names(seats) { return seats.map(s => (s === this.you ? _("you") : this.name(s))).join(", "); }
   mexicanoWords(d) {
@@ -565,7 +525,7 @@ class Game {
     if (this.you === null) { box.append(el("p", { class: "dim" }, _("You are watching."))); return box; }
     if (d.over) {
       if (t.status === "playing") box.append(el("button", { type: "button", id: "next-deal", "data-key": "next", onclick: () => this.send({ type: "next", state: t.state }) }, _("Next deal")));
-      else box.append(this.summary());
+      else box.append(summaryPanel(this));
       return box;
     }
     if (!d.hand) { box.append(el("p", { class: "dim" }, _("You sit out this deal (R6.3)."))); return box; }
@@ -598,168 +558,9 @@ class Game {
     const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(m => el("button", { type: "button", class: "move", "data-key": `act-${m.act}`, "data-action": m.act, onclick: () => this.pick(m.act) }, suited(m, "words"))));
     if (this.selected.length || this.target) list.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
     bar.append(list);
-    if (this.hint && this.hint.state === t.state) bar.append(this.hintBox());
-    bar.append(el("div", { class: "more-moves row" }, this.allMoves(), this.typeMove()));
+    if (this.hint && this.hint.state === t.state) bar.append(hintBox(this));
+    bar.append(el("div", { class: "more-moves row" }, allMovesPanel(this), typeMovePanel(this)));
     return box;
-  }
-  summary() {
-    // the match's end: who won, the standings across rematches, who deals first in the rematch,
-    // the rematch and the replay
-    const t = this.table, d = t.deal, n = t.seats.length;
-    const totals = t.scores.totals;
-    const best = Math.max(...totals);
-    const winners = t.seats.filter((_s, i) => totals[i] === best).map(s => s.name);
-    const names = winners.reduce((a, b) => format(_("{first} and {second}"), { first: a, second: b }));
-    if (typeof historyRecord === "function") historyRecord(this);
-    const box = el("div", { id: "summary" }, el("h2", {}, _("The match is over")),
-      el("p", {}, winners.length > 1 ? format(_("{names} share the match."), { names }) : format(_("{name} wins the match."), { name: names })));
-    const standings = t.standings || [];
-    if (standings.length) {
-      box.append(el("p", { id: "standings" }, format(_("Standings over every match at this table: {standings}"),
-        { standings: standings.map(s => `${this.name(s.seat)} ${s.total > 0 ? "+" : ""}${s.total}`).join(", ") })));
-    }
-    if (d?.dealer && d.number) {
-      // this match's first dealer, from the last deal's (the deal passes to the left, one seat a deal)
-      const first = (((d.dealer - d.number) % n) + n) % n + 1;
-      const rule = { conquian: "R3.8", cooncan: "R4.1", mexicano: "R8.7" }[d.family] || "R3.8";
-      box.append(el("p", { id: "next-dealer" }, format(_("In the rematch {name} deals first: the deal passes to the left ({rule})."),
-        { name: this.name(first % n + 1), rule })));
-    }
-    box.append(el("div", { class: "row" },
-      t.rematch ? el("a", { href: this.transport.tableHref(t.rematch), "data-link": 1, id: "rematch-link", class: "button-link" }, _("Go to the rematch"))
-        : el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, _("Rematch")),
-      this.transport.replayHref(t.id) ? el("a", { href: this.transport.replayHref(t.id), "data-link": 1, id: "replay-link" }, _("Replay the match")) : ""));
-    return box;
-  }
-  scores() {
-    const t = this.table, s = t.scores;
-    const signed = v => (v > 0 ? `+${v}` : v);
-    const head = el("tr", {}, el("th", {}, _("deal")), t.seats.map(x => el("th", {}, this.name(x.seat))));
-    const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, signed(v)))));
-    const total = el("tr", {}, el("th", {}, _("total")), s.totals.map(v => el("th", {}, signed(v))));
-    // the running standings of this table's matches, when a rematch carried earlier totals
-    const st = t.standings || [];
-    const carried = st.length === s.totals.length && st.some((x, i) => x.total !== s.totals[i]);
-    const all = carried ? el("tr", { class: "standings", id: "standings-row" }, el("th", {}, _("all matches")), st.map(x => el("th", {}, signed(x.total)))) : null;
-    return el("div", { class: "panel scroll", id: "scores" }, el("h2", {}, _("Scores")), el("table", { class: "scores" }, el("tbody", {}, head, rows, total, all)),
-      s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
-  }
-  logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, suited(this.table, "log").map(l => el("div", {}, l)));
-    setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
-    return el("div", { class: "panel", id: "log-panel" }, el("h2", {}, _("Log")), box);
-  }
-  hintBox() {
-    // the terminal game's hint: the move the review would call best, and the live outs with their chance to fill in time
-    const h = this.hint;
-    return el("div", { id: "hint", class: "hint", role: "status" },
-      el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, hintWords(this.table, h)), " ",
-      el("button", { type: "button", id: "hint-play", class: "move", "data-key": "hint-play", "data-action": h.act, onclick: () => this.act(h.act) }, _("Play it")),
-      h.outs.length ? el("ul", { class: "outs" }, suited(h, "outs").map(o => el("li", {}, o))) : "");
-  }
-  allMoves() {
-    // every move in words, for the keyboard and screen readers (the table is the main way to play)
-    const t = this.table;
-    const box = el("details", { id: "all-moves", class: "more", open: this.opened.moves },
-      el("summary", { "data-key": "all-moves" }, format(ngettext("All moves ({n})", "All moves ({n})", t.moves.length), { n: t.moves.length })),
-      el("div", { class: "actions row" }, t.moves.map(m => el("button", { type: "button", class: "move secondary", "data-key": `all-${m.act}`, "data-action": m.act, onclick: () => this.act(m.act) }, suited(m, "words")))));
-    keepOpen(box, open => { this.opened.moves = open; });
-    return box;
-  }
-  typeMove() {
-    // typing the notation stays, for those who know it (docs/records.md)
-    const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: _("or type a move: use 7♣ 8♣ 9♣, discard 5♥"), "aria-label": _("type a move") });
-    const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, _("play")));
-    f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
-    const box = el("details", { id: "type-move", class: "more", open: this.opened.typed }, el("summary", { "data-key": "type-move" }, _("Type a move")), f);
-    keepOpen(box, open => { this.opened.typed = open; });
-    return box;
-  }
-  settings() {
-    // the table's settings: sounds, the bots' pace, the away rule (a bot plays for someone away),
-    // the turn timer (the expert plays one move for a person out of time)
-    const t = this.table;
-    const box = el("details", { class: "panel more", id: "settings", open: this.opened.settings },
-      el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch(), vibrateSwitch(), spanishPack ? suitSwitch(() => this.render()) : "",
-      // how far this browser has kept the app for play offline (install.js)
-      typeof engineKeptLine === "function" ? engineKeptLine("engine-kept-settings") : "");
-    keepOpen(box, open => { this.opened.settings = open; });
-    const people = t.seats.filter(s => s.kind === "human").length;
-    if (t.status === "playing" && (this.host || (this.you !== null && people === 1)) && t.seats.some(s => s.kind !== "human")) {
-      const pick = el("select", { id: "pace", "data-key": "pace" }, el("option", { value: "", selected: t.pace === null }, _("the server's")),
-        PACES.map(p => el("option", { value: p, selected: t.pace === p }, format(_("{seconds} s"), { seconds: p }))));
-      pick.addEventListener("change", () => { if (pick.value !== "") this.send({ type: "pace", seconds: Number(pick.value) }); });
-      box.append(el("label", {}, _("The bots wait between moves:"), " ", pick));
-    }
-    if (this.host && t.status === "playing") {
-      const sel = el("select", { id: "away-after", "data-key": "away-after", "aria-label": _("a bot plays for someone away") }, el("option", { value: "" }, _("never")),
-        AWAY_CHOICES.map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
-      sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
-      box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
-      if (!t.rated) box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
-    }
-    box.append(pageChoices());
-    return box;
-  }
-  links() {
-    const t = this.table;
-    if (this.transport.links) return this.transport.links(this);  // the offline app's own
-    const token = this.token();
-    const box = el("div", { class: "panel", id: "links" });
-    if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
-    if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
-    // a rated match's record waits for its end (the fair-play rules: nothing to analyse it with meanwhile)
-    if (t.deal?.over && !(t.rated && t.status === "playing")) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
-    return box;
-  }
-  // ------------------------------------------------------------------ what moved
-  moved(old, places) {
-    // the moves newer than what the page showed: their cards fly to where they now lie, a sound plays
-    const t = this.table, d = t.deal;
-    if (!d) return;
-    const shown = this.shown;
-    this.shown = { deal: d.number, event: t.last_event };
-    if (!shown || shown.deal !== d.number || !old || !old.deal || t.last_event === null) return;
-    const fresh = (t.last_moves || []).filter(m => m.kind && m.event !== null && (shown.event === null || m.event > shown.event))
-      .sort((a, b) => a.event - b.event);
-    if (!fresh.length) return;
-    const newest = fresh[fresh.length - 1];
-    if (d.to_act === this.you && old.deal.to_act !== this.you && !d.over) tone("yours");
-    else tone({ use: "lay", meld: "lay", add: "lay", shift: "lay", discard: "discard", force: "discard", turn: "turn" }[newest.kind] || "move");
-    if (reducedMotion() || !places) return;
-    const board = main.querySelector("#board");
-    if (board) board.classList.add("fresh");
-    const from = seat => (seat === this.you ? null : places.seats[seat]) || places.seats[seat];
-    const fromHand = (seat, code) => (seat === this.you && places.hand[code]) || from(seat);
-    fresh.forEach((m, k) => {
-      const delay = k * 120;
-      if (m.kind === "turn") moveFrom(main.querySelector("#play-card .card, .card#play-card"), places.pack, { flip: true, delay });
-      else if (m.kind === "discard" && d.family === "cooncan") moveFrom(main.querySelector("#stock-card"), fromHand(m.seat, m.cards[0]), { delay });
-      else if (m.kind === "discard" || (m.kind === "force" && d.phase === "forced" && !(old.deal.card_in_play === m.cards[0]))) {
-        moveFrom(main.querySelector("#play-card .card, .card#play-card"), fromHand(m.seat, m.cards[0]), { delay });
-      } else if (m.kind === "force") {
-        const card = main.querySelector("#play-card .card, .card#play-card");
-        if (card?.animate) { card.animate([{ transform: "none" }, { transform: "translateY(-.6rem) rotate(-4deg)" }, { transform: "none" }], { duration: 420, delay }); animations++; }
-      } else if (["use", "meld", "add", "shift"].includes(m.kind)) {
-        for (const c of main.querySelectorAll("#board .meld .last-card")) {
-          const code = c.dataset.card;
-          const src = code === (old.deal.card_in_play || "") ? places.play : fromHand(m.seat, code);
-          moveFrom(c, src, { delay });
-        }
-      } else if (m.kind === "bury" && places.playCard) ghostTo(places.playCard, places.play, places.pack, { flip: true, delay });
-      else if (m.kind === "draw" || m.kind === "take") {
-        const src = m.kind === "draw" ? places.pack : places.play;
-        if (m.seat === this.you) {
-          const before = old.deal.hand || [];
-          const fresher = [...main.querySelectorAll("#hand .card")].find(c => !before.includes(c.dataset.card));
-          moveFrom(fresher, src, { flip: m.kind === "draw", delay });
-        } else {
-          const seat = main.querySelector(`#board .seat[data-seat="${m.seat}"]`);
-          if (seat && src) ghostTo(m.kind === "draw" ? backCard() : (places.playCard || backCard()), src, seat.getBoundingClientRect(), { delay });
-        }
-      }
-    });
-    main.dataset.animations = animations;
   }
 }
 
