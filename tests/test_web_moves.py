@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import conquian.web
 from conquian import get_rules
 from conquian.engine.actions import parse_action
+from conquian.engine.cards import card_str
 from conquian.i18n import translator
-from conquian.present import order_moves
+from conquian.present import order_moves, spanish_card_words, symbols
+from conquian.web.lang import catalogue
+from conquian.web.local import presets as local_presets
 from conquian.web.snapshot import options_message, table_snapshot
-from conquian.web.table import Table
+from conquian.web.table import TURN_TIMERS, Table
+from web_server import Server
 
 #: A card in the notation (``7h``, ``Tc``, ``X=5d``): never in a move's words for people.
 NOTATION = re.compile(r"(?<![\w])(?:X=)?(?:10|[2-9TAJQK])[cdhs](?![\w])")
@@ -107,3 +114,47 @@ def test_the_options_answer_carries_the_selections_moves_as_the_snapshot_does() 
     assert answer["moves"][0]["words"] == "Bajar 8♣ 9♣ 10♣"
     # not the seat's turn, or a spectator: nothing
     assert options_message(t, 2, ["8c"])["moves"] == [] and options_message(t, None, ["8c"])["moves"] == []
+
+
+# ------------------------------------------------------------ the page's words from one source
+STATIC = Path(conquian.web.__file__).parent / "static"
+
+
+def test_the_catalogue_carries_every_cards_words_for_the_page() -> None:
+    """The page names cards with the catalogue's words (present.pack_words): every card of the
+    Spanish pack in words, every card with the French suits' symbols, each article's context."""
+    cards = catalogue("es")["cards"]
+    spanish = get_rules("conquian-spanish")
+    for card in range(64):
+        if card & 15 == 0 or card & 15 > 13:
+            continue
+        code = card_str(card)
+        assert cards["symbols"][code] == symbols(code)
+        if card & 15 in spanish.ranks:
+            assert cards["words"][code] == spanish_card_words(card)
+    assert len(cards["words"]) == 40 and len(cards["symbols"]) == 52
+    assert cards["spanish_articles"]["Q"] == "Spanish pack card: caballo" and cards["articles"]["Q"] == "card: queen"
+
+
+def test_the_pages_scripts_keep_no_copy_of_the_words_the_lists_or_the_notation() -> None:
+    scripts = {p.name: p.read_text(encoding="utf-8") for p in STATIC.glob("*.js")}
+    for name, text in scripts.items():
+        assert not re.search(r"\} de \$\{", text), name  # a card of the Spanish pack pieced together
+        assert "[30, 60, 120, 300]" not in text.replace("AWAY_CHOICES = [30, 60, 120, 300]", ""), name
+        assert "TURN_TIMERS" not in text, name
+    # the table reads the snapshot's moves, never the notation
+    for name in ("table.js", "panels.js"):
+        assert "parseMove" not in scripts[name] and ".legal" not in scripts[name], name
+
+
+@pytest.fixture(scope="module")
+def timers_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("timers")
+    s = Server(f"sqlite:///{tmp / 'web.db'}", tmp, extra=("--log-level", "warning", "--turn-timers", "45,90")).start()
+    yield s
+    s.stop()
+
+
+def test_the_turn_timers_the_page_offers_are_the_servers(timers_server: Server) -> None:
+    assert timers_server.get("/api/presets").json()["turn_timers"] == [45, 90]
+    assert local_presets()["turn_timers"] == list(TURN_TIMERS)
