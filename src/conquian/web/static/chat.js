@@ -3,7 +3,8 @@
 // Protocol: docs/protocol.md (version 1): the client sends `chat` {text} and `react` {reaction};
 // the server sends `chat` {channel, from, seat, id, line, text, reaction, at} to whoever may read it
 // (a seated player's line to everyone, a spectator's to the tabs that hold no seat only, never to a seated player).
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // Every line is put in the page as text (textContent), never as HTML.  Another's line has a "…"
 // menu: report it to the server's owner (`report` {line}), or block whoever said it (`block` {line}).
 "use strict";

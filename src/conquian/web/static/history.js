@@ -2,7 +2,8 @@
 // the matches it sat at (when, the game, who played, the result and the standings, the replay's
 // link), shown in the lobby as "Your matches", with a button to forget them.
 // Kept in localStorage only: nothing of it is sent to the server.
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // ----------------------------------------------------------------------------- name and history

@@ -1,6 +1,6 @@
 // The web page's common parts: words (the catalogue), cards in words, elements, the server's API, the browser's store.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, friends.js, table.js, chat.js, screen.js, replay.js, app.js, install.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // Every text from the server is put in the page as text (textContent), never as HTML.
 // Every text of the page goes through _() or ngettext() (extracted into the catalogues by
 // scripts/catalogues.py, translated with the catalogue the server serves at /i18n/{lang}.json);

@@ -28,7 +28,7 @@ function waitingPanel(game) {
           store.set("seat", t.id, r.token); store.set("name", "me", nm.value.trim());
           game.transport.reconnect();
         } catch (e) { showError(e.message); }
-      } }, _("Take game seat")));
+      } }, _("Take this seat")));
     } else row.append(el("span", { class: "dim" }, _("open")));
     if (s.open && game.host) {
       // the bot chosen stays when the page is drawn again (the presets arrive, someone arrives)
@@ -59,11 +59,11 @@ function summaryPanel(game) {
     el("p", {}, winners.length > 1 ? format(_("{names} share the match."), { names }) : format(_("{name} wins the match."), { name: names })));
   const standings = t.standings || [];
   if (standings.length) {
-    box.append(el("p", { id: "standings" }, format(_("Standings over every match at game table: {standings}"),
+    box.append(el("p", { id: "standings" }, format(_("Standings over every match at this table: {standings}"),
       { standings: standings.map(s => `${game.name(s.seat)} ${s.total > 0 ? "+" : ""}${s.total}`).join(", ") })));
   }
   if (d?.dealer && d.number) {
-    // game match's first dealer, from the last deal's (the deal passes to the left, one seat a deal)
+    // this match's first dealer, from the last deal's (the deal passes to the left, one seat a deal)
     const first = (((d.dealer - d.number) % n) + n) % n + 1;
     const rule = { conquian: "R3.8", cooncan: "R4.1", mexicano: "R8.7" }[d.family] || "R3.8";
     box.append(el("p", { id: "next-dealer" }, format(_("In the rematch {name} deals first: the deal passes to the left ({rule})."),
@@ -82,7 +82,7 @@ function scoresPanel(game) {
   const head = el("tr", {}, el("th", {}, _("deal")), t.seats.map(x => el("th", {}, game.name(x.seat))));
   const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, signed(v)))));
   const total = el("tr", {}, el("th", {}, _("total")), s.totals.map(v => el("th", {}, signed(v))));
-  // the running standings of game table's matches, when a rematch carried earlier totals
+  // the running standings of this table's matches, when a rematch carried earlier totals
   const st = t.standings || [];
   const carried = st.length === s.totals.length && st.some((x, i) => x.total !== s.totals[i]);
   const all = carried ? el("tr", { class: "standings", id: "standings-row" }, el("th", {}, _("all matches")), st.map(x => el("th", {}, signed(x.total)))) : null;
@@ -131,7 +131,7 @@ function settingsPanel(game) {
   const t = game.table;
   const box = el("details", { class: "panel more", id: "settings", open: game.opened.settings },
     el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch(), vibrateSwitch(), spanishPack ? suitSwitch(() => game.render()) : "",
-    // how far game browser has kept the app for play offline (install.js)
+    // how far this browser has kept the app for play offline (install.js)
     typeof engineKeptLine === "function" ? engineKeptLine("engine-kept-settings") : "");
   keepOpen(box, open => { game.opened.settings = open; });
   const people = t.seats.filter(s => s.kind === "human").length;

@@ -1,7 +1,7 @@
 // Playing at the table with the cards themselves: the moves in words, what a selection of cards
 // (and a place on the table) can do, the marks of the last moves, the cards' movements, sounds.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, lobby.js, play.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // Nothing here knows more than the seat's snapshot: the moves come from its `moves` list and the
 // server's `options` answer (their words, cards and places decided in Python), the marks from its
 // `last_moves`; the server's texts (the log, the last moves, the hint's outs) come in the page's words.

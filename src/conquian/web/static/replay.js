@@ -1,8 +1,8 @@
 // The replay of a finished match, step by step, and the review of a seat's decisions in a deal
 // (docs/review.md, "In the browser"): its marks along the deal, each a button to the position
 // where the decision was taken, with the choices the seat had and what the search made of them.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // the marks, best first, and their signs as chess annotators write them (so that they are not

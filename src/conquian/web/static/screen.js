@@ -1,7 +1,8 @@
 // The table in play as a full screen: the hand fanned along the bottom, the sheets (scores, chat,
 // log, settings) beside the table on a wide screen and over it on a small one, what tells a player
 // it is his turn (the title, the favicon, a vibration, a sound) and the offer of sounds.
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // Nothing here knows how the table's messages arrive: it draws what a Game holds and calls its
 // render(); the connection is table.js's.
 "use strict";

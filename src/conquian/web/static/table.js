@@ -1,6 +1,6 @@
 // A table: the WebSocket session of one seat (or a spectator) and the table drawn from its snapshot.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, lobby.js, play.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // A player plays with the cards themselves: he taps cards of his hand, the card in play, a pile or
 // a combination, and the moves that selection makes are offered in words (play.js).
 "use strict";

@@ -5,7 +5,8 @@
 // A transport: open(game) (then game.receive(message) for every message), send(message) (false
 // when it cannot), reconnect(), close(), local (true: the page's own engine), tableHref(id),
 // replayHref(id) (null: none).
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 class SocketTransport {
