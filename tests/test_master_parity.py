@@ -246,9 +246,10 @@ def test_one_list_of_presets_for_the_lobby_and_the_page(served: tuple[Server, St
     the bots quick enough in the page."""
     from conquian.bots import bot_names
     from conquian.bots.expert import strongest_quick_bot
+    from conquian.web.table import TURN_TIMERS
 
     server = served[0].get("/api/presets").json()
-    assert server == json.loads(json.dumps(master.presets(bot_names(), strongest_quick_bot())))
+    assert server == json.loads(json.dumps(master.presets(bot_names(), strongest_quick_bot(), TURN_TIMERS)))
     page = PageSide("en")._call("presets")
     assert {k: v for k, v in page.items() if k not in ("bots", "levels", "level_order", "bot_ratings",
                                                            "default_bot")} == \

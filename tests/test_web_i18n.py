@@ -80,6 +80,7 @@ def without_words(table: dict[str, Any]) -> dict[str, Any]:
     if out.get("scores"):
         out["scores"] = {k: v for k, v in out["scores"].items() if k not in SCORE_WORDS}
     out["last_moves"] = [{k: v for k, v in m.items() if k != "words"} for m in out.get("last_moves", [])]
+    out["moves"] = [{k: v for k, v in m.items() if k not in ("words", "words_suits")} for m in out.get("moves", [])]
     return out
 
 

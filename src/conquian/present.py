@@ -403,18 +403,47 @@ def spanish_pack(rules: Rules) -> bool:
 SPANISH_FACES = {"J": "S", "Q": "C", "K": "R"}
 
 
+#: The context of a card's article by its rank, beside the French suits and beside the Spanish
+#: pack's own (each kind of card has its gender: "la J♠" but "el caballo de espadas"); any other
+#: rank reads its ``number`` context, a joker ``joker``.
+ARTICLE_CONTEXTS = {"A": "card: ace", "J": "card: jack", "Q": "card: queen", "K": "card: king",
+                    "number": "card: number", "joker": "card: joker"}
+SPANISH_ARTICLE_CONTEXTS = {"A": "Spanish pack card: as", "J": "Spanish pack card: sota",
+                            "Q": "Spanish pack card: caballo", "K": "Spanish pack card: rey",
+                            "number": "Spanish pack card: number", "joker": "card: joker"}
+
+
 def pack_words() -> dict[str, dict[str, str]]:
-    """The Spanish pack's names (R8.1) for the web page, which draws and names its cards with the
-    same words as the terminal (one source: this module): the suits and ranks in words and as a
-    card shows them, and the courts' letters."""
+    """The cards' words for the web page, which draws and names its cards with the same words as
+    the terminal (one source: this module): every card of the Spanish pack in words (``words``:
+    ``{"Qh": "caballo de copas"}``, R8.1) and every card as the French suits show it (``symbols``:
+    ``{"Th": "10♥"}``); the Spanish pack's suits and ranks in words and as a card shows them, the
+    courts' letters; and the context of each card's article (``articles``, ``spanish_articles``).
+
+    ```pycon
+    >>> words = pack_words()
+    >>> words["words"]["Qh"], words["symbols"]["Th"], words["spanish_articles"]["J"]
+    ('caballo de copas', '10♥', 'Spanish pack card: sota')
+
+    ```
+    """
+    codes = [r + s for s in SUIT_CHARS for r in RANK_CHARS]
+    spanish = [c for c in codes if c[0] in "A234567JQK"]
     return {"suits": dict(SPANISH_SUITS), "ranks": dict(SPANISH_RANKS), "short_suits": dict(SPANISH_SUITS_SHORT),
-            "short_ranks": dict(SPANISH_RANKS_SHORT), "faces": dict(SPANISH_FACES)}
+            "short_ranks": dict(SPANISH_RANKS_SHORT), "faces": dict(SPANISH_FACES),
+            "words": {c: _spanish_words(c) for c in spanish},
+            "symbols": {c: symbols(c) for c in codes},
+            "articles": dict(ARTICLE_CONTEXTS), "spanish_articles": dict(SPANISH_ARTICLE_CONTEXTS)}
 
 
 def spanish_card_words(card: int) -> str:
     """A card of the Spanish pack in words: ``7 de copas``, ``sota de oros`` (R8.1)."""
-    s = card_str(card)
-    return f"{SPANISH_RANKS.get(s[0], s[0])} de {SPANISH_SUITS[s[1]]}"
+    return _spanish_words(card_str(card))
+
+
+def _spanish_words(code: str) -> str:
+    # the one place a card of the Spanish pack is put in words (the terminal's, the page's)
+    return f"{SPANISH_RANKS.get(code[0], code[0])} de {SPANISH_SUITS[code[1]]}"
 
 
 def _spanish_token(token: str) -> str | None:
@@ -432,8 +461,7 @@ def spanish_text(text: str) -> str:
     separated by commas.  Only for the Spanish pack: it has no 8, 9 or 10 to name."""
 
     def words(m: re.Match[str]) -> str:
-        rank = RANK_CHARS[RANK_NAMES.index(m.group(1))]
-        return f"{SPANISH_RANKS.get(rank, rank)} de {SPANISH_SUITS[SUIT_CHARS[SUIT_NAMES.index(m.group(2))]]}"
+        return _spanish_words(RANK_CHARS[RANK_NAMES.index(m.group(1))] + SUIT_CHARS[SUIT_NAMES.index(m.group(2))])
 
     text = _CARD_WORDS.sub(words, text)
     out: list[str] = []
@@ -527,9 +555,11 @@ def games(tr: Translator | None = None) -> list[tuple[str, str, dict[str, int]]]
 
 
 __all__ = [
+    "ARTICLE_CONTEXTS",
     "BOT_NAMES",
     "GAMES",
     "GAME_NAMES",
+    "SPANISH_ARTICLE_CONTEXTS",
     "SPANISH_SUITS",
     "CardWords",
     "Joined",

@@ -45,7 +45,8 @@ class Connection:
     last: float = field(default_factory=time.monotonic)
     """When it last sent a message (the longest idle spectator is closed first when the server is full)."""
     account: str | None = None
-    """The signed-in account (its cookie), the accounts it does not read, its reports (:mod:`~conquian.web.platform.friends`)."""
+    """The signed-in account (its cookie), the accounts it does not read, its reports
+    (:mod:`~conquian.web.platform.friends`)."""
     blocked: set[str] = field(default_factory=set)
     reports: int = 0
 

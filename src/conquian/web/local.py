@@ -44,7 +44,7 @@ from conquian.i18n import ENGLISH, Msg, Translator, match_language, translator
 from conquian.session import HUMAN, read_table_note, table_note
 from conquian.web import master
 from conquian.web.snapshot import hint_message, table_snapshot
-from conquian.web.table import PLAYING, Table, TableError, deck_text
+from conquian.web.table import PLAYING, TURN_TIMERS, Table, TableError, deck_text
 
 #: The saved table's format (what the page keeps in IndexedDB).
 SAVED_FORMAT = "conquian-offline/1"
@@ -61,7 +61,7 @@ HINT_PLAYOUTS = 120
 def presets() -> dict[str, Any]:
     """The games, their seat counts and options, and the bots, as the page's lobby reads them
     (:func:`conquian.web.master.presets`: the server's ``/api/presets``, with the page's bots)."""
-    return master.presets(OFFLINE_BOTS, "foster")
+    return master.presets(OFFLINE_BOTS, "foster", TURN_TIMERS)
 
 
 def _reader(lang: object) -> Translator:

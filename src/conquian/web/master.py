@@ -44,7 +44,7 @@ from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS
 from conquian.i18n import ENGLISH, N_, Msg, NMsg, Translator
 from conquian.session import HUMAN
-from conquian.web.snapshot import selection_options
+from conquian.web.snapshot import options_message
 from conquian.web.table import OPEN, OVER, PLAYING, Table, TableError
 
 #: The protocol's version: sent in ``welcome`` and accepted in ``hello``.
@@ -62,9 +62,9 @@ MAX_ERROR_CHARS = 300
 
 
 # ---------------------------------------------------------------------------- the presets
-def presets(bots: Sequence[str], default_bot: str) -> dict[str, Any]:
-    """The games, their seat counts and options, and the bots among ``bots``, as the lobby reads
-    them (the server's ``/api/presets`` and the page's lobby)."""
+def presets(bots: Sequence[str], default_bot: str, turn_timers: Sequence[int]) -> dict[str, Any]:
+    """The games, their seat counts and options, the bots among ``bots`` and the turn timers a
+    table may have, as the lobby reads them (the server's ``/api/presets`` and the page's lobby)."""
     allowed = set(bots)
     return {
         "variants": [
@@ -81,6 +81,8 @@ def presets(bots: Sequence[str], default_bot: str) -> dict[str, Any]:
         "bot_ratings": {game: {b: r for b, r in rated.items() if b in allowed}
                         for game, rated in bot_ratings().items()},
         "default_bot": default_bot,
+        # the turn timers a table may have here (the page's menus: never a copy of the list)
+        "turn_timers": list(turn_timers),
         "protocol": VERSION,
     }
 
@@ -372,10 +374,8 @@ def next_deal(table: Table, reader: Reader, state: int) -> Answer:
 
 
 def options(table: Table, reader: Reader, cards: list[str]) -> Answer:
-    """The moves the selected cards make (:func:`~conquian.web.snapshot.selection_options`)."""
-    found = selection_options(table, reader.seat, cards[:MAX_CARDS], reader.tr)
-    return Answer([{"type": "options", "cards": cards, "actions": [a for a, _ in found],
-                    "words": [w for _, w in found]}])
+    """The moves the selected cards make (:func:`~conquian.web.snapshot.options_message`)."""
+    return Answer([options_message(table, reader.seat, cards[:MAX_CARDS], reader.tr) | {"cards": cards}])
 
 
 def pace(table: Table, reader: Reader, seconds: float) -> Answer:

@@ -68,8 +68,8 @@ ACCOUNT_SCRIPTS = ("invite.js", "friends.js", "account.js")
 
 #: The tables' page (the lobby, a table, a replay, a review): its style sheets and scripts.
 TABLE_STYLES = ("cards.css", "together.css", "review.css", "play.css", "screen.css")
-TABLE_SCRIPTS = ("history.js", "lobby.js", "quick.js", "play.js", "invite.js", "friends.js", "transport.js",
-                 "table.js", "chat.js", "screen.js", "replay.js", "app.js")
+TABLE_SCRIPTS = ("history.js", "lobby.js", "quick.js", "play.js", "panels.js", "invite.js", "friends.js",
+                 "transport.js", "table.js", "chat.js", "screen.js", "replay.js", "app.js")
 
 
 def tables_page() -> HTMLResponse:

@@ -55,10 +55,13 @@ RUNTIME_ENV = "CONQUIAN_PYODIDE_DIR"
 PACKAGE = Path(__file__).resolve().parent.parent
 OFFLINE = Path(__file__).resolve().parent / "offline"
 STATIC = Path(__file__).resolve().parent / "static"
-#: The page's scripts and styles the offline page loads from ``../static/`` (no lobby, chat,
-#: invitation, history or replay: those are the server's).
-STATIC_FILES = ("style.css", "cards.css", "play.css", "screen.css", "favicon.svg", "icons/turn.svg", "cards.js",
-                "page.js", "play.js", "transport.js", "table.js", "screen.js", "learn.css", "learn.js", "install.js")
+#: The offline page's scripts of ``../static/``, in the order it loads them (the one place that
+#: order is set: its ``index.html`` is written with them; no lobby, chat, invitation, history or
+#: replay: those are the server's), then its own ``offline.js``.
+OFFLINE_SCRIPTS = ("cards.js", "page.js", "install.js", "play.js", "panels.js", "transport.js", "table.js", "screen.js")
+#: The page's scripts and styles the offline app loads from ``../static/`` (its Learn page's too).
+STATIC_FILES = ("style.css", "cards.css", "play.css", "screen.css", "favicon.svg", "icons/turn.svg", "learn.css",
+                "learn.js", *OFFLINE_SCRIPTS)
 #: The offline app's own files (and ``learn.html``, the Learn page: :func:`learn_page`).
 APP_FILES = ("index.html", "offline.js", "offline.css", "worker.js", "sw.js")
 #: The offline app's Learn page, made from the server's (:mod:`conquian.learn.page`).
@@ -66,7 +69,8 @@ LEARN_PAGE = "learn.html"
 #: The engine's sub-packages and modules the page does not need (the terminal game, the learning
 #: environments, the analysis, the command line, the server).
 _SKIPPED = ("tui/", "envs/", "analysis/", "cli/", "web/static/", "web/offline/", "web/migrations/")
-_WEB_KEPT = ("web/__init__.py", "web/table.py", "web/snapshot.py", "web/master.py", "web/local.py")
+_WEB_KEPT = ("web/__init__.py", "web/table.py", "web/snapshot.py", "web/moves.py", "web/master.py",
+             "web/local.py")
 _DATA = (".py", ".json", ".mo", ".md", ".typed")
 #: The puzzles' data file, whose answers the offline app gets sealed.
 SEALED = "conquian/learn/puzzles.json"
@@ -210,7 +214,7 @@ def app_files(runtime: Path | None = None) -> dict[str, bytes]:
     engine's memory snapshot if a build made one for this package and ``runtime``)."""
     from conquian.web import memory_snapshot
 
-    files: dict[str, bytes] = {f"offline/{n}": (OFFLINE / n).read_bytes() for n in APP_FILES}
+    files: dict[str, bytes] = {f"offline/{n}": app_file(n) for n in APP_FILES}
     files[f"offline/{LEARN_PAGE}"] = learn_page()
     files["offline/engine.zip"] = engine_zip()
     runtime = runtime or runtime_dir()
@@ -277,13 +281,32 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
 _served: dict[str, bytes] = {}
 
 
+def app_file(name: str) -> bytes:
+    """One of the offline app's own files (:data:`APP_FILES`); its page with its scripts' tags
+    (:data:`OFFLINE_SCRIPTS`, then ``offline.js``).
+
+    ```pycon
+    >>> page = app_file("index.html").decode()
+    >>> page.index('src="../static/page.js"') < page.index('src="../static/table.js"') < page.index('src="offline.js"')
+    True
+
+    ```
+    """
+    data = (OFFLINE / name).read_bytes()
+    if name != "index.html":
+        return data
+    sources = [*(f"../static/{n}" for n in OFFLINE_SCRIPTS), "offline.js"]
+    tags = "".join(f'<script src="{s}"></script>\n' for s in sources)
+    return data.replace(b"<!-- scripts: conquian.web.site.OFFLINE_SCRIPTS, in their order -->\n", tags.encode())
+
+
 def offline_file(path: str) -> tuple[bytes, str] | None:
     """A file of the offline app as the server serves it under ``/offline/`` (``""``: the page),
     with its content type; None if there is no such file (or the runtime is not fetched: the page
     then says what to run)."""
     path = path or "index.html"
     if path in APP_FILES:
-        data = (OFFLINE / path).read_bytes()
+        data = app_file(path)
     elif path == LEARN_PAGE:
         data = learn_page()
     elif path in ("engine.zip", "engine-assets.json", "engine.snapshot"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from conquian.engine.actions import parse_action
+from conquian.engine.actions import Action, parse_action
 from conquian.engine.cards import JOKER, card_str, cards_of, parse_card
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.events import Event
@@ -41,6 +41,7 @@ from conquian.hints import live_out_msgs
 from conquian.i18n import ENGLISH, Msg, Translator
 from conquian.present import order_moves, spanish_pack
 from conquian.session import GameSession
+from conquian.web.moves import offered_moves
 from conquian.web.table import OPEN, PLAYING, Table, TableError
 
 #: Log lines sent with a snapshot (the newest); the whole log is in the record.
@@ -80,6 +81,7 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
         "deal": None,
         "legal": [],
         "legal_words": [],
+        "moves": [],
         "log": [],
         "scores": None,
         "last_moves": [],
@@ -104,10 +106,12 @@ def table_snapshot(table: Table, seat: int | None, tr: Translator = ENGLISH) -> 
     out["deal"]["number"] = len(session.match.deals)
     out["deal"]["sitting_out"] = session.sitting_out
     out["last_moves"], out["last_event"] = last_moves(session, view, tr)
-    if holds and view.to_act == seat and table.status == "playing":
+    if holds and seat is not None and view.to_act == seat and table.status == "playing":
         legal = order_moves(view.legal_actions(), view.phase)
         out["legal"] = [session.action_words(a) for a in legal]
         out["legal_words"] = [session.move_label(a, tr) for a in legal]
+        # the seat's own moves only (its own snapshot): what the page shows and sends back
+        out["moves"] = offered_moves(session, view, seat, legal, tr)
     if deal.over:
         out["deal"]["hands"] = revealed_hands(deal)
     out["log"] = session.log_tail(seat, tr, LOG_LINES)
@@ -296,12 +300,35 @@ def selection_options(table: Table, seat: int | None, cards: list[str],
     holding every selected card, and forms built from the selection and checked by the engine),
     each as its notation and its words for the reader; none when it is not the seat's turn.  A
     card that is not one, or not in the seat's hand, is refused (``bad_message``)."""
-    if seat is None or table.session is None or table.status != PLAYING:
+    found = _selection_actions(table, seat, cards)
+    if found is None:
         return []
+    session, _view, actions = found
+    return [(session.action_words(a), session.move_label(a, tr)) for a in actions]
+
+
+def options_message(table: Table, seat: int | None, cards: list[str], tr: Translator = ENGLISH) -> dict[str, Any]:
+    """The whole ``options`` answer to ``seat``: the moves the selected ``cards`` make in the
+    notation (``actions``) and in words (``words``), and as the page offers them (``moves``:
+    :func:`~conquian.web.moves.offered_moves`).  Refused as :func:`selection_options` is."""
+    found = _selection_actions(table, seat, cards)
+    if found is None or seat is None:
+        return {"type": "options", "cards": cards, "actions": [], "words": [], "moves": []}
+    session, view, actions = found
+    moves = offered_moves(session, view, seat, actions, tr)
+    return {"type": "options", "cards": cards, "actions": [m["act"] for m in moves],
+            "words": [session.move_label(a, tr) for a in actions], "moves": moves}
+
+
+def _selection_actions(table: Table, seat: int | None,
+                       cards: list[str]) -> tuple[GameSession, Any, list[Action]] | None:
+    # the moves the selection makes, each once, in the order a player thinks of them (None: not the seat's turn)
+    if seat is None or table.session is None or table.status != PLAYING:
+        return None
     session = table.session
     deal = session.deal
     if deal.to_act != seat:
-        return []
+        return None
     try:
         chosen = [parse_card(c) for c in cards]
     except ConquianError:
@@ -315,12 +342,14 @@ def selection_options(table: Table, seat: int | None, cards: list[str],
     listed = [a for a in order_moves(view.legal_actions(), view.phase)
               if names <= set(str(a).replace("|", " ").split()[2:])]
     built = order_moves(session.actions_from_selection(chosen), view.phase) if chosen else []
-    out: list[tuple[str, str]] = []
+    out: list[Action] = []
+    seen: set[str] = set()
     for a in [*listed, *built]:
         words = session.action_words(a)
-        if words not in (w for w, _ in out):
-            out.append((words, session.move_label(a, tr)))
-    return out
+        if words not in seen:
+            seen.add(words)
+            out.append(a)
+    return session, view, out
 
 
 def hint_message(session: GameSession, seat: int, act: str, tr: Translator) -> dict[str, Any]:

@@ -94,7 +94,7 @@ async function savedList() {
   box.append(el("ul", { class: "saved" }, list.map(m => {
     const who = m.seats.map((s, i) => (i === 0 ? s.name : seatName(s.name, s.kind, i + 1))).join(", ");
     const state = m.status === "over" ? _("over") : _("in play");
-    const home = m.home && m.home.table ? el("a", { href: `/p/${encodeURIComponent(m.home.name)}`, class: "sent-home" }, _("in your account's history")) : "";
+    const home = m.home?.table ? el("a", { href: `/p/${encodeURIComponent(m.home.name)}`, class: "sent-home" }, _("in your account's history")) : "";
     return el("li", { "data-match": m.id },
       el("span", { class: "what" }, el("strong", {}, gameName(m.variant)), ` - ${who} - ${state} - ${when(m.updated)}`),
       home ? [" ", home, " "] : "",
@@ -108,7 +108,7 @@ async function savedList() {
 function importForm() {
   const file = el("input", { type: "file", id: "offline-import", accept: ".toml,text/plain,application/toml" });
   file.addEventListener("change", async () => {
-    const f = file.files && file.files[0];
+    const f = file.files?.[0];
     if (!f) return;
     try {
       const id = await ENGINE.call("import", { text: await f.text(), name: store.get("name", "me") || "" });

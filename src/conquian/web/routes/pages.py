@@ -84,7 +84,8 @@ def routes(server: Server) -> list[BaseRoute]:
                             headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def presets(request: Request) -> Response:
-        return JSONResponse(master.presets(bot_names(), default_bot))  # the page's engine reads the same
+        # the page's engine reads the same list (with its own bots)
+        return JSONResponse(master.presets(bot_names(), default_bot, settings.turn_timers))
 
     return [
         Route("/", page),

@@ -41,7 +41,7 @@ function passkeyError(e) {
   if (e && e.name === "NotAllowedError") return _("The passkey was not used (cancelled, or the time ran out).");
   if (e && e.name === "InvalidStateError") return _("This device holds a passkey of this account already.");
   if (e && e.name === "SecurityError") return _("Passkeys work only at this server's own secure address (https).");
-  return e && e.message ? e.message : String(e);
+  return e?.message ? e.message : String(e);
 }
 
 async function addPasskey(label) {
@@ -90,7 +90,8 @@ async function offerAutofill(render) {
   if (/^[\d.]+$|^\[|:/.test(location.hostname)) return;
   try { if (!(await PublicKeyCredential.isConditionalMediationAvailable())) return; } catch (e) { return; }
   if (!document.getElementById("name") || autofill) return;
-  const mine = autofill = new AbortController();
+  const mine = new AbortController();
+  autofill = mine;
   document.body.dataset.passkeyAutofill = "waiting";
   let renew = null;
   const again = () => { if (autofill === mine && document.getElementById("name")) offerAutofill(render); };

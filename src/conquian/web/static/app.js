@@ -1,6 +1,6 @@
 // The page's routes: the lobby, a table, a replay.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // ----------------------------------------------------------------------------- routing
@@ -12,14 +12,15 @@ function route() {
   showError("");
   connBox.textContent = "";
   const path = location.pathname;
-  let m;
-  if ((m = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/))) { if (!presets) api("/api/presets").then(p => { presets = p; }); game = new Game(m[1]); }
-  else if ((m = path.match(/^\/r\/([A-Za-z0-9_-]{1,16})$/))) replayPage(m[1]);
+  const table = path.match(/^\/t\/([A-Za-z0-9_-]{1,16})$/);
+  const replay = table ? null : path.match(/^\/r\/([A-Za-z0-9_-]{1,16})$/);
+  if (table) { if (!presets) api("/api/presets").then(p => { presets = p; if (game?.table && !game.closed) game.render(); }); game = new Game(table[1]); }
+  else if (replay) replayPage(replay[1]);
   else lobby().catch(e => showError(e.message));
 }
 
 document.addEventListener("click", ev => {
-  const a = ev.target.closest && ev.target.closest("a[data-link]");
+  const a = ev.target.closest?.("a[data-link]");
   if (a && a.origin === location.origin) { ev.preventDefault(); history.pushState(null, "", a.pathname + a.hash); route(); }
 });
 window.addEventListener("popstate", route);

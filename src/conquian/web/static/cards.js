@@ -49,7 +49,7 @@ function cardName(code, spanish) {
     return m ? format(_("joker as {card}"), { card: cardName(m[1], spanish) }) : _("joker");
   }
   const r = code.slice(0, -1), s = code.slice(-1);
-  if (spanish) return `${PACK.ranks[r] || CARD_RANKS[r] || r} de ${PACK.suits[s] || s}`;
+  if (spanish && PACK.words[code]) return PACK.words[code];
   const ranks = { A: _("ace"), 2: _("two"), 3: _("three"), 4: _("four"), 5: _("five"), 6: _("six"), 7: _("seven"),
     8: _("eight"), 9: _("nine"), T: _("ten"), J: _("jack"), Q: _("queen"), K: _("king") };
   const suits = { c: _("clubs"), d: _("diamonds"), h: _("hearts"), s: _("spades") };
@@ -73,10 +73,10 @@ function cardSvg(code, spanish) {
   const r = code.slice(0, -1), s = code.slice(-1);
   const shapes = spanish ? SPANISH_SHAPES[s] : SUIT_SHAPES[s];
   const rank = (spanish ? PACK.faces[r] : null) || CARD_RANKS[r] || r;
-  svg.append(svgEl("text", { x: r === "T" ? 2.5 : 4, y: 17, class: "rank" + (r === "T" ? " wide" : "") }, rank));
+  svg.append(svgEl("text", { x: r === "T" ? 2.5 : 4, y: 17, class: `rank${r === "T" ? " wide" : ""}` }, rank));
   if (shapes) {
     svg.append(suitShape(shapes, 4.5, 20.5, 10, "pip"));
-    svg.append(suitShape(shapes, 17, 31, 28, "pip big" + (spanish ? " badge" : "")));
+    svg.append(suitShape(shapes, 17, 31, 28, `pip big${spanish ? " badge" : ""}`));
   }
   return svg;
 }

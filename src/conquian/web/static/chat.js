@@ -3,7 +3,8 @@
 // Protocol: docs/protocol.md (version 1): the client sends `chat` {text} and `react` {reaction};
 // the server sends `chat` {channel, from, seat, id, line, text, reaction, at} to whoever may read it
 // (a seated player's line to everyone, a spectator's to the tabs that hold no seat only, never to a seated player).
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // Every line is put in the page as text (textContent), never as HTML.  Another's line has a "…"
 // menu: report it to the server's owner (`report` {line}), or block whoever said it (`block` {line}).
 "use strict";
@@ -83,8 +84,8 @@ function chatLine(game, line) {
   const c = chatState(game);
   const spectators = line.channel === "spectators";
   const at = typeof line.at === "number" ? new Date(line.at * 1000) : null;
-  const row = el("div", { class: "chat-line" + (spectators ? " chat-spectators" : ""), "data-channel": line.channel || "", "data-id": line.id || "" });
-  if (at) row.append(el("span", { class: "chat-time" }, at.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" }) + " "));
+  const row = el("div", { class: `chat-line${spectators ? " chat-spectators" : ""}`, "data-channel": line.channel || "", "data-id": line.id || "" });
+  if (at) row.append(el("span", { class: "chat-time" }, `${at.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" })} `));
   row.append(el("strong", { class: "chat-from" }, chatWho(game, line)));
   if (spectators) row.append(" ", el("span", { class: "chat-channel" }, _("(spectators)")));
   row.append(": ");
@@ -92,7 +93,7 @@ function chatLine(game, line) {
     const named = REACTIONS.find(([r]) => r === line.reaction);
     // the reaction drawn (the page's own SVG, never a font's emoji) and its name in words
     row.append(el("span", { class: "chat-reaction", role: "img", "aria-label": named ? named[1]() : line.reaction }, reactionIcon(line.reaction)),
-      named ? el("span", { class: "chat-reaction-name", "aria-hidden": "true" }, " " + named[1]()) : "");
+      named ? el("span", { class: "chat-reaction-name", "aria-hidden": "true" }, ` ${named[1]()}`) : "");
   } else row.append(el("span", { class: "chat-text" }, line.text || ""));
   // the host may mute a spectator (not himself): his lines and reactions are refused from then on
   if (game.host && spectators && line.seat === null && line.id && line.id !== game.connId) {
@@ -142,7 +143,7 @@ function chatPanel(game) {
   const c = chatState(game);
   const t = game.table;
   const watching = game.you === null || game.you === undefined;
-  const muted = !!(t && t.chat_muted);
+  const muted = !!(t?.chat_muted);
   const box = el("section", { class: "panel chat", id: "chat", "aria-labelledby": "chat-title" });
   box.append(el("h2", { id: "chat-title" }, _("Chat")));
   box.append(el("p", { class: "dim chat-who" }, watching

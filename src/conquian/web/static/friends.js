@@ -26,7 +26,7 @@ function onlineWords(f) {
 
 function friendName(f) {
   return el("span", { class: "friend-name" },
-    el("span", { class: "online-dot" + (f.online ? " on" : ""), "aria-hidden": "true" }), " ",
+    el("span", { class: `online-dot${f.online ? " on" : ""}`, "aria-hidden": "true" }), " ",
     el("a", { href: `/p/${encodeURIComponent(f.name)}` }, f.name), " ",
     el("span", { class: "dim friend-online" }, onlineWords(f)));
 }
@@ -38,7 +38,7 @@ async function friendCall(path, body, redraw) {
 
 // the invitations friends sent to their tables: on the lobby and the account page
 function friendNoticesList(data, redraw) {
-  const notices = (data && data.notices) || [];
+  const notices = (data?.notices) || [];
   if (!notices.length) return null;
   return el("section", { class: "panel friend-notices", id: "friend-notices", "aria-labelledby": "friend-notices-title" },
     el("h2", { id: "friend-notices-title" }, _("Invitations from friends")),
@@ -151,8 +151,8 @@ function friendInvitePanel(tableId) {
   // a waiting table's "invite a friend": the friends, online first, each with a button
   const box = el("div", { class: "friend-invite", id: "friend-invite" });
   const draw = data => {
-    const friends = (data && data.friends) || [];
-    if (!data || !data.name || !friends.length) { box.replaceChildren(); return; }
+    const friends = (data?.friends) || [];
+    if (!data?.name || !friends.length) { box.replaceChildren(); return; }
     box.replaceChildren(el("p", {}, _("Or invite a friend to this table:")), el("ul", { class: "friends" }, friends.map(f => {
       const said = el("span", { class: "dim", role: "status" }, friendsInvited.has(`${tableId} ${f.name}`) ? format(_("{name} is invited."), { name: f.name }) : "");
       return el("li", { class: "friend", "data-name": f.name }, friendName(f), " ",

@@ -2,7 +2,8 @@
 // the matches it sat at (when, the game, who played, the result and the standings, the replay's
 // link), shown in the lobby as "Your matches", with a button to forget them.
 // Kept in localStorage only: nothing of it is sent to the server.
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // ----------------------------------------------------------------------------- name and history
@@ -25,7 +26,7 @@ function historyForget() { try { localStorage.removeItem("conquian:history:match
 function historyRecord(game) {
   // a finished match at a table this browser sat at: kept once (the newest first)
   const t = game.table;
-  if (!t || t.status !== "over" || game.you === null || game.you === undefined || !t.scores) return;
+  if (t?.status !== "over" || game.you === null || game.you === undefined || !t.scores) return;
   const list = historyList();
   if (list.some(m => m.id === t.id)) return;
   const totals = t.scores.totals || [];
@@ -59,8 +60,8 @@ function historyPanel(rerender) {
       el("span", { class: "dim" }, when.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" })), " ",
       el("strong", {}, m.name), " ", el("span", { class: "dim" }, `(${game})`), el("br"),
       el("span", { class: "history-result" }, historyResult(m)), " - ", score,
-      m.standings && m.standings.length ? el("span", { class: "dim" }, " " + format(_("(all matches: {standings})"),
-        { standings: m.names.map((n, i) => `${n} ${signed(m.standings[i] || 0)}`).join(", ") })) : "",
+      m.standings?.length ? el("span", { class: "dim" }, ` ${format(_("(all matches: {standings})"),
+        { standings: m.names.map((n, i) => `${n} ${signed(m.standings[i] || 0)}`).join(", ") })}`) : "",
       " ", el("a", { href: `/r/${m.id}`, "data-link": 1, class: "history-replay" }, _("replay")));
   });
   return el("section", { class: "panel", id: "history", "aria-labelledby": "history-title" },

@@ -5,7 +5,8 @@
 // worker is asked to keep the engine (the offline app and its runtime, about 20 MB) in the
 // background: keptState() says how far it is, engineKeptLine() shows it (the settings, the lobby),
 // and <html data-kept="1"> marks it done.
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // the engine kept for play offline, as the service worker last said: {files, total, bytes, size, kept, error}
@@ -65,7 +66,7 @@ function keepEngineWhenIdle() {
   navigator.serviceWorker.ready.then(reg => {
     if (!reg.active) return;
     reg.active.postMessage({ type: "engine" });
-    const ask = () => reg.active && reg.active.postMessage({ type: "keep-engine" });
+    const ask = () => reg.active?.postMessage({ type: "keep-engine" });
     if ("requestIdleCallback" in window) requestIdleCallback(ask, { timeout: 5000 }); else setTimeout(ask, 1000);
   }).catch(() => {});
 }

@@ -2,7 +2,8 @@
 // clipboard API works only on HTTPS or this machine, so over the home network's plain HTTP the
 // link is selected and copied the old way), the phone's own share sheet where the browser has one,
 // and a QR code of the link (drawn by the server, /api/tables/{id}/invitation.svg) for a phone to scan.
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // ----------------------------------------------------------------------------- invitation

@@ -6,7 +6,7 @@
 // solved) stays in this browser and, for a player signed in on the server, in his account
 // (/api/account/learn).
 "use strict";
-(function () {
+(() => {
   const body = document.body;
   const offline = body.dataset.offline === "1";
   let lang = body.dataset.lang || "en";
@@ -72,14 +72,14 @@
     const opts = payload === undefined ? {} : {
       method: "POST", headers: { "Content-Type": "application/json", ...(token ? { "X-CSRF-Token": token } : {}) },
       body: JSON.stringify(payload) };
-    const r = await fetch(path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang), opts);
+    const r = await fetch(`${path + (path.includes("?") ? "&" : "?")}lang=${encodeURIComponent(lang)}`, opts);
     return r.json();
   }
 
   function fillWords() {
     for (const e of document.querySelectorAll("[data-word]")) e.textContent = words[e.dataset.word] || "";
     $("l-moves").setAttribute("aria-label", words.moves || "");
-    if (words.learn) document.title = "conquian · " + words.learn;
+    if (words.learn) document.title = `conquian · ${words.learn}`;
   }
 
   function showPath() {
@@ -93,9 +93,9 @@
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "lesson-button" + (done.has(l.key) ? " done" : "");
+      b.className = `lesson-button${done.has(l.key) ? " done" : ""}`;
       b.dataset.key = l.key;
-      b.textContent = (done.has(l.key) ? "✓ " : "") + l.title + (done.has(l.key) ? " (" + words.done + ")" : "");
+      b.textContent = (done.has(l.key) ? "✓ " : "") + l.title + (done.has(l.key) ? ` (${words.done})` : "");
       b.addEventListener("click", () => open(l.key));
       li.appendChild(b);
       list.appendChild(li);
@@ -110,14 +110,14 @@
     $("path").hidden = true;
     $("lesson").hidden = false;
     location.hash = key;
-    render(await api("/api/learn/" + encodeURIComponent(key), { moves: [] }));
+    render(await api(`/api/learn/${encodeURIComponent(key)}`, { moves: [] }));
     window.scrollTo(0, 0);
   }
 
   async function tryMove(move) {
     for (const b of document.querySelectorAll("#l-moves button")) b.disabled = true;
-    const state = await api("/api/learn/" + encodeURIComponent(current), { moves: accepted, move: move });
-    if (state.answer && state.answer.accepted) accepted.push(move);
+    const state = await api(`/api/learn/${encodeURIComponent(current)}`, { moves: accepted, move: move });
+    if (state.answer?.accepted) accepted.push(move);
     render(state);
   }
 
@@ -137,7 +137,7 @@
     $("l-prompt").textContent = s.prompt || "";
     const answer = $("l-answer");
     answer.textContent = s.answer ? s.answer.text : "";
-    answer.className = "answer" + (s.answer ? (s.answer.accepted ? " ok" : " refused") : "");
+    answer.className = `answer${s.answer ? (s.answer.accepted ? " ok" : " refused") : ""}`;
     const moves = $("l-moves");
     moves.textContent = "";
     for (const m of s.moves) {
@@ -159,8 +159,8 @@
   async function openPuzzle(id) {
     $("path").hidden = true;
     $("puzzle").hidden = false;
-    location.hash = "puzzle-" + id;
-    renderPuzzle(await api("/api/puzzles/" + encodeURIComponent(id), {}));
+    location.hash = `puzzle-${id}`;
+    renderPuzzle(await api(`/api/puzzles/${encodeURIComponent(id)}`, {}));
     window.scrollTo(0, 0);
   }
 
@@ -188,13 +188,13 @@
         if (m.move === s.result.answer) b.classList.add("answer-move");
       } else {
         b.addEventListener("click", async () => renderPuzzle(
-          await api("/api/puzzles/" + encodeURIComponent(s.id), { move: m.move })));
+          await api(`/api/puzzles/${encodeURIComponent(s.id)}`, { move: m.move })));
       }
       moves.appendChild(b);
     }
     const r = $("p-result");
     r.textContent = s.result ? s.result.verdict : "";
-    r.className = "answer" + (s.result ? (s.result.right ? " ok" : " refused") : "");
+    r.className = `answer${s.result ? (s.result.right ? " ok" : " refused") : ""}`;
     const why = $("p-why");
     why.textContent = "";
     for (const line of (s.result ? s.result.why : [])) {
@@ -208,12 +208,12 @@
     if (s.result && s.rating) {
       rated.textContent = ratingText(s.rating.rating, s.rating.change)
         + " · " + words.this_rating.replace("{rating}", s.rating.puzzle.toLocaleString(lang))
-        + (s.rating.counted ? "" : " · " + (s.rating.seen ? words.seen_before : words.not_counted));
+        + (s.rating.counted ? "" : ` · ${s.rating.seen ? words.seen_before : words.not_counted}`);
       puzzleData.player = { ...(puzzleData.player || {}), rating: s.rating.rating, change: s.rating.change };
       const p = puzzleData.puzzles.find((q) => q.id === s.id);
       if (p) p.rating = s.rating.puzzle;
     }
-    if (s.result && s.result.right) add(SOLVED, s.id);
+    if (s.result?.right) add(SOLVED, s.id);
     if (s.result) why.scrollIntoView({ block: "nearest" });
   }
 
@@ -234,12 +234,12 @@
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "lesson-button" + (solved.has(p.id) ? " done" : "");
+      b.className = `lesson-button${solved.has(p.id) ? " done" : ""}`;
       b.dataset.puzzle = p.id;
-      b.textContent = (solved.has(p.id) ? "✓ " : "") + (p.id === puzzleData.daily ? words.daily + ": " : "") + p.id
+      b.textContent = (solved.has(p.id) ? "✓ " : "") + (p.id === puzzleData.daily ? `${words.daily}: ` : "") + p.id
         + " · " + p.theme + " · " + words.difficulty + " " + Math.round(p.difficulty * 100) + "%"
-        + (p.rating ? " · " + words.rating + " " + p.rating.toLocaleString(lang) : "")
-        + (solved.has(p.id) ? " (" + words.solved + ")" : "");
+        + (p.rating ? ` · ${words.rating} ${p.rating.toLocaleString(lang)}` : "")
+        + (solved.has(p.id) ? ` (${words.solved})` : "");
       b.addEventListener("click", () => openPuzzle(p.id));
       li.appendChild(b);
       if (p.id === puzzleData.daily) list.prepend(li); else list.appendChild(li);
@@ -268,7 +268,7 @@
       // the header and the title in the reader's language now, not once the engine has loaded
       words = Object.assign({}, words, { learn: _("Learn") });
       for (const e of document.querySelectorAll("header [data-word]")) e.textContent = words[e.dataset.word] || "";
-      document.title = "conquian · " + words.learn;
+      document.title = `conquian · ${words.learn}`;
       status(_("Loading the engine… (the first time, about 14 MB)"));
       engine = new Engine("worker.js");
       engine.onstatus = (st) => {
@@ -282,9 +282,9 @@
     puzzleData = puzzles;
     if (data.words) { words = data.words; fillWords(); }
     const key = decodeURIComponent(location.hash.slice(1));
-    if (key.startsWith("puzzle-") && puzzles.puzzles.some((p) => "puzzle-" + p.id === key)) openPuzzle(key.slice(7));
+    if (key.startsWith("puzzle-") && puzzles.puzzles.some((p) => `puzzle-${p.id}` === key)) openPuzzle(key.slice(7));
     else if (key && lessons.some((l) => l.key === key)) open(key); else showPath();
     syncAccount();
   }
-  start().catch((e) => status(String(e && e.message || e)));
+  start().catch((e) => status(String(e?.message || e)));
 })();

@@ -1,6 +1,6 @@
 // The lobby: a new table's form, the open tables, the finished matches.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // ----------------------------------------------------------------------------- lobby
@@ -32,7 +32,7 @@ async function lobby() {
     el("option", { value: "1" }, _("rated (signed-in players with a name)")));
   rated.addEventListener("change", () => { isPublic.disabled = Boolean(rated.value); if (rated.value) isPublic.checked = true; });
   const away = el("select", { id: "away" }, el("option", { value: "" }, _("never")),
-    [30, 60, 120, 300].map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
+    AWAY_CHOICES.map(s => el("option", { value: s }, format(_("after {seconds} s away"), { seconds: s }))));
 
   const turnTimer = turnTimerSelect("turn-timer-new", null, null);
 

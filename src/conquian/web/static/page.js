@@ -1,14 +1,12 @@
 // The web page's common parts: words (the catalogue), cards in words, elements, the server's API, the browser's store.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, friends.js, table.js, chat.js, screen.js, replay.js, app.js, install.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // Every text from the server is put in the page as text (textContent), never as HTML.
 // Every text of the page goes through _() or ngettext() (extracted into the catalogues by
 // scripts/catalogues.py, translated with the catalogue the server serves at /i18n/{lang}.json);
 // a text with {fields} is filled by format(), never pieced together from translated fragments.
 "use strict";
 
-const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const RANKS = { T: "10", A: "A", J: "J", Q: "Q", K: "K" };
 const main = document.getElementById("main");
 const alertBox = document.getElementById("alert");
 const connBox = document.getElementById("conn");
@@ -47,7 +45,7 @@ async function loadLanguage() {
     const res = await fetch(files ? `${files}${wanted.slice(0, 2).toLowerCase() === "es" ? "es" : "en"}.json` : `/i18n/${asked}.json`);
     const data = await res.json();
     LANG = data.lang || "en"; CATALOG = data.messages || {}; NPLURALS = data.nplurals || 2;
-    if (data.cards) PACK = data.cards;
+    if (data.cards) PACK = { ...PACK, ...data.cards };
     if (Array.isArray(data.languages) && data.languages.length) LANGUAGES = data.languages;
   } catch (e) { /* English */ }
   try { pluralRules = new Intl.PluralRules(LANG); } catch (e) { pluralRules = null; }
@@ -116,6 +114,8 @@ function gameName(variant) {
     cooncan: _("Cooncan"), "cooncan-double": _("Cooncan with two packs and jokers"), puzzles: _("Puzzles") };
   return names[variant] || variant;
 }
+// the host's choices of the time a seat may be away before a bot plays for it (seconds: the lobby's and the table's menus)
+const AWAY_CHOICES = [30, 60, 120, 300];
 const BOT_KINDS = ["expert", "master", "apprentice", "exit", "random", "foster", "beginner", "casual", "skilled"];
 function botName(kind) {
   const names = { expert: _("Expert"), master: _("Master"), apprentice: _("Apprentice"), exit: _("Disciple"), random: _("Random"), foster: _("Foster"),
@@ -135,9 +135,9 @@ function ratingShown(r, provisional) {
 // higher), each with its rating ("Beginner · 1,338"; two neighbours can measure within their
 // intervals of each other), then the other bots by rating (when it was measured)
 function botOptions(p, game, selected) {
-  const bots = (p && p.bots) || ["expert", "foster", "random"];
-  const rated = ((p && p.bot_ratings) || {})[game] || {};
-  const levels = (((p && p.level_order) || {})[game] || (p && p.levels) || []).filter(b => bots.includes(b));
+  const bots = (p?.bots) || ["expert", "foster", "random"];
+  const rated = (p?.bot_ratings)?.[game] || {};
+  const levels = ((p?.level_order)?.[game] || (p?.levels) || []).filter(b => bots.includes(b));
   const rank = b => (rated[b] ? rated[b].rating : Infinity);
   const option = b => el("option", { value: b, selected: b === selected },
     rated[b] ? format(_("{name} · {rating}"), { name: botName(b), rating: ratingText(rated[b].rating) }) : botName(b));
@@ -147,7 +147,7 @@ function botOptions(p, game, selected) {
           others.length ? el("optgroup", { label: _("Other bots") }, others.map(option)) : null];
 }
 // a seat's name: a bot's default name ("Expert", "Expert 3") in the page's words, any other as it is
-function seatName(name, kind, seat) {
+function seatName(name, kind, _seat) {
   if (!name || !BOT_KINDS.includes(kind)) return name;
   const base = kind.charAt(0).toUpperCase() + kind.slice(1);
   if (name === base) return botName(kind);
@@ -159,7 +159,7 @@ function seatName(name, kind, seat) {
 // machine code before it ("seat_taken: ..."), its first letter capital; a rule's number stays
 function refusalText(error) {
   let text = (error && typeof error.message === "string") ? error.message : "";
-  if (error && error.code && text.startsWith(`${error.code}: `)) text = text.slice(error.code.length + 2);
+  if (error?.code && text.startsWith(`${error.code}: `)) text = text.slice(error.code.length + 2);
   return text ? text.charAt(0).toLocaleUpperCase(LANG) + text.slice(1) : "";
 }
 
@@ -168,34 +168,33 @@ function setTitle(text) { document.getElementById("title").textContent = text; d
 // ----------------------------------------------------------------------------- cards
 // The Spanish pack (conquian-spanish, conquián mexicano) may be shown with its own suits, as the
 // player chooses (kept in localStorage): oros = diamonds, copas = hearts, espadas = spades,
-// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's. Their names
-// come with the catalogue (the terminal's words: conquian.present.pack_words), never typed here.
-let PACK = { suits: {}, ranks: {}, short_suits: {}, short_ranks: {}, faces: {} };
+// bastos = clubs (R8.1); sota, caballo, rey for J, Q, K. The notation stays R2.1's. Every card's
+// words (the Spanish pack's, the French suits' symbols) and its article's context come with the
+// catalogue (the terminal's words: conquian.present.pack_words), never typed here.
+let PACK = { suits: {}, ranks: {}, short_suits: {}, short_ranks: {}, faces: {}, words: {}, symbols: {}, articles: {}, spanish_articles: {} };
 const SPANISH_PACKS = new Set(["conquian-spanish", "conquian-mexicano"]);
 let spanishPack = false;  // whether the table or replay shown is played with the Spanish pack
 function spanishPackOf(variant) {
-  const p = presets && presets.variants.find(v => v.name === variant);
+  const p = presets?.variants.find(v => v.name === variant);
   return p ? p.pack === "spanish" : SPANISH_PACKS.has(variant);
 }
 function spanishSuits() { return spanishPack && store.get("pref", "spanish-suits") === "1"; }
 
 function cardWords(code) {
   if (code.startsWith("X")) return _("joker");
-  const r = code.slice(0, -1), s = code.slice(-1);
-  if (spanishSuits()) return `${PACK.ranks[r] || r} de ${PACK.suits[s] || s}`;
-  return `${RANKS[r] || r}${SUITS[s] || s}`;
+  if (spanishSuits() && PACK.words[code]) return PACK.words[code];
+  return PACK.symbols[code] || code;
 }
 
 // a card in a sentence with its article, as the reader's language wants it: "the 7♠", "la sota de
 // espadas", "el caballo de espadas", "la J♠" (one context per kind of card: each has its gender)
-const ARTICLE_CONTEXT = { A: "card: ace", J: "card: jack", Q: "card: queen", K: "card: king" };
-const SPANISH_ARTICLE_CONTEXT = { A: "Spanish pack card: as", J: "Spanish pack card: sota", Q: "Spanish pack card: caballo", K: "Spanish pack card: rey" };
 function theCard(code, shown) {
   const words = shown === undefined ? cardWords(code) : shown;
-  if (code.startsWith("X")) return format(pgettext("card: joker", "the {card}"), { card: words });
-  const r = code.slice(0, -1);
   // the article of the card as drawn: "la Q♠" (reina) beside the French suits, "el caballo" beside the Spanish ones
-  const context = spanishSuits() ? SPANISH_ARTICLE_CONTEXT[r] || "Spanish pack card: number" : ARTICLE_CONTEXT[r] || "card: number";
+  const contexts = spanishSuits() ? PACK.spanish_articles : PACK.articles;
+  if (code.startsWith("X")) return format(pgettext(contexts.joker || "card: joker", "the {card}"), { card: words });
+  const r = code.slice(0, -1);
+  const context = contexts[r] || contexts.number || "card: number";
   return format(pgettext(context, "the {card}"), { card: words });
 }
 
@@ -229,12 +228,12 @@ function tokenHeaders(id) { const token = id ? tableToken(id) : ""; return { ...
 
 async function api(path, body, tokenOf) {
   // the server answers a refusal in the page's language; tokenOf: the table whose token goes along
-  path += (path.includes("?") ? "&" : "?") + `lang=${encodeURIComponent(LANG)}`;
+  path += `${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(LANG)}`;
   const headers = tokenHeaders(tokenOf);
   const res = await fetch(path, body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) throw new Error(refusalText(data && data.error) || format(_("request failed ({status})"), { status: res.status }));
+  if (!res.ok) throw new Error(refusalText(data?.error) || format(_("request failed ({status})"), { status: res.status }));
   return data;
 }
 
@@ -256,7 +255,7 @@ function recordLink(id, attrs) {
     ev.preventDefault();
     try {
       const res = await fetch(`/api/tables/${id}/record?lang=${encodeURIComponent(LANG)}`, { headers: tokenHeaders(id) });
-      if (!res.ok) { let data = null; try { data = await res.json(); } catch (e) { /* not JSON */ } throw new Error(refusalText(data && data.error) || format(_("request failed ({status})"), { status: res.status })); }
+      if (!res.ok) { let data = null; try { data = await res.json(); } catch (e) { /* not JSON */ } throw new Error(refusalText(data?.error) || format(_("request failed ({status})"), { status: res.status })); }
       const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "");
       const url = URL.createObjectURL(await res.blob());
       const save = el("a", { href: url, download: name ? name[1] : `conquian-${id}.toml` });

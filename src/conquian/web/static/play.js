@@ -1,103 +1,44 @@
 // Playing at the table with the cards themselves: the moves in words, what a selection of cards
 // (and a place on the table) can do, the marks of the last moves, the cards' movements, sounds.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, lobby.js, play.js, table.js, replay.js, app.js), sharing one global scope; no build step.
-// Nothing here knows more than the seat's snapshot: the moves come from its `legal` list and the
-// server's `options` answer, the marks from its `last_moves`.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
+// Nothing here knows more than the seat's snapshot: the moves come from its `moves` list and the
+// server's `options` answer (their words, cards and places decided in Python), the marks from its
+// `last_moves`; the server's texts (the log, the last moves, the hint's outs) come in the page's words.
 "use strict";
 
 // ----------------------------------------------------------------------------- moves in words
-// A move in the notation (docs/records.md), taken apart: its verb, its cards, where it goes.
-function parseMove(text) {
-  const words = String(text).trim().split(/\s+/);
-  const verb = words[0] || "";
-  const m = { text, verb, cards: [], melds: [], combo: null, target: null, which: null };
-  const rest = words.slice(1);
-  if (verb === "use") {
-    m.melds = rest.join(" ").split("|").map(g => g.trim().split(/\s+/).filter(Boolean)).filter(g => g.length);
-    m.cards = m.melds.flat();
-  } else if (verb === "add" || verb === "shift") {
-    m.combo = Number(rest[0]);
-    let k = 1;
-    if (verb === "shift" && (rest[1] === "low" || rest[1] === "high")) { m.which = rest[1]; k = 2; }
-    m.cards = rest.slice(k);
-  } else if (verb === "force") {
-    m.cards = rest.slice(0, 1);
-    const t = rest[1] && rest[1].match(/^p(\d+)$/);
-    if (t) m.target = Number(t[1]);
-  } else m.cards = rest;
-  return m;
-}
+// The moves come from the snapshot (`moves`) and the `options` answer, each with its words, its
+// cards and the places of the table it goes to (conquian.web.moves): the page never reads the notation.
 
-// a card of a move or a combination in words: 7♠, 10♥, "7 de copas", the joker
+// a card of a combination in words: 7♠, 10♥, "7 de copas", the joker
 function tokenWords(token) {
   const named = token.match(/^X(?:=|\()([^)*]+)/);
   if (named) return format(_("joker as {card}"), { card: cardWords(named[1]) });
   if (token.startsWith("X")) return _("joker");
   return cardWords(token.replace(/^10/, "T"));
 }
-// the cards a line of the server writes in the notation ("2c 2h: 2 live (2d 2s)", "4c 4h 4s"),
-// in the page's words: 2♣ 2♥, 10♥ (never a word of the sentence: "As de oros" stays)
-const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! de )/g;
-function notationWords(line) {
-  return String(line).replace(NOTATION_CARD, (m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
-}
-// a card of a move in a sentence, with its article: "the 7♠", "la sota de espadas", "el comodín como 9♥"
-function theToken(token) {
-  const named = token.match(/^X(?:=|\()([^)*]+)/);
-  return theCard(named ? "X" : token.replace(/^10/, "T"), tokenWords(token));
-}
-function cardsWords(tokens) { return tokens.map(tokenWords).join(" "); }
 
-// a combination on the table in a few words: every card, or the first and the last of a long one
-function comboWords(cards) {
-  const short = c => (c.startsWith("X") ? "★" : cardWords(c));
-  if (cards.length <= 4) return cards.map(short).join(" ");
-  return `${short(cards[0])}…${short(cards[cards.length - 1])}`;
+// a place of the table tapped or dropped on, as a move names it: play, pack, stock, combo:N, side:S
+function placeKey(target) {
+  if (target.kind === "combo") return `combo:${target.number}`;
+  if (target.kind === "side") return `side:${target.seat}`;
+  return target.kind;
 }
+// Whether a move goes where the player tapped (none tapped: every move)
+function fitsTarget(move, target) { return !target || move.places.includes(placeKey(target)); }
 
-// the seat a force sends the card to: named (R8.4), else the other seat of the deal (R3.6)
-function forceTarget(m, d, you) {
-  if (m.target) return m.target;
-  return (d.seats || []).find(s => s !== you) || null;
-}
-
-// a move as a player reads it on its button: "Lay 7♠ 8♠ 9♠", "Discard the 2♣", "Force the 5♥ on Bea"
-function moveWords(game, text) {
-  const t = game.table, d = t.deal, m = parseMove(text);
-  const card = m.cards[0] ? theToken(m.cards[0]) : "";
-  switch (m.verb) {
-    case "pass":
-      return d.card_in_play ? format(_("Pass {card}"), { card: theCard(d.card_in_play) }) : _("Pass");
-    case "draw": return _("Draw from the pack");
-    case "take": {
-      const top = card || (d.stock && d.stock.length ? theCard(d.stock[d.stock.length - 1]) : "");
-      return top ? format(_("Take {card} from the discard pile"), { card: top }) : _("Take from the discard pile");
-    }
-    case "use": return format(_("Lay {cards}"), { cards: m.melds.map(cardsWords).join(" + ") });
-    case "meld": return format(_("Lay {cards}"), { cards: cardsWords(m.cards) });
-    case "force": return format(_("Force {card} on {name}"), { card, name: game.name(forceTarget(m, d, game.you)) });
-    case "discard": return format(_("Discard {card}"), { card });
-    case "give": return format(_("Give {card} to {name}"), { card, name: game.name(d.exchange ? d.exchange.to : null) });
-    case "add":
-    case "shift": {
-      const combo = (d.combos || []).find(c => c.number === m.combo);
-      const what = combo ? comboWords(combo.cards) : String(m.combo);
-      const mine = combo && combo.owner === game.you;
-      const fields = { cards: cardsWords(m.cards), combo: what, name: combo ? game.name(combo.owner) : "" };
-      if (m.verb === "shift") return mine ? format(_("Move the joker of your {combo} and add {cards}"), fields)
-        : format(_("Move the joker of {name}'s {combo} and add {cards}"), fields);
-      return mine ? format(_("Add {cards} to your {combo}"), fields) : format(_("Add {cards} to {name}'s {combo}"), fields);
-    }
-    default: return text;
-  }
+// the hint's move in the words of its button when it is listed, else the server's words
+function hintWords(table, hint) {
+  const listed = (table.moves || []).find(m => m.act === hint.act);
+  return listed ? suited(listed, "words") : hint.move;
 }
 
 // A move of the record in words, without the table's state (the replay, the review): "Lupita: pay
 // 5♣" — the move list's words (the server's catalogue), the cards as the page shows them.
 function recordMoveWords(text, name) {
   const words = String(text).trim().split(/\s+/);
-  const seat = words[0] && words[0].match(/^p(\d+)$/) ? Number(words.shift().slice(1)) : null;
+  const seat = words[0]?.match(/^p(\d+)$/) ? Number(words.shift().slice(1)) : null;
   const m = parseMove(words.join(" "));
   const cards = toks => toks.map(tokenWords).join(" ");
   const card = m.cards[0] ? tokenWords(m.cards[0]) : "";
@@ -122,29 +63,34 @@ function recordMoveWords(text, name) {
   return seat === null ? move : format(_("{who}: {move}"), { who: name(seat), move });
 }
 
-// The say's or the draw's choices: what a player may do with nothing selected (R3.3, R4.3).
-function isChoice(m, d) {
-  if (m.verb === "pass" || m.verb === "draw" || m.verb === "take") return true;
-  return m.verb === "force" && d.phase !== "discard" && m.cards[0] === d.card_in_play;
+// A move in the notation (docs/records.md), taken apart: its verb, its cards, where it goes.
+function parseMove(text) {
+  const words = String(text).trim().split(/\s+/);
+  const verb = words[0] || "";
+  const m = { text, verb, cards: [], melds: [], combo: null, target: null, which: null };
+  const rest = words.slice(1);
+  if (verb === "use") {
+    m.melds = rest.join(" ").split("|").map(g => g.trim().split(/\s+/).filter(Boolean)).filter(g => g.length);
+    m.cards = m.melds.flat();
+  } else if (verb === "add" || verb === "shift") {
+    m.combo = Number(rest[0]);
+    let k = 1;
+    if (verb === "shift" && (rest[1] === "low" || rest[1] === "high")) { m.which = rest[1]; k = 2; }
+    m.cards = rest.slice(k);
+  } else if (verb === "force") {
+    m.cards = rest.slice(0, 1);
+    const t = rest[1]?.match(/^p(\d+)$/);
+    if (t) m.target = Number(t[1]);
+  } else m.cards = rest;
+  return m;
 }
 
-// Whether a move goes where the player tapped: the card in play, the pack, the stock, a combination, a side.
-function fitsTarget(m, target, d, you) {
-  if (!target) return true;
-  switch (target.kind) {
-    case "play":
-      if (d.phase === "discard") return m.verb === "discard";
-      return m.verb === "use" || m.verb === "pass" || (m.verb === "force" && m.cards[0] === d.card_in_play);
-    case "pack": return m.verb === "draw";
-    case "stock": return m.verb === "take" || m.verb === "discard";
-    case "combo": return (m.verb === "add" || m.verb === "shift") && m.combo === target.number;
-    case "side":
-      if (target.seat === you) return m.verb === "use";
-      return m.verb === "force" && forceTarget(m, d, you) === target.seat;
-    default: return true;
-  }
+// the cards a line of the server writes in the notation ("2c 2h: 2 live (2d 2s)", "4c 4h 4s"),
+// in the page's words: 2♣ 2♥, 10♥ (never a word of the sentence: "As de oros" stays)
+const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! de )/g;
+function notationWords(line) {
+  return String(line).replace(NOTATION_CARD, (_m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
 }
-
 // ----------------------------------------------------------------------------- last moves
 // the short verb of a seat's last move, by the kind its event has (docs/protocol.md)
 function lastKindWords(kind, family) {
@@ -160,7 +106,7 @@ function lastKindWords(kind, family) {
 function miniCards(codes, max = 4) {
   const shown = codes.length > max ? [...codes.slice(0, max - 1), "…"] : codes;
   return el("span", { class: "mini" }, shown.map(c => c === "…" ? el("span", {}, "…")
-    : el("span", { class: "mini-card " + miniClass(c) }, c.startsWith("X") ? "★" : cardWords(c))));
+    : el("span", { class: `mini-card ${miniClass(c)}` }, c.startsWith("X") ? "★" : cardWords(c))));
 }
 function miniClass(c) {
   if (c.startsWith("X")) return "joker";
@@ -169,7 +115,7 @@ function miniClass(c) {
 }
 
 // ----------------------------------------------------------------------------- motion
-function reducedMotion() { return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches); }
+function reducedMotion() { return !!(window.matchMedia?.("(prefers-reduced-motion: reduce)").matches); }
 
 // where things were on the page before it is drawn again: each seat, the pack, the card in play,
 // the stock, the hand's cards by code
@@ -245,11 +191,12 @@ function soundSwitch() {
 // makes there, or shows the moves when several fit.  Pointer events: a mouse, a pen, a finger.
 // The turn timer's choices (seconds a person has to move before the expert moves for him), as a
 // select; `chosen` is the table's (one not among the usual ones is shown too), `onPick` gets the
-// seconds or null (off) when the host picks (none: a form's field, read when it is sent).
-const TURN_TIMERS = [30, 60, 120, 300];
+// seconds or null (off) when the host picks (none: a form's field, read when it is sent).  The
+// choices are the server's (`turn_timers` of /api/presets), never a copy here.
 function turnTimerSelect(id, chosen, onPick) {
   const words = s => (s % 60 ? format(_("{seconds} s"), { seconds: s }) : format(_("{minutes} min"), { minutes: s / 60 }));
-  const all = chosen && !TURN_TIMERS.includes(chosen) ? [chosen, ...TURN_TIMERS] : TURN_TIMERS;
+  const timers = (presets?.turn_timers) || [];
+  const all = chosen && !timers.includes(chosen) ? [chosen, ...timers] : timers;
   const sel = el("select", { id, "data-key": id, "aria-label": _("turn timer") }, el("option", { value: "", selected: !chosen }, _("off")),
     all.map(s => el("option", { value: s, selected: chosen === s }, words(s))));
   if (onPick) sel.addEventListener("change", () => onPick(sel.value ? Number(sel.value) : null));
@@ -304,5 +251,55 @@ function dragCards(hand, onDrop) {
 function dropZoneAt(x, y) {
   // the ghost lets the pointer through (pointer-events: none): what lies under it
   const under = document.elementFromPoint(x, y);
-  return under && under.closest ? under.closest("[data-drop]") : null;
+  return under?.closest ? under.closest("[data-drop]") : null;
+}
+
+// ----------------------------------------------------------------------------- what moved
+function showMoved(game, old, places) {
+  // the moves newer than what the page showed: their cards fly to where they now lie, a sound plays
+  const t = game.table, d = t.deal;
+  if (!d) return;
+  const shown = game.shown;
+  game.shown = { deal: d.number, event: t.last_event };
+  if (!shown || shown.deal !== d.number || !old || !old.deal || t.last_event === null) return;
+  const fresh = (t.last_moves || []).filter(m => m.kind && m.event !== null && (shown.event === null || m.event > shown.event))
+    .sort((a, b) => a.event - b.event);
+  if (!fresh.length) return;
+  const newest = fresh[fresh.length - 1];
+  if (d.to_act === game.you && old.deal.to_act !== game.you && !d.over) tone("yours");
+  else tone({ use: "lay", meld: "lay", add: "lay", shift: "lay", discard: "discard", force: "discard", turn: "turn" }[newest.kind] || "move");
+  if (reducedMotion() || !places) return;
+  const board = main.querySelector("#board");
+  if (board) board.classList.add("fresh");
+  const from = seat => (seat === game.you ? null : places.seats[seat]) || places.seats[seat];
+  const fromHand = (seat, code) => (seat === game.you && places.hand[code]) || from(seat);
+  fresh.forEach((m, k) => {
+    const delay = k * 120;
+    if (m.kind === "turn") moveFrom(main.querySelector("#play-card .card, .card#play-card"), places.pack, { flip: true, delay });
+    else if (m.kind === "discard" && d.family === "cooncan") moveFrom(main.querySelector("#stock-card"), fromHand(m.seat, m.cards[0]), { delay });
+    else if (m.kind === "discard" || (m.kind === "force" && d.phase === "forced" && !(old.deal.card_in_play === m.cards[0]))) {
+      moveFrom(main.querySelector("#play-card .card, .card#play-card"), fromHand(m.seat, m.cards[0]), { delay });
+    } else if (m.kind === "force") {
+      const card = main.querySelector("#play-card .card, .card#play-card");
+      if (card?.animate) { card.animate([{ transform: "none" }, { transform: "translateY(-.6rem) rotate(-4deg)" }, { transform: "none" }], { duration: 420, delay }); animations++; }
+    } else if (["use", "meld", "add", "shift"].includes(m.kind)) {
+      for (const c of main.querySelectorAll("#board .meld .last-card")) {
+        const code = c.dataset.card;
+        const src = code === (old.deal.card_in_play || "") ? places.play : fromHand(m.seat, code);
+        moveFrom(c, src, { delay });
+      }
+    } else if (m.kind === "bury" && places.playCard) ghostTo(places.playCard, places.play, places.pack, { flip: true, delay });
+    else if (m.kind === "draw" || m.kind === "take") {
+      const src = m.kind === "draw" ? places.pack : places.play;
+      if (m.seat === game.you) {
+        const before = old.deal.hand || [];
+        const fresher = [...main.querySelectorAll("#hand .card")].find(c => !before.includes(c.dataset.card));
+        moveFrom(fresher, src, { flip: m.kind === "draw", delay });
+      } else {
+        const seat = main.querySelector(`#board .seat[data-seat="${m.seat}"]`);
+        if (seat && src) ghostTo(m.kind === "draw" ? backCard() : (places.playCard || backCard()), src, seat.getBoundingClientRect(), { delay });
+      }
+    }
+  });
+  main.dataset.animations = animations;
 }

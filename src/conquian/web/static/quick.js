@@ -14,9 +14,9 @@ async function quickCall(method, path, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
-    const error = new Error(refusalText(data && data.error) || format(_("request failed ({status})"), { status: res.status }));
-    error.code = data && data.error && data.error.code;
-    error.quick = data && data.quick;
+    const error = new Error(refusalText(data?.error) || format(_("request failed ({status})"), { status: res.status }));
+    error.code = data?.error?.code;
+    error.quick = data?.quick;
     throw error;
   }
   return data;
@@ -105,7 +105,7 @@ function quickPanel() {
     cancel.addEventListener("click", async () => {
       stop();
       try { await quickCall("DELETE", "/api/quick"); render(NAMED); }
-      catch (e) { if (e.quick && e.quick.matched) goTo(e.quick); else showError(e.message); }
+      catch (e) { if (e.quick?.matched) goTo(e.quick); else showError(e.message); }
     });
     const parts = [
       el("p", { class: "quick-what", role: "status" }, format(_("Looking for players: {game}, {players} players."), { game: gameName(now.game), players: now.players })),
@@ -131,7 +131,7 @@ function quickPanel() {
   let phase = "";
   function show(now, fresh) {
     if (!document.body.contains(box) && !fresh) return;
-    if (!now || !now.queued) {
+    if (!now?.queued) {
       // taken out of the queue while this page waited (it was away too long): say so, or the
       // player wonders where his wait went
       const wasWaiting = Boolean(box.querySelector("#quick-waiting"));
@@ -176,7 +176,7 @@ function quickPanel() {
     (async () => {
       const me = await api("/api/account");
       const now = me.name ? await quickCall("GET", "/api/quick") : null;
-      if (now && now.queued) show(now, false);  // queued already (a reload, another tab)
+      if (now?.queued) show(now, false);  // queued already (a reload, another tab)
       else if (me.name && document.body.contains(box) && box.querySelector("#quick-form")) render(me);
     })().catch(() => {});
   }

@@ -1,8 +1,8 @@
 // The replay of a finished match, step by step, and the review of a seat's decisions in a deal
 // (docs/review.md, "In the browser"): its marks along the deal, each a button to the position
 // where the decision was taken, with the choices the seat had and what the search made of them.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, history.js, lobby.js, play.js, invite.js, table.js, chat.js, replay.js, app.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 // the marks, best first, and their signs as chess annotators write them (so that they are not
@@ -20,7 +20,7 @@ function markSign(mark) {
 
 async function reviewFetch(path, body) {
   // the review's answers, with their status (202: under way; 503: the server is busy)
-  path += (path.includes("?") ? "&" : "?") + `lang=${encodeURIComponent(LANG)}`;
+  path += `${path.includes("?") ? "&" : "?"}lang=${encodeURIComponent(LANG)}`;
   const id = (/^\/api\/tables\/([^/?]+)\//.exec(path) || [])[1];
   const headers = tokenHeaders(id);
   const res = await fetch(path, body === undefined ? { headers } : { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -45,25 +45,25 @@ async function replayPage(id) {
   let reviewSeat = 1;
 
   function show() {
-    const focused = document.activeElement && document.activeElement.id;
+    const focused = document.activeElement?.id;
     const f = data.frames[i], d = f.deal;
     const box = el("div", { class: "panel", id: "replay" },
       el("div", { class: "row" },
         // drawn icons: the ⏮/⏭ glyphs were empty boxes in Debian's Chromium
-        el("button", { type: "button", id: "first", onclick: () => go(0) }, cardsIcon("first"), " " + _("start")),
-        el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, cardsIcon("back"), " " + _("back")),
-        el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, _("forward") + " ", cardsIcon("forward")),
-        el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, _("end") + " ", cardsIcon("last")),
+        el("button", { type: "button", id: "first", onclick: () => go(0) }, cardsIcon("first"), ` ${_("start")}`),
+        el("button", { type: "button", id: "back", onclick: () => go(i - 1) }, cardsIcon("back"), ` ${_("back")}`),
+        el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, `${_("forward")} `, cardsIcon("forward")),
+        el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, `${_("end")} `, cardsIcon("last")),
         el("span", { id: "step" }, format(_("deal {deal}, step {step} ({index}/{total})"), { deal: f.deal_number, step: f.step, index: i + 1, total: data.frames.length }))),
       el("p", { id: "replay-action" }, f.action ? words(f.action) : _("the deal starts")),
       Object.entries(f.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${name(Number(s))}: `), cards.map(c => cardEl(c, { small: true })))));
     if (spanishPack) box.append(suitSwitch(show));
     if (d.family === "conquian" || d.family === "mexicano") {
-      for (const side of d.sides) box.append(el("div", {}, el("strong", {}, format(_("{name} down:"), { name: name(side.seat) }) + " "), side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true }))))));
-      box.append(el("div", {}, _("In play:"), " ", d.card_in_play ? cardEl(d.card_in_play) : _("nothing"), " " + format(_("pack {n}"), { n: d.pack })));
+      for (const side of d.sides) box.append(el("div", {}, el("strong", {}, `${format(_("{name} down:"), { name: name(side.seat) })} `), side.melds.map(m => el("span", { class: "meld" }, m.map(c => cardEl(c, { small: true }))))));
+      box.append(el("div", {}, _("In play:"), " ", d.card_in_play ? cardEl(d.card_in_play) : _("nothing"), ` ${format(_("pack {n}"), { n: d.pack })}`));
     } else {
       box.append(el("div", {}, d.combos.map(c => el("span", { class: "meld" }, el("span", { class: "num" }, `${c.number}.`), c.cards.map(x => cardEl(x, { small: true })), el("span", { class: "owner" }, name(c.owner))))));
-      box.append(el("div", {}, _("Discard pile:"), " ", d.stock.map(c => cardEl(c, { small: true })), " " + format(_("pack {n}"), { n: d.pack })));
+      box.append(el("div", {}, _("Discard pile:"), " ", d.stock.map(c => cardEl(c, { small: true })), ` ${format(_("pack {n}"), { n: d.pack })}`));
     }
     if (f.scores) box.append(el("p", {}, _("Scores:"), " ", f.scores.map((v, k) => `${name(k + 1)} ${v > 0 ? "+" : ""}${v}`).join(", ")));
     main.replaceChildren(box, reviewPanel(f), el("p", {}, recordLink(id, {}), " ", el("a", { href: "/", "data-link": 1 }, _("Lobby"))));
@@ -73,7 +73,7 @@ async function replayPage(id) {
   }
   function go(k) { i = Math.max(0, Math.min(data.frames.length - 1, k)); show(); }
   document.onkeydown = ev => {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey || (ev.target && ev.target.closest && ev.target.closest("select, input, textarea, summary"))) return;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || (ev.target?.closest?.("select, input, textarea, summary"))) return;
     if (ev.key === "ArrowRight") go(i + 1); else if (ev.key === "ArrowLeft") go(i - 1); else if (ev.key === "Home") go(0); else if (ev.key === "End") go(data.frames.length - 1);
   };
 
@@ -104,7 +104,7 @@ async function replayPage(id) {
       panel.append(el("p", { id: "review-error", class: "review-error", role: "alert" }, r.message));
       return panel;
     }
-    const rv = r.review, markWord = m => (r.words.marks && r.words.marks[m]) || _(m);
+    const rv = r.review, markWord = m => (r.words.marks?.[m]) || _(m);
     // the accuracy, the marks along the deal, the decision about to be played here, then the counts and turning points
     panel.append(reviewAccuracy(rv), reviewTimeline(rv, markWord, f));
     const here = f.deal_number === rv.deal && rv.decisions.find(x => x.action_index === f.step + 1);

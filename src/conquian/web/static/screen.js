@@ -1,7 +1,8 @@
 // The table in play as a full screen: the hand fanned along the bottom, the sheets (scores, chat,
 // log, settings) beside the table on a wide screen and over it on a small one, what tells a player
 // it is his turn (the title, the favicon, a vibration, a sound) and the offer of sounds.
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // Nothing here knows how the table's messages arrive: it draws what a Game holds and calls its
 // render(); the connection is table.js's.
 "use strict";
@@ -44,7 +45,7 @@ const SHEET_ICONS = {
   log: "M3 4 H17 V6 H3 Z M3 9 H17 V11 H3 Z M3 14 H12 V16 H3 Z",
   settings: "M3 5 H17 V7 H3 Z M3 13 H17 V15 H3 Z M6 3.5 H9 V8.5 H6 Z M11 11.5 H14 V16.5 H11 Z",
 };
-function docked() { return !!(window.matchMedia && window.matchMedia("(min-width: 1000px)").matches); }
+function docked() { return !!(window.matchMedia?.("(min-width: 1000px)").matches); }
 function sheetIcon(kind) {
   return svgEl("svg", { viewBox: "0 0 20 20", class: "icon", "aria-hidden": "true", focusable: "false" }, svgEl("path", { d: SHEET_ICONS[kind], fill: "currentColor" }));
 }
@@ -72,23 +73,23 @@ function sheetButtons(game) {
   const unread = chatUnread(game);
   return el("nav", { class: "tools", "aria-label": _("Table menu") }, SHEETS.map(([kind, words]) => {
     const label = kind === "chat" && unread ? format(ngettext("Chat ({n} new)", "Chat ({n} new)", unread), { n: unread }) : words();
-    return el("button", { type: "button", class: "tool" + (game.sheet === kind ? " on" : ""), id: `sheet-${kind}`, "data-key": `sheet-${kind}`,
+    return el("button", { type: "button", class: `tool${game.sheet === kind ? " on" : ""}`, id: `sheet-${kind}`, "data-key": `sheet-${kind}`,
       "aria-label": label, title: label, "aria-expanded": game.sheet === kind ? "true" : "false", "aria-controls": "side",
       onclick: () => openSheet(game, kind) }, sheetIcon(kind), kind === "chat" && unread ? el("span", { class: "badge-count", "aria-hidden": "true" }, unread > 9 ? "9+" : String(unread)) : "");
   }));
 }
 function sidePanels(game, panels) {
   const names = { scores: "scores", chat: "chat", "log-panel": "log", settings: "settings", links: "settings" };
-  for (const p of panels) if (p && p.id && names[p.id]) p.dataset.panel = names[p.id];
+  for (const p of panels) if (p?.id && names[p.id]) p.dataset.panel = names[p.id];
   const open = game.sheet ? SHEETS.find(([k]) => k === game.sheet) : null;
-  const aside = el("aside", { class: "side-column" + (open ? " open" : ""), id: "side", "aria-label": open ? open[1]() : _("Scores, chat, log and settings") },
+  const aside = el("aside", { class: `side-column${open ? " open" : ""}`, id: "side", "aria-label": open ? open[1]() : _("Scores, chat, log and settings") },
     el("div", { class: "sheet-head" }, el("h2", { class: "sheet-title" }, open ? open[1]() : ""),
       el("button", { type: "button", class: "secondary small sheet-close", "data-key": "sheet-close", "aria-label": _("Close"), onclick: () => closeSheet(game) }, "✕")),
     el("div", { class: "side-panels", tabindex: 0 }, panels));
   return [el("div", { class: "sheet-backdrop", "aria-hidden": "true", onclick: () => closeSheet(game) }), aside];
 }
 document.addEventListener("keydown", ev => {
-  if (ev.key === "Escape" && typeof game !== "undefined" && game && game.sheet) { ev.preventDefault(); closeSheet(game); }
+  if (ev.key === "Escape" && typeof game !== "undefined" && game?.sheet) { ev.preventDefault(); closeSheet(game); }
 });
 
 // ----------------------------------------------------------------------------- your turn

@@ -94,9 +94,9 @@ self.addEventListener("message", event => {
   const data = event.data || {};
   if (data.type === "skip-waiting") self.skipWaiting();
   if (data.type === "version" && event.ports[0]) event.ports[0].postMessage(VERSION);
-  if (data.type === "engine") event.waitUntil(engineState().then(s => event.source && event.source.postMessage(s)));
+  if (data.type === "engine") event.waitUntil(engineState().then(s => event.source?.postMessage(s)));
   if (data.type === "keep-engine") {
-    event.waitUntil(keepEngine(tell).then(tell, e => tell({ type: "engine", version: VERSION, error: String(e && e.message || e) })));
+    event.waitUntil(keepEngine(tell).then(tell, e => tell({ type: "engine", version: VERSION, error: String(e?.message || e) })));
   }
 });
 

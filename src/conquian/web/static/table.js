@@ -1,6 +1,6 @@
 // A table: the WebSocket session of one seat (or a spectator) and the table drawn from its snapshot.
-// Protocol: docs/protocol.md (version 1). Classic scripts, loaded in order by index.html
-// (cards.js, page.js, lobby.js, play.js, table.js, replay.js, app.js), sharing one global scope; no build step.
+// Protocol: docs/protocol.md (version 1). Classic scripts sharing one global scope, no build step;
+// each page's order is set in one place (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 // A player plays with the cards themselves: he taps cards of his hand, the card in play, a pile or
 // a combination, and the moves that selection makes are offered in words (play.js).
 "use strict";
@@ -48,7 +48,7 @@ class Game {
     else if (m.type === "table") {
       const old = this.table;
       const before = old ? old.state : -1;
-      const places = old && old.deal && main.querySelector("#board") ? placesOnPage() : null;
+      const places = old?.deal && main.querySelector("#board") ? placesOnPage() : null;
       this.table = m.table;
       if (m.table.rematch) {
         const t = this.token(); if (t) store.set("seat", m.table.rematch, t);
@@ -57,8 +57,8 @@ class Game {
       let ask = false;
       if (m.table.state !== before) {
         // the cards chosen stay chosen while the hand is the same (chosen while the others play)
-        const hand = d => (d && d.hand ? d.hand.join(" ") : "");
-        const keep = old && old.deal && m.table.deal && hand(old.deal) === hand(m.table.deal) && old.deal.phase !== "exchange";
+        const hand = d => (d?.hand ? d.hand.join(" ") : "");
+        const keep = old?.deal && m.table.deal && hand(old.deal) === hand(m.table.deal) && old.deal.phase !== "exchange";
         if (!keep) this.selected = [];
         this.options = null; this.target = null; this.autoPlay = false; this.hint = null; this.hintAsked = false;
         ask = this.selected.length > 0;
@@ -66,7 +66,7 @@ class Game {
       this.seen(m.table.seats.map(s => s.connected));
       if (ask) this.ask();
       this.render();
-      this.moved(old, places);
+      showMoved(this, old, places);
     } else if (m.type === "presence") {
       // who is connected, gathered over a second: the seats' flags and how many watch
       if (!this.table) return;
@@ -77,14 +77,14 @@ class Game {
     } else if (m.type === "chat") chatReceive(this, m);
     else if (m.type === "options") {
       // the answer for the selection shown now only (a tap may have changed it meanwhile)
-      if (!this.table || !this.table.deal || !this.table.deal.hand) return;
+      if (!this.table?.deal?.hand) return;
       const now = this.selected.map(k => this.table.deal.hand[k]).join(" ");
       if ((m.cards || []).join(" ") !== now) return;
-      this.options = m.actions;
+      this.options = m.moves || [];
       if (this.autoPlay) {
         this.autoPlay = false;
         const fit = this.offered();
-        if (fit && fit.length === 1) { this.act(fit[0]); return; }
+        if (fit && fit.length === 1) { this.act(fit[0].act); return; }
       }
       this.render();
     } else if (m.type === "hint") {
@@ -109,11 +109,11 @@ class Game {
   youMark(seat) {
     if (seat !== this.you) return "";
     const n = this.name(seat).trim().toLocaleLowerCase();
-    return n === _("you").toLocaleLowerCase() || n === _("You").toLocaleLowerCase() ? "" : " " + _("(you)");
+    return n === _("you").toLocaleLowerCase() || n === _("You").toLocaleLowerCase() ? "" : ` ${_("(you)")}`;
   }
   name(seat) { const s = this.table.seats[seat - 1]; return s ? (seatName(s.name, s.kind, seat) || format(_("Seat {n}"), { n: seat })) : `p${seat}`; }
   act(words) { showError(""); this.send({ type: "act", state: this.table.state, action: words }); }
-  mine() { const d = this.table.deal; return !!(d && !d.over && this.you !== null && d.to_act === this.you && this.table.legal.length); }
+  mine() { const d = this.table.deal; return !!(d && !d.over && this.you !== null && d.to_act === this.you && this.table.moves.length); }
   toggle(index) {
     const d = this.table.deal;
     if (d.phase === "exchange") {
@@ -144,7 +144,7 @@ class Game {
       // cards chosen, then where they go: one move fits, it is played
       const fit = this.offered();
       if (fit === null) this.autoPlay = true;
-      else if (fit.length === 1) { this.act(fit[0]); return; }
+      else if (fit.length === 1) { this.act(fit[0].act); return; }
     }
     this.render();
   }
@@ -155,32 +155,33 @@ class Game {
     this.target = target;
     const fit = this.offered();
     if (fit === null) this.autoPlay = true;
-    else if (fit.length === 1) { this.act(fit[0]); return; }
+    else if (fit.length === 1) { this.act(fit[0].act); return; }
     this.render();
   }
   clear() { this.selected = []; this.options = null; this.target = null; this.autoPlay = false; this.render(); }
   offered() {
-    // the moves shown as buttons: those of the selection (null while the server answers), else
-    // those of the place tapped, else the say's or the draw's choices
-    const t = this.table, d = t.deal;
+    // the moves shown as buttons (the snapshot's and the options answer's, each with the places it
+    // goes to): those of the selection (null while the server answers), else those of the place
+    // tapped, else the say's or the draw's choices
+    const t = this.table;
     if (!this.mine()) return [];
-    const fits = w => fitsTarget(parseMove(w), this.target, d, this.you);
+    const fits = m => fitsTarget(m, this.target);
     if (this.selected.length) {
       if (this.options === null) return null;
       // a selection that makes no move (the draw of Cooncan, say): the phase's own choices stay offered
       const own = this.options.filter(fits);
       return own.length || this.target ? own : this.choices();
     }
-    if (this.target) return t.legal.filter(fits);
+    if (this.target) return t.moves.filter(fits);
     return this.choices();
   }
-  pick(words) {
+  pick(act) {
     // a move offered under the hand; one of the phase's choices shown for a selection that makes no move lets go of it
     if (!this.selectionMoves()) { this.selected = []; this.options = null; }
-    this.act(words);
+    this.act(act);
   }
-  choices() { return this.table.legal.filter(w => isChoice(parseMove(w), this.table.deal)); }
-  selectionMoves() { return !this.selected.length || !!(this.options || []).filter(w => fitsTarget(parseMove(w), this.target, this.table.deal, this.you)).length; }
+  choices() { return this.table.moves.filter(m => m.choice); }
+  selectionMoves() { return !this.selected.length || !!(this.options || []).filter(m => fitsTarget(m, this.target)).length; }
   render() {
     const t = this.table;
     spanishPack = spanishPackOf(t.variant);
@@ -192,58 +193,18 @@ class Game {
     // in play the table is a full screen (screen.js): the felt, the moves bar and the hand; the
     // scores, the chat, the log and the settings in a column beside it, or in sheets on a small screen
     document.body.classList.toggle("in-play", playing);
-    if (!playing) parts.push(this.waiting());
+    if (!playing) parts.push(waitingPanel(this));
     else {
       parts.push(el("div", { class: "table-screen", id: "table-screen", "data-sheet": this.sheet || "" },
         el("div", { class: "play-area" }, this.status(), this.board(), this.handPanel()),
-        sidePanels(this, [this.scores(), typeof chatPanel === "function" ? chatPanel(this) : "", this.logPanel(), this.settings(), this.links()])));
+        sidePanels(this, [scoresPanel(this), typeof chatPanel === "function" ? chatPanel(this) : "", logPanel(this), settingsPanel(this), linksPanel(this)])));
     }
-    const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const focus = document.activeElement?.dataset ? document.activeElement.dataset.key : null;
     main.replaceChildren(...parts);
     if (focus) { const again = main.querySelector(`[data-key="${CSS.escape(focus)}"]`); if (again) again.focus({ preventScroll: true }); }
     fanHand(main.querySelector("#hand"));
     turnSignals(this);
     this.tick();
-  }
-  waiting() {
-    const t = this.table;
-    const box = el("div", { class: "panel", id: "waiting" }, el("h2", {}, _("Waiting for players")), setDealNotice(t), invitationPanel(t.id));
-    for (const s of t.seats) {
-      const row = el("div", { class: "row seat-row", "data-seat": s.seat }, el("strong", {}, format(_("Seat {n}:"), { n: s.seat }) + " "));
-      if (!s.open) row.append(el("span", {}, this.name(s.seat)), s.kind !== "human" ? el("span", { class: "dim" }, " " + format(_("(bot {name})"), { name: botName(s.kind) })) : "", this.youMark(s.seat) ? el("span", { class: "dim" }, this.youMark(s.seat)) : "");
-      else if (this.you === null) {
-        // what is typed stays when the page is drawn again (someone arrives, a presence message)
-        const nm = el("input", { type: "text", maxlength: 40, placeholder: _("your name"), value: this.typedName !== undefined ? this.typedName : (store.get("name", "me") || ""),
-          "aria-label": format(_("name for seat {n}"), { n: s.seat }), "data-key": `name-${s.seat}` });
-        nm.addEventListener("input", () => { this.typedName = nm.value; });
-        row.append(nm, el("button", { type: "button", class: "take", onclick: async () => {
-          if (!nm.value.trim()) {
-            // a name first: said in words, where the name goes
-            showError(refusalText({ message: format(_("write your name first (1 to {n} characters)"), { n: 40 }) }));
-            nm.setAttribute("aria-invalid", "true"); nm.focus();
-            return;
-          }
-          try {
-            const r = await api(`/api/tables/${t.id}/sit`, { seat: s.seat, name: nm.value.trim() });
-            store.set("seat", t.id, r.token); store.set("name", "me", nm.value.trim());
-            this.transport.reconnect();
-          } catch (e) { showError(e.message); }
-        } }, _("Take this seat")));
-      } else row.append(el("span", { class: "dim" }, _("open")));
-      if (s.open && this.host) {
-        // the bot chosen stays when the page is drawn again (the presets arrive, someone arrives)
-        this.botChoice = this.botChoice || {};
-        const pick = el("select", { class: "seat-bot", "aria-label": format(_("bot for seat {n}"), { n: s.seat }) },
-          botOptions(presets, t.variant, this.botChoice[s.seat] || (presets && presets.default_bot)));
-        pick.addEventListener("change", () => { this.botChoice[s.seat] = pick.value; });
-        row.append(pick, el("button", { type: "button", class: "secondary", onclick: async () => {
-          try { await api(`/api/tables/${t.id}/bot`, { seat: s.seat, bot: pick.value, host: store.get("host", t.id) }); } catch (e) { showError(e.message); }
-        } }, _("Give to a bot")));
-      }
-      box.append(row);
-    }
-    box.append(this.links());
-    return box;
   }
   names(seats) { return seats.map(s => (s === this.you ? _("you") : this.name(s))).join(", "); }
   mexicanoWords(d) {
@@ -277,7 +238,7 @@ class Game {
   }
   turnWords(d) {
     if (d.over && d.family === "mexicano") return this.endWords(d);
-    if (d.over) return this.table.scores && this.table.scores.result ? suited(this.table.scores, "result") : _("The deal is over");
+    if (d.over) return this.table.scores?.result ? suited(this.table.scores, "result") : _("The deal is over");
     if (d.family === "mexicano") return this.mexicanoWords(d);
     const name = this.name(d.to_act);
     const card = d.card_in_play ? theCard(d.card_in_play) : "";
@@ -310,7 +271,7 @@ class Game {
   status() {
     // one line at the top: whose turn and what to do, the away rule's countdown, hurry, the hint
     const t = this.table, d = t.deal;
-    const box = el("div", { id: "turn", class: "status" + (this.mine() ? " yours" : "") });
+    const box = el("div", { id: "turn", class: `status${this.mine() ? " yours" : ""}` });
     box.append(el("span", { class: "turn-words", "aria-live": "polite" }, this.turnWords(d)));
     box.append(el("span", { id: "countdown", class: "countdown" }));
     const player = this.you !== null || this.host;
@@ -331,7 +292,7 @@ class Game {
   tick() {
     // the countdown of the away rule: a person to act who has left, a bot plays for him when it ends
     const box = main.querySelector("#countdown");
-    if (!box || !this.table || !this.table.deal) return;
+    if (!box || !this.table?.deal) return;
     const d = this.table.deal, s = this.table.seats[(d.to_act || 0) - 1];
     const left = s && s.kind === "human" && !s.connected && !d.over ? this.awayLeft(d.to_act) : null;
     // the turn timer: when the server says the time of the person to act runs out
@@ -355,21 +316,21 @@ class Game {
     const t = this.table;
     const last = (t.last_moves || []).find(m => m.seat === s);
     const newest = this.newest();
-    const total = t.scores && t.scores.totals ? t.scores.totals[s - 1] : 0;
-    const cls = "seat" + (d.to_act === s && !d.over ? " to-act" : "") + (newest && last && newest.seat === s && newest.event === last.event ? " newest" : "");
+    const total = t.scores?.totals ? t.scores.totals[s - 1] : 0;
+    const cls = `seat${d.to_act === s && !d.over ? " to-act" : ""}${newest && last && newest.seat === s && newest.event === last.event ? " newest" : ""}`;
     return el("div", { class: cls, "data-seat": s },
       el("div", { class: "who" }, el("strong", {}, this.name(s)), this.youMark(s),
-        t.seats[s - 1].connected ? "" : el("span", { class: "away" }, " " + _("away")),
+        t.seats[s - 1].connected ? "" : el("span", { class: "away" }, ` ${_("away")}`),
         d.family === "mexicano" ? this.seatMark(d, s) : ""),
       el("div", { class: "meta" }, heldCards(d.hand_counts[i]),
         el("span", { class: "score", title: format(_("score {points}"), { points: total > 0 ? `+${total}` : total }) },
           format(_("{points} pts"), { points: total > 0 ? `+${total}` : total }))),
-      last && last.kind ? el("div", { class: "last", title: notationWords(suited(last, "words") || "") }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
+      last?.kind ? el("div", { class: "last", title: suited(last, "words") || "" }, lastKindWords(last.kind, d.family), " ", miniCards(last.cards)) : "");
   }
   marked(code, where) {
     // whether a card drawn at `where` is the one the newest move put there
     const n = this.newest();
-    if (!n || !n.cards.length) return false;
+    if (!n?.cards.length) return false;
     const base = c => (c.startsWith("X") ? "X" : c);
     if (where === "play") return ["turn", "pass", "discard", "force"].includes(n.kind) && n.cards.includes(code);
     if (where === "stock") return n.kind === "discard" && n.cards.includes(code);
@@ -386,11 +347,11 @@ class Game {
       if (moved && this.marked(c, "meld")) e.classList.add("last-card");
       return e;
     });
-    const attrs = { class: "meld" + (opts.target && JSON.stringify(this.target) === JSON.stringify(opts.target) ? " targeted" : "") };
+    const attrs = { class: `meld${opts.target && JSON.stringify(this.target) === JSON.stringify(opts.target) ? " targeted" : ""}` };
     if (opts.combo) attrs["data-combo"] = opts.combo;
     const inner = [opts.num ? el("span", { class: "num" }, `${opts.num}.`) : "", ...pics, opts.owner ? el("span", { class: "owner" }, opts.owner) : ""];
     if (opts.target && this.mine()) {
-      return el("button", { type: "button", ...attrs, class: attrs.class + " tappable", "data-drop": JSON.stringify(opts.target),
+      return el("button", { type: "button", ...attrs, class: `${attrs.class} tappable`, "data-drop": JSON.stringify(opts.target),
         "data-key": `target-${JSON.stringify(opts.target)}`, "aria-label": opts.label, "aria-pressed": attrs.class.includes("targeted") ? "true" : "false",
         onclick: () => this.tap(opts.target) }, inner);
     }
@@ -407,9 +368,9 @@ class Game {
     const own = d.seats.indexOf(this.you);
     box.append(el("div", { class: "felt-head" },
       el("div", { class: "dim deal-info" }, format(_("Deal {number} of {total} - {name} dealt"), { number: d.number, total: t.deals_in_match, name: this.name(d.dealer) }),
-        d.sitting_out ? " - " + format(_("{name} sits out"), { name: this.name(d.sitting_out) }) : "",
-        d.goal ? " - " + format(_("{n} down to win"), { n: d.goal }) : "",
-        t.spectators ? el("span", { id: "spectators" }, " - " + format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })) : ""),
+        d.sitting_out ? ` - ${format(_("{name} sits out"), { name: this.name(d.sitting_out) })}` : "",
+        d.goal ? ` - ${format(_("{n} down to win"), { n: d.goal })}` : "",
+        t.spectators ? el("span", { id: "spectators" }, ` - ${format(ngettext("{n} watching", "{n} watching", t.spectators), { n: t.spectators })}`) : ""),
       setDealNotice(t)));
     box.append(el("div", { class: "seats", "data-count": others.length }, others.map(([s, i]) => this.seatChip(d, s, i))));
     // the centre scrolls when a long deal fills it: a region the keyboard reaches too
@@ -422,9 +383,9 @@ class Game {
       const who = side.seat === this.you ? _("your combinations") : format(_("{name}'s combinations"), { name: this.name(side.seat) });
       const melds = side.melds.map(m => this.meld(m, { seat: side.seat, target: tappable && side.melds.length ? target : null,
         label: format(_("{who}: {cards}"), { who, cards: m.map(cardWords).join(" ") }) }));
-      return el("div", { class: "side" + (side.seat === this.you ? " own" : ""), "data-side": side.seat }, el("strong", { class: "side-name" }, side.seat === this.you ? _("You") : this.name(side.seat)),
+      return el("div", { class: `side${side.seat === this.you ? " own" : ""}`, "data-side": side.seat }, el("strong", { class: "side-name" }, side.seat === this.you ? _("You") : this.name(side.seat)),
         melds.length ? melds : el("span", { class: "dim" }, _("nothing down")),
-        side.down ? el("span", { class: "dim" }, " " + format(ngettext("{n} down", "{n} down", side.down), { n: side.down })) : "");
+        side.down ? el("span", { class: "dim" }, ` ${format(ngettext("{n} down", "{n} down", side.down), { n: side.down })}`) : "");
     };
     let ownSide = null;
     if (d.family === "conquian" || d.family === "mexicano") {
@@ -449,7 +410,7 @@ class Game {
     }
     if (newest) {
       centre.append(el("div", { id: "last-move", class: "last-move", "data-seat": newest.seat, "data-kind": newest.kind, "data-event": newest.event },
-        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, notationWords(suited(newest, "words") || ""))));
+        el("span", { class: "label" }, _("Last move:")), " ", miniCards(newest.cards, 6), " ", el("span", {}, suited(newest, "words") || "")));
     }
     if (d.family === "mexicano" && d.exchange.gave && d.exchange.got) {
       centre.append(el("div", { id: "exchange-result" }, format(_("You gave {gave} to {to} and got {got} from {from}"),
@@ -478,7 +439,7 @@ class Game {
     if (!this.mine()) { card.id = "play-card"; return card; }
     const target = { kind: "play" };
     const on = this.target && this.target.kind === "play";
-    return el("button", { type: "button", id: "play-card", class: "tappable pile-button" + (on ? " targeted" : ""), "data-drop": JSON.stringify(target), "data-key": "target-play",
+    return el("button", { type: "button", id: "play-card", class: `tappable pile-button${on ? " targeted" : ""}`, "data-drop": JSON.stringify(target), "data-key": "target-play",
       "aria-pressed": on ? "true" : "false", "aria-label": format(_("the card in play, {card}: its moves"), { card: cardName(d.card_in_play, spanishSuits()) }),
       onclick: () => this.tap(target) }, card);
   }
@@ -494,7 +455,7 @@ class Game {
     if (!this.mine()) return el("span", { class: "stock-cards" }, cards);
     const target = { kind: "stock" };
     const on = this.target && this.target.kind === "stock";
-    return el("button", { type: "button", id: "stock-button", class: "tappable pile-button stock-cards" + (on ? " targeted" : ""), "data-drop": JSON.stringify(target), "data-key": "target-stock",
+    return el("button", { type: "button", id: "stock-button", class: `tappable pile-button stock-cards${on ? " targeted" : ""}`, "data-drop": JSON.stringify(target), "data-key": "target-stock",
       "aria-pressed": on ? "true" : "false", "aria-label": _("the discard pile: take its card, or discard onto it"), onclick: () => this.tap(target) }, cards);
   }
   packPile(d) {
@@ -531,9 +492,11 @@ class Game {
     box.append(bar, el("div", { class: "hand-box" }, hand));
     if (d.exchange.gave) bar.append(el("p", { id: "exchange-gave" }, format(_("You give {card} to {name}."), { card: theCard(d.exchange.gave), name: to })));
     const pick = mine && this.selected.length ? d.hand[this.selected[0]] : null;
-    if (pick && t.legal.includes(`give ${pick}`)) {
-      bar.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": `give ${pick}`, onclick: () => this.act(`give ${pick}`) },
-        format(_("Give {card} to {name}"), { card: theCard(pick), name: to }))));
+    // the exchange's moves are the gives, one a card (R8.2)
+    const give = pick ? t.moves.find(m => m.cards.length === 1 && m.cards[0] === pick) : null;
+    if (give) {
+      bar.append(el("div", { class: "actions row", id: "actions" }, el("button", { type: "button", id: "give", class: "move", "data-key": "give", "data-action": give.act, onclick: () => this.act(give.act) },
+        suited(give, "words"))));
     }
     return box;
   }
@@ -562,7 +525,7 @@ class Game {
     if (this.you === null) { box.append(el("p", { class: "dim" }, _("You are watching."))); return box; }
     if (d.over) {
       if (t.status === "playing") box.append(el("button", { type: "button", id: "next-deal", "data-key": "next", onclick: () => this.send({ type: "next", state: t.state }) }, _("Next deal")));
-      else box.append(this.summary());
+      else box.append(summaryPanel(this));
       return box;
     }
     if (!d.hand) { box.append(el("p", { class: "dim" }, _("You sit out this deal (R6.3)."))); return box; }
@@ -592,171 +555,12 @@ class Game {
     }
     const moves = this.offered();
     bar.append(el("p", { id: "prompt", class: "prompt", "data-waiting": moves === null ? "1" : "" }, this.prompt(d, moves)));
-    const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(w => el("button", { type: "button", class: "move", "data-key": `act-${w}`, "data-action": w, onclick: () => this.pick(w) }, moveWords(this, w))));
+    const list = el("div", { class: "actions row", id: "actions" }, (moves || []).map(m => el("button", { type: "button", class: "move", "data-key": `act-${m.act}`, "data-action": m.act, onclick: () => this.pick(m.act) }, suited(m, "words"))));
     if (this.selected.length || this.target) list.append(el("button", { type: "button", class: "secondary", "data-key": "clear", onclick: () => this.clear() }, _("clear selection")));
     bar.append(list);
-    if (this.hint && this.hint.state === t.state) bar.append(this.hintBox());
-    bar.append(el("div", { class: "more-moves row" }, this.allMoves(), this.typeMove()));
+    if (this.hint && this.hint.state === t.state) bar.append(hintBox(this));
+    bar.append(el("div", { class: "more-moves row" }, allMovesPanel(this), typeMovePanel(this)));
     return box;
-  }
-  summary() {
-    // the match's end: who won, the standings across rematches, who deals first in the rematch,
-    // the rematch and the replay
-    const t = this.table, d = t.deal, n = t.seats.length;
-    const totals = t.scores.totals;
-    const best = Math.max(...totals);
-    const winners = t.seats.filter((s, i) => totals[i] === best).map(s => s.name);
-    const names = winners.reduce((a, b) => format(_("{first} and {second}"), { first: a, second: b }));
-    if (typeof historyRecord === "function") historyRecord(this);
-    const box = el("div", { id: "summary" }, el("h2", {}, _("The match is over")),
-      el("p", {}, winners.length > 1 ? format(_("{names} share the match."), { names }) : format(_("{name} wins the match."), { name: names })));
-    const standings = t.standings || [];
-    if (standings.length) {
-      box.append(el("p", { id: "standings" }, format(_("Standings over every match at this table: {standings}"),
-        { standings: standings.map(s => `${this.name(s.seat)} ${s.total > 0 ? "+" : ""}${s.total}`).join(", ") })));
-    }
-    if (d && d.dealer && d.number) {
-      // this match's first dealer, from the last deal's (the deal passes to the left, one seat a deal)
-      const first = (((d.dealer - d.number) % n) + n) % n + 1;
-      const rule = { conquian: "R3.8", cooncan: "R4.1", mexicano: "R8.7" }[d.family] || "R3.8";
-      box.append(el("p", { id: "next-dealer" }, format(_("In the rematch {name} deals first: the deal passes to the left ({rule})."),
-        { name: this.name(first % n + 1), rule })));
-    }
-    box.append(el("div", { class: "row" },
-      t.rematch ? el("a", { href: this.transport.tableHref(t.rematch), "data-link": 1, id: "rematch-link", class: "button-link" }, _("Go to the rematch"))
-        : el("button", { type: "button", id: "rematch", onclick: () => this.send({ type: "rematch" }) }, _("Rematch")),
-      this.transport.replayHref(t.id) ? el("a", { href: this.transport.replayHref(t.id), "data-link": 1, id: "replay-link" }, _("Replay the match")) : ""));
-    return box;
-  }
-  scores() {
-    const t = this.table, s = t.scores;
-    const signed = v => (v > 0 ? `+${v}` : v);
-    const head = el("tr", {}, el("th", {}, _("deal")), t.seats.map(x => el("th", {}, this.name(x.seat))));
-    const rows = s.deals.map((r, i) => el("tr", {}, el("td", {}, i + 1), r.map(v => el("td", {}, signed(v)))));
-    const total = el("tr", {}, el("th", {}, _("total")), s.totals.map(v => el("th", {}, signed(v))));
-    // the running standings of this table's matches, when a rematch carried earlier totals
-    const st = t.standings || [];
-    const carried = st.length === s.totals.length && st.some((x, i) => x.total !== s.totals[i]);
-    const all = carried ? el("tr", { class: "standings", id: "standings-row" }, el("th", {}, _("all matches")), st.map(x => el("th", {}, signed(x.total)))) : null;
-    return el("div", { class: "panel scroll", id: "scores" }, el("h2", {}, _("Scores")), el("table", { class: "scores" }, el("tbody", {}, head, rows, total, all)),
-      s.pool_text ? el("p", { class: "dim" }, s.pool_text) : null);
-  }
-  logPanel() {
-    const box = el("div", { class: "log", id: "log", "aria-live": "polite", tabindex: 0, "aria-label": _("Log") }, suited(this.table, "log").map(l => el("div", {}, notationWords(l))));
-    setTimeout(() => { box.scrollTop = box.scrollHeight; }, 0);
-    return el("div", { class: "panel", id: "log-panel" }, el("h2", {}, _("Log")), box);
-  }
-  hintBox() {
-    // the terminal game's hint: the move the review would call best, and the live outs with their chance to fill in time
-    const h = this.hint;
-    return el("div", { id: "hint", class: "hint", role: "status" },
-      el("strong", {}, _("Hint:")), " ", el("span", { id: "hint-move" }, moveWords(this, h.act)), " ",
-      el("button", { type: "button", id: "hint-play", class: "move", "data-key": "hint-play", "data-action": h.act, onclick: () => this.act(h.act) }, _("Play it")),
-      h.outs.length ? el("ul", { class: "outs" }, suited(h, "outs").map(o => el("li", {}, notationWords(o)))) : "");
-  }
-  allMoves() {
-    // every move in words, for the keyboard and screen readers (the table is the main way to play)
-    const t = this.table;
-    const box = el("details", { id: "all-moves", class: "more", open: this.opened.moves },
-      el("summary", { "data-key": "all-moves" }, format(ngettext("All moves ({n})", "All moves ({n})", t.legal.length), { n: t.legal.length })),
-      el("div", { class: "actions row" }, t.legal.map(w => el("button", { type: "button", class: "move secondary", "data-key": `all-${w}`, "data-action": w, onclick: () => this.act(w) }, moveWords(this, w)))));
-    keepOpen(box, open => { this.opened.moves = open; });
-    return box;
-  }
-  typeMove() {
-    // typing the notation stays, for those who know it (docs/records.md)
-    const typed = el("input", { type: "text", id: "typed", maxlength: 400, placeholder: _("or type a move: use 7♣ 8♣ 9♣, discard 5♥"), "aria-label": _("type a move") });
-    const f = el("form", { class: "row" }, typed, el("button", { type: "submit", class: "secondary" }, _("play")));
-    f.addEventListener("submit", ev => { ev.preventDefault(); if (typed.value.trim()) this.act(typed.value.trim()); });
-    const box = el("details", { id: "type-move", class: "more", open: this.opened.typed }, el("summary", { "data-key": "type-move" }, _("Type a move")), f);
-    keepOpen(box, open => { this.opened.typed = open; });
-    return box;
-  }
-  settings() {
-    // the table's settings: sounds, the bots' pace, the away rule (a bot plays for someone away),
-    // the turn timer (the expert plays one move for a person out of time)
-    const t = this.table;
-    const box = el("details", { class: "panel more", id: "settings", open: this.opened.settings },
-      el("summary", { "data-key": "settings" }, _("Table settings")), soundSwitch(), vibrateSwitch(), spanishPack ? suitSwitch(() => this.render()) : "",
-      // how far this browser has kept the app for play offline (install.js)
-      typeof engineKeptLine === "function" ? engineKeptLine("engine-kept-settings") : "");
-    keepOpen(box, open => { this.opened.settings = open; });
-    const people = t.seats.filter(s => s.kind === "human").length;
-    if (t.status === "playing" && (this.host || (this.you !== null && people === 1)) && t.seats.some(s => s.kind !== "human")) {
-      const pick = el("select", { id: "pace", "data-key": "pace" }, el("option", { value: "", selected: t.pace === null }, _("the server's")),
-        PACES.map(p => el("option", { value: p, selected: t.pace === p }, format(_("{seconds} s"), { seconds: p }))));
-      pick.addEventListener("change", () => { if (pick.value !== "") this.send({ type: "pace", seconds: Number(pick.value) }); });
-      box.append(el("label", {}, _("The bots wait between moves:"), " ", pick));
-    }
-    if (this.host && t.status === "playing") {
-      const sel = el("select", { id: "away-after", "data-key": "away-after", "aria-label": _("a bot plays for someone away") }, el("option", { value: "" }, _("never")),
-        [30, 60, 120, 300].map(s => el("option", { value: s, selected: t.away_after === s }, format(_("after {seconds} s"), { seconds: s }))));
-      sel.addEventListener("change", () => this.send({ type: "away", seconds: sel.value ? Number(sel.value) : null }));
-      box.append(el("label", {}, _("A bot plays for someone away:"), " ", sel));
-      if (!t.rated) box.append(el("label", {}, _("Turn timer:"), " ", turnTimerSelect("turn-timer", t.turn_timer, seconds => this.send({ type: "turn_timer", seconds }))));
-    }
-    box.append(pageChoices());
-    return box;
-  }
-  links() {
-    const t = this.table;
-    if (this.transport.links) return this.transport.links(this);  // the offline app's own
-    const token = this.token();
-    const box = el("div", { class: "panel", id: "links" });
-    if (t.status !== "waiting") box.append(el("p", {}, _("Invitation:"), " ", el("span", { class: "link" }, `${location.origin}/t/${t.id}`)));
-    if (token && this.you) box.append(el("p", {}, _("Your seat on another device (keep it secret):"), " ", el("span", { class: "link", id: "personal" }, `${location.origin}/t/${t.id}#seat=${token}`)));
-    // a rated match's record waits for its end (the fair-play rules: nothing to analyse it with meanwhile)
-    if (t.deal && t.deal.over && !(t.rated && t.status === "playing")) box.append(el("p", {}, recordLink(t.id, { id: "download" })));
-    return box;
-  }
-  // ------------------------------------------------------------------ what moved
-  moved(old, places) {
-    // the moves newer than what the page showed: their cards fly to where they now lie, a sound plays
-    const t = this.table, d = t.deal;
-    if (!d) return;
-    const shown = this.shown;
-    this.shown = { deal: d.number, event: t.last_event };
-    if (!shown || shown.deal !== d.number || !old || !old.deal || t.last_event === null) return;
-    const fresh = (t.last_moves || []).filter(m => m.kind && m.event !== null && (shown.event === null || m.event > shown.event))
-      .sort((a, b) => a.event - b.event);
-    if (!fresh.length) return;
-    const newest = fresh[fresh.length - 1];
-    if (d.to_act === this.you && old.deal.to_act !== this.you && !d.over) tone("yours");
-    else tone({ use: "lay", meld: "lay", add: "lay", shift: "lay", discard: "discard", force: "discard", turn: "turn" }[newest.kind] || "move");
-    if (reducedMotion() || !places) return;
-    const board = main.querySelector("#board");
-    if (board) board.classList.add("fresh");
-    const from = seat => (seat === this.you ? null : places.seats[seat]) || places.seats[seat];
-    const fromHand = (seat, code) => (seat === this.you && places.hand[code]) || from(seat);
-    fresh.forEach((m, k) => {
-      const delay = k * 120;
-      if (m.kind === "turn") moveFrom(main.querySelector("#play-card .card, .card#play-card"), places.pack, { flip: true, delay });
-      else if (m.kind === "discard" && d.family === "cooncan") moveFrom(main.querySelector("#stock-card"), fromHand(m.seat, m.cards[0]), { delay });
-      else if (m.kind === "discard" || (m.kind === "force" && d.phase === "forced" && !(old.deal.card_in_play === m.cards[0]))) {
-        moveFrom(main.querySelector("#play-card .card, .card#play-card"), fromHand(m.seat, m.cards[0]), { delay });
-      } else if (m.kind === "force") {
-        const card = main.querySelector("#play-card .card, .card#play-card");
-        if (card && card.animate) { card.animate([{ transform: "none" }, { transform: "translateY(-.6rem) rotate(-4deg)" }, { transform: "none" }], { duration: 420, delay }); animations++; }
-      } else if (["use", "meld", "add", "shift"].includes(m.kind)) {
-        for (const c of main.querySelectorAll("#board .meld .last-card")) {
-          const code = c.dataset.card;
-          const src = code === (old.deal.card_in_play || "") ? places.play : fromHand(m.seat, code);
-          moveFrom(c, src, { delay });
-        }
-      } else if (m.kind === "bury" && places.playCard) ghostTo(places.playCard, places.play, places.pack, { flip: true, delay });
-      else if (m.kind === "draw" || m.kind === "take") {
-        const src = m.kind === "draw" ? places.pack : places.play;
-        if (m.seat === this.you) {
-          const before = old.deal.hand || [];
-          const fresher = [...main.querySelectorAll("#hand .card")].find(c => !before.includes(c.dataset.card));
-          moveFrom(fresher, src, { flip: m.kind === "draw", delay });
-        } else {
-          const seat = main.querySelector(`#board .seat[data-seat="${m.seat}"]`);
-          if (seat && src) ghostTo(m.kind === "draw" ? backCard() : (places.playCard || backCard()), src, seat.getBoundingClientRect(), { delay });
-        }
-      }
-    });
-    main.dataset.animations = animations;
   }
 }
 

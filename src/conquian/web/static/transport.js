@@ -5,7 +5,8 @@
 // A transport: open(game) (then game.receive(message) for every message), send(message) (false
 // when it cannot), reconnect(), close(), local (true: the page's own engine), tableHref(id),
 // replayHref(id) (null: none).
-// Classic scripts, loaded in order by index.html, sharing one global scope; no build step.
+// Classic scripts sharing one global scope, no build step; each page's order is set in one place
+// (conquian.web.pages.TABLE_SCRIPTS, conquian.web.site.OFFLINE_SCRIPTS).
 "use strict";
 
 class SocketTransport {
@@ -54,7 +55,7 @@ class Engine {
       const call = this.calls.get(data.reply);
       if (!call) return;
       this.calls.delete(data.reply);
-      if (data.ok) call.resolve(data.value); else call.reject(Object.assign(new Error(data.error && data.error.message || "engine"), data.error || {}));
+      if (data.ok) call.resolve(data.value); else call.reject(Object.assign(new Error(data.error?.message || "engine"), data.error || {}));
       return;
     }
     if (data.table) { const fn = this.tables.get(data.table); if (fn) fn(data.msg); }
@@ -100,15 +101,15 @@ async function sendWaiting() {
   const waiting = (await keptMatches()).filter(m => m.status === "over" && typeof m.record === "string" && !m.home);
   if (!waiting.length) return 0;
   const me = await api("/api/account");
-  if (!me || !me.name) return 0;
+  if (!me?.name) return 0;
   let sent = 0;
   for (const m of waiting) {
     const res = await fetch(`/api/offline-matches?lang=${encodeURIComponent(LANG)}`, {
       method: "POST", headers: { ...csrfHeaders(), "Content-Type": "application/json" }, body: JSON.stringify({ record: m.record }) });
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
-    if (res.ok && data && data.table) { await markHome(m.id, { table: data.table, name: me.name }); sent++; }
-    else if (res.status === 400 || res.status === 413) await markHome(m.id, { refused: (data && data.error && data.error.code) || String(res.status) });
+    if (res.ok && data?.table) { await markHome(m.id, { table: data.table, name: me.name }); sent++; }
+    else if (res.status === 400 || res.status === 413) await markHome(m.id, { refused: (data?.error?.code) || String(res.status) });
     else break;  // signed out, too fast, the server busy: another time
   }
   return sent;
