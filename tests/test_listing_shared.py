@@ -9,7 +9,7 @@ import pytest
 
 from conquian import get_rules
 from conquian.engine.conquian.deal import ConquianDeal
-from conquian.engine.deal import DealMixin
+from conquian.engine.deal import DealMixin, listing
 from conquian.engine.match import new_deal
 
 
@@ -38,3 +38,20 @@ def test_a_listing_kept_is_not_changed_by_its_caller() -> None:
     first.clear()  # the caller's own list
     again = new_deal(get_rules("conquian"), seed=3, dealer=2)
     assert again.legal_actions() and deal.legal_actions() == again.legal_actions()
+
+
+@pytest.mark.parametrize("variant, players", [("cooncan", 3), ("cooncan-double", 5)])
+def test_cooncan_kept_draw_listing_is_the_generic_listing(variant: str, players: int) -> None:
+    rules = get_rules(variant, players=players)
+    rng = random.Random(players)
+    draws = 0
+    for seed in range(12):
+        deal = new_deal(rules, seed=seed, dealer=players)
+        while not deal.over:
+            kept = deal._fresh_listing()
+            assert kept == listing(deal._acting(), deal.legal_raw(), deal._entry)
+            draws += deal.phase == "draw"
+            legal = deal.legal_actions()
+            assert legal == [e[1] for e in kept]
+            deal.play(legal[rng.randrange(len(legal))])
+    assert draws > 100

@@ -37,9 +37,7 @@ from conquian.engine.actions import Action, Force, meld_order
 from conquian.engine.cards import cards_of
 from conquian.engine.conquian.base import ConquianFamilyDeal
 from conquian.engine.conquian.events import Event, _event_action, conquian_events, raw_to_action
-from conquian.engine.conquian.listing import (
-    _DISCARDS as _DISCARD_RAWS,
-)
+from conquian.engine.conquian.listing import _DISCARDS as _DISCARD_RAWS
 from conquian.engine.conquian.listing import (
     _FORCES,
     _PASS,

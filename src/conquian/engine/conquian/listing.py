@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from conquian.engine.cards import row_picks
 from conquian.engine.conquian.melds import MeldTable
 
 # Phases of a deal.  The say phases differ only in what a pass does (R3.3).
@@ -270,12 +271,7 @@ _ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
 
 
 def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
-    out: list[RawAction] = []
-    while row:
-        low = row & -row
-        out.append(_DISCARDS[low.bit_length() - 1 + shift])
-        row ^= low
-    return tuple(out)
+    return row_picks(row, shift, _DISCARDS)
 
 
 def legal_raw(

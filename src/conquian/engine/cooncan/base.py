@@ -15,7 +15,7 @@ from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, cooncan
 from conquian.engine.cooncan.listing import OVER, STAGE_NAMES
 from conquian.engine.cooncan.melds import Combo
 from conquian.engine.cooncan.view import CooncanView
-from conquian.engine.deal import DealMixin
+from conquian.engine.deal import CardRow, DealMixin
 from conquian.engine.errors import IllegalActionError, quote
 from conquian.engine.history import newest_first
 from conquian.engine.rules import Rules
@@ -63,23 +63,8 @@ class CooncanBase(DealMixin):
     taken: int
     """The card taken from the stock this turn, or -1 (R1 ``discard_taken``)."""
 
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The deck as dealt, top card first (what a record stores)."""
-        return tuple(self._deck)
-
-    @deck.setter
-    def deck(self, cards: Sequence[int]) -> None:
-        self._deck = bytes(cards)
-
-    @property
-    def pack(self) -> tuple[int, ...]:
-        """The pack face down, ``pack[pos]`` its top card (turned over from the stock, R4.5)."""
-        return tuple(self._pack)
-
-    @pack.setter
-    def pack(self, cards: Sequence[int]) -> None:
-        self._pack = bytes(cards)
+    deck = CardRow("_deck", "The deck as dealt, top card first (what a record stores).")
+    pack = CardRow("_pack", "The pack face down, ``pack[pos]`` its top card (turned over from the stock, R4.5).")
 
     # ---------------------------------------------------------------- hands
     def _give(self, p: int, c: int) -> None:

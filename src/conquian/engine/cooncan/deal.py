@@ -60,13 +60,15 @@ from conquian.engine.cooncan.listing import (
     play_options,
 )
 from conquian.engine.deal import Entry, flatten, listing, setup_deck
-from conquian.engine.history import CHUNK
 from conquian.engine.rules import COONCAN, Rules
 
 _DRAW_EVENTS: Final = tuple(("draw", p, None, None, (), "", None) for p in range(16))
 #: The take and discard events, made once (a stored deal holds only its links): player -> card -> event.
 _TAKE_EVENTS: Final = tuple(tuple(("take", p, c, None, (), "", None) for c in range(64)) for p in range(16))
 _DISCARD_EVENTS: Final = tuple(tuple(("discard", p, c, None, (), "", None) for c in range(64)) for p in range(16))
+
+#: A closed stock's draw listings: (player, the stock's top card or -1) -> the listing.
+_DRAWS: dict[tuple[int, int], list[Entry]] = {}
 
 
 class CooncanDeal(CooncanChecks):
@@ -265,19 +267,7 @@ class CooncanDeal(CooncanChecks):
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
             return
-        tail, m = self._tail, self._m  # DealMixin._push, inlined (draws, takes and discards)
-        if len(tail) != m:
-            tail = self._tail = tail[:m]
-        tail.append(ev)
-        if tail[m] is not ev:
-            tail = self._tail = [*tail[:m], ev]
-        m += 1
-        if m == CHUNK:
-            self._node = (self._node, tuple(tail[:m]))
-            self._tail = []
-            m = 0
-        self._m = m
-        self.n_events += 1
+        self._push(ev)
         if kind == K_DISCARD:
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
@@ -331,8 +321,12 @@ class CooncanDeal(CooncanChecks):
         # _acting and legal_raw, inline for a draw from a closed stock (half of every deal's listings)
         if self.stage == DRAW and self.rules.stock != "open":
             stock = self.stock
-            return listing(100 + 2 * self.turn, [_DRAW_RAW, (K_TAKE, stock[-1])] if stock else [_DRAW_RAW],
-                           self._entry)
+            key = (self.turn, stock[-1] if stock else -1)
+            got = _DRAWS.get(key)  # made once a seat and top card: the list is shared, never changed
+            if got is None:
+                got = _DRAWS[key] = listing(100 + 2 * self.turn,
+                                            [_DRAW_RAW, (K_TAKE, stock[-1])] if stock else [_DRAW_RAW], self._entry)
+            return got
         return listing(self._acting(), self.legal_raw(), self._entry)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from conquian.engine.cards import JOKER, cards_of, make_card
+from conquian.engine.cards import JOKER, cards_of, make_card, row_picks
 from conquian.engine.cooncan.melds import RUN, SET, Combo
 
 DRAW: Final = 0
@@ -125,12 +125,7 @@ _ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
 
 
 def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
-    out: list[RawAction] = []
-    while row:
-        low = row & -row
-        out.append(_DISCARD_RAW[low.bit_length() - 1 + shift])
-        row ^= low
-    return tuple(out)
+    return row_picks(row, shift, _DISCARD_RAW)
 
 
 def holds_other(h1: int, h2: int, hj: int, card: int) -> bool:
