@@ -173,6 +173,21 @@ def row_picks(row: int, shift: int, table: Sequence[_T]) -> tuple[_T, ...]:
     return tuple(out)
 
 
+def mask_picks(mask: int, table: Sequence[_T], memo: dict[int, tuple[_T, ...]]) -> list[_T]:
+    """``table``'s items at the cards of ``mask``, suit by suit (lowest card first in each), each
+    suit's holding looked up in ``memo`` (filled by :func:`row_picks`)."""
+    out: list[_T] = []
+    for shift in (0, 16, 32, 48):
+        row = mask >> shift & 0xFFFF
+        if row:
+            key = row | shift << 16
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = row_picks(row, shift, table)
+            out += got
+    return out
+
+
 def cards_of(mask: int) -> list[int]:
     """The card numbers of a mask as a list, lowest first (a negative int is refused: it has no end)."""
     if mask < 0:

@@ -30,7 +30,6 @@ from sys import intern
 from typing import Any, Final
 
 from conquian.engine.actions import Action
-from conquian.engine.cards import JOKER
 from conquian.engine.cooncan.base import CooncanBase
 from conquian.engine.cooncan.checks import CooncanChecks
 from conquian.engine.cooncan.events import CooncanEvent, _cards, _token, cooncan_events, raw_to_action
@@ -206,12 +205,7 @@ class CooncanDeal(CooncanChecks):
         if kind == K_DRAW:
             c = self._pack[self.pos]
             self.pos += 1
-            if c == JOKER:
-                self.hj[p] += 1
-            elif self.h1[p] >> c & 1:
-                self.h2[p] |= 1 << c
-            else:
-                self.h1[p] |= 1 << c
+            self._give(p, c)
             self.stage = PLAY
             ev = _DRAW_EVENTS[p]  # public: that he drew, not what
             self.drawn[p] = (self.drawn[p], c)
@@ -227,12 +221,7 @@ class CooncanDeal(CooncanChecks):
             ev = _TAKE_EVENTS[p][c]
         elif kind == K_DISCARD:
             c = arg
-            if c == JOKER:
-                self.hj[p] -= 1
-            elif self.h2[p] >> c & 1:
-                self.h2[p] &= ~(1 << c)
-            else:
-                self.h1[p] &= ~(1 << c)
+            self._take_from_hand(p, c)
             self.stock = (*self.stock, c)
             ev = _DISCARD_EVENTS[p][c]
         else:
