@@ -34,7 +34,7 @@ from conquian.engine.match import new_deal
 
 clock = time.process_time
 #: (preset, players, the public API's target as a multiple of OpenSpiel's decisions a second)
-CONFIGS = [("conquian", 2, 5.0), ("cooncan-double", 5, 3.0)]
+CONFIGS = [("conquian", 2, 6.0), ("cooncan-double", 5, 3.5)]
 
 
 def public(variant: str, players: int, seconds: float) -> float:

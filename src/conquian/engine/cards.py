@@ -20,7 +20,8 @@ CardSet.parse('7h 8h 9h')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from conquian.engine.errors import NotationError, quote
 from conquian.i18n import ENGLISH, CMsg, Msg, Translator
@@ -156,6 +157,35 @@ def iter_mask(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+_T = TypeVar("_T")
+
+
+def row_picks(row: int, shift: int, table: Sequence[_T]) -> tuple[_T, ...]:
+    """``table``'s items at the cards of one suit's holding: ``row`` (16 bits) shifted by ``shift``,
+    lowest card first (the listings' discards, made once per holding)."""
+    out: list[_T] = []
+    while row:
+        low = row & -row
+        out.append(table[low.bit_length() - 1 + shift])
+        row ^= low
+    return tuple(out)
+
+
+def mask_picks(mask: int, table: Sequence[_T], memo: dict[int, tuple[_T, ...]]) -> list[_T]:
+    """``table``'s items at the cards of ``mask``, suit by suit (lowest card first in each), each
+    suit's holding looked up in ``memo`` (filled by :func:`row_picks`)."""
+    out: list[_T] = []
+    for shift in (0, 16, 32, 48):
+        row = mask >> shift & 0xFFFF
+        if row:
+            key = row | shift << 16
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = row_picks(row, shift, table)
+            out += got
+    return out
 
 
 def cards_of(mask: int) -> list[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, overload
 
 from conquian.engine.actions import Action, parse_action
 from conquian.engine.deck import seeded_deck, sorted_pack
@@ -118,6 +118,29 @@ def listing(context: Hashable, raws: list[RawAction], make: Callable[[RawAction]
                 first.setdefault(e[0], e)
             return sorted(first.values(), key=_text)
     return entries
+
+
+class CardRow:
+    """A deal's field of cards kept in the slot ``slot`` as bytes (one byte a card: a stored deal holds
+    its deck as 40 bytes, not 40 pointers), read as a tuple of card numbers, set from any sequence."""
+
+    def __init__(self, slot: str, doc: str) -> None:
+        self.slot = slot
+        self.__doc__ = doc
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> CardRow: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> tuple[int, ...]: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> CardRow | tuple[int, ...]:
+        if obj is None:
+            return self
+        return tuple(getattr(obj, self.slot))
+
+    def __set__(self, obj: object, cards: Sequence[int]) -> None:
+        setattr(obj, self.slot, bytes(cards))
 
 
 #: Small tuples of ints that many deals hold alike (their seats), one object for each value.

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NoReturn, Self
 from conquian.engine.actions import Action, Discard, Force, Pass, Use, meld_text
 from conquian.engine.cards import CardSet, card_str, mask_str, the_card
 from conquian.engine.conquian.melds import MeldTable, meld_table
-from conquian.engine.deal import DealMixin, RawAction, as_action, setup_deck
+from conquian.engine.deal import CardRow, DealMixin, RawAction, as_action, setup_deck
 from conquian.engine.errors import IllegalActionError
 from conquian.engine.rules import Rules
 from conquian.i18n import Msg
@@ -125,14 +125,7 @@ class ConquianFamilyDeal(DealMixin):
         is written out when its class is made (:func:`_copier`)."""
         raise NotImplementedError
 
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The whole pack as dealt, top card first (what a record stores)."""
-        return tuple(self._deck)
-
-    @deck.setter
-    def deck(self, cards: Sequence[int]) -> None:
-        self._deck = bytes(cards)
+    deck = CardRow("_deck", "The whole pack as dealt, top card first (what a record stores).")
 
     def player_of(self, seat: int) -> int:
         """The internal player index of a seat (each deal says how it numbers them)."""

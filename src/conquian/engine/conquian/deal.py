@@ -37,7 +37,10 @@ from conquian.engine.actions import Action, Force, meld_order
 from conquian.engine.cards import cards_of
 from conquian.engine.conquian.base import ConquianFamilyDeal
 from conquian.engine.conquian.events import Event, _event_action, conquian_events, raw_to_action
+from conquian.engine.conquian.listing import _DISCARDS as _DISCARD_RAWS
 from conquian.engine.conquian.listing import (
+    _FORCES,
+    _PASS,
     DISCARD,
     FORCED,
     K_DISCARD,
@@ -50,20 +53,65 @@ from conquian.engine.conquian.listing import (
     SAY_PASSED,
     SAY_TURNED,
     RawAction,
+    _uses,
     legal_raw,
     use_forms,
 )
+from conquian.engine.conquian.melds import MeldTable
 from conquian.engine.conquian.uses import check_use
 from conquian.engine.conquian.view import ConquianView
-from conquian.engine.deal import _INTERNED, Entry, flatten, listing, shared_tuple
+from conquian.engine.deal import INTERNED_MAX, Entry, flatten, listing, shared_tuple
+from conquian.engine.deck import pack_order
 from conquian.engine.errors import IllegalActionError
-from conquian.engine.rules import CONQUIAN
+from conquian.engine.rules import CONQUIAN, Rules
 from conquian.engine.scoring import conquian_pip_value
 from conquian.i18n import N_, Msg
 
 #: Every event without combinations, made once: kind -> player -> card (64: none) -> event.
 _EVENTS: Final = {kind: [[(kind, p, None if c == 64 else c, ()) for c in range(65)] for p in (0, 1)]
                   for kind in ("turn", "pass", "bury", "force", "discard", "win", "tableau")}
+_EV_TURN, _EV_PASS, _EV_BURY, _EV_FORCE, _EV_DISCARD, _EV_TABLEAU = (
+    _EVENTS[k] for k in ("turn", "pass", "bury", "force", "discard", "tableau"))
+
+
+#: The listings of a say made once (:meth:`ConquianDeal._fresh_listing`): (seat, 0 pass / 1 pass and
+#: force / 2 forced, the forced card or -1, the id of the memoised uses) -> (the uses, the entries).
+_SAYS: dict[tuple[int, int, int, int], tuple[tuple[RawAction, ...], list[Entry]]] = {}
+#: Per seat: each card's place in the notation's order, its discard's entry and its force's.
+_DISCARDS: dict[tuple[int, MeldTable], tuple[list[int], list[Entry], list[Entry]]] = {}
+
+
+def _discard_table(seat: int, rules: Rules, make: Any) -> tuple[list[int], list[Entry], list[Entry]]:
+    """A seat's discards and forces of every card of the pack, as :func:`listing` makes them (the
+    same shared entries), and each card's place in their notation's order."""
+    pack = set(pack_order(rules))
+    discards: list[Any] = [listing(seat, [_DISCARD_RAWS[c]], make)[0] if c in pack else None for c in range(64)]
+    forces: list[Any] = [listing(seat, [_FORCES[c]], make)[0] if c in pack else None for c in range(64)]
+    order = [64] * 64
+    for i, c in enumerate(sorted(pack, key=lambda c: discards[c][0])):
+        order[c] = i
+    return order, discards, forces
+
+
+#: Each 16-bit row of a card mask, its cards (a list made afresh from the tuple kept).
+_ROWS: dict[int, tuple[int, ...]] = {}
+
+
+def _cards_of(mask: int) -> list[int]:
+    """The cards of ``mask``, lowest first, by rows of 16 memoised."""
+    out: list[int] = []
+    shift = 0
+    while mask:
+        row = mask & 0xFFFF
+        if row:
+            key = row | shift << 16
+            got = _ROWS.get(key)
+            if got is None:
+                got = _ROWS[key] = tuple(shift + i for i in range(16) if row >> i & 1)
+            out += got
+        mask >>= 16
+        shift += 16
+    return out
 
 
 class ConquianDeal(ConquianFamilyDeal):
@@ -153,49 +201,49 @@ class ConquianDeal(ConquianFamilyDeal):
         if self.pos >= len(self._deck):
             self.stage = OVER
             self.card = -1
-            self._push(_EVENTS["tableau"][player][64])
+            self._push(_EV_TABLEAU[player][64])
             return
         self.card = c = self._deck[self.pos]
         self.pos += 1
         self.stage = SAY_TURNED
         self.actor = player
-        self._push(_EVENTS["turn"][player][c])
+        self._push(_EV_TURN[player][c])
 
     def apply_raw(self, kind: int, arg: Any) -> None:
         """Apply a raw action from :meth:`legal_raw` without checking it (fast path)."""
         p = self.actor
         self.n_actions += 1
-        if kind == K_USE:
-            melds: tuple[int, ...] = arg
-            if len(melds) > 1:
-                # the canonical order (the class docstring): as the notation writes them
-                melds = tuple(sorted(melds, key=meld_order))
-            self._use(p, melds)
-        elif kind == K_PASS:
+        if kind == K_PASS:
             c = self.card
-            self._push(_EVENTS["pass"][p][c])
+            self._push(_EV_PASS[p][c])
             if self.stage == SAY_TURNED:
                 self.stage = SAY_PASSED
                 self.actor = 1 - p
             else:
                 # R3.3: refused by both, the card is buried and the passer turns next.
                 self.buried |= 1 << c
-                self._push(_EVENTS["bury"][p][c])
+                self._push(_EV_BURY[p][c])
                 self._turn(p)
-        elif kind == K_FORCE:
+        elif kind == K_USE:
+            melds: tuple[int, ...] = arg
+            if len(melds) > 1:
+                # the canonical order (the class docstring): as the notation writes them
+                melds = tuple(sorted(melds, key=meld_order))
+            self._use(p, melds)
+        elif kind == K_DISCARD:
+            c = arg
+            self.hands[p] &= ~(1 << c)
+            self.card = c
+            self._push(_EV_DISCARD[p][c])
+            self.stage = SAY_DISCARD
+            self.actor = 1 - p
+        else:  # K_FORCE
             c = arg
             if self.stage == DISCARD:
                 self.hands[p] &= ~(1 << c)
                 self.card = c
-            self._push(_EVENTS["force"][p][c])
+            self._push(_EV_FORCE[p][c])
             self.stage = FORCED
-            self.actor = 1 - p
-        else:  # K_DISCARD
-            c = arg
-            self.hands[p] &= ~(1 << c)
-            self.card = c
-            self._push(_EVENTS["discard"][p][c])
-            self.stage = SAY_DISCARD
             self.actor = 1 - p
 
     def legal_raw(self) -> list[RawAction]:
@@ -214,17 +262,64 @@ class ConquianDeal(ConquianFamilyDeal):
         return self.seats[self.actor]  # the contexts of the three deal classes never meet: int, int + 100, tuple
 
     def _fresh_listing(self) -> list[Entry]:
-        p = self.actor  # legal_raw and _acting, inline (the public API's path)
-        raws = legal_raw(self.tbl, self.stage, self.card, self.hands[p], self.sides[p], self.downs[p],
-                         self.sides[1 - p])
+        """The listing of :func:`legal_raw`, as :func:`~conquian.engine.deal.listing` makes it, from
+        listings made once: a say's (its uses, the pass, the force) per seat and uses, a discard's
+        from each seat's entries in notation order.  The lists are shared: never changed in place."""
+        p = self.actor
+        stage = self.stage
         seat = self.seats[p]
-        if len(raws) == 1:  # listing()'s answer for one action made already (most says are a pass)
-            made = _INTERNED.get(seat)
-            if made is not None:
-                e = made.get(raws[0])
-                if e is not None:
-                    return [e]
-        return listing(seat, raws, self._entry)
+        if stage <= FORCED:
+            tbl = self.tbl
+            card = self.card
+            hand, down = self.hands[p], self.downs[p]
+            near, threes_of = tbl.near_threes[card]
+            threes = threes_of[near & (down | hand)]
+            # legal_raw's say, inline: the uses are memoised, the same tuple for the same uses
+            uses = _uses(tbl, self.sides[p], down, hand, card, threes) if threes else ()
+            if stage == FORCED:
+                force = 2  # no pass, no force: the forced card must be used
+            else:
+                force = 0
+                cb = 1 << card
+                valid = tbl.valid
+                for m in self.sides[1 - p]:
+                    if m | cb in valid:
+                        force = 1
+                        break
+            key = (seat, force, card if force == 1 else -1, id(uses))
+            got = _SAYS.get(key)
+            if got is not None and got[0] is uses:  # the memo holds the uses: their id is theirs
+                return got[1]
+            raws = list(uses)
+            if force != 2:
+                raws.append(_PASS)
+                if force:
+                    raws.append(_FORCES[card])
+            entries = listing(seat, raws, self._entry)
+            if len(_SAYS) > INTERNED_MAX:
+                _SAYS.clear()
+            _SAYS[key] = (uses, entries)
+            return entries
+        if stage != DISCARD:
+            return []
+        hand = self.hands[p]
+        fits = 0  # the cards that fit one of the adversary's combinations
+        tbl = self.tbl
+        for m in self.sides[1 - p]:
+            fits |= tbl.fits_mask(m)
+        table = _DISCARDS.get((seat, tbl))  # the table: one per pack, hashed by identity
+        if table is None:
+            table = _DISCARDS[seat, tbl] = _discard_table(seat, self.rules, self._entry)
+        order, discards, forces = table
+        key_of = order.__getitem__
+        cards = _cards_of(hand)
+        cards.sort(key=key_of)
+        out = list(map(discards.__getitem__, cards))
+        if fits & hand:
+            cards = _cards_of(fits & hand)
+            cards.sort(key=key_of)
+            out += map(forces.__getitem__, cards)
+        return out
 
     # ------------------------------------------------------------ public play
     def _over_rule(self) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from conquian.engine.cards import mask_picks
 from conquian.engine.conquian.melds import MeldTable
 
 # Phases of a deal.  The say phases differ only in what a pass does (R3.3).
@@ -269,15 +270,6 @@ def _walk(tbl: MeldTable, rest: int, required: int, hand: int, laid: int, melds:
 _ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
 
 
-def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
-    out: list[RawAction] = []
-    while row:
-        low = row & -row
-        out.append(_DISCARDS[low.bit_length() - 1 + shift])
-        row ^= low
-    return tuple(out)
-
-
 def legal_raw(
     tbl: MeldTable,
     phase: int,
@@ -309,14 +301,7 @@ def legal_raw(
         for m in other_side:
             fits |= tbl.fits_mask(m)
         if not fits & hand:  # discards only: each suit's, made once per holding
-            for shift in (0, 16, 32, 48):
-                row = hand >> shift & 0xFFFF
-                if row:
-                    got = _ROW_DISCARDS.get(row | shift << 16)
-                    if got is None:
-                        got = _ROW_DISCARDS[row | shift << 16] = _row_discards(row, shift)
-                    out += got
-            return out
+            return mask_picks(hand, _DISCARDS, _ROW_DISCARDS)
         h = hand
         while h:
             low = h & -h

@@ -14,15 +14,7 @@ from typing import Any
 from conquian.engine.actions import Action, Discard, Force, Give, Pass, Use
 from conquian.engine.cards import card_name
 from conquian.engine.conquian.events import Event
-from conquian.engine.conquian.mexicano_listing import (
-    FORCE_SHIFT,
-    K_DISCARD,
-    K_FORCE,
-    K_GIVE,
-    K_PASS,
-    K_USE,
-    RawAction,
-)
+from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_DISCARD, K_FORCE, K_GIVE, K_PASS, K_USE, RawAction
 from conquian.engine.history import Events, Node, newest_first, shared_events
 
 # The public history (conquian.engine.history), each event (kind, player, card, melds, target player or -1)

@@ -29,9 +29,10 @@ from collections.abc import Callable, Sequence
 from sys import intern
 from typing import Any, Final
 
-from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
-from conquian.engine.cards import JOKER, card_str, card_symbol, cards_of, parse_card, sort_key, the_card
-from conquian.engine.cooncan.events import CooncanEvent, _Cards, _cards, _token, cooncan_events, raw_to_action
+from conquian.engine.actions import Action
+from conquian.engine.cooncan.base import CooncanBase
+from conquian.engine.cooncan.checks import CooncanChecks
+from conquian.engine.cooncan.events import CooncanEvent, _cards, _token, cooncan_events, raw_to_action
 from conquian.engine.cooncan.listing import (
     _DRAW_RAW,
     DRAW,
@@ -57,62 +58,26 @@ from conquian.engine.cooncan.listing import (
     new_run3,
     play_options,
 )
-from conquian.engine.cooncan.melds import RUN, Combo, build_combo, card_at, parse_token
-from conquian.engine.cooncan.view import CooncanView
-from conquian.engine.deal import DealMixin, Entry, as_action, flatten, listing, setup_deck
-from conquian.engine.errors import IllegalActionError, quote
-from conquian.engine.history import CHUNK, newest_first
+from conquian.engine.deal import Entry, flatten, listing, setup_deck
 from conquian.engine.rules import COONCAN, Rules
-from conquian.engine.scoring import pip_value
-from conquian.i18n import Msg
 
 _DRAW_EVENTS: Final = tuple(("draw", p, None, None, (), "", None) for p in range(16))
 #: The take and discard events, made once (a stored deal holds only its links): player -> card -> event.
 _TAKE_EVENTS: Final = tuple(tuple(("take", p, c, None, (), "", None) for c in range(64)) for p in range(16))
 _DISCARD_EVENTS: Final = tuple(tuple(("discard", p, c, None, (), "", None) for c in range(64)) for p in range(16))
 
+#: A closed stock's draw listings: (player, the stock's top card or -1) -> the listing.
+_DRAWS: dict[tuple[int, int], list[Entry]] = {}
 
-class CooncanDeal(DealMixin):
+
+class CooncanDeal(CooncanChecks):
     """One deal of Cooncan (R4) for ``rules.players`` seats; ``dealer`` is a seat number."""
 
     OVER_STAGE: Final = OVER
     """The value of ``stage`` once the deal is over (for tight loops)."""
 
-    __slots__ = (
-        "_deck", "_pack", "combos", "dealer", "double", "drawn", "h1", "h2", "hj", "laid", "laid_before", "n",
-        "n_actions", "n_turns",
-        "pack_turns", "pos", "rules", "splash", "stage", "stock", "taken", "turn", "void", "winner",
-    )
+    __slots__ = ()  # the fields' slots are CooncanBase's
 
-    rules: Rules
-    double: bool
-    n: int
-    dealer: int
-    _deck: bytes
-    """The deck as dealt, top card first, one byte a card."""
-    h1: list[int]
-    h2: list[int]
-    hj: list[int]
-    _pack: bytes
-    """The pack face down, ``_pack[pos]`` its top card, one byte a card."""
-    pos: int
-    stock: tuple[int, ...]
-    combos: tuple[Combo, ...]
-    turn: int
-    stage: int
-    pack_turns: int
-    laid: int
-    laid_before: bool
-    winner: int
-    void: bool
-    splash: bool
-    drawn: list[_Cards]
-    """Each player's draws from the pack, newest first (only he sees them)."""
-    n_events: int
-    n_actions: int
-    n_turns: int
-    taken: int
-    """The card taken from the stock this turn, or -1 (R1 ``discard_taken``)."""
 
     def __init__(self, rules: Rules, deck: Sequence[int] | None = None, *, seed: int | None = None,
                  dealer: int = 1) -> None:
@@ -149,66 +114,6 @@ class CooncanDeal(DealMixin):
         self.turn = dealer % n
         self._log("start", dealer - 1, deck[dealt])  # the card that starts the stock, face up
         self._start_turn(dealer % n)
-
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The deck as dealt, top card first (what a record stores)."""
-        return tuple(self._deck)
-
-    @deck.setter
-    def deck(self, cards: Sequence[int]) -> None:
-        self._deck = bytes(cards)
-
-    @property
-    def pack(self) -> tuple[int, ...]:
-        """The pack face down, ``pack[pos]`` its top card (turned over from the stock, R4.5)."""
-        return tuple(self._pack)
-
-    @pack.setter
-    def pack(self, cards: Sequence[int]) -> None:
-        self._pack = bytes(cards)
-
-    # ---------------------------------------------------------------- hands
-    def _give(self, p: int, c: int) -> None:
-        if c == JOKER:
-            self.hj[p] += 1
-        elif self.h1[p] >> c & 1:
-            self.h2[p] |= 1 << c
-        else:
-            self.h1[p] |= 1 << c
-
-    def _take_from_hand(self, p: int, c: int) -> None:
-        if c == JOKER:
-            self.hj[p] -= 1
-        elif self.h2[p] >> c & 1:
-            self.h2[p] &= ~(1 << c)
-        else:
-            self.h1[p] &= ~(1 << c)
-
-    def count_in_hand(self, seat: int, card: int) -> int:
-        """How many of ``card`` a seat holds."""
-        p = seat - 1
-        if card == JOKER:
-            return self.hj[p]
-        return (self.h1[p] >> card & 1) + (self.h2[p] >> card & 1)
-
-    def _player(self, seat: int) -> int:
-        """A seat's index; :class:`IllegalActionError` (R1) for a seat the table does not have."""
-        if type(seat) is not int or not 1 <= seat <= self.n:
-            raise IllegalActionError("R1", Msg("there is no seat {seat} at this table of {n}", seat=quote(seat),
-                                               n=self.n))
-        return seat - 1
-
-    def hand(self, seat: int) -> list[int]:
-        """A seat's hand, sorted (duplicates repeated, jokers last).  Not for bots: use :meth:`view`."""
-        p = self._player(seat)
-        cards = cards_of(self.h1[p]) + cards_of(self.h2[p])
-        return sorted(cards, key=sort_key) + [JOKER] * self.hj[p]
-
-    def hand_size(self, seat: int) -> int:
-        """How many cards a seat holds."""
-        p = self._player(seat)
-        return self.h1[p].bit_count() + self.h2[p].bit_count() + self.hj[p]
 
     # ------------------------------------------------------------- copying
     def copy(self) -> CooncanDeal:
@@ -250,87 +155,8 @@ class CooncanDeal(DealMixin):
     def _key(self) -> tuple[Any, ...]:
         return (*(
             tuple(tuple(_cards(x)) for x in v) if s == "drawn" else tuple(v) if isinstance(v, list) else v
-            for s, v in ((s, getattr(self, s)) for s in CooncanDeal.__slots__)
+            for s, v in ((s, getattr(self, s)) for s in CooncanBase.__slots__)
         ), flatten(self.events))
-
-    # ---------------------------------------------------------- properties
-    @property
-    def over(self) -> bool:
-        """Whether the deal has ended (a player out, or void)."""
-        return self.stage == OVER
-
-    @property
-    def phase(self) -> str:
-        """``draw`` (draw or take), ``play`` (lay out, add, shift, discard) or ``over``."""
-        return STAGE_NAMES[self.stage]
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or None."""
-        return None if self.stage == OVER else self.turn + 1
-
-    @property
-    def winner_seat(self) -> int | None:
-        """The seat that went out, or None."""
-        return None if self.winner < 0 else self.winner + 1
-
-    @property
-    def pack_count(self) -> int:
-        """Cards face down in the pack."""
-        return len(self._pack) - self.pos
-
-    @property
-    def stock_top(self) -> int | None:
-        """The top card of the stock (the last discard), if any."""
-        return self.stock[-1] if self.stock else None
-
-    @property
-    def tableau(self) -> bool:
-        """Conquian's tie does not exist in Cooncan (a void deal is :attr:`void`)."""
-        return False
-
-    def history(self, seat: int | None = None) -> list[CooncanEvent]:
-        """The events so far, oldest first; with ``seat``, other seats' draws from the pack hide their card."""
-        drawn = dict(enumerate(self.drawn)) if seat is None else {seat - 1: self.drawn[seat - 1]}
-        return list(cooncan_events(self.events, drawn))
-
-    def recent_events(self, count: int, seat: int | None = None) -> list[CooncanEvent]:
-        """The last ``count`` events, oldest first, as :meth:`history` gives them, without walking the
-        whole history (an interface logs each move's events)."""
-        raw = list(newest_first(self.events, count))
-        players = range(self.n) if seat is None else (seat - 1,)
-        cards: dict[int, list[int]] = {}
-        for p in players:
-            cards[p] = _cards(self.drawn[p], sum(1 for ev in raw if ev[0] == "draw" and ev[1] == p))
-        out = []
-        for ev in reversed(raw):
-            card = ev[2]
-            if ev[0] == "draw" and ev[1] in cards:
-                card = cards[ev[1]].pop()
-            out.append(CooncanEvent(ev[0], ev[1] + 1, card, ev[3], ev[4], ev[5], ev[6]))
-        return out
-
-    def actions(self) -> list[Action]:
-        """The actions played so far (what a record stores)."""
-        out: list[Action] = []
-        open_stock = self.rules.stock == "open"
-        for e in self.history():
-            if e.kind == "draw":
-                out.append(Draw(e.seat))
-            elif e.kind == "take":
-                out.append(Take(e.seat, e.card if open_stock else None))
-            elif e.kind == "meld":
-                out.append(Meld(e.seat, e.cards))
-            elif e.kind == "add":
-                assert e.combo is not None
-                out.append(Add(e.seat, e.combo, e.cards))
-            elif e.kind == "shift":
-                assert e.combo is not None
-                out.append(Shift(e.seat, e.combo, e.which, e.cards))
-            elif e.kind == "discard":
-                assert e.card is not None
-                out.append(Discard(e.seat, e.card))
-        return out
 
     # -------------------------------------------------------------- internals
     def _log(self, kind: str, p: int, card: int | None = None, combo: int | None = None,
@@ -379,12 +205,7 @@ class CooncanDeal(DealMixin):
         if kind == K_DRAW:
             c = self._pack[self.pos]
             self.pos += 1
-            if c == JOKER:
-                self.hj[p] += 1
-            elif self.h1[p] >> c & 1:
-                self.h2[p] |= 1 << c
-            else:
-                self.h1[p] |= 1 << c
+            self._give(p, c)
             self.stage = PLAY
             ev = _DRAW_EVENTS[p]  # public: that he drew, not what
             self.drawn[p] = (self.drawn[p], c)
@@ -400,12 +221,7 @@ class CooncanDeal(DealMixin):
             ev = _TAKE_EVENTS[p][c]
         elif kind == K_DISCARD:
             c = arg
-            if c == JOKER:
-                self.hj[p] -= 1
-            elif self.h2[p] >> c & 1:
-                self.h2[p] &= ~(1 << c)
-            else:
-                self.h1[p] &= ~(1 << c)
+            self._take_from_hand(p, c)
             self.stock = (*self.stock, c)
             ev = _DISCARD_EVENTS[p][c]
         else:
@@ -440,19 +256,7 @@ class CooncanDeal(DealMixin):
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
             return
-        tail, m = self._tail, self._m  # DealMixin._push, inlined (draws, takes and discards)
-        if len(tail) != m:
-            tail = self._tail = tail[:m]
-        tail.append(ev)
-        if tail[m] is not ev:
-            tail = self._tail = [*tail[:m], ev]
-        m += 1
-        if m == CHUNK:
-            self._node = (self._node, tuple(tail[:m]))
-            self._tail = []
-            m = 0
-        self._m = m
-        self.n_events += 1
+        self._push(ev)
         if kind == K_DISCARD:
             if self.h1[p] == 0 and self.hj[p] == 0:
                 self._out(p)
@@ -506,201 +310,14 @@ class CooncanDeal(DealMixin):
         # _acting and legal_raw, inline for a draw from a closed stock (half of every deal's listings)
         if self.stage == DRAW and self.rules.stock != "open":
             stock = self.stock
-            return listing(100 + 2 * self.turn, [_DRAW_RAW, (K_TAKE, stock[-1])] if stock else [_DRAW_RAW],
-                           self._entry)
+            key = (self.turn, stock[-1] if stock else -1)
+            got = _DRAWS.get(key)  # made once a seat and top card: the list is shared, never changed
+            if got is None:
+                got = _DRAWS[key] = listing(100 + 2 * self.turn,
+                                            [_DRAW_RAW, (K_TAKE, stock[-1])] if stock else [_DRAW_RAW], self._entry)
+            return got
         return listing(self._acting(), self.legal_raw(), self._entry)
 
-    # --------------------------------------------------------------- checking
-    def verify(self, action: Action | str) -> RawAction:
-        """Check one action without playing it: its raw form, or IllegalActionError (R7)."""
-        action = as_action(action)
-        if self.stage == OVER:
-            raise IllegalActionError("R4.6", Msg("the deal is over"))
-        p = self.turn
-        seat = p + 1
-        if action.seat != seat:
-            if not 1 <= action.seat <= self.n:
-                raise IllegalActionError("R4.3", Msg("there is no seat {seat} at this table", seat=f"p{action.seat}"))
-            raise IllegalActionError("R4.3", Msg("it is {seat}'s turn, not {other}'s", seat=f"p{seat}",
-                                                 other=f"p{action.seat}"))
-        if isinstance(action, Draw | Take):
-            if self.stage != DRAW:
-                raise IllegalActionError("R4.3", Msg("{seat} has drawn already this turn", seat=f"p{seat}"))
-            if isinstance(action, Draw):
-                return (K_DRAW, None)
-            if not self.stock:
-                raise IllegalActionError("R4.2", Msg("the discard pile is empty"))
-            top = self.stock[-1]
-            if self.rules.stock == "open":
-                if action.card is None:
-                    return (K_TAKE, top)
-                if action.card not in self.stock:
-                    raise IllegalActionError("R4.2", Msg("{card} is not in the discard pile",
-                                                         card=the_card(action.card)))
-                return (K_TAKE, action.card)
-            if action.card is not None and action.card != top:
-                raise IllegalActionError("R4.2", Msg("only the top card of a closed discard pile can be taken "
-                                                     "({card}), not {value}", card=the_card(top),
-                                                     value=the_card(action.card)))
-            return (K_TAKE, top)
-        if self.stage == DRAW:
-            if isinstance(action, Discard):
-                raise IllegalActionError("R4.3", Msg("{seat} must draw before discarding", seat=f"p{seat}"))
-            raise IllegalActionError("R4.3", Msg("{seat} must draw (draw, or take from the discard pile) before laying "
-                                                 "anything down", seat=f"p{seat}"))
-        if isinstance(action, Discard):
-            self._need_cards(p, [action.card])
-            if action.card == self.taken and holds_other(self.h1[p], self.h2[p], self.hj[p], self.taken):
-                raise IllegalActionError("R1", Msg("at this table (discard_taken = false) {seat} may not discard "
-                                                   "{card}, the card he took from the discard pile this turn, while he "
-                                                   "holds another card", seat=f"p{seat}", card=the_card(self.taken)))
-            return (K_DISCARD, action.card)
-        if isinstance(action, Meld):
-            tokens = [parse_token(t) for t in action.cards]
-            combo = build_combo(tokens, self.double, seat)
-            self._need_cards(p, list(combo.cells))
-            canon = tuple(str(combo).split())
-            return (K_MELD, (len(self.combos), combo, combo.cells, canon, None))
-        if isinstance(action, Add | Shift):
-            k = action.combo - 1
-            if not 0 <= k < len(self.combos):
-                raise IllegalActionError("R4.4", Msg("there is no combination {number} on the table",
-                                                     number=action.combo))
-            combo = self.combos[k]
-            which = None
-            if isinstance(action, Shift):
-                two = len(combo.movable_jokers()) > 1
-                combo = combo.shift(action.which)
-                which = action.which if two else None
-            combo, removed, canon = self._add_cards(combo, action.cards, isinstance(action, Shift))
-            self._need_cards(p, removed)
-            return (K_ADD if isinstance(action, Add) else K_SHIFT, (k, combo, tuple(removed), canon, which))
-        raise IllegalActionError("R4.3", Msg("{action} is not a Cooncan action", action=str(action)))
-
-    def _need_cards(self, p: int, cards: list[int]) -> None:
-        need: dict[int, int] = {}
-        for c in cards:
-            need[c] = need.get(c, 0) + 1
-        for c, k in need.items():
-            have = self.count_in_hand(p + 1, c)
-            if have < k:
-                if k == 1:
-                    raise IllegalActionError("R4.3", Msg("{seat} does not hold {card}", seat=f"p{p + 1}",
-                                                         card=the_card(c)))
-                raise IllegalActionError("R4.3", Msg("{seat} does not hold {cards}", seat=f"p{p + 1}",
-                                                     cards=f"{k} x {card_str(c)}"))
-
-    def _add_cards(
-        self, combo: Combo, tokens: tuple[str, ...], shifting: bool
-    ) -> tuple[Combo, list[int], tuple[str, ...]]:
-        """Add written cards to a combination in turn, each where it fits (R4.4, R2.3)."""
-        pending = [parse_token(t) for t in tokens]
-        removed: list[int] = []
-        canon: list[str] = []
-        before = str(combo)
-        while pending:
-            progress = False
-            for i, (text, name) in enumerate(pending):
-                c = parse_card(text)
-                if c == JOKER:
-                    pos = combo.joker_fits(parse_card(name) if name else None)
-                else:
-                    if name is not None:
-                        raise IllegalActionError("R2.3", Msg("only a joker is named: {value}", value=f"{text}={name}"))
-                    pos = combo.fit_position(c)
-                if pos is not None:
-                    combo = combo.add_at(c, pos)
-                    removed.append(c)
-                    if c == JOKER and combo.kind == RUN:
-                        canon.append("X=" + card_str(card_at(combo.key, pos)))
-                    else:
-                        canon.append(card_str(c))
-                    del pending[i]
-                    progress = True
-                    break
-            if not progress:
-                text, name = pending[0]
-                shown = the_card(parse_card(text)) if name is None else the_card(
-                    JOKER, shown=f"X={card_symbol(parse_card(name))}")
-                rule = "R2.3" if shifting else "R4.4"
-                if shifting and not removed:
-                    raise IllegalActionError(rule, Msg("after moving the joker ({combo}), {card} does not fit: the "
-                                                       "player must at once play a card that fits the sequence",
-                                                       combo=str(combo), card=shown))
-                raise IllegalActionError(rule, Msg("{card} does not fit {combo}", card=shown,
-                                                   combo=before if not removed else str(combo)))
-        return combo, removed, tuple(canon)
-
-    # ----------------------------------------------------------------- scores
-    def pips(self, seat: int) -> int:
-        """The pip value of a seat's hand (R2.4)."""
-        return sum(pip_value(c) for c in self.hand(seat))
-
-    def scores(self, pool: int | Sequence[int] = 0) -> list[int] | None:
-        """Scores per seat once over (R5.2, R5.3): each loser pays the winner his pips, plus the
-        splash bonus; a void deal scores nothing.  ``pool`` is unused (conquian's tableaux)."""
-        if self.stage != OVER:
-            return None
-        out = [0] * self.n
-        if self.winner < 0:
-            return out
-        bonus = self.rules.splash_bonus if self.splash else 0
-        for p in range(self.n):
-            if p != self.winner:
-                pay = self.pips(p + 1) + bonus
-                out[p] = -pay
-                out[self.winner] += pay
-        return out
-
-    def view(self, seat: int) -> CooncanView:
-        """What ``seat`` may know.  Bots get only this."""
-        p = self._player(seat)
-        n = self.n
-        h1, h2, hj, laid, stage = self.h1, self.h2, self.hj, self.laid, self.stage
-        v = object.__new__(CooncanView)
-        # a frozen dataclass's __init__ sets each field through object.__setattr__; filling the
-        # instance's dict at once is the same object, several times cheaper (views are made at every
-        # decision of every bot and environment); the sorted hand is made when first read
-        v.__dict__.update(
-            rules=self.rules,
-            seat=seat,
-            dealer=self.dealer,
-            h1=h1[p],
-            h2=h2[p],
-            jokers=hj[p],
-            combos=self.combos,
-            stock=self.stock,
-            pack_count=len(self._pack) - self.pos,
-            pack_turns=self.pack_turns,
-            hand_counts=tuple([h1[q].bit_count() + h2[q].bit_count() + hj[q] for q in range(n)]),
-            stage=stage,
-            actor_seat=None if stage == OVER else self.turn + 1,
-            n_events=self.n_events,
-            winner_seat=None if self.winner < 0 else self.winner + 1,
-            void=self.void,
-            laid=tuple([laid >> q & 1 == 1 for q in range(n)]),
-            taken=self.taken,
-            event_node=self.events,
-            drawn_node=self.drawn[p],
-        )
-        return v
-
-    def __str__(self) -> str:
-        lines = []
-        for s in range(1, self.n + 1):
-            lines.append(f"p{s} hand: {' '.join(card_str(c) for c in self.hand(s))}")
-        for i, c in enumerate(self.combos, 1):
-            lines.append(f"{i}. {c.display()} (p{c.owner})")
-        stock = " ".join(card_str(c) for c in self.stock) or "-"
-        lines.append(f"stock: {stock}; pack {self.pack_count}; turned over {self.pack_turns}")
-        if self.stage == OVER:
-            lines.append("over: " + ("void" if self.void else f"p{self.winner_seat} is out"))
-        else:
-            lines.append(f"p{self.to_act} to {self.phase}")
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return f"<CooncanDeal {self.rules.name} {self.n} hands dealer=p{self.dealer} {self.phase}>"
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from conquian.engine.cards import JOKER, cards_of, make_card
+from conquian.engine.cards import JOKER, cards_of, make_card, mask_picks
 from conquian.engine.cooncan.melds import RUN, SET, Combo
 
 DRAW: Final = 0
@@ -108,13 +108,7 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
             hj = 0
         else:
             m &= ~(1 << taken)
-    for shift in (0, 16, 32, 48):  # each suit's discards, made once per holding
-        row = m >> shift & 0xFFFF
-        if row:
-            got = _ROW_DISCARDS.get(row | shift << 16)
-            if got is None:
-                got = _ROW_DISCARDS[row | shift << 16] = _row_discards(row, shift)
-            out += got
+    out += mask_picks(m, _DISCARD_RAW, _ROW_DISCARDS)  # each suit's discards, made once per holding
     if hj:
         app(_DISCARD_RAW[JOKER])
     return out
@@ -122,15 +116,6 @@ def play_options(h1: int, h2: int, hj: int, combos: tuple[Combo, ...], double: b
 
 #: the discards of one suit's holding, keyed by the holding (16 bits) and its shift
 _ROW_DISCARDS: dict[int, tuple[RawAction, ...]] = {}
-
-
-def _row_discards(row: int, shift: int) -> tuple[RawAction, ...]:
-    out: list[RawAction] = []
-    while row:
-        low = row & -row
-        out.append(_DISCARD_RAW[low.bit_length() - 1 + shift])
-        row ^= low
-    return tuple(out)
 
 
 def holds_other(h1: int, h2: int, hj: int, card: int) -> bool:
