@@ -143,7 +143,9 @@ def reading_pool_options(inference: str) -> PoolOptions:
 
 #: How a search's ``ms`` and ``cap_ms`` are counted (:class:`ExpertBot`'s ``clock``): the time a
 #: person waits, or the processor time the searching thread got.
-CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+#: (A runtime without a thread's clock, as WebAssembly's may be, counts the process's.)
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
+                                          "cpu": getattr(time, "thread_time", time.process_time)}
 #: With ``anytime``, the playouts a decision may not reach before its deadline: the count that
 #: stands for "no count" (sequential halving shares it out, the deadline ends every round).
 ANYTIME_BUDGET = 10**9
