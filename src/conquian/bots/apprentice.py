@@ -76,7 +76,12 @@ class ApprenticeBot:
 class ExitBot(MasterBot):
     """``master``'s search (the same playouts a decision, sequential halving, the same cap) with the
     apprentice playing the searching seat's moves in the playouts of conquian; the adversary plays
-    ``foster`` there, as in ``master``'s (``foster_adversary=False``: the apprentice plays him too)."""
+    ``foster`` there, as in ``master``'s (``foster_adversary=False``: the apprentice plays him too).
+    ``temperature``: the apprentice's playout moves drawn from the softmax of its scores at that
+    temperature (:func:`~conquian.bots.apprentice_policy.sample_raw`; 0, the default, its best move:
+    deterministic playouts); each re-deal's playouts share one generator's stream, as before, so
+    the candidates are still compared on common random numbers and a seed still fixes the decision
+    (with ``iterations``)."""
 
     name = "exit"
 
@@ -84,11 +89,15 @@ class ExitBot(MasterBot):
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
                  weights: Sequence[float] | None = None, foster_adversary: bool = True,
                  inference: str | None = None, *, pool: int | None = None, least_ess: float | None = None,
-                 defensive: float | None = None) -> None:
+                 defensive: float | None = None, temperature: float = 0.0, anytime: bool = False,
+                 clock: str = "wall") -> None:
         super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference, pool=pool, least_ess=least_ess,
-                         defensive=defensive)
+                         defensive=defensive, anytime=anytime, clock=clock)
+        if not (isinstance(temperature, (int, float)) and 0.0 <= temperature < float("inf")):
+            raise ValueError(f"temperature must be a number at least 0, not {temperature!r}")
         self.weights = _weights(weights)
         self.foster_adversary = foster_adversary
+        self.temperature = float(temperature)
 
     def _sample(self, view: View, rng: random.Random, legal: list[Any], alive: list[int], n_samples: int,
                 values: list[list[float]], deadline: float | None) -> None:
@@ -102,7 +111,8 @@ class ExitBot(MasterBot):
             for i in alive:
                 d = base.copy()
                 d.apply_raw(*legal[i])
-                values[i].append(playout(d, view.seat, self.weights, random.Random(sub_seed), self.foster_adversary))
+                values[i].append(playout(d, view.seat, self.weights, random.Random(sub_seed), self.foster_adversary,
+                                         self.temperature))
             self.playouts += len(alive)
             self.last_playouts += len(alive)
             if self._out_of_time(deadline):

@@ -27,6 +27,7 @@ to leave it.
 
 from __future__ import annotations
 
+import math
 import random
 
 import conquian.bots.foster_conquian as fc
@@ -281,18 +282,41 @@ def action_scores(rows: list[list[float]], weights: tuple[float, ...]) -> list[f
     return scores
 
 
+def sample_raw(o: fc.Obs, weights: tuple[float, ...], temperature: float, rng: random.Random) -> RawAction:
+    """An action drawn from the softmax of the apprentice's scores at ``temperature`` (its scores
+    are the logits it was fitted as, so 1 is the fitted distribution; lower, nearer its best
+    action); a temperature of 0 or less is :func:`choose_raw`, and draws nothing from ``rng``."""
+    if temperature <= 0.0:
+        return choose_raw(o, weights)
+    legal = legal_raw(o.tbl, o.stage, o.card, o.hand, o.side, o.down, o.other_side)
+    if len(legal) == 1:
+        return legal[0]
+    scores = action_scores(obs_features(o, legal), weights)
+    top = max(scores)
+    odds = [math.exp((s - top) / temperature) for s in scores]
+    x = rng.random() * sum(odds)
+    for i, e in enumerate(odds):
+        x -= e
+        if x < 0.0:
+            return legal[i]
+    return legal[len(legal) - 1]  # rounding left x at the total's end
+
+
 def playout(deal: ConquianDeal, seat: int, weights: tuple[float, ...], rng: random.Random,
-            foster_adversary: bool = False) -> float:
+            foster_adversary: bool = False, temperature: float = 0.0) -> float:
     """Finish a conquian deal with the apprentice for every seat (or only for ``seat``, the adversary
-    playing ``foster``): +1 if ``seat`` wins, -1 if it loses, 0 for a tableau."""
+    playing ``foster``): +1 if ``seat`` wins, -1 if it loses, 0 for a tableau.  ``temperature``:
+    the apprentice's moves drawn from its softmax (:func:`sample_raw`; 0, its best move)."""
     me = deal.player_of(seat)
     while deal.stage != OVER:
         o = conquian_obs_from_state(deal)
-        raw = fc.policy(o, rng) if foster_adversary and deal.actor != me else choose_raw(o, weights)
+        mine = not foster_adversary or deal.actor == me
+        raw = sample_raw(o, weights, temperature, rng) if mine else fc.policy(o, rng)
         deal.apply_raw(*raw)
     if deal.winner < 0:
         return 0.0
     return 1.0 if deal.winner == me else -1.0
 
 
-__all__ = ["FEATURES", "N_FEATURES", "action_scores", "choose_raw", "obs_features", "playout", "view_features"]
+__all__ = ["FEATURES", "N_FEATURES", "action_scores", "choose_raw", "obs_features", "playout", "sample_raw",
+           "view_features"]

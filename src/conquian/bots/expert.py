@@ -141,6 +141,16 @@ def reading_pool_options(inference: str) -> PoolOptions:
     return SAFE if inference == "safe" else MIXTURE_POOL
 
 
+#: How a search's ``ms`` and ``cap_ms`` are counted (:class:`ExpertBot`'s ``clock``): the time a
+#: person waits, or the processor time the searching thread got.
+#: (A runtime without a thread's clock, as WebAssembly's may be, counts the process's.)
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
+                                          "cpu": getattr(time, "thread_time", time.process_time)}
+#: With ``anytime``, the playouts a decision may not reach before its deadline: the count that
+#: stands for "no count" (sequential halving shares it out, the deadline ends every round).
+ANYTIME_BUDGET = 10**9
+
+
 #: With ``mixture``, the share of the models' prior at a new deal that is the base prior
 #: (:data:`~conquian.bots.inference.PRIOR`), the rest being what the deals before taught
 #: (:meth:`ExpertBot.choose`): however sure the past made it, the reading can change its mind.
@@ -181,6 +191,12 @@ class ExpertBot:
     ``horizon``: actions per Cooncan playout before it is scored (default 120); ``margin``:
     in Cooncan, how many standard errors better than foster's choice an action must be;
     ``cap_ms``: a time after which a decision stops whatever its budget (default none);
+    ``anytime``: with ``ms``, the playouts go on until ``ms`` is spent, however many that makes
+    (the reading's pool sized as for the default budget): time, not a count, is the budget;
+    ``clock``: how ``ms`` and ``cap_ms`` are counted, ``"wall"`` (the default: the time a person
+    waits) or ``"cpu"`` (the processor time this thread got, :func:`time.thread_time`: on a loaded
+    machine, whose other work takes turns with the search, the search still gets its time, and
+    a person waits longer);
     ``inference``: how the adversary's hand is read (:data:`INFERENCES`; default
     :attr:`INFERENCE`; in the mexicano and Cooncan only ``policy`` reads); ``pool``, ``least_ess`` and
     ``defensive``: with ``mixture`` and ``safe``, :class:`PoolOptions` in place of the reading's own
@@ -208,8 +224,12 @@ class ExpertBot:
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = None,
                  inference: str | None = None, *, pool: int | None = None, least_ess: float | None = None,
-                 defensive: float | None = None) -> None:
+                 defensive: float | None = None, anytime: bool = False, clock: str = "wall") -> None:
         inference = inference or self.INFERENCE
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
+        if anytime and not ms:
+            raise ValueError("anytime needs ms, the time a decision spends")
         if inference not in INFERENCES:
             raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, not {inference!r}")
         if pool is not None and pool < 1:
@@ -236,6 +256,9 @@ class ExpertBot:
         self.horizon = horizon
         self.decisions = 0
         self.cap_ms = cap_ms
+        self.anytime = anytime
+        self.clock = clock
+        self._now: Callable[[], float] = CLOCKS[clock]
         self.playouts = 0
         self.last_playouts = 0
 
@@ -256,6 +279,8 @@ class ExpertBot:
         cooncan = isinstance(view, CooncanView)
         budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
         self._pool = self.reading(view, rng, budget)
+        if self.anytime:
+            budget = ANYTIME_BUDGET  # the deadline ends the search
         if isinstance(self._pool, HandPosterior) and self._pool.models is not None and isinstance(view, ConquianView):
             self._read[view.adversary] = (view.n_events, self._pool.models)
         default = None
@@ -263,9 +288,9 @@ class ExpertBot:
             default = fk.policy(fk_obs(view), random.Random(rng.getrandbits(32)))
             if view.stage == PLAY:
                 legal = _cooncan_candidates(view, legal, default)
-        deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
+        deadline = self._now() + self.ms / 1000 if self.ms else None
         if self.cap_ms is not None:
-            cap = time.perf_counter() + self.cap_ms / 1000
+            cap = self._now() + self.cap_ms / 1000
             deadline = cap if deadline is None else min(deadline, cap)
         values: list[list[float]] = [[] for _ in legal]
         alive = list(range(len(legal)))
@@ -325,7 +350,7 @@ class ExpertBot:
 
     def _out_of_time(self, deadline: float | None) -> bool:
         """Whether the search must end: its deadline passed, or :attr:`stop` says so."""
-        return (deadline is not None and time.perf_counter() > deadline) or (self.stop is not None and self.stop())
+        return (deadline is not None and self._now() > deadline) or (self.stop is not None and self.stop())
 
     def _halve(self, view: View, rng: random.Random, legal: list[Any], budget: int,
                values: list[list[float]], deadline: float | None) -> list[int]:
@@ -339,7 +364,7 @@ class ExpertBot:
         for r in range(rounds):
             n_samples = max(2, budget // (rounds * len(alive)))
             # with a deadline, each round also gets an equal share of the time left
-            now = time.perf_counter()
+            now = self._now()
             round_deadline = None if deadline is None else now + (deadline - now) / (rounds - r)
             self._sample(view, rng, legal, alive, n_samples, values, round_deadline)
             if r == rounds - 1 or self._out_of_time(deadline):
@@ -372,9 +397,9 @@ class MasterBot(ExpertBot):
     def __init__(self, seed: int = 0, iterations: int | None = None, ms: float | None = None,
                  horizon: int = 120, margin: float = 1.0, cap_ms: float | None = 900.0,
                  inference: str | None = None, *, pool: int | None = None, least_ess: float | None = None,
-                 defensive: float | None = None) -> None:
+                 defensive: float | None = None, anytime: bool = False, clock: str = "wall") -> None:
         super().__init__(seed, iterations, ms, horizon, margin, cap_ms, inference, pool=pool, least_ess=least_ess,
-                         defensive=defensive)
+                         defensive=defensive, anytime=anytime, clock=clock)
 
 
 def strongest_quick_bot() -> str:
@@ -388,7 +413,9 @@ def strongest_quick_bot() -> str:
 
 
 __all__ = [
+    "ANYTIME_BUDGET",
     "CARRY_BASE",
+    "CLOCKS",
     "INFERENCES",
     "MIXTURE_POOL",
     "SAFE",
