@@ -384,16 +384,8 @@ class Encoding(Observing):
             bits = index - self.A_LAY
             places = " ".join(str(i + 1) for i in range(self.lay_bits) if bits >> i & 1)
             return f"p{seat} use laying hand cards {places}" if places else f"p{seat} use laying no hand card"
-        if self.mexicano:
-            return self._mexicano_text(index, seat)
-        if self.conquian:
-            if index == self.A_PASS:
-                return f"p{seat} pass"
-            if index < self.A_DISCARD:
-                return f"p{seat} force {card_str(self.cards[index - self.A_FORCE])}"
-            if index < self.A_USE:
-                return f"p{seat} discard {card_str(self.cards[index - self.A_DISCARD])}"
-            return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
+        if self.conquian or self.mexicano:
+            return self._conquian_text(index, seat)
         if index == self.A_DRAW:
             return f"p{seat} draw"
         if index < self.A_DISCARD:
@@ -412,19 +404,21 @@ class Encoding(Observing):
         k, w = divmod(k3, 3)
         return f"p{seat} shift {k + 1} {['', 'low ', 'high '][w]}{self._token_name(t)}"
 
-    def _mexicano_text(self, index: int, seat: int) -> str:
-        c, n = self.n_cards, self.players
+    def _conquian_text(self, index: int, seat: int) -> str:
+        """An index of conquian or the conquián mexicano in words (a mexicano's force names its
+        target player when three play, R8.4)."""
         if index == self.A_PASS:
             return f"p{seat} pass"
         if index < self.A_DISCARD:
-            k, i = divmod(index - self.A_FORCE, c)
-            target = f" p{(seat + k) % n + 1}" if n > 2 else ""  # the (k+1)-th player after the seat
+            k, i = divmod(index - self.A_FORCE, self.n_cards)
+            n = self.players
+            target = f" p{(seat + k) % n + 1}" if self.mexicano and n > 2 else ""  # the (k+1)-th player after the seat
             return f"p{seat} force {card_str(self.cards[i])}{target}"
         if index < self.A_USE:
             return f"p{seat} discard {card_str(self.cards[index - self.A_DISCARD])}"
-        if index < self.A_GIVE:
-            return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
-        return f"p{seat} give {card_str(self.cards[index - self.A_GIVE])}"
+        if self.mexicano and index >= self.A_GIVE:
+            return f"p{seat} give {card_str(self.cards[index - self.A_GIVE])}"
+        return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
 
     def _name(self, i: int) -> str:
         return "X" if i == self.n_cards else card_str(self.cards[i])

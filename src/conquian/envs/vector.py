@@ -70,7 +70,7 @@ from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, COONCAN, get_rules
 from conquian.envs.decks import shuffled_decks
 from conquian.envs.encoding import LATEST, Encoding, Mask, Obs, Public, encoding
-from conquian.envs.state import global_state, state_size
+from conquian.envs.state import check_episode, global_state, state_size
 from conquian.envs.vector_step import Opponent as Opponent
 from conquian.envs.vector_step import Policy as Policy
 from conquian.envs.vector_step import VectorSteps
@@ -139,10 +139,7 @@ class ConquianVectorEnv(VectorSteps):
         #: NEXT_STEP and DISABLED: the environments whose episode ended, with their last observation
         #: (the next episode already started behind it, shown at the next step or reset)
         self._held: dict[int, Obs] = {}
-        if episode not in ("deal", "match"):
-            raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
-        if rounds < 1:
-            raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+        check_episode(episode, rounds, max_steps)
         self.episode = episode
         self.match_mode = episode == "match"
         self.rounds = rounds
@@ -179,8 +176,6 @@ class ConquianVectorEnv(VectorSteps):
             raise ValueError("at a three-seat conquian table the dealer sits out: the learner cannot deal")
         self.dealer = dealer
         self._dealers = [s for s in range(1, n + 1) if not (three and not self.self_play and s == seat)]
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
         self.max_steps = max_steps
         self.illegal_reward = illegal_reward
         self.fast = self.rules.family == CONQUIAN
