@@ -286,44 +286,30 @@ class Encoding(Observing):
 
     def listed(self, view: View) -> dict[int, tuple[int, Any]]:
         """The listed legal actions of the seat to act, by index (empty when it is not to act)."""
-        out: dict[int, tuple[int, Any]] = {}
         if isinstance(view, ConquianView):
-            raws = view.legal_raw()
-            forms = [arg for kind, arg in raws if kind == K_USE]
-            if forms:
-                for i, f in self.number_uses(view.card, view.hand_mask, forms):
-                    out.setdefault(i, (K_USE, f))
-            dense, force, discard = self.dense, self.A_FORCE, self.A_DISCARD
-            for raw in raws:
-                kind, arg = raw
-                if kind == K_USE:
-                    continue
-                if kind == C_DISCARD:
-                    i = discard + dense[arg]
-                elif kind == K_FORCE:
-                    i = force + dense[arg]
-                else:
-                    i = self.A_PASS
-                if i not in out:
-                    out[i] = raw
-            return out
+            return self.listed_raws(view.legal_raw(), view.card, view.hand_mask, 0)
         if isinstance(view, MexicanoView):
-            return self._listed_mexicano(view)
+            return self.listed_raws(view.legal_raw(), view.card, view.hand_mask, view.player)
+        out: dict[int, tuple[int, Any]] = {}
         for raw in view.legal_raw():
             if raw[0] == K_MELD3R and self.version == 0:
                 continue  # version 0 has no index for a sequence of one natural and two jokers
             out.setdefault(self.index(raw), raw)
         return out
 
-    def _listed_mexicano(self, view: MexicanoView) -> dict[int, tuple[int, Any]]:
+    def listed_raws(self, raws: Sequence[tuple[int, Any]], card: int, hand: int, player: int
+                    ) -> dict[int, tuple[int, Any]]:
+        """Conquian's or the conquián mexicano's listed raw actions of ``player`` (the mexicano's
+        number; conquian's is unused), with ``card`` in play and ``hand``, by index: the uses as
+        :meth:`number_uses` numbers them, then the other kinds (a mexicano's force by the player
+        forced, R8.4), each index once."""
         out: dict[int, tuple[int, Any]] = {}
-        dense, c, n = self.dense, self.n_cards, self.players
-        me = view.player
-        raws = view.legal_raw()
         forms = [arg for kind, arg in raws if kind == K_USE]
         if forms:
-            for i, f in self.number_uses(view.card, view.hand_mask, forms):
+            for i, f in self.number_uses(card, hand, forms):
                 out.setdefault(i, (K_USE, f))
+        dense, c, n = self.dense, self.n_cards, self.players
+        mex = self.mexicano
         for raw in raws:
             kind, arg = raw
             if kind == K_USE:
@@ -331,7 +317,8 @@ class Encoding(Observing):
             if kind == C_DISCARD:
                 i = self.A_DISCARD + dense[arg]
             elif kind == K_FORCE:
-                i = self.A_FORCE + ((arg >> FORCE_SHIFT) - me - 1) % n * c + dense[arg & 63]
+                i = self.A_FORCE + (((arg >> FORCE_SHIFT) - player - 1) % n * c + dense[arg & 63] if mex
+                                    else dense[arg])
             elif kind == K_GIVE:
                 i = self.A_GIVE + dense[arg]
             else:

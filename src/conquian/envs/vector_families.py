@@ -12,12 +12,6 @@ import numpy as np
 import numpy.typing as npt
 
 from conquian.engine.cards import JOKER, parse_card
-from conquian.engine.conquian.listing import (
-    K_DISCARD,
-    K_FORCE,
-    K_USE,
-)
-from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE
 from conquian.engine.conquian.mexicano_listing import OVER as MEX_OVER
 from conquian.engine.conquian.mexicano_listing import SAY as MEX_SAY
 from conquian.engine.match import Deal, Match
@@ -87,8 +81,6 @@ class FamilyEncoding:
         pad = [(0,) * (slots - j) for j in range(slots)]
         full = float(self.rules.hand_size + 1)
         pack_size = float(self.rules.pack_size)
-        dense, number_uses = enc.dense, enc.number_uses
-        a_pass, a_force, a_discard, a_give = enc.A_PASS, enc.A_FORCE, enc.A_DISCARD, enc.A_GIVE
         masks: list[int] = []
         tails: list[float] = []
         flat: list[int] = []
@@ -136,28 +128,8 @@ class FamilyEncoding:
             listed: dict[int, Any] = {}
             if not over and actor == p:
                 at = k * a
-                raws = deal.legal_raw()
-                forms = [arg for kind, arg in raws if kind == K_USE]
-                if forms:
-                    for x, f in number_uses(card, hands[p], forms):
-                        if x not in listed:
-                            listed[x] = (K_USE, f)
-                            flat.append(at + x)
-                for raw in raws:
-                    kind, arg = raw
-                    if kind == K_USE:
-                        continue
-                    if kind == K_DISCARD:
-                        x = a_discard + dense[arg]
-                    elif kind == K_FORCE:
-                        x = a_force + ((arg >> FORCE_SHIFT) - p - 1) % n * c + dense[arg & 63]
-                    elif kind == K_GIVE:
-                        x = a_give + dense[arg]
-                    else:
-                        x = a_pass
-                    if x not in listed:
-                        listed[x] = raw
-                        flat.append(at + x)
+                listed = enc.listed_raws(deal.legal_raw(), card, hands[p], p)
+                flat += [at + x for x in listed]
             out.append(listed)
         b = len(rows)
         per = 1 + n * slots + 4 + 3 * n
