@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -101,3 +103,27 @@ def test_gym_match_options() -> None:
         _obs, _r, terminated, truncated, info = env.step(int(legal[0]))
         assert not terminated
     assert env.match.deals and sum(d.n_actions for d in env.match.deals) >= 30
+
+
+@pytest.mark.parametrize("kind", ["gym", "aec", "vector"])
+def test_every_env_refuses_the_same_episode_options(kind: str) -> None:
+    """The single-agent, the AEC and the batched environments check their episode options alike."""
+    make: Any
+    if kind == "aec":
+        pytest.importorskip("pettingzoo")
+        from conquian.envs.aec import ConquianAEC
+
+        make = ConquianAEC
+    elif kind == "vector":
+        from conquian.envs.vector import ConquianVectorEnv
+
+        make = ConquianVectorEnv
+    else:
+        make = ConquianGymEnv
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"episode": "season"}, "episode must be 'deal' or 'match', not 'season'"),
+        ({"episode": "match", "rounds": 0}, "rounds must be at least 1, not 0"),
+        ({"max_steps": 0}, "max_steps must be at least 1, not 0")]
+    for options, words in cases:
+        with pytest.raises(ValueError, match=words):
+            make("conquian", **options)

@@ -48,7 +48,7 @@ from conquian.engine.deck import SplitMix64
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import get_rules
 from conquian.envs.encoding import LATEST, Encoding, Obs, Public, encoding
-from conquian.envs.state import global_state, match_features, state_size
+from conquian.envs.state import check_episode, global_state, match_features, state_size
 
 _SEATS = {f"player_{i}": i for i in range(1, 8)}
 
@@ -62,14 +62,9 @@ class ConquianAEC(AECEnv):  # type: ignore[misc, unused-ignore]
                  name: str | None = None, max_steps: int | None = None, episode: str = "deal", rounds: int = 1,
                  version: int = LATEST, **options: Any) -> None:
         super().__init__()
-        if episode not in ("deal", "match"):
-            raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
-        if rounds < 1:
-            raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+        check_episode(episode, rounds, max_steps)
         self.episode, self.rounds = episode, rounds
         self.match: Match | None = None
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
         self.max_steps = max_steps
         opts = dict(options)
         if players is not None:

@@ -34,23 +34,19 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from conquian.engine.actions import Action
-from conquian.engine.cards import JOKER, card_str, parse_card
+from conquian.engine.cards import JOKER, card_str
 from conquian.engine.conquian.deal import K_DISCARD as C_DISCARD
-from conquian.engine.conquian.deal import K_FORCE, K_PASS, K_USE, ConquianDeal, Event
+from conquian.engine.conquian.deal import K_FORCE, K_PASS, K_USE
 from conquian.engine.conquian.deal import raw_to_action as conquian_raw_to_action
 from conquian.engine.conquian.melds import meld_table
-from conquian.engine.conquian.mexicano import MexicanoDeal
-from conquian.engine.conquian.mexicano_events import MexicanoEvent
 from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_raw_to_action
-from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE, SAY
+from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import (
@@ -61,54 +57,28 @@ from conquian.engine.cooncan.deal import (
     K_MELD3R,
     K_SHIFT1,
     K_TAKE,
-    CooncanDeal,
-    CooncanEvent,
     hand_threes,
     joker_runs,
     new_run3,
 )
 from conquian.engine.cooncan.deal import raw_to_action as cooncan_raw_to_action
-from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deck import pack_order
-from conquian.engine.history import newest_first
 from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
+from conquian.envs.encoding_observe import CONQUIAN_PHASES as CONQUIAN_PHASES
+from conquian.envs.encoding_observe import CONQUIAN_SLOTS as CONQUIAN_SLOTS
+from conquian.envs.encoding_observe import Mask as Mask
+from conquian.envs.encoding_observe import Obs as Obs
+from conquian.envs.encoding_observe import Observing
+from conquian.envs.encoding_observe import Public as Public
+from conquian.envs.encoding_observe import View as View
 
-Obs = npt.NDArray[np.float32]
-Mask = npt.NDArray[np.int8]
-View = ConquianView | CooncanView | MexicanoView
-
-#: Conquian: the most combinations one side can hold (eleven down ends the deal: 4 x 3 = 12).
-CONQUIAN_SLOTS = 4
 #: The versions of the action space (``docs/encodings.md``), and the one made unless another is asked for.
 VERSIONS = (0, 1)
 LATEST = 1
 #: Version 1's block of further uses: one index per set of the seat's hand cards, a bit per card
 #: of the largest hand a use can be made from (conquian: ten; the conquián mexicano: nine, R8.1).
 LAY_BITS = {CONQUIAN: 10, MEXICANO: 9}
-CONQUIAN_PHASES = ("say", "forced", "discard", "over")
-"""Conquian's phase floats, in order: the view's public phase, one-hot."""
 _SHIFT_WHICH = {None: 0, "low": 1, "high": 2}
-
-
-@dataclass
-class Public:
-    """The public facts a seat accumulates from the events (all seats see them alike): cards each
-    seat passed and discarded (conquian, the conquián mexicano), cards each seat took from the
-    table into its combinations (the conquián mexicano), cards each seat took from the stock and
-    still holds (Cooncan)."""
-
-    n_events: int = 0
-    passed: dict[int, int] = field(default_factory=dict)
-    discarded: dict[int, int] = field(default_factory=dict)
-    known: dict[int, list[int]] = field(default_factory=dict)
-    taken: dict[int, int] = field(default_factory=dict)
-
-    def copy(self) -> Public:
-        return Public(self.n_events, dict(self.passed), dict(self.discarded),
-                      {k: list(v) for k, v in self.known.items()}, dict(self.taken))
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Public:
-        return self.copy()
 
 
 def hand_bits(laid: int, hand: int) -> int:
@@ -145,7 +115,7 @@ def hand_cards(bits: int, hand: int) -> int:
     return out
 
 
-class Encoding:
+class Encoding(Observing):
     """Actions and observations of one rules object (a preset with its options), in version
     ``version`` of the action space (:data:`VERSIONS`)."""
 
@@ -272,9 +242,6 @@ class Encoding:
         self.slot_size = d + 1 + d + n + 1
         self.obs_size = (d + 1) * 4 + self.slots * self.slot_size + (n - 1) * (d + 1) + 2 * n + n + 3 + 3
 
-    def _card(self, c: int) -> int:
-        return self.n_cards if c == JOKER else self.dense[c]
-
     def _token(self, card: int, pos: int, named: int) -> int:
         if card != JOKER:
             return self.dense[card]
@@ -319,44 +286,30 @@ class Encoding:
 
     def listed(self, view: View) -> dict[int, tuple[int, Any]]:
         """The listed legal actions of the seat to act, by index (empty when it is not to act)."""
-        out: dict[int, tuple[int, Any]] = {}
         if isinstance(view, ConquianView):
-            raws = view.legal_raw()
-            forms = [arg for kind, arg in raws if kind == K_USE]
-            if forms:
-                for i, f in self.number_uses(view.card, view.hand_mask, forms):
-                    out.setdefault(i, (K_USE, f))
-            dense, force, discard = self.dense, self.A_FORCE, self.A_DISCARD
-            for raw in raws:
-                kind, arg = raw
-                if kind == K_USE:
-                    continue
-                if kind == C_DISCARD:
-                    i = discard + dense[arg]
-                elif kind == K_FORCE:
-                    i = force + dense[arg]
-                else:
-                    i = self.A_PASS
-                if i not in out:
-                    out[i] = raw
-            return out
+            return self.listed_raws(view.legal_raw(), view.card, view.hand_mask, 0)
         if isinstance(view, MexicanoView):
-            return self._listed_mexicano(view)
+            return self.listed_raws(view.legal_raw(), view.card, view.hand_mask, view.player)
+        out: dict[int, tuple[int, Any]] = {}
         for raw in view.legal_raw():
             if raw[0] == K_MELD3R and self.version == 0:
                 continue  # version 0 has no index for a sequence of one natural and two jokers
             out.setdefault(self.index(raw), raw)
         return out
 
-    def _listed_mexicano(self, view: MexicanoView) -> dict[int, tuple[int, Any]]:
+    def listed_raws(self, raws: Sequence[tuple[int, Any]], card: int, hand: int, player: int
+                    ) -> dict[int, tuple[int, Any]]:
+        """Conquian's or the conquián mexicano's listed raw actions of ``player`` (the mexicano's
+        number; conquian's is unused), with ``card`` in play and ``hand``, by index: the uses as
+        :meth:`number_uses` numbers them, then the other kinds (a mexicano's force by the player
+        forced, R8.4), each index once."""
         out: dict[int, tuple[int, Any]] = {}
-        dense, c, n = self.dense, self.n_cards, self.players
-        me = view.player
-        raws = view.legal_raw()
         forms = [arg for kind, arg in raws if kind == K_USE]
         if forms:
-            for i, f in self.number_uses(view.card, view.hand_mask, forms):
+            for i, f in self.number_uses(card, hand, forms):
                 out.setdefault(i, (K_USE, f))
+        dense, c, n = self.dense, self.n_cards, self.players
+        mex = self.mexicano
         for raw in raws:
             kind, arg = raw
             if kind == K_USE:
@@ -364,7 +317,8 @@ class Encoding:
             if kind == C_DISCARD:
                 i = self.A_DISCARD + dense[arg]
             elif kind == K_FORCE:
-                i = self.A_FORCE + ((arg >> FORCE_SHIFT) - me - 1) % n * c + dense[arg & 63]
+                i = self.A_FORCE + (((arg >> FORCE_SHIFT) - player - 1) % n * c + dense[arg & 63] if mex
+                                    else dense[arg])
             elif kind == K_GIVE:
                 i = self.A_GIVE + dense[arg]
             else:
@@ -417,16 +371,8 @@ class Encoding:
             bits = index - self.A_LAY
             places = " ".join(str(i + 1) for i in range(self.lay_bits) if bits >> i & 1)
             return f"p{seat} use laying hand cards {places}" if places else f"p{seat} use laying no hand card"
-        if self.mexicano:
-            return self._mexicano_text(index, seat)
-        if self.conquian:
-            if index == self.A_PASS:
-                return f"p{seat} pass"
-            if index < self.A_DISCARD:
-                return f"p{seat} force {card_str(self.cards[index - self.A_FORCE])}"
-            if index < self.A_USE:
-                return f"p{seat} discard {card_str(self.cards[index - self.A_DISCARD])}"
-            return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
+        if self.conquian or self.mexicano:
+            return self._conquian_text(index, seat)
         if index == self.A_DRAW:
             return f"p{seat} draw"
         if index < self.A_DISCARD:
@@ -445,19 +391,21 @@ class Encoding:
         k, w = divmod(k3, 3)
         return f"p{seat} shift {k + 1} {['', 'low ', 'high '][w]}{self._token_name(t)}"
 
-    def _mexicano_text(self, index: int, seat: int) -> str:
-        c, n = self.n_cards, self.players
+    def _conquian_text(self, index: int, seat: int) -> str:
+        """An index of conquian or the conquián mexicano in words (a mexicano's force names its
+        target player when three play, R8.4)."""
         if index == self.A_PASS:
             return f"p{seat} pass"
         if index < self.A_DISCARD:
-            k, i = divmod(index - self.A_FORCE, c)
-            target = f" p{(seat + k) % n + 1}" if n > 2 else ""  # the (k+1)-th player after the seat
+            k, i = divmod(index - self.A_FORCE, self.n_cards)
+            n = self.players
+            target = f" p{(seat + k) % n + 1}" if self.mexicano and n > 2 else ""  # the (k+1)-th player after the seat
             return f"p{seat} force {card_str(self.cards[i])}{target}"
         if index < self.A_USE:
             return f"p{seat} discard {card_str(self.cards[index - self.A_DISCARD])}"
-        if index < self.A_GIVE:
-            return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
-        return f"p{seat} give {card_str(self.cards[index - self.A_GIVE])}"
+        if self.mexicano and index >= self.A_GIVE:
+            return f"p{seat} give {card_str(self.cards[index - self.A_GIVE])}"
+        return f"p{seat} use {meld_table(self.rules).meld_str(self.melds[index - self.A_USE])}"
 
     def _name(self, i: int) -> str:
         return "X" if i == self.n_cards else card_str(self.cards[i])
@@ -466,212 +414,6 @@ class Encoding:
         if t < self.n_cards:
             return card_str(self.cards[t])
         return "X" if t == self.n_cards else "X=" + card_str(self.cards[t - self.n_cards - 1])
-
-    # ---------------------------------------------------------------- observations
-    def update(self, public: Public, events: Sequence[Event | CooncanEvent]) -> None:
-        """Fold new public events into ``public`` (a draw's card is never read; a give has none)."""
-        for e in events:
-            public.n_events += 1
-            s = e.seat
-            if isinstance(e, MexicanoEvent) and e.kind == "use" and e.card is not None:
-                public.taken[s] = public.taken.get(s, 0) | 1 << e.card
-                continue
-            if isinstance(e, Event):
-                if e.kind == "pass" and e.card is not None:
-                    public.passed[s] = public.passed.get(s, 0) | 1 << e.card
-                elif e.kind == "discard" and e.card is not None:
-                    public.discarded[s] = public.discarded.get(s, 0) | 1 << e.card
-                continue
-            known = public.known.setdefault(s, [])
-            if e.kind == "take" and e.card is not None:
-                known.append(e.card)
-            elif e.kind in ("meld", "add", "shift", "discard"):
-                shown = [e.card] if e.kind == "discard" and e.card is not None else [
-                    JOKER if t.startswith("X") else parse_card(t) for t in e.cards]
-                for c in shown:
-                    if c in known:
-                        known.remove(c)
-
-    def fold(self, public: Public, deal: ConquianDeal | CooncanDeal | MexicanoDeal) -> None:
-        """Fold the public events ``deal`` has had since ``public`` last saw it."""
-        new = deal.n_events - public.n_events
-        if new <= 0:
-            return
-        if isinstance(deal, ConquianDeal | MexicanoDeal):
-            self.fold_conquian(public, deal.events, deal.seats, new)
-        else:
-            self.update(public, deal.recent_events(new, 1))  # a draw's card is never read
-
-    def fold_conquian(self, public: Public, node: Any, seats: tuple[int, ...], count: int) -> None:
-        """:meth:`update` for conquian and the conquián mexicano from the public history as the
-        deal and its views share it (:mod:`conquian.engine.history`, read newest first; every event
-        is public, a give without its card), without building events."""
-        passed, discarded, taken = public.passed, public.discarded, public.taken
-        public.n_events += count
-        for item in newest_first(node, count):
-            kind, player, card = item[0], item[1], item[2]
-            if kind == "use" and card is not None and self.mexicano:
-                s = seats[player]
-                taken[s] = taken.get(s, 0) | 1 << card
-            elif kind == "pass" and card is not None:
-                s = seats[player]
-                passed[s] = passed.get(s, 0) | 1 << card
-            elif kind == "discard" and card is not None:
-                s = seats[player]
-                discarded[s] = discarded.get(s, 0) | 1 << card
-
-    def observe(self, view: View, public: Public) -> Obs:
-        """The observation of ``view``'s seat (see ``docs/encodings.md``)."""
-        if isinstance(view, ConquianView):
-            return self._observe_conquian(view, public)
-        if isinstance(view, MexicanoView):
-            return self._observe_mexicano(view, public)
-        return self._observe_cooncan(view, public)
-
-    def private_ranges(self) -> list[tuple[int, int]]:
-        """The ``[start, stop)`` ranges of the observation that only its seat knows (``docs/encodings.md``):
-        the hand, and in the conquián mexicano the card the seat gave and the card it got in the
-        exchange (R8.2).  Everything else is public: every seat sees it alike."""
-        c = self.n_cards
-        if self.conquian:
-            return [(0, c)]
-        if self.mexicano:
-            gave = c + self.players * self.slots * c + 2 * c
-            return [(0, c), (gave, gave + 2 * c)]
-        return [(0, c + 1)]
-
-    def observe_public(self, view: View, public: Public) -> Obs:
-        """:meth:`observe` with the private ranges (:meth:`private_ranges`) zeroed: what anyone
-        watching the table knows, from ``view``'s seat."""
-        out = self.observe(view, public)
-        for start, stop in self.private_ranges():
-            out[start:stop] = 0.0
-        return out
-
-    def _planes(self, masks: list[int], out: Obs | None = None) -> Obs:
-        """Card masks as 0/1 rows over the pack's cards: each mask is four 16-bit suit rows, and a
-        table gives a row's ranks (one lookup for all the rows of all the masks, written into
-        ``out`` when given)."""
-        big = 0
-        for i, m in enumerate(masks):
-            big |= m << (64 * i)
-        rows = np.frombuffer(big.to_bytes(8 * len(masks), "little"), dtype="<u2")
-        if out is None:
-            flat: Obs = self._row_table[rows].ravel()
-            return flat
-        self._row_table.take(rows, axis=0, out=out.reshape(len(rows), -1))
-        return out
-
-    def _observe_conquian(self, v: ConquianView, public: Public) -> Obs:
-        me = v.player
-        masks = [v.hand_mask]
-        for p in (me, 1 - me):
-            side = v.side_masks[p]
-            masks += side[:CONQUIAN_SLOTS] if len(side) >= CONQUIAN_SLOTS else \
-                [*side, *([0] * (CONQUIAN_SLOTS - len(side)))]
-        adv = v.adversary
-        masks += [1 << v.card if v.card >= 0 else 0, v.buried_mask,
-                  public.passed.get(v.seat, 0), public.passed.get(adv, 0),
-                  public.discarded.get(v.seat, 0), public.discarded.get(adv, 0)]
-        out = np.empty(self.obs_size, dtype=np.float32)
-        planes = len(masks) * self.n_cards
-        self._planes(masks, out[:planes])
-        tail = [0.0] * 9
-        tail[CONQUIAN_PHASES.index(v.phase)] = 1.0  # say, forced, discard, over
-        tail[4] = v.pack_count / 40.0
-        tail[5] = v.adversary_hand_count / 11.0
-        tail[6] = v.hand_mask.bit_count() / 11.0
-        tail[7] = 1.0 if v.actor_seat == v.seat else 0.0
-        tail[8] = 1.0 if v.dealer == v.seat else 0.0
-        out[planes:] = tail
-        return out
-
-    def _observe_mexicano(self, v: MexicanoView, public: Public) -> Obs:
-        """R8: every player in the order of play from the seat itself (it first, then the next)."""
-        n, slots = self.players, self.slots
-        me = v.player
-        order = [(me + k) % n for k in range(n)]
-        seats = [v.seats[p] for p in order]
-        masks = [v.hand_mask]
-        for p in order:
-            side = v.side_masks[p]
-            masks += side[:slots] if len(side) >= slots else [*side, *([0] * (slots - len(side)))]
-        masks += [1 << v.card if v.card >= 0 else 0, v.buried_mask,
-                  1 << v.gave_card if v.gave_card >= 0 else 0, 1 << v.got_card if v.got_card >= 0 else 0]
-        for s in seats:
-            masks += [public.passed.get(s, 0), public.taken.get(s, 0), public.discarded.get(s, 0)]
-        out = np.zeros(self.obs_size, dtype=np.float32)
-        planes = len(masks) * self.n_cards
-        self._planes(masks, out[:planes])
-        i = planes
-        out[i + v.stage] = 1.0  # exchange, say, forced, discard, over
-        out[i + 5] = v.pack_count / self.rules.pack_size
-        i += 6
-        full = self.rules.hand_size + 1
-        say = v.stage == SAY
-        actor = v.seats.index(v.actor_seat) if v.actor_seat is not None else 0
-        for k, p in enumerate(order):
-            out[i + k] = v.hand_counts[p] / full
-            out[i + n + k] = 1.0 if v.actor_seat == v.seats[p] else 0.0
-            out[i + 2 * n + k] = 1.0 if v.dealer == v.seats[p] else 0.0
-            out[i + 3 * n + k] = 1.0 if v.given[p] else 0.0
-            # the say to the card in play (R8.3): who turned or discarded it, who has passed it
-            out[i + 4 * n + k] = 1.0 if say and p == v.origin else 0.0
-            out[i + 5 * n + k] = 1.0 if say and (p - v.first) % n < (actor - v.first) % n else 0.0
-        return out
-
-    def _counts(self, cards: tuple[int, ...] | list[int]) -> Obs:
-        out = np.zeros(self.n_cards + 1, dtype=np.float32)
-        for c in cards:
-            out[self._card(c)] += 1.0
-        return out
-
-    def _observe_cooncan(self, v: CooncanView, public: Public) -> Obs:
-        n = self.players
-        d = self.n_cards
-        rel = [(v.seat - 1 + k) % n + 1 for k in range(n)]  # me first, then to my left
-        out = np.zeros(self.obs_size, dtype=np.float32)
-        i = 0
-        out[i: i + d + 1] = self._counts(v.hand)
-        i += d + 1
-        out[i: i + d + 1] = self._counts(v.stock)
-        i += d + 1
-        if v.stock:
-            out[i + self._card(v.stock[-1])] = 1.0
-        i += d + 1
-        if v.taken >= 0:
-            out[i + self._card(v.taken)] = 1.0
-        i += d + 1
-        for k, cb in enumerate(v.combos[: self.slots]):
-            base = i + k * self.slot_size
-            named = cb.display().split()
-            for cell, tok in zip(cb.cells, named, strict=False):
-                if cell == JOKER:
-                    if "(" in tok:
-                        out[base + d + 1 + (self.dense[parse_card(tok[2:tok.index(")")])])] = 1.0
-                    else:
-                        out[base + d] += 1.0
-                else:
-                    out[base + self.dense[cell]] += 1.0
-            out[base + 2 * d + 1 + rel.index(cb.owner)] = 1.0
-            out[base + 2 * d + 1 + n] = 1.0 if len(set(c & 15 for c in cb.cells if c != JOKER)) > 1 else 0.0
-        i += self.slots * self.slot_size
-        for s in rel[1:]:
-            out[i: i + d + 1] = self._counts(public.known.get(s, []))
-            i += d + 1
-        for s in rel:
-            out[i] = v.hand_counts[s - 1] / 15.0
-            out[i + n] = 1.0 if v.laid[s - 1] else 0.0
-            if v.actor_seat == s:
-                out[i + 2 * n] = 1.0
-            i += 1
-        i += 2 * n
-        out[i + v.stage] = 1.0  # draw, play, over
-        i += 3
-        out[i] = v.pack_count / self.rules.pack_size
-        out[i + 1] = v.pack_turns / max(1, self.rules.max_pack_turns)
-        out[i + 2] = len(v.stock) / self.rules.pack_size
-        return out
 
 
 @cache

@@ -51,7 +51,7 @@ from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Deal, Match, new_deal
 from conquian.engine.rules import CONQUIAN, get_rules
 from conquian.envs.encoding import LATEST, Mask, Obs, Public, encoding
-from conquian.envs.state import global_state, match_features
+from conquian.envs.state import check_episode, global_state, match_features
 
 
 class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
@@ -65,12 +65,7 @@ class ConquianGymEnv(gymnasium.Env[Obs, np.int64]):
                  players: int | None = None, illegal_reward: float = -1.0, render_mode: str | None = None,
                  max_steps: int | None = None, episode: str = "deal", rounds: int = 1, version: int = LATEST,
                  **options: Any) -> None:
-        if max_steps is not None and max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
-        if episode not in ("deal", "match"):
-            raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
-        if rounds < 1:
-            raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+        check_episode(episode, rounds, max_steps)
         self.episode, self.rounds = episode, rounds
         self.match: Match | None = None
         self._before = 0  # a match's actions in its earlier deals

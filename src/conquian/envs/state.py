@@ -61,6 +61,17 @@ def global_state(enc: Encoding, deal: Any, public: Public) -> Obs:
     return out
 
 
+def check_episode(episode: str, rounds: int, max_steps: int | None) -> None:
+    """Refuse an environment's episode options that make no sense (``ValueError``): ``episode``
+    ``"deal"`` or ``"match"``, at least one round, ``max_steps`` ``None`` or at least 1."""
+    if episode not in ("deal", "match"):
+        raise ValueError(f"episode must be 'deal' or 'match', not {episode!r}")
+    if rounds < 1:
+        raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+    if max_steps is not None and max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, not {max_steps!r}")
+
+
 def match_features(match: Any, seat: int) -> list[float]:
     """What a whole-match episode adds after a seat's observation (``2 x players + 1`` floats):
     every seat's running total and the counters it owes to the conquian tableau pool (R5.1), in

@@ -27,17 +27,19 @@ with it over random deals (``tests/test_envs_jax.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import numpy.typing as npt
-from jax import Array, lax
+from jax import Array
 
 from conquian.engine.conquian.listing import DISCARD, FORCED, OVER, SAY_DISCARD, SAY_PASSED, SAY_TURNED
-from conquian.envs.jax.search import Uses, bits, empty, list_uses, union, use_melds
+from conquian.envs.jax.deals import JaxDeals
+from conquian.envs.jax.deals import reset_ended as reset_ended
+from conquian.envs.jax.search import Uses, bits, empty, union, use_melds
 from conquian.envs.jax.tables import Tables, tables
 
 #: the phase place of each stage in the observation's tail (say, say, say, forced, discard, over)
@@ -80,7 +82,7 @@ def dense_deck(enc_cards: Sequence[int], deck: Sequence[int]) -> npt.NDArray[np.
     return np.array([index[c] for c in deck], dtype=np.int32)
 
 
-class ConquianJax:
+class ConquianJax(JaxDeals[State]):
     """The pure functions of two-hand ``conquian`` or ``conquian-spanish`` (``scoring``:
     ``games`` or ``pips``); every method takes and gives one deal (map it with ``jax.vmap``).
     ``illegal_reward``: a masked action ends the deal, the seat that played it rewarded with it
@@ -94,17 +96,8 @@ class ConquianJax:
         self.num_actions = self.T.n_actions
         self.obs_size = self.T.obs_size
         self.illegal_reward = float(illegal_reward)
-        #: the batch methods: how many deals a search runs on at a time (None: 8)
         self.search_rows = search_rows
-
-    # ------------------------------------------------------------------ deals
-    def init(self, key: Array) -> State:
-        """A new deal from a PRNG key: the deck shuffled, the dealer seat 1 or 2."""
-        return _one(self._finish(_many(self._fresh(key))))
-
-    def init_from_deck(self, deck: Array, dealer: Array) -> State:
-        """The deal of a given deck (dense cards, top first: :func:`dense_deck`) and dealer seat."""
-        return _one(self._finish(_many(self._deal(jnp.asarray(deck, jnp.int32), jnp.asarray(dealer, jnp.int32)))))
+        self._deal_fields = _DEAL_FIELDS
 
     def _deal(self, deck: Array, dealer: Array) -> State:
         T = self.T
@@ -121,28 +114,9 @@ class ConquianJax:
             observation=jnp.zeros(T.obs_size, jnp.float32), rewards=jnp.zeros(2, jnp.float32),
             terminated=jnp.bool_(False), to_act=i32(0), steps=i32(0))
 
-    def _no_uses(self) -> Uses:
-        k = self.T.n_melds
-        return Uses(jnp.zeros(k, jnp.bool_), jnp.zeros(1024, jnp.bool_), jnp.full((10, 5), k, jnp.int32),
-                    jnp.full(10, k, jnp.int32), jnp.full(32, -1, jnp.int32))
-
     def _seat(self, s: State, p: Array) -> Array:
         """The seat of player ``p`` (two at the table: the dealer is player 1)."""
         return jnp.where(p == 0, s.dealer % 2 + 1, s.dealer)
-
-    def _cap(self, b: int) -> int | None:
-        """How many rows a search runs on at a time in a batch of ``b`` (``None``: all of them)."""
-        if self.search_rows is not None:
-            return self.search_rows
-        return None if b <= 8 else 8  # measured on the CPU: 8 rows beat 16, 32, 128 and the whole batch
-
-    def _finish(self, s: State) -> State:
-        """The listing, the mask and the observation of the player to act (a batch of deals)."""
-        T = self.T
-        hand, side, down = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
-        uses = list_uses(T, s.stage, s.card, hand, side, down, cap=self._cap(s.stage.shape[0]))
-        out: State = jax.vmap(self._finish_row)(s, uses)
-        return out
 
     def _finish_row(self, s: State, uses: Uses) -> State:
         T = self.T
@@ -255,15 +229,6 @@ class ConquianJax:
         out = jnp.zeros(2, jnp.float32).at[win].set(amount).at[1 - win].set(-amount)
         return jnp.where(w >= 0, out, 0.0)
 
-    def _advance(self, s: State, action: Array) -> State:
-        """The raw next states of a batch and the step's rewards and ends (the derived fields stale)."""
-        a = jnp.asarray(action, jnp.int32)
-        legal = jax.vmap(lambda m, x: m[jnp.clip(x, 0, self.T.n_actions - 1)])(s.legal_action_mask, a)
-        legal = legal & (a >= 0) & (a < self.T.n_actions)
-        nxt = self._apply(s, jnp.where(legal, a, 0))
-        out: State = jax.vmap(self._settle)(s, nxt, legal)
-        return out
-
     def _settle(self, s: State, nxt: State, legal: Array) -> State:
         ended = nxt.stage == OVER
         rewards = jnp.where(ended, self._scores(nxt), 0.0)
@@ -281,97 +246,10 @@ class ConquianJax:
         out: State = nxt._replace(**chosen)
         return out
 
-    # ------------------------------------------------------------ the batch API
-    def batch_init(self, keys: Array) -> State:
-        """New deals, one per PRNG key (``keys``: ``[batch, ...]``)."""
-        return self._finish(jax.vmap(self._fresh)(keys))
-
-    def batch_init_from_deck(self, decks: Array, dealers: Array) -> State:
-        """The deals of given decks (``[batch, 40]``, dense cards) and dealer seats."""
-        raw = jax.vmap(self._deal)(jnp.asarray(decks, jnp.int32), jnp.asarray(dealers, jnp.int32))
-        return self._finish(raw)
-
-    def batch_step(self, state: State, actions: Array) -> State:
-        """:meth:`step` for a batch of deals: the fast way to step thousands of them (the listing's
-        searches run only on the deals that need one, a share of the batch at a time)."""
-        return self._finish(self._advance(state, actions))
-
-    def batch_step_autoreset(self, state: State, actions: Array, keys: Array) -> tuple[State, Array]:
-        """:meth:`step_autoreset` for a batch of deals (``keys``: one per deal)."""
-        nxt = self._advance(state, actions)
-        final = jax.vmap(lambda s: self._observe(s, s.actor))(nxt)
-        raw = reset_ended(nxt, nxt.terminated, keys, self._fresh, _DEAL_FIELDS)
-        out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
-        return out, final
-
     def _fresh(self, key: Array) -> State:
         k1, k2 = jax.random.split(key)
         return self._deal(jax.random.permutation(k1, self.T.n_cards).astype(jnp.int32),
                           jax.random.randint(k2, (), 1, 3, dtype=jnp.int32))
-
-    # ------------------------------------------------------- one deal (vmap it)
-    def step(self, state: State, action: Array) -> State:
-        """Play ``action`` (an index of the action space) in one deal; a finished deal stays as it
-        is, its rewards 0."""
-        out: State = _one(self.batch_step(_many(state), jnp.asarray(action)[None]))
-        return out
-
-    def step_autoreset(self, state: State, action: Array, key: Array) -> tuple[State, Array]:
-        """:meth:`step`, a deal that ends started again at once from ``key`` (Gymnasium's same-step
-        autoreset): returns the new state, whose ``rewards`` and ``terminated`` are the step's,
-        and the observation the finished deal ended on (of the player who acted last)."""
-        out, final = self.batch_step_autoreset(_many(state), jnp.asarray(action)[None], jnp.asarray(key)[None])
-        return _one(out), final[0]
-
-
-_S = TypeVar("_S")
-_D = TypeVar("_D", bound=tuple[Any, ...])
-
-
-def reset_ended(nxt: _D, flags: Array, keys: Array, fresh: Callable[[Array], _D], fields: Sequence[str] | None = None
-                ) -> _D:
-    """A batch of deals (a ``NamedTuple`` of arrays) with a new deal, ``fresh(keys[i])``, in every
-    row ``i`` that ``flags`` marks, in the fields named (``None``: all of them).  A step ends a deal
-    in about one row in sixty, so the new deals are dealt only for the rows that ended, a share of
-    the batch at a time; for every row if more ended: the same deals either way."""
-    b = flags.shape[0]
-    share = max(8, b // 16)
-    names: Sequence[str] = nxt._fields if fields is None else fields  # type: ignore[attr-defined]
-
-    def every(nxt: _D) -> _D:
-        new = jax.vmap(fresh)(keys)
-        chosen = {f: jax.tree_util.tree_map(
-            lambda x, y: jnp.where(flags.reshape((-1,) + (1,) * (y.ndim - 1)), x, y), getattr(new, f), getattr(nxt, f))
-            for f in names}
-        out: _D = nxt._replace(**chosen)  # type: ignore[attr-defined]
-        return out
-
-    def ended(nxt: _D) -> _D:
-        idx = jnp.nonzero(flags, size=share, fill_value=0)[0]
-        rows = jnp.where(jnp.arange(share) < jnp.sum(flags.astype(jnp.int32)), idx, b)
-        new = jax.vmap(fresh)(keys[idx])
-        chosen = {f: jax.tree_util.tree_map(lambda x, y: y.at[rows].set(x, mode="drop"), getattr(new, f),
-                                            getattr(nxt, f)) for f in names}
-        out: _D = nxt._replace(**chosen)  # type: ignore[attr-defined]
-        return out
-
-    if share >= b:
-        return every(nxt)
-    out: _D = lax.cond(jnp.sum(flags.astype(jnp.int32)) <= share, ended, every, nxt)
-    return out
-
-
-def _many(s: _S) -> _S:
-    """One deal as a batch of one."""
-    out: _S = jax.tree_util.tree_map(lambda x: x[None], s)
-    return out
-
-
-def _one(s: _S) -> _S:
-    """A batch of one as its deal."""
-    out: _S = jax.tree_util.tree_map(lambda x: x[0], s)
-    return out
-
 
 #: the fields an illegal action leaves as they were (it ends the deal, nothing played)
 _PLAY_FIELDS = ("pos", "hands", "sides", "downs", "card", "actor", "buried", "winner", "passed", "discarded")

@@ -41,8 +41,8 @@ from conquian.engine.conquian.listing import DISCARD as C_DISCARD
 from conquian.engine.conquian.listing import FORCED as C_FORCED
 from conquian.engine.conquian.listing import SAY_TURNED as C_SAY
 from conquian.engine.conquian.mexicano_listing import DISCARD, EXCHANGE, FORCED, OVER, SAY
-from conquian.envs.jax.env import _many, _one, reset_ended
-from conquian.envs.jax.search import Uses, bits, empty, list_uses, union, use_melds
+from conquian.envs.jax.deals import JaxDeals
+from conquian.envs.jax.search import Uses, bits, empty, union, use_melds
 from conquian.envs.jax.tables import Tables, mexicano_tables
 
 
@@ -84,7 +84,7 @@ _PLAY_FIELDS = ("pos", "hands", "sides", "downs", "gives", "card", "actor", "ori
                 "passed", "taken", "discarded")
 
 
-class MexicanoJax:
+class MexicanoJax(JaxDeals[MexicanoState]):
     """The pure functions of the conquián mexicano for ``players`` (2 or 3, the tercerilla) with
     the options of R8.1 (``hand``, ``exchange``, ``exhausted``).  ``illegal_reward``: a masked
     action ends the deal, the seat that played it rewarded with it (the others 0), as
@@ -111,16 +111,6 @@ class MexicanoJax:
         assert T.a_lay == T.a_give + T.n_cards and T.n_actions == T.a_lay + self.lays
         assert T.obs_size == T.n_cards * (1 + players * self.slots + 4 + 3 * players) + 6 + 6 * players
 
-    # ------------------------------------------------------------------ deals
-    def init(self, key: Array) -> MexicanoState:
-        """A new deal from a PRNG key: the deck shuffled, the dealer any seat."""
-        return _one(self.batch_init(jnp.asarray(key)[None]))
-
-    def init_from_deck(self, deck: Array, dealer: Array) -> MexicanoState:
-        """The deal of a given deck (dense cards, top first: :func:`~conquian.envs.jax.env.dense_deck`)
-        and dealer seat."""
-        return _one(self.batch_init_from_deck(jnp.asarray(deck)[None], jnp.asarray(dealer)[None]))
-
     def _deal(self, deck: Array, dealer: Array) -> MexicanoState:
         T = self.T
         n, k = self.players, T.n_melds
@@ -138,11 +128,6 @@ class MexicanoJax:
             legal_action_mask=jnp.zeros(T.n_actions, jnp.bool_), observation=jnp.zeros(T.obs_size, jnp.float32),
             rewards=jnp.zeros(n, jnp.float32), terminated=jnp.bool_(False), to_act=i32(0), steps=i32(0))
         return s if T.exchange else self._turn(s, i32(0))
-
-    def _no_uses(self) -> Uses:
-        k = self.T.n_melds
-        return Uses(jnp.zeros(k, jnp.bool_), jnp.zeros(1024, jnp.bool_), jnp.full((10, 5), k, jnp.int32),
-                    jnp.full(10, k, jnp.int32), jnp.full(32, -1, jnp.int32))
 
     def _turn(self, s: MexicanoState, player: Array) -> MexicanoState:
         """``player`` turns the next card, or the pack is exhausted and the deal ends (R8.6)."""
@@ -162,23 +147,9 @@ class MexicanoJax:
         """The seat of player ``p`` (1 to n)."""
         return (s.dealer + p) % self.players + 1
 
-    def _cap(self, b: int) -> int | None:
-        if self.search_rows is not None:
-            return self.search_rows
-        return None if b <= 8 else 8
-
-    @staticmethod
-    def _conquian_stage(stage: Array) -> Array:
+    def _listing_stage(self, stage: Array) -> Array:
         """The stage the shared use listing reads (a say, a forced card, or neither)."""
         return jnp.where(stage == SAY, C_SAY, jnp.where(stage == FORCED, C_FORCED, C_DISCARD)).astype(jnp.int32)
-
-    def _finish(self, s: MexicanoState) -> MexicanoState:
-        """The listing, the mask and the observation of the player to act (a batch of deals)."""
-        hand, side, down = jax.vmap(lambda s: (s.hands[s.actor], s.sides[s.actor], s.downs[s.actor]))(s)
-        uses = list_uses(self.T, self._conquian_stage(s.stage), s.card, hand, side, down,
-                         cap=self._cap(s.stage.shape[0]))
-        out: MexicanoState = jax.vmap(self._finish_row)(s, uses)
-        return out
 
     def _fits(self, s: MexicanoState, t: Array) -> Array:
         """The cards that fit one of player ``t``'s combinations as they lie (R3.6, R8.4)."""
@@ -314,14 +285,6 @@ class MexicanoJax:
         out = jnp.where(jnp.arange(n) == win, jnp.float32(n - 1), jnp.float32(-1.0))
         return jnp.where(s.winner >= 0, out, 0.0)
 
-    def _advance(self, s: MexicanoState, action: Array) -> MexicanoState:
-        a = jnp.asarray(action, jnp.int32)
-        legal = jax.vmap(lambda m, x: m[jnp.clip(x, 0, self.T.n_actions - 1)])(s.legal_action_mask, a)
-        legal = legal & (a >= 0) & (a < self.T.n_actions)
-        nxt = self._apply(s, jnp.where(legal, a, 0))
-        out: MexicanoState = jax.vmap(self._settle)(s, nxt, legal)
-        return out
-
     def _settle(self, s: MexicanoState, nxt: MexicanoState, legal: Array) -> MexicanoState:
         ended = nxt.stage == OVER
         rewards = jnp.where(ended, self._scores(nxt), 0.0)
@@ -341,39 +304,8 @@ class MexicanoJax:
         return self._deal(jax.random.permutation(k1, self.T.n_cards).astype(jnp.int32),
                           jax.random.randint(k2, (), 1, self.players + 1, dtype=jnp.int32))
 
-    def batch_init(self, keys: Array) -> MexicanoState:
-        """New deals, one per PRNG key (``keys``: ``[batch, ...]``)."""
-        return self._finish(jax.vmap(self._fresh)(keys))
-
-    def batch_init_from_deck(self, decks: Array, dealers: Array) -> MexicanoState:
-        """The deals of given decks (``[batch, 40]``, dense cards) and dealer seats."""
-        return self._finish(jax.vmap(self._deal)(jnp.asarray(decks, jnp.int32), jnp.asarray(dealers, jnp.int32)))
-
-    def batch_step(self, state: MexicanoState, actions: Array) -> MexicanoState:
-        """:meth:`step` for a batch of deals."""
-        return self._finish(self._advance(state, actions))
-
-    def batch_step_autoreset(self, state: MexicanoState, actions: Array,
-                             keys: Array) -> tuple[MexicanoState, Array]:
-        """:meth:`step_autoreset` for a batch of deals (``keys``: one per deal)."""
-        nxt = self._advance(state, actions)
-        final = jax.vmap(lambda s: self._observe(s, s.last))(nxt)
-        raw = reset_ended(nxt, nxt.terminated, keys, self._fresh)  # new deals only where deals ended
-        out = self._finish(raw)._replace(rewards=nxt.rewards, terminated=nxt.terminated)
-        return out, final
-
-    # ------------------------------------------------------- one deal (vmap it)
-    def step(self, state: MexicanoState, action: Array) -> MexicanoState:
-        """Play ``action`` in one deal; a finished deal stays as it is, its rewards 0."""
-        out: MexicanoState = _one(self.batch_step(_many(state), jnp.asarray(action)[None]))
-        return out
-
-    def step_autoreset(self, state: MexicanoState, action: Array, key: Array) -> tuple[MexicanoState, Array]:
-        """:meth:`step`, a deal that ends started again at once from ``key`` (same-step autoreset):
-        the new state (its ``rewards`` and ``terminated`` the step's) and the finished deal's last
-        observation (of the player who acted last)."""
-        out, final = self.batch_step_autoreset(_many(state), jnp.asarray(action)[None], jnp.asarray(key)[None])
-        return _one(out), final[0]
-
+    def _last_player(self, s: MexicanoState) -> Array:
+        """The player who acted last (a finished deal's observation is his)."""
+        return s.last
 
 __all__ = ["MexicanoJax", "MexicanoState"]
