@@ -16,8 +16,10 @@ from conquian.engine.actions import parse_action
 from conquian.engine.cards import card_str
 from conquian.i18n import translator
 from conquian.present import order_moves, spanish_card_words, symbols
+from conquian.session import GameSession
 from conquian.web.lang import catalogue
 from conquian.web.local import presets as local_presets
+from conquian.web.replay import replay_frames, replay_moves
 from conquian.web.snapshot import options_message, table_snapshot
 from conquian.web.table import TURN_TIMERS, Table
 from web_server import Server
@@ -144,7 +146,47 @@ def test_the_pages_scripts_keep_no_copy_of_the_words_the_lists_or_the_notation()
         assert "TURN_TIMERS" not in text, name
     # the table reads the snapshot's moves, never the notation
     for name in ("table.js", "panels.js"):
-        assert "parseMove" not in scripts[name] and ".legal" not in scripts[name], name
+        assert ".legal" not in scripts[name], name
+    # no page takes a move or a refusal's notation apart: the replay's moves and the refusals come
+    # in words (conquian.web.replay.replay_moves, conquian.web.master.error_message)
+    offline = {p.name: p.read_text(encoding="utf-8") for p in (STATIC.parent / "offline").glob("*.js")}
+    for name, text in {**scripts, **offline}.items():
+        for copy in ("parseMove", "notationWords", "recordMoveWords", "NOTATION_CARD"):
+            assert copy not in text, (name, copy)
+
+
+@pytest.mark.parametrize("variant,players", [("conquian-spanish", 2), ("conquian-mexicano", 3), ("cooncan", 3)])
+def test_the_replays_moves_are_the_words_of_the_tables_own_list(variant: str, players: int) -> None:
+    """Each replay frame's move (GET /replay's ``moves``) is the words the session gave the move as
+    it was played (:meth:`~conquian.session.GameSession.move_label`, the seat named), in English and
+    Spanish, beside either suits of the Spanish pack: the page shows them and reads no notation."""
+    rng = random.Random(players)
+    session = GameSession(get_rules(variant, players=players), seats=["human"] * players,
+                          names=[f"P{s}" for s in range(1, players + 1)], seed=4)
+    readers = [translator("en"), translator("es"), translator("es").shown(True), translator("en").shown(True)]
+    said: list[list[str] | None] = []
+    for deal in range(2):
+        if deal:
+            session.new_deal()
+        said.append(None)
+        while not session.deal.over:
+            action = rng.choice(session.legal())
+            said.append([f"{tr.render(session.person(action.seat))}: {session.move_label(action, tr)}"
+                         for tr in readers])
+            session.play_human(action)
+    frames = replay_frames(session.match)
+    assert len(frames) == len(said)
+    for k, tr in enumerate(readers):
+        moves = replay_moves(session, tr.shown(False))
+        assert len(moves) == len(frames)
+        for frame, move, words in zip(frames, moves, said, strict=True):
+            assert (move is None) == (frame["action"] is None) == (words is None)
+            if move is None or words is None:
+                continue
+            shown = move.get("words_suits", move["words"]) if tr.spanish_suits else move["words"]  # as the page
+            assert shown == words[k]
+            assert tr.spanish_suits or not NOTATION.search(shown), shown  # 5♣, never 5c
+            assert ("words_suits" in move) == (variant != "cooncan")
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ from conquian import Match, get_rules
 from conquian.bots.foster import FosterBot
 from conquian.engine.record import record_from_match, write_record
 from conquian.i18n import Msg, translator
-from conquian.review import review_text
+from conquian.review import move_words, review_text
 from conquian.web import review_jobs
 from conquian.web.replay import replay_frames
 from conquian.web.review_jobs import ReviewBusy, Reviews
@@ -160,6 +160,26 @@ def test_the_review_in_spanish_has_the_same_numbers(server: Server, finished: di
     assert es["words"]["marks"] == {m: tr.gettext(m) for m in ("good", "inaccuracy", "mistake", "blunder")}
     assert es["words"]["marks"]["blunder"] != "blunder"
     assert es["words"]["report"] != en["words"]["report"]
+
+
+
+def test_the_replay_and_the_review_give_their_moves_in_words(server: Server, finished: dict[str, Any]) -> None:
+    """The page reads no notation: the replay's ``moves`` (one a frame) and the review's
+    ``words.moves`` (by the notation the review keeps) are the server's words in the reader's language."""
+    tid = finished["id"]
+    en, es = (server.get(f"/api/tables/{tid}/replay?lang={lang}").json() for lang in ("en", "es"))
+    assert en["frames"] == es["frames"] and len(en["moves"]) == len(en["frames"])
+    for frame, said_en, said_es in zip(en["frames"], en["moves"], es["moves"], strict=True):
+        assert (frame["action"] is None) == (said_en is None) == (said_es is None)
+    passes = [k for k, f in enumerate(en["frames"]) if f["action"] and f["action"].split()[1] == "pass"]
+    assert passes and all(en["moves"][k]["words"].endswith(": pass") for k in passes)
+    assert all(es["moves"][k]["words"].endswith(": " + translator("es").gettext("pass")) for k in passes)
+    review = review_until_done(server, tid, 1)
+    rv, moves = review["review"], review["words"]["moves"]
+    named = {a for d in rv["decisions"]
+             for a in (d["played"], d["best"], d["foster"], *(c["action"] for c in d["candidates"]))}
+    assert set(moves) == named
+    assert all(moves[a]["words"] == move_words(a, translator("en"), "conquian") for a in named)
 
 
 @pytest.mark.parametrize(("ask", "code"), [

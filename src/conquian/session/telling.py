@@ -50,9 +50,10 @@ class SessionWords(SessionState):
         text = str(action)
         return text.split(" ", 1)[1] if " " in text else text
 
-    def goes_out(self, action: Use) -> bool:
-        """Whether ``action``, a use, lays every card of its player's hand: he goes out (R3.7, R8.5)."""
-        deal = self.deal
+    def goes_out(self, action: Use, deal: Deal | None = None) -> bool:
+        """Whether ``action``, a use, lays every card of its player's hand: he goes out (R3.7, R8.5);
+        ``deal``: the deal it is played in (the session's by default; a replay's deal played again)."""
+        deal = self.deal if deal is None else deal
         if not isinstance(deal, ConquianDeal | MexicanoDeal) or action.seat not in deal.seats:
             return False
         laid = 0
@@ -60,10 +61,10 @@ class SessionWords(SessionState):
             laid |= m
         return deal.hands[deal.player_of(action.seat)] & ~laid == 0
 
-    def move_target(self, action: Action) -> int | None:
+    def move_target(self, action: Action, deal: Deal | None = None) -> int | None:
         """The seat a move sends a card to, where it names one: the next player for a card given in
-        the exchange (R8.2), the seat forced (R3.6, R8.4)."""
-        deal = self.deal
+        the exchange (R8.2), the seat forced (R3.6, R8.4); ``deal`` as for :meth:`goes_out`."""
+        deal = self.deal if deal is None else deal
         if isinstance(action, Give) and isinstance(deal, MexicanoDeal):
             return deal.seats[(deal.player_of(action.seat) + 1) % deal.n]
         if isinstance(action, Force):
@@ -73,14 +74,15 @@ class SessionWords(SessionState):
                 return next((t for t in deal.seats[:2] if t != action.seat), None)
         return None
 
-    def move_msg(self, action: Action) -> Msg:
+    def move_msg(self, action: Action, deal: Deal | None = None) -> Msg:
         """A move in words as a message (:func:`conquian.present.move_msg`), naming the player a
         card goes to (:meth:`move_target`); a use that lays the whole hand says that it goes out
-        (:func:`conquian.present.going_out_msg`, R3.7, R8.5)."""
+        (:func:`conquian.present.going_out_msg`, R3.7, R8.5); ``deal``: the deal before the move
+        (the session's by default)."""
         spanish = spanish_pack(self.rules)  # its cards drawn as each reader's screen draws the pack
-        if isinstance(action, Use) and self.goes_out(action):
+        if isinstance(action, Use) and self.goes_out(action, deal):
             return going_out_msg(action, spanish)
-        to = self.move_target(action)
+        to = self.move_target(action, deal)
         return move_msg(action, self.person(to) if to is not None else None, spanish)
 
     def move_label(self, action: Action, tr: Translator | None = None) -> str:

@@ -25,13 +25,15 @@ match, and kept (a finished match never changes).
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 
 from conquian.engine.record import record_from_match, write_record
-from conquian.web.replay import replay_json
+from conquian.i18n import Translator
+from conquian.web.replay import replay_json, replay_moves
 from conquian.web.table import Table
 from conquian.web.workers import SupervisedPool
 
@@ -109,6 +111,17 @@ class Finished:
         """The replay's frames of the table's finished match, as JSON."""
         text = await self.record(table)
         return await self._make((table.id, table.state, "replay"), lambda: self.pool.run(replay_json, text))
+
+    async def replay_moves(self, table: Table, tr: Translator) -> bytes:
+        """Each replay frame's move in ``tr``'s language (:func:`~conquian.web.replay.replay_moves`),
+        as JSON: small, made in a thread, kept by language."""
+        session = table.session
+        assert session is not None
+
+        def make() -> bytes:
+            return json.dumps(replay_moves(session, tr), separators=(",", ":"), ensure_ascii=False).encode()
+
+        return await self._make((table.id, table.state, f"replay-moves:{tr.lang}"), lambda: run_in_threadpool(make))
 
     async def _make(self, key: Key, make: Callable[[], Awaitable[bytes]]) -> bytes:
         found = self.kept.get(key)

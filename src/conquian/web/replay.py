@@ -23,6 +23,9 @@ from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Match, new_deal
 from conquian.engine.record import read_record
+from conquian.i18n import Msg, Translator
+from conquian.present import spanish_pack
+from conquian.session import GameSession
 from conquian.web.snapshot import all_hands, deal_snapshot
 
 
@@ -46,6 +49,26 @@ def replay_frames(match: Match) -> list[dict[str, Any]]:
                 "scores": match.results[i] if deal.over and i < len(match.results) else None,
             })
     return frames
+
+
+def replay_moves(session: GameSession, tr: Translator) -> list[dict[str, str] | None]:
+    """Each frame's move (:func:`replay_frames`, in the same order) as the replay shows it, in
+    ``tr``'s language: "Lupita: pay 5♣", the words of the table's own list
+    (:meth:`~conquian.session.GameSession.move_msg`), ``words_suits`` too beside the Spanish pack
+    (R8.1); None for a deal's first frame.  The page never reads the notation."""
+    spanish = spanish_pack(session.rules)
+    out: list[dict[str, str] | None] = []
+    for played in session.match.deals:
+        deal = new_deal(session.rules, played.deck, dealer=played.dealer)
+        out.append(None)
+        for action in played.actions():
+            msg = Msg("{who}: {move}", who=session.person(action.seat), move=session.move_msg(action, deal))
+            words = {"words": tr.shown(False).render(msg)}
+            if spanish:
+                words["words_suits"] = tr.shown(True).render(msg)
+            out.append(words)
+            deal.play(action)  # after its words: a use that goes out is told from the hand before it
+    return out
 
 
 def match_of_record(text: str) -> Match:

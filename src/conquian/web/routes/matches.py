@@ -108,11 +108,13 @@ def routes(server: Server) -> list[BaseRoute]:
             return too_often(tr)
         try:
             frames = await finished.replay(t)
+            moves = await finished.replay_moves(t, tr)  # each frame's move in the reader's words
         except Busy:
             return busy(tr)
         head = json.dumps({"id": t.id, "name": t.name, "variant": t.rules.name, "names": t.names},
                           ensure_ascii=False, separators=(",", ":")).encode()
-        return Response(head[:-1] + b',"frames":' + frames + b"}", media_type="application/json")
+        return Response(head[:-1] + b',"moves":' + moves + b',"frames":' + frames + b"}",
+                        media_type="application/json")
 
     async def review(request: Request) -> Response:
         """``POST``: review a seat in a deal of a finished match (a job, or the review made before);

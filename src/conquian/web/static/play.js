@@ -34,63 +34,6 @@ function hintWords(table, hint) {
   return listed ? suited(listed, "words") : hint.move;
 }
 
-// A move of the record in words, without the table's state (the replay, the review): "Lupita: pay
-// 5♣" — the move list's words (the server's catalogue), the cards as the page shows them.
-function recordMoveWords(text, name) {
-  const words = String(text).trim().split(/\s+/);
-  const seat = words[0]?.match(/^p(\d+)$/) ? Number(words.shift().slice(1)) : null;
-  const m = parseMove(words.join(" "));
-  const cards = toks => toks.map(tokenWords).join(" ");
-  const card = m.cards[0] ? tokenWords(m.cards[0]) : "";
-  let move;
-  switch (m.verb) {
-    case "pass": move = _("pass"); break;
-    case "draw": move = _("draw"); break;
-    case "take": move = card ? format(_("take {card}"), { card }) : _("take"); break;
-    case "use": move = format(_("use {cards}"), { cards: m.melds.map(cards).join(" | ") }); break;
-    case "meld": move = format(_("meld {cards}"), { cards: cards(m.cards) }); break;
-    case "discard": move = format(_("discard {card}"), { card }); break;
-    case "give": move = format(_("give {card}"), { card }); break;
-    case "force": move = m.target ? format(_("force {card} on {to}"), { card, to: name(m.target) }) : format(_("force {card}"), { card }); break;
-    case "add": move = format(_("add {combo} {cards}"), { combo: m.combo, cards: cards(m.cards) }); break;
-    case "shift": {
-      const f = { combo: m.combo, cards: cards(m.cards) };
-      move = m.which === "low" ? format(_("shift {combo} low {cards}"), f) : m.which === "high" ? format(_("shift {combo} high {cards}"), f) : format(_("shift {combo} {cards}"), f);
-      break;
-    }
-    default: move = notationWords(words.join(" "));
-  }
-  return seat === null ? move : format(_("{who}: {move}"), { who: name(seat), move });
-}
-
-// A move in the notation (docs/records.md), taken apart: its verb, its cards, where it goes.
-function parseMove(text) {
-  const words = String(text).trim().split(/\s+/);
-  const verb = words[0] || "";
-  const m = { text, verb, cards: [], melds: [], combo: null, target: null, which: null };
-  const rest = words.slice(1);
-  if (verb === "use") {
-    m.melds = rest.join(" ").split("|").map(g => g.trim().split(/\s+/).filter(Boolean)).filter(g => g.length);
-    m.cards = m.melds.flat();
-  } else if (verb === "add" || verb === "shift") {
-    m.combo = Number(rest[0]);
-    let k = 1;
-    if (verb === "shift" && (rest[1] === "low" || rest[1] === "high")) { m.which = rest[1]; k = 2; }
-    m.cards = rest.slice(k);
-  } else if (verb === "force") {
-    m.cards = rest.slice(0, 1);
-    const t = rest[1]?.match(/^p(\d+)$/);
-    if (t) m.target = Number(t[1]);
-  } else m.cards = rest;
-  return m;
-}
-
-// the cards a line of the server writes in the notation ("2c 2h: 2 live (2d 2s)", "4c 4h 4s"),
-// in the page's words: 2♣ 2♥, 10♥ (never a word of the sentence: "As de oros" stays)
-const NOTATION_CARD = /(^|[\s(,;:|])(10|[2-9TAJQK])([cdhs])(?=$|[\s),;:.|])(?! de )/g;
-function notationWords(line) {
-  return String(line).replace(NOTATION_CARD, (_m, before, rank, suit) => before + cardWords((rank === "10" ? "T" : rank) + suit));
-}
 // ----------------------------------------------------------------------------- last moves
 // the short verb of a seat's last move, by the kind its event has (docs/protocol.md)
 function lastKindWords(kind, family) {

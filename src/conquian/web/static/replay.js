@@ -38,7 +38,8 @@ async function replayPage(id) {
   spanishPack = spanishPackOf(data.variant);
   let i = 0;
   const name = s => { const n = data.names[s - 1]; return n ? seatName(n, String(n).split(" ")[0].toLowerCase(), s) : `p${s}`; };
-  const words = action => recordMoveWords(action, name);
+  // each frame's move in words, as the server tells it in the page's language (data.moves)
+  const words = k => suited(data.moves[k], "words");
   const frameAt = new Map(data.frames.map((f, k) => [`${f.deal_number}:${f.step}`, k]));
   // the reviews asked for on this page, by "deal:seat": {status, done, total, review, words, message}
   const reviews = new Map();
@@ -55,7 +56,7 @@ async function replayPage(id) {
         el("button", { type: "button", id: "forward", onclick: () => go(i + 1) }, `${_("forward")} `, cardsIcon("forward")),
         el("button", { type: "button", id: "last", onclick: () => go(data.frames.length - 1) }, `${_("end")} `, cardsIcon("last")),
         el("span", { id: "step" }, format(_("deal {deal}, step {step} ({index}/{total})"), { deal: f.deal_number, step: f.step, index: i + 1, total: data.frames.length }))),
-      el("p", { id: "replay-action" }, f.action ? words(f.action) : _("the deal starts")),
+      el("p", { id: "replay-action" }, data.moves[i] ? words(i) : _("the deal starts")),
       Object.entries(f.hands).map(([s, cards]) => el("div", { class: "row" }, el("strong", {}, `${name(Number(s))}: `), cards.map(c => cardEl(c, { small: true })))));
     if (spanishPack) box.append(suitSwitch(show));
     if (d.family === "conquian" || d.family === "mexicano") {
@@ -105,12 +106,14 @@ async function replayPage(id) {
       return panel;
     }
     const rv = r.review, markWord = m => (r.words.marks?.[m]) || _(m);
+    // a reviewed move in the server's words (the review keeps the notation)
+    const said = act => suited(r.words.moves?.[act], "words") ?? act;
     // the accuracy, the marks along the deal, the decision about to be played here, then the counts and turning points
-    panel.append(reviewAccuracy(rv), reviewTimeline(rv, markWord, f));
+    panel.append(reviewAccuracy(rv), reviewTimeline(rv, markWord, said, f));
     const here = f.deal_number === rv.deal && rv.decisions.find(x => x.action_index === f.step + 1);
-    if (here) panel.append(decisionPanel(rv, here, markWord));
+    if (here) panel.append(decisionPanel(rv, here, markWord, said));
     else panel.append(el("p", { class: "dim", id: "review-hint" }, _("Choose a mark to see that decision: the choices, their chances and what the move cost.")));
-    panel.append(reviewSummary(rv, markWord));
+    panel.append(reviewSummary(rv, markWord, said));
     panel.append(el("details", { class: "review-text" }, el("summary", {}, _("The review as text")), el("pre", {}, r.words.report)));
     return panel;
   }
@@ -127,7 +130,7 @@ async function replayPage(id) {
       el("span", { class: "dim small" }, format(ngettext("{n} decision reviewed, {forced} forced, {playouts} playouts a choice", "{n} decisions reviewed, {forced} forced, {playouts} playouts a choice", rv.decisions.length), { n: rv.decisions.length, forced: rv.forced, playouts: rv.playouts })));
   }
 
-  function reviewSummary(rv, markWord) {
+  function reviewSummary(rv, markWord, said) {
     const box = el("div", { id: "review-summary" });
     box.append(el("table", { class: "counts" }, el("caption", { class: "dim small" }, _("Decisions by mark")),
       el("tr", {}, REVIEW_MARKS.map(m => el("th", { scope: "col" }, el("span", { class: `mark mark-${m}` }, markSign(m)), " ", markWord(m)))),
@@ -136,25 +139,25 @@ async function replayPage(id) {
     if (turning.length) {
       box.append(el("h3", {}, _("Turning points")), el("ol", { class: "turning" }, turning.map(x =>
         el("li", {}, el("button", { type: "button", class: "link-button", id: `turning-${x.number}`, onclick: () => jump(rv, x) },
-          format(_("decision {n} (step {step}): {move}, {mark}, cost {cost}"), { n: x.number, step: stepOf(x), move: words(x.played), mark: markWord(x.mark), cost: pct(x.cost) }))))));
+          format(_("decision {n} (step {step}): {move}, {mark}, cost {cost}"), { n: x.number, step: stepOf(x), move: said(x.played), mark: markWord(x.mark), cost: pct(x.cost) }))))));
     }
     return box;
   }
 
-  function reviewTimeline(rv, markWord, f) {
+  function reviewTimeline(rv, markWord, said, f) {
     const who = name(Number(rv.seat.slice(1)));
     return el("nav", { class: "timeline", "aria-label": format(_("{name}'s decisions along the deal"), { name: who }) },
       el("p", { class: "dim small", "aria-hidden": "true" }, _("The marks along the deal (the number under each is its step):")),
       el("ol", {}, rv.decisions.map(x => {
         const current = f.deal_number === rv.deal && f.step === stepOf(x);
-        const label = format(_("decision {n}, step {step}: {move}, {mark}"), { n: x.number, step: stepOf(x), move: words(x.played), mark: markWord(x.mark) });
+        const label = format(_("decision {n}, step {step}: {move}, {mark}"), { n: x.number, step: stepOf(x), move: said(x.played), mark: markWord(x.mark) });
         return el("li", {}, el("button", { type: "button", class: `mark mark-${x.mark}${current ? " current" : ""}`, id: `mark-${x.number}`,
           "data-step": stepOf(x), "data-mark": x.mark, "aria-label": label, title: label, "aria-current": current ? "step" : null,
           onclick: () => jump(rv, x) }, markSign(x.mark), el("span", { class: "at", "aria-hidden": "true" }, String(stepOf(x)))));
       })));
   }
 
-  function decisionPanel(rv, x, markWord) {
+  function decisionPanel(rv, x, markWord, said) {
     const points = x.candidates.some(c => c.points !== null);
     const rows = [...x.candidates].sort((a, b) => b.win - a.win || (b.points || 0) - (a.points || 0));
     const note = c => [c.action === x.best ? _("best") : null, c.action === x.played ? _("played") : null,
@@ -167,13 +170,13 @@ async function replayPage(id) {
         el("tr", {}, el("th", { scope: "col" }, _("Choice")), el("th", { scope: "col" }, _("Chance to win")),
           points ? el("th", { scope: "col" }, _("Expected points")) : null, el("th", { scope: "col" }, _("Note"))),
         rows.map(c => el("tr", { class: [c.action === x.played ? "played" : "", c.action === x.best ? "best" : ""].join(" ").trim() || null },
-          el("td", { class: "move" }, words(c.action)), el("td", {}, pct(c.win)),
+          el("td", { class: "move" }, said(c.action)), el("td", {}, pct(c.win)),
           points ? el("td", {}, c.points === null ? "" : `${c.points > 0 ? "+" : ""}${c.points.toFixed(1)}`) : null,
           el("td", {}, note(c))))));
     box.append(el("p", { id: "review-verdict" }, x.best === x.played
-      ? format(_("{move} was the best choice."), { move: words(x.played) })
-      : format(_("{move} cost {cost} of a win: {best} was best."), { move: words(x.played), cost: pct(x.cost), best: words(x.best) })));
-    if (x.foster_differs) box.append(el("p", { id: "review-foster" }, format(_("Foster would have played {move}."), { move: words(x.foster) })));
+      ? format(_("{move} was the best choice."), { move: said(x.played) })
+      : format(_("{move} cost {cost} of a win: {best} was best."), { move: said(x.played), cost: pct(x.cost), best: said(x.best) })));
+    if (x.foster_differs) box.append(el("p", { id: "review-foster" }, format(_("Foster would have played {move}."), { move: said(x.foster) })));
     return box;
   }
 
