@@ -14,16 +14,22 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conquian import get_rules
+from conquian.engine.errors import ConquianError
+from conquian.i18n import translator
+from conquian.present import symbols
 from conquian.web import master
 from conquian.web.local import Games
 from conquian.web.protocol import ProtocolError, decode_client
 from conquian.web.store import Store
+from conquian.web.table import Table
 from web_server import Client, Server
 
 SEED = 7
@@ -256,3 +262,45 @@ def test_one_list_of_presets_for_the_lobby_and_the_page(served: tuple[Server, St
         {k: v for k, v in server.items() if k not in ("bots", "levels", "level_order", "bot_ratings", "default_bot")}
     assert set(page["bots"]) <= set(server["bots"]) and page["levels"] == [b for b in server["levels"]
                                                                            if b in page["bots"]]
+
+
+#: A card in the notation (``7h``, ``Tc``): never in a refusal's words.
+_NOTATION = re.compile(r"(?<![\w=])(?:10|[2-9TAJQK])[cdhs](?![\w])")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_refusal_names_its_cards_as_the_page_does_on_both_transports(served: tuple[Server, Store],
+                                                                      lang: str) -> None:
+    """The engine writes the cards of a refusal in the notation ("8c 9c is not a valid
+    combination"): the master names them as the page does (8♣ 9♣), so the page only shows them."""
+    server, page = ServerSide(*served, lang), PageSide(lang)
+    try:
+        snap = server.client.table
+        hand = snap["deal"]["hand"]
+        msg = {"type": "act", "state": snap["state"], "action": f"use {hand[0]} {hand[-1]}"}
+        s, p = server.send(msg), page.send(msg)
+        assert s == p and s[0]["type"] == "error", s
+        words = s[0]["message"]
+        assert not _NOTATION.search(words), words
+        assert symbols(hand[0]) in words and symbols(hand[-1]) in words, words
+        assert "message_suits" not in s[0]  # the French pack: no other suits to show
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_refusal_beside_the_spanish_packs_suits_names_them_in_that_packs_words(lang: str) -> None:
+    t = Table("t", "test", get_rules("conquian-spanish"), seed=5)
+    t.sit(1, "Ana")
+    t.sit(2, "Bea")
+    assert t.session is not None
+    try:
+        t.session.play_human("p1 use 7h 7d")
+        raise AssertionError("not refused")
+    except ConquianError as e:
+        answer = master.error_message(e, t, translator(lang))
+    es = lang == "es"
+    assert answer["message"] == ("R2.2: 7♦ 7♥ no es una combinación válida" if es
+                                 else "R2.2: 7♦ 7♥ is not a valid combination")
+    assert answer["message_suits"] == ("R2.2: 7 de oros 7 de copas no es una combinación válida" if es
+                                       else "R2.2: 7 de oros 7 de copas is not a valid combination")

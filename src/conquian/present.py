@@ -110,6 +110,29 @@ def symbols(text: str) -> str:
         + _SYMBOL_OF[m.group(3)], text)
 
 
+def cards_named(text: str, spanish_suits: bool = False) -> str:
+    """Every card written in the notation in a text for people named as the page names a card:
+    with its suit's symbol (:func:`symbols`), or, beside the Spanish pack's own suits
+    (``spanish_suits``, R8.1), in that pack's words (``7 de copas``); a named joker keeps its symbol.
+
+    ```pycon
+    >>> cards_named("Ana does not hold 8c Th"), cards_named("7h Jd X=5c: no combination", spanish_suits=True)
+    ('Ana does not hold 8♣ 10♥', '7 de copas sota de oros X=5♣: no combination')
+
+    ```
+    """
+    def name(m: re.Match[str]) -> str:
+        if spanish_suits and not m.group(1) and m.group(2) in _SPANISH_PACK_RANKS:
+            return _spanish_words(m.group(2) + m.group(3))
+        return symbols(m.group(0))
+
+    return _NOTATION_CARD.sub(name, text)
+
+
+#: The ranks of the Spanish pack (R2.1) in the notation.
+_SPANISH_PACK_RANKS = frozenset("A234567JQK")
+
+
 def unsymbols(text: str) -> str:
     """The suits' symbols written as the notation's letters (``--ascii``): ``10♦`` -> ``10d``."""
     return "".join(_SUIT_OF.get(ch, ch) for ch in text)

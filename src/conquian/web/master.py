@@ -43,6 +43,7 @@ from conquian.bots.levels import LEVELS, bot_ratings, levels_by_rating
 from conquian.engine.errors import ConquianError
 from conquian.engine.rules import PRESETS
 from conquian.i18n import ENGLISH, N_, Msg, NMsg, Translator
+from conquian.present import cards_named, spanish_pack
 from conquian.session import HUMAN
 from conquian.web.snapshot import options_message
 from conquian.web.table import OPEN, OVER, PLAYING, Table, TableError
@@ -98,12 +99,23 @@ def error_code(e: ConquianError) -> str:
 
 def error_message(e: ConquianError, table: Table, tr: Translator = ENGLISH) -> dict[str, Any]:
     """The ``error`` message of a refusal at ``table``: its code and rule (the same in every
-    language), its words in the reader's language with the seats named, and the table's state."""
-    text = e.render(tr)
+    language), its words in the reader's language with the seats named and the cards as the page
+    names them (:func:`~conquian.present.cards_named`; ``message_suits`` too beside the Spanish
+    pack's own suits, R8.1), and the table's state."""
     session = table.session
-    words = session.humanize(text, tr) if session else text
-    return {"type": "error", "code": error_code(e), "rule": getattr(e, "rule", None),
-            "message": words[:MAX_ERROR_CHARS], "state": table.state}
+
+    def said(shown: Translator) -> str:
+        text = e.render(shown)
+        words = session.humanize(text, shown) if session else text
+        # the engine's sentences write some cards in the notation ("8c 9c is not a valid
+        # combination"): named here as the page names them, so that the page only shows the words
+        return cards_named(words, shown.spanish_suits)[:MAX_ERROR_CHARS]
+
+    out = {"type": "error", "code": error_code(e), "rule": getattr(e, "rule", None),
+           "message": said(tr.shown(False)), "state": table.state}
+    if spanish_pack(table.rules):
+        out["message_suits"] = said(tr.shown(True))
+    return out
 
 
 #: The fields a person fills, and the others, in words (``{kind}.{field}`` first, then ``{field}``).

@@ -94,7 +94,8 @@ class Game {
       this.render();
     } else if (m.type === "error") {
       this.hintAsked = false; this.autoPlay = false;
-      showError(notationWords(refusalText(m)), m.rule);
+      // the refusal's cards come named by the server (message_suits beside the Spanish pack's suits)
+      showError(refusalText({ ...m, message: suited(m, "message") }), m.rule);
       if (m.code === "bad_token") { /* watching */ }
     }
   }
