@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from conquian.engine.actions import parse_action
 from conquian.engine.conquian.deal import ConquianDeal
 from conquian.engine.conquian.mexicano import MexicanoDeal
 from conquian.engine.match import Match, new_deal
@@ -68,6 +69,32 @@ def replay_moves(session: GameSession, tr: Translator) -> list[dict[str, str] | 
                 words["words_suits"] = tr.shown(True).render(msg)
             out.append(words)
             deal.play(action)  # after its words: a use that goes out is told from the hand before it
+    return out
+
+
+def review_moves(session: GameSession, review: dict[str, Any], tr: Translator) -> dict[str, dict[str, str]]:
+    """Every move a review of ``session``'s match names (``review``: its JSON; each decision's
+    move played, the best, foster's, each choice), by its notation, as the replay says a move
+    (:func:`replay_moves`: the seat named, the words of the table's list where the decision was
+    taken), ``words_suits`` too beside the Spanish pack; a move named at several decisions is
+    said as at the first."""
+    spanish = spanish_pack(session.rules)
+    played = session.match.deals[int(review["deal"]) - 1]
+    deal = new_deal(session.rules, played.deck, dealer=played.dealer)
+    decisions = {int(d["action_index"]): d for d in review["decisions"]}
+    out: dict[str, dict[str, str]] = {}
+    for j, action in enumerate(played.actions(), 1):
+        d = decisions.get(j)
+        named = [] if d is None else [d["played"], d["best"], d["foster"], *(c["action"] for c in d["candidates"])]
+        for act in named:
+            if act in out:
+                continue
+            move = parse_action(act)
+            msg = Msg("{who}: {move}", who=session.person(move.seat), move=session.move_msg(move, deal))
+            out[act] = {"words": tr.shown(False).render(msg)}
+            if spanish:
+                out[act]["words_suits"] = tr.shown(True).render(msg)
+        deal.play(action)
     return out
 
 

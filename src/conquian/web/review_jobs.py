@@ -57,7 +57,6 @@ from conquian.engine.errors import ConquianError
 from conquian.engine.record import read_record
 from conquian.engine.rules import COONCAN, PRESETS
 from conquian.i18n import Msg, Translator
-from conquian.present import spanish_pack
 from conquian.review import (
     DEFAULT_COONCAN_PLAYOUTS,
     DEFAULT_PLAYOUTS,
@@ -67,7 +66,6 @@ from conquian.review import (
     cache_key,
     check_target,
     mark_word,
-    move_words,
     report,
     review_text,
     seat_decisions,
@@ -143,19 +141,6 @@ def limit_from(text: str | None, default: int, low: int, high: int) -> int:
     except ValueError:
         return default
     return value if low <= value <= high else default
-
-
-def review_moves(rv: Review, tr: Translator) -> dict[str, dict[str, str]]:
-    """Every move a review names (played, best, foster's, each choice) in ``tr``'s words by its
-    notation, ``words_suits`` too beside the Spanish pack (R8.1): the page never reads the notation."""
-    spanish = rv.variant in PRESETS and spanish_pack(PRESETS[rv.variant])
-    acts = {a for d in rv.decisions for a in (d.played, d.best, d.foster, *(c.action for c in d.candidates))}
-    out: dict[str, dict[str, str]] = {}
-    for act in sorted(acts):
-        out[act] = {"words": move_words(act, tr.shown(False), rv.variant)}
-        if spanish:
-            out[act]["words_suits"] = move_words(act, tr.shown(True), rv.variant)
-    return out
 
 
 class Reviews:
@@ -253,8 +238,7 @@ class Reviews:
         rv = Review.from_json(review)
         return {"status": "done", "cached": cached, "seat": rv.seat, "deal": rv.deal, "playouts": rv.playouts,
                 "review": review,
-                "words": {"marks": {m: mark_word(m, tr) for m in MARKS}, "report": report(rv, tr),
-                          "moves": review_moves(rv, tr)}}
+                "words": {"marks": {m: mark_word(m, tr) for m in MARKS}, "report": report(rv, tr)}}
 
     def _run(self, key: str, job: Job, text: str) -> None:
         """The job, in its thread: the decisions in a pool of spawned processes."""

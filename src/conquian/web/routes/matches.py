@@ -15,6 +15,7 @@ from conquian.engine.errors import ConquianError
 from conquian.i18n import Msg, Translator
 from conquian.web.finished import Busy
 from conquian.web.limits import HEAVY_BURST, client_address
+from conquian.web.replay import review_moves
 from conquian.web.review_jobs import RETRY_AFTER, ReviewAsk, ReviewBusy, ask_of_query
 from conquian.web.routes.common import (
     PRIVATE,
@@ -137,6 +138,9 @@ def routes(server: Server) -> list[BaseRoute]:
             status, answer = await run_in_threadpool(reviews.ask, text, ask.seat, ask.deal, ask.playouts, tr,
                                                      start, address)
             if answer.get("status") == "done":
+                # the moves it names in the table's words: the page reads no notation
+                assert t.session is not None  # finished_match: a match that is over
+                answer["words"]["moves"] = await run_in_threadpool(review_moves, t.session, answer["review"], tr)
                 # the seat's accuracy for its player's page (a seat tied to an account), from the
                 # server's own review only (its playouts: one asked with fewer is answered, not
                 # kept); the review is answered even if the figure cannot be kept (a database gone
