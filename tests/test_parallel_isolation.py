@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.server
 import json
 import os
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -96,3 +97,13 @@ def test_a_database_server_whose_port_was_taken_meanwhile_starts_on_another(
             assert f":{port}/" not in url
             with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://")) as conn:
                 assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_no_test_writes_to_a_fixed_path_in_the_shared_temporary_folder() -> None:
+    """A fixed name in /tmp is shared by every process of the run (and every run on the machine):
+    the tests write into their own folders (``tmp_path``), which pytest makes apart."""
+    here = Path(__file__).parent
+    fixed = re.compile(r"""["']/tmp/""")
+    found = [f"{f.name}:{n}" for f in sorted(here.glob("*.py")) if f.name != Path(__file__).name
+             for n, line in enumerate(f.read_text().splitlines(), 1) if fixed.search(line)]
+    assert found == []
