@@ -37,3 +37,27 @@ def _program_language_restored() -> Iterator[None]:
     """A test that chooses the program's language (``set_language("es")``) leaves English behind."""
     yield
     set_language("en")
+
+
+#: Whole files marked ``slow``: each starts a browser, a PostgreSQL server, a terminal in tmux or
+#: a compiled build for its tests.  ``pytest -m "not slow"`` leaves them out (CI runs them all).
+SLOW_FILES = frozenset({
+    "test_web_a11y.py", "test_web_browser.py", "test_web_browser_accounts.py", "test_web_browser_fair_play.py",
+    "test_web_browser_friends.py", "test_web_browser_hosting.py", "test_web_browser_levels.py",
+    "test_web_browser_mexicano.py", "test_web_browser_newcomer.py", "test_web_browser_passkeys.py",
+    "test_web_browser_quickmatch.py", "test_web_browser_review_accuracy.py", "test_web_browser_spanish.py",
+    "test_web_layout.py", "test_web_offline_browser.py", "test_web_table_game.py",
+    "test_web_cluster.py", "test_web_postgres.py", "test_web_postgres_accounts.py", "test_web_postgres_friends.py",
+    "test_web_postgres_learn.py", "test_web_postgres_quickmatch.py", "test_web_postgres_review_50.py",
+    "test_web_postgres_together.py", "test_speedups.py",
+})
+
+#: Single tests marked ``slow`` in files that are otherwise quick (``--durations`` names them).
+SLOW_TESTS: frozenset[str] = frozenset()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The ``slow`` mark on the tests that take the most time (see :data:`SLOW_FILES`)."""
+    for item in items:
+        if item.path.name in SLOW_FILES or item.nodeid.split("[")[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
