@@ -52,8 +52,24 @@ SLOW_FILES = frozenset({
     "test_web_postgres_together.py", "test_speedups.py",
 })
 
-#: Single tests marked ``slow`` in files that are otherwise quick (``--durations`` names them).
-SLOW_TESTS: frozenset[str] = frozenset()
+#: Single tests marked ``slow`` in files that are otherwise quick: a game played in a real terminal
+#: (tmux) or in Pyodide, and those that took 20 seconds or more in a parallel run (``--durations``).
+SLOW_TESTS = frozenset({
+    "tests/test_tui.py::test_conquian_play_in_tmux", "tests/test_tui_mexicano.py::test_the_tercerilla_in_tmux",
+    "tests/test_tui_evening.py::test_quit_then_resume_in_a_real_terminal",
+    "tests/test_tui_hardening.py::test_every_way_out_saves_the_match",
+    "tests/test_page_strength.py::test_one_deck_in_pyodide_plays_both_seats_and_counts_the_expert_s_playouts",
+    "tests/test_tui.py::test_a_cooncan_double_deal_through_the_interface",
+    "tests/test_tui.py::test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint",
+    "tests/test_tui.py::test_several_people_share_one_terminal",
+    "tests/test_tui_spanish.py::test_espadas_read_in_every_theme_and_three_arrows_in_a_burst_move_three_cards",
+    "tests/test_tui_spanish.py::test_a_conquian_deal_in_spanish",
+    "tests/test_tui_mexicano.py::test_the_end_of_a_match_offers_another_game",
+    "tests/test_tui_mexicano.py::test_the_fewest_cards_win_is_told_in_words",
+    "tests/test_tui_mexicano.py::test_a_whole_mexicano_deal_through_the_interface",
+    "tests/test_tui_review.py::test_the_review_panel_in_spanish",
+    "tests/test_tui_review.py::test_the_viewer_reviews_a_seat_and_goes_to_the_blunder",
+})
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -107,3 +107,15 @@ def test_no_test_writes_to_a_fixed_path_in_the_shared_temporary_folder() -> None
     found = [f"{f.name}:{n}" for f in sorted(here.glob("*.py")) if f.name != Path(__file__).name
              for n, line in enumerate(f.read_text().splitlines(), 1) if fixed.search(line)]
     assert found == []
+
+
+def test_every_test_marked_slow_by_name_is_there() -> None:
+    """tests/conftest.py marks ``slow`` by file and test name: a file or test renamed must not
+    leave its mark behind, unseen."""
+    here = Path(__file__).parent
+    named = re.findall(r'"((?:tests/)?test_\w+\.py)(?:::(\w+))?"', (here / "conftest.py").read_text())
+    assert len(named) > 20
+    for file, test in named:
+        source = (here.parent / file if file.startswith("tests/") else here / file)
+        assert source.is_file(), file
+        assert not test or re.search(rf"^def {test}\(", source.read_text(), flags=re.MULTILINE), (file, test)
