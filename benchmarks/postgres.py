@@ -36,13 +36,27 @@ def running_postgres(max_connections: int = 300) -> Iterator[str]:
     data = os.path.join(folder, "data")
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
-    port = _free_port()
     subprocess.run(_as_postgres([f"{bindir}/initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8"]),
                    check=True, capture_output=True)
-    subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", os.path.join(folder, "log"), "-w", "-o",
-                                 f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                                 f"-c max_connections={max_connections}", "start"]),
-                   check=True, capture_output=True)
+    log = os.path.join(folder, "log")
+    # a free port is free only when it is picked: another process (the tests run in parallel) may
+    # bind it first, and then the server is started again on another
+    for attempt in range(5):
+        port, seen = _free_port(), os.path.getsize(log) if os.path.exists(log) else 0
+        started = subprocess.run(_as_postgres([f"{bindir}/pg_ctl", "-D", data, "-l", log, "-w", "-o",
+                                               f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+                                               f"-c max_connections={max_connections}", "start"]),
+                                 capture_output=True)
+        if started.returncode == 0:
+            break
+        taken = False
+        if os.path.exists(log):
+            with open(log, errors="replace") as f:
+                f.seek(seen)
+                taken = "already in use" in f.read()
+        if not taken or attempt == 4:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise subprocess.CalledProcessError(started.returncode, started.args, started.stdout, started.stderr)
     try:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     finally:

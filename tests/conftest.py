@@ -37,3 +37,43 @@ def _program_language_restored() -> Iterator[None]:
     """A test that chooses the program's language (``set_language("es")``) leaves English behind."""
     yield
     set_language("en")
+
+
+#: Whole files marked ``slow``: each starts a browser, a PostgreSQL server, a terminal in tmux or
+#: a compiled build for its tests.  ``pytest -m "not slow"`` leaves them out (CI runs them all).
+SLOW_FILES = frozenset({
+    "test_web_a11y.py", "test_web_browser.py", "test_web_browser_accounts.py", "test_web_browser_fair_play.py",
+    "test_web_browser_friends.py", "test_web_browser_hosting.py", "test_web_browser_levels.py",
+    "test_web_browser_mexicano.py", "test_web_browser_newcomer.py", "test_web_browser_passkeys.py",
+    "test_web_browser_quickmatch.py", "test_web_browser_review_accuracy.py", "test_web_browser_spanish.py",
+    "test_web_layout.py", "test_web_offline_browser.py", "test_web_table_game.py",
+    "test_web_cluster.py", "test_web_postgres.py", "test_web_postgres_accounts.py", "test_web_postgres_friends.py",
+    "test_web_postgres_learn.py", "test_web_postgres_quickmatch.py", "test_web_postgres_review_50.py",
+    "test_web_postgres_together.py", "test_speedups.py",
+})
+
+#: Single tests marked ``slow`` in files that are otherwise quick: a game played in a real terminal
+#: (tmux) or in Pyodide, and those that took 20 seconds or more in a parallel run (``--durations``).
+SLOW_TESTS = frozenset({
+    "tests/test_tui.py::test_conquian_play_in_tmux", "tests/test_tui_mexicano.py::test_the_tercerilla_in_tmux",
+    "tests/test_tui_evening.py::test_quit_then_resume_in_a_real_terminal",
+    "tests/test_tui_hardening.py::test_every_way_out_saves_the_match",
+    "tests/test_page_strength.py::test_one_deck_in_pyodide_plays_both_seats_and_counts_the_expert_s_playouts",
+    "tests/test_tui.py::test_a_cooncan_double_deal_through_the_interface",
+    "tests/test_tui.py::test_a_conquian_deal_through_the_interface_with_a_refusal_and_a_hint",
+    "tests/test_tui.py::test_several_people_share_one_terminal",
+    "tests/test_tui_spanish.py::test_espadas_read_in_every_theme_and_three_arrows_in_a_burst_move_three_cards",
+    "tests/test_tui_spanish.py::test_a_conquian_deal_in_spanish",
+    "tests/test_tui_mexicano.py::test_the_end_of_a_match_offers_another_game",
+    "tests/test_tui_mexicano.py::test_the_fewest_cards_win_is_told_in_words",
+    "tests/test_tui_mexicano.py::test_a_whole_mexicano_deal_through_the_interface",
+    "tests/test_tui_review.py::test_the_review_panel_in_spanish",
+    "tests/test_tui_review.py::test_the_viewer_reviews_a_seat_and_goes_to_the_blunder",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The ``slow`` mark on the tests that take the most time (see :data:`SLOW_FILES`)."""
+    for item in items:
+        if item.path.name in SLOW_FILES or item.nodeid.split("[")[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)

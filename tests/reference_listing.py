@@ -1,4 +1,5 @@
-"""The listing of uses as it was before its tables (kept as the reference the tests hold the engine to).
+"""The deliberate reference copy of the old listing algorithm (the listing of uses as it was before
+its tables), kept to prove that the table-driven listing lists the same actions in the same order.
 
 :func:`use_forms` and :func:`legal_raw` here are the searches that
 :mod:`conquian.engine.conquian.listing` replaced with table look-ups; the listing must give, for

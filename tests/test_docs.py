@@ -64,9 +64,20 @@ def test_the_readme_starts_with_the_two_set_up_commands() -> None:
     commands = first.group(1).strip().splitlines()
     assert commands == [
         "python3 -m venv .venv && .venv/bin/pip install -e '.[play]' && .venv/bin/conquian play",
-        "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/pytest",
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/pytest -n auto",
     ]
     assert readme.index("```sh") < readme.index("\n## ")  # before anything else
+
+
+def test_ci_runs_the_readme_s_test_command() -> None:
+    """CI's tests are the README's: the same command, with the parallel run its options give."""
+    readme = (ROOT / "README.md").read_text()
+    setup = re.search(r"```sh\n(.*?)```", readme, flags=re.DOTALL)
+    assert setup is not None
+    command = setup.group(1).strip().splitlines()[1].rsplit(" && ", 1)[1]
+    assert command.startswith(".venv/bin/pytest")
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert command in ci
 
 
 @pytest.mark.parametrize("page", ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))])

@@ -82,7 +82,6 @@ def test_the_menus_offer_the_levels_by_rating_on_a_spanish_phone(server: Server,
     assert fits(page)
     pick.select_option("beginner")
     shot(page, "es-phone-levels-menu.png")
-    page.screenshot(path="/tmp/levels-menu-es.png", full_page=True)
     page.get_by_text("Dárselo a un bot").click()
     page.locator("#board").wait_for()  # the match begins, against the level chosen
     expect(page.locator("main")).to_contain_text("Principiante")
@@ -98,5 +97,4 @@ def test_the_menus_offer_the_levels_by_rating_on_a_spanish_phone(server: Server,
     assert "puntuación de un bot es fija" in page.locator("#fixed-note").inner_text()
     assert fits(page) and page.locator("#leaderboard").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
     shot(page, "es-phone-levels-leaderboard.png")
-    page.screenshot(path="/tmp/levels-board-es.png", full_page=True)
     assert page.errors == []

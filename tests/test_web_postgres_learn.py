@@ -18,7 +18,7 @@ pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 
 from conquian.learn.puzzles import puzzles
-from pg import require_postgres, running_postgres
+from pg import read_only, require_postgres, running_postgres
 from web_server import Server
 
 require_postgres()
@@ -30,24 +30,6 @@ def postgres_url() -> Iterator[str]:
         yield url
 
 
-def read_only(url: str, on: bool) -> None:
-    """The whole database server read-only (or not) for every session, open ones too: the
-    operator's ``ALTER SYSTEM`` and a reload, waited for."""
-    import psycopg
-
-    dsn = url.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"ALTER SYSTEM SET default_transaction_read_only = {'on' if on else 'off'}")
-        conn.execute("SELECT pg_reload_conf()")
-    for _ in range(100):
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            row = conn.execute("SHOW default_transaction_read_only").fetchone()
-        if row is not None and row[0] == ("on" if on else "off"):
-            return
-        time.sleep(0.05)
-    raise AssertionError("the database server did not take the setting")
-
-
 def test_a_read_only_database_answers_storage_to_a_puzzle_answer(postgres_url: str, tmp_path: Path) -> None:
     s = Server(postgres_url, tmp_path).start()
     try:
@@ -55,9 +37,8 @@ def test_a_read_only_database_answers_storage_to_a_puzzle_answer(postgres_url: s
         player = httpx.Client(base_url=s.url, timeout=30)
         token = {"X-CSRF-Token": player.post("/api/account", json={}).json()["csrf"]}
         guest = httpx.Client(base_url=s.url, timeout=30)
-        read_only(postgres_url, True)
-        time.sleep(0.2)  # the server's open sessions read the reloaded setting at their next command
-        try:
+        with read_only(postgres_url):
+            time.sleep(0.2)  # the server's open sessions read the reloaded setting at their next command
             for c, headers in ((player, token), (guest, {})):
                 r = c.post(f"/api/puzzles/{p.id}", json={"move": p.answer}, headers=headers)
                 assert r.status_code == 503, r.text
@@ -67,8 +48,6 @@ def test_a_read_only_database_answers_storage_to_a_puzzle_answer(postgres_url: s
             shown = guest.post(f"/api/puzzles/{p.id}", json={})  # nothing to keep: still shown
             assert shown.status_code == 200 and "result" not in shown.json()
             assert httpx.get(s.url + "/health", timeout=10).status_code == 503  # the health check sees it too
-        finally:
-            read_only(postgres_url, False)
         time.sleep(0.2)
         # the refused attempt used nothing up: the player's first answer is rated now
         r = player.post(f"/api/puzzles/{p.id}", json={"move": p.answer}, headers=token)

@@ -4,7 +4,6 @@ processes on 127.0.0.1 over a PostgreSQL server started for the module (``tests/
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from sqlalchemy import create_engine, text
 pytest.importorskip("psycopg")
 pytest.importorskip("uvicorn")
 
-from pg import require_postgres, running_postgres
+from pg import read_only, require_postgres, running_postgres
 from test_web_security_accounts_50 import visit
 from web_server import Client, Server
 
@@ -27,29 +26,6 @@ require_postgres()
 def postgres_url() -> Iterator[str]:
     with running_postgres() as url:
         yield url
-
-
-@contextlib.contextmanager
-def read_only(url: str) -> Iterator[None]:
-    """The whole database refuses writes (``default_transaction_read_only``), as a standby or a
-    full disk's operator would leave it: every connection open is ended, so every session is new
-    and read-only; writable again afterwards."""
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-
-    def switch(on: bool) -> None:
-        with admin.connect() as conn:
-            conn.execute(text("ALTER SYSTEM SET default_transaction_read_only = on" if on
-                              else "ALTER SYSTEM RESET default_transaction_read_only"))
-            conn.execute(text("SELECT pg_reload_conf()"))
-            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                              "WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"))
-
-    switch(True)
-    try:
-        yield
-    finally:
-        switch(False)
-        admin.dispose()
 
 
 def test_10_a_database_gone_read_only_fails_writes_not_requests(postgres_url: str, tmp_path: Path) -> None:
@@ -64,7 +40,7 @@ def test_10_a_database_gone_read_only_fails_writes_not_requests(postgres_url: st
         with admin.begin() as conn:  # seen long ago: the next request notes it
             conn.execute(text("UPDATE account_sessions SET seen_at = 0"))
         admin.dispose()
-        with read_only(postgres_url):
+        with read_only(postgres_url, end_sessions=True):
             # the server's old connections were ended: a first request may meet one (and fail,
             # in the API's words); the pool then opens new, read-only ones
             for _ in range(50):

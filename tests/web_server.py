@@ -53,12 +53,47 @@ class Server:
         self.db, self.tmp, self.bot_delay, self.extra = db, tmp, bot_delay, extra
         self.answer_step, self.bot_workers = answer_step, bot_workers
         self.limits, self.preexec = limits, preexec
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.chosen = port is None  # a free port picked here (another may be picked if it is taken)
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = tmp / f"server-{self.port}.log"
+        self._listen_on(port or free_port())
+
+    def _listen_on(self, port: int) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = self.tmp / f"server-{self.port}.log"
 
     def start(self) -> Server:
+        """Start the server and wait until it answers.  A free port is free only when it is picked:
+        the tests run in parallel processes, and another process's server, database or client may
+        take it before this one binds it; then another port is picked (a port given is kept)."""
+        for _ in range(5):
+            if self._start_once():
+                return self
+            if not (self.chosen and self._port_was_taken()):
+                break
+            self._listen_on(free_port())
+        raise RuntimeError("the server did not start: " + self.log.read_text(errors="replace")[-2000:])
+
+    def _port_was_taken(self) -> bool:
+        return "address already in use" in self.log.read_text(errors="replace")
+
+    def _answers(self) -> bool:
+        """Whether this server (not another process's on the same port) answers ``/health``: the
+        process that answers is in this server's process group (its own, or one of its workers)."""
+        assert self.proc is not None
+        try:
+            r = httpx.get(self.url + "/health", headers={"Authorization": f"Bearer {HEALTH_TOKEN}"}, timeout=1)
+        except httpx.HTTPError:
+            return False
+        if r.status_code != 200:
+            return False
+        pid = r.json().get("pid")
+        try:
+            return pid is None or os.getpgid(int(pid)) == self.proc.pid
+        except ProcessLookupError:
+            return False
+
+    def _start_once(self) -> bool:
         env = dict(os.environ, CONQUIAN_DATA=str(self.tmp))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "conquian", "serve", "--port", str(self.port), "--db", self.db,
@@ -69,15 +104,12 @@ class Server:
             stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, start_new_session=True,
             preexec_fn=self.preexec)
         for _ in range(200):
-            try:
-                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
+            if self._answers():
+                return True
             if self.proc.poll() is not None:
-                break
+                return False
             time.sleep(0.1)
-        raise RuntimeError("the server did not start: " + self.log.read_text(errors="replace")[-2000:])
+        return False
 
     def kill(self) -> None:
         """SIGKILL to the server and its bot workers at once (a machine lost): no shutdown, no flush."""
