@@ -39,6 +39,7 @@ from conquian.bots.base import View, check_view
 from conquian.bots.determinize import determinize
 from conquian.bots.expert import ExpertBot, _cooncan_candidates, adversary_pool, playout_value
 from conquian.bots.foster import FosterBot
+from conquian.bots.random_bot import view_action
 from conquian.engine.cooncan.deal import PLAY
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.deal import RawAction
@@ -222,7 +223,7 @@ def hint_choice(variant: str, options: dict[str, Any], players: Sequence[str], d
 
 def action_text(view: View, raw: RawAction) -> str:
     """The notation of a raw action of the view's seat."""
-    return str(ExpertBot._action(view, raw))
+    return str(view_action(view, raw))
 
 
 def candidates(view: View, played: str, foster: str) -> list[tuple[str, RawAction]]:

@@ -393,13 +393,7 @@ def _cooncan(v: CooncanView, rng: random.Random, fixed: dict[int, list[int]] | N
     d.laid = sum(1 << i for i, x in enumerate(v.laid) if x)
     # splash (R5.3): had the player to act laid anything before this turn?
     d.laid_before = laid_before if v.actor_seat == me and v.stage != DRAW else bool(v.laid[(v.actor_seat or 1) - 1])
-    d.winner = -1
-    d.void = False
-    d.splash = False
-    d.events = None
-    d.drawn = [None] * n
-    d.n_events = 0
-    d.n_actions = 0
+    d._undecided(n)
     d.n_turns = turns + (1 if v.stage == DRAW else 0)
     d.taken = v.taken
     return d

@@ -32,17 +32,15 @@ from conquian.bots.determinize import Reading, determinize, reading_pool
 from conquian.bots.foster import cooncan_obs_from_view as fk_obs
 from conquian.bots.foster import state_policy
 from conquian.bots.inference import POOL, PRIOR, HandPosterior, mixture_posterior, posterior
+from conquian.bots.random_bot import view_action
 from conquian.bots.weights import shipped_weights
 from conquian.engine.actions import Action
 from conquian.engine.cards import JOKER
 from conquian.engine.conquian.deal import ConquianDeal
-from conquian.engine.conquian.deal import raw_to_action as conquian_action
 from conquian.engine.conquian.mexicano import MexicanoDeal
-from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_action
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
 from conquian.engine.cooncan.deal import K_DISCARD, PLAY, CooncanDeal
-from conquian.engine.cooncan.deal import raw_to_action as cooncan_action
 from conquian.engine.cooncan.view import CooncanView
 from conquian.engine.match import Deal
 from conquian.engine.scoring import pip_value
@@ -274,7 +272,7 @@ class ExpertBot:
         legal: list[Any] = view.legal_raw()
         self.last_playouts = 0
         if len(legal) == 1:
-            return self._action(view, legal[0])
+            return view_action(view, legal[0])
         rng = self._rng(view)
         cooncan = isinstance(view, CooncanView)
         budget = self.iterations or (self.COONCAN_ITERATIONS if cooncan else self.CONQUIAN_ITERATIONS)
@@ -309,7 +307,7 @@ class ExpertBot:
             sd = (sum((g - mean_gain) ** 2 for g in gains) / max(1, k - 1)) ** 0.5
             if best != j and mean_gain <= self.margin * sd / k**0.5:
                 best = j
-        return self._action(view, legal[best])
+        return view_action(view, legal[best])
 
     def reading(self, view: View, rng: random.Random, budget: int) -> Reading | None:
         """The re-deals' source for a decision with ``budget`` playouts: the adversary's hands
@@ -372,14 +370,6 @@ class ExpertBot:
             alive.sort(key=lambda i: (-sum(values[i]) / len(values[i]), i))
             alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
         return alive
-
-    @staticmethod
-    def _action(view: View, raw: Any) -> Action:
-        if isinstance(view, CooncanView):
-            return cooncan_action(view.seat, raw, view.rules.stock == "open")
-        if isinstance(view, MexicanoView):
-            return mexicano_action(view.seats, view.player, raw)
-        return conquian_action(view.seat, raw)
 
 
 @register("master")

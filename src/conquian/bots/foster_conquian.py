@@ -90,25 +90,17 @@ class FosterTables:
     card fit one of these combinations" is one AND with their union."""
 
     def __init__(self, tbl: MeldTable) -> None:
-        self.valid: frozenset[int] = tbl.valid
+        self.tbl = tbl
         threes: list[tuple[tuple[int, bool], ...]] = [() for _ in range(64)]
         for c, ts in tbl.threes_by_card.items():
             cb = 1 << c
             threes[c] = tuple((t & ~cb, tbl.is_run(t)) for t in ts)
         self.threes = threes
-        self._fits: dict[int, int] = {}
 
     def fits(self, meld: int) -> int:
-        """The cards that fit ``meld`` as it lies (its own cards included), as a mask."""
-        f = self._fits.get(meld)
-        if f is None:
-            f = 0
-            valid = self.valid
-            for x in range(64):
-                if meld | 1 << x in valid:
-                    f |= 1 << x
-            self._fits[meld] = f
-        return f
+        """The cards that fit ``meld`` as it lies (its own cards included), as a mask (the table's,
+        memoised there)."""
+        return self.tbl.fits_mask(meld)
 
     def side_fits(self, side: tuple[int, ...]) -> int:
         """The cards that fit one of these combinations as they lie."""

@@ -46,18 +46,8 @@ import conquian.bots.foster_mexicano as fm
 from conquian.bots.foster import counted
 from conquian.bots.inference import SLIP, fold_use, use_from_hand
 from conquian.engine.cards import JOKER, parse_card
+from conquian.engine.conquian import mexicano_listing as codes
 from conquian.engine.conquian.melds import MeldTable
-from conquian.engine.conquian.mexicano_listing import (
-    DISCARD,
-    EXCHANGE,
-    FORCE_SHIFT,
-    FORCED,
-    K_DISCARD,
-    K_FORCE,
-    K_PASS,
-    K_USE,
-    SAY,
-)
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.cooncan.listing import K_TAKE, draw_options, threes_at
 from conquian.engine.cooncan.view import CooncanView
@@ -86,7 +76,7 @@ class MexicanoReads:
         self.counts = [hand_size] * n
         self.buried = 0
         self.card = -1
-        self.stage = EXCHANGE
+        self.stage = codes.EXCHANGE
         self.pack = pack
         self.origin = self.first = 0
         self.records: list[list[MexicanoRecord]] = [[] for _ in range(n)]
@@ -111,39 +101,39 @@ class MexicanoReads:
         if kind == "turn":
             self.card = card
             self.pack -= 1
-            self.stage = SAY
+            self.stage = codes.SAY
             self.origin = self.first = p
         elif kind == "pass":
-            self._record(p, K_PASS, -1, 0)
+            self._record(p, codes.K_PASS, -1, 0)
         elif kind == "bury":
             self.buried |= 1 << card
             self.card = -1
         elif kind == "use":
             from_hand = use_from_hand(self.downs[p], card, ev[3])
-            self._record(p, K_USE, ev[3], from_hand)  # what he saw, before the use
+            self._record(p, codes.K_USE, ev[3], from_hand)  # what he saw, before the use
             fold_use(self.sides, self.downs, self.counts, p, ev[3], from_hand)
-            self.card, self.stage = -1, DISCARD
+            self.card, self.stage = -1, codes.DISCARD
         elif kind == "force":
-            arg = ev[4] << FORCE_SHIFT | card
-            if self.stage == DISCARD:
-                self._record(p, K_FORCE, arg, 1 << card)
+            arg = ev[4] << codes.FORCE_SHIFT | card
+            if self.stage == codes.DISCARD:
+                self._record(p, codes.K_FORCE, arg, 1 << card)
                 self.counts[p] -= 1
             else:
-                self._record(p, K_FORCE, arg, 0)
+                self._record(p, codes.K_FORCE, arg, 0)
             self.card = card
-            self.stage = FORCED
+            self.stage = codes.FORCED
         elif kind == "discard":
-            self._record(p, K_DISCARD, card, 1 << card)
+            self._record(p, codes.K_DISCARD, card, 1 << card)
             self.counts[p] -= 1
             self.card = card
-            self.stage = SAY
+            self.stage = codes.SAY
             self.origin = p
             self.first = (p + 1) % len(self.counts)
 
 
 def _same_choice(k: int, a: Any, kind: int, arg: Any) -> bool:
     """Whether the raw action ``(k, a)`` is the recorded choice (a use's combinations in any order)."""
-    return k == kind and (a == arg if kind != K_USE else set(a) == set(arg))
+    return k == kind and (a == arg if kind != codes.K_USE else set(a) == set(arg))
 
 
 def mexicano_likelihood(tbl: MeldTable, records: list[MexicanoRecord], q: int, hand: int, gave: int,

@@ -4,6 +4,7 @@ game (conquian R3, Cooncan R4, the conquián mexicano R8: its gives and targeted
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from conquian.bots.base import View, check_view, register
 from conquian.engine.actions import Action
@@ -18,7 +19,11 @@ def random_action(view: View, rng: random.Random) -> Action:
     """A listed legal action of a checked view, drawn uniformly with ``rng``, as an action of its
     game (the ``random`` bot's move; the noisy bots' noise)."""
     legal = view.legal_raw()
-    raw = legal[rng.randrange(len(legal))]
+    return view_action(view, legal[rng.randrange(len(legal))])
+
+
+def view_action(view: View, raw: Any) -> Action:
+    """A raw action listed by ``view`` (one of :meth:`legal_raw`'s) as an action of its game."""
     if isinstance(view, CooncanView):
         return cooncan_action(view.seat, raw, view.rules.stock == "open")
     if isinstance(view, MexicanoView):

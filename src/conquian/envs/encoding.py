@@ -49,19 +49,7 @@ from conquian.engine.conquian.mexicano_events import raw_to_action as mexicano_r
 from conquian.engine.conquian.mexicano_listing import FORCE_SHIFT, K_GIVE
 from conquian.engine.conquian.mexicano_view import MexicanoView
 from conquian.engine.conquian.view import ConquianView
-from conquian.engine.cooncan.deal import (
-    K_ADD1,
-    K_DISCARD,
-    K_DRAW,
-    K_MELD3,
-    K_MELD3R,
-    K_SHIFT1,
-    K_TAKE,
-    hand_threes,
-    joker_runs,
-    new_run3,
-)
-from conquian.engine.cooncan.deal import raw_to_action as cooncan_raw_to_action
+from conquian.engine.cooncan import deal as cooncan
 from conquian.engine.deck import pack_order
 from conquian.engine.rules import CONQUIAN, MEXICANO, Rules
 from conquian.envs.encoding_observe import CONQUIAN_PHASES as CONQUIAN_PHASES
@@ -219,7 +207,7 @@ class Encoding(Observing):
         self.tokens = d + 1 + d  # a natural, a joker in a set, a joker named as a natural
         self.slots = r.pack_size // 3
         full = sum(1 << c for c in self.cards)
-        threes = hand_threes(full, full if r.copies == 2 else 0, min(r.jokers, 2))
+        threes = cooncan.hand_threes(full, full if r.copies == 2 else 0, min(r.jokers, 2))
         if self.version == 0:  # the first space's threes: at most one joker, or a set of one natural and two
             threes = [t for t in threes if t.count(JOKER) < 2 or t[1:] == (JOKER, JOKER)]
         self.threes = list(dict.fromkeys(threes))
@@ -233,7 +221,7 @@ class Encoding(Observing):
         # the sequences of one natural and two jokers (two jokers in the pack only), last, so that
         # the indices before them mean what they meant when they were not listed; version 0's space
         # is the first one, without them
-        self.runs3 = joker_runs(full, min(r.jokers, 2)) if self.version >= 1 else []
+        self.runs3 = cooncan.joker_runs(full, min(r.jokers, 2)) if self.version >= 1 else []
         self.run3_index = {t: i for i, t in enumerate(self.runs3)}
         self.A_RUN3 = self.A_SHIFT + self.slots * 3 * self.tokens
         self.n_actions = self.A_RUN3 + len(self.runs3)
@@ -266,20 +254,20 @@ class Encoding(Observing):
                 return self.A_DISCARD + int(self.dense[arg])
             assert kind == K_USE
             raise ValueError("a use needs the card in play: use index_use")
-        if kind == K_DRAW:
+        if kind == cooncan.K_DRAW:
             return self.A_DRAW
-        if kind == K_TAKE:
+        if kind == cooncan.K_TAKE:
             return self.A_TAKE + self._card(arg)
-        if kind == K_DISCARD:
+        if kind == cooncan.K_DISCARD:
             return self.A_DISCARD + self._card(arg)
-        if kind == K_MELD3:
+        if kind == cooncan.K_MELD3:
             return self.A_MELD + self.three_index[tuple(arg)]
-        if kind == K_MELD3R:
+        if kind == cooncan.K_MELD3R:
             return self.A_RUN3 + self.run3_index[tuple(arg)]
-        if kind == K_ADD1:
+        if kind == cooncan.K_ADD1:
             k, card, pos, named = arg
             return int(self.A_ADD + k * self.tokens + self._token(card, pos, named))
-        if kind == K_SHIFT1:
+        if kind == cooncan.K_SHIFT1:
             k, which, card, pos, named = arg
             return int(self.A_SHIFT + (k * 3 + _SHIFT_WHICH[which]) * self.tokens + self._token(card, pos, named))
         raise ValueError(f"not a listed action kind: {kind}")
@@ -292,7 +280,7 @@ class Encoding(Observing):
             return self.listed_raws(view.legal_raw(), view.card, view.hand_mask, view.player)
         out: dict[int, tuple[int, Any]] = {}
         for raw in view.legal_raw():
-            if raw[0] == K_MELD3R and self.version == 0:
+            if raw[0] == cooncan.K_MELD3R and self.version == 0:
                 continue  # version 0 has no index for a sequence of one natural and two jokers
             out.setdefault(self.index(raw), raw)
         return out
@@ -356,7 +344,7 @@ class Encoding(Observing):
             return conquian_raw_to_action(view.seat, raw)
         if isinstance(view, MexicanoView):
             return mexicano_raw_to_action(view.seats, view.player, raw)
-        return cooncan_raw_to_action(view.seat, raw, view.rules.stock == "open")
+        return cooncan.raw_to_action(view.seat, raw, view.rules.stock == "open")
 
     def action_text(self, index: int, seat: int, view: View | None = None) -> str:
         """An index in words, for any seat (a use or an add names its combination; a further use
@@ -386,7 +374,7 @@ class Encoding(Observing):
             k, t = divmod(index - self.A_ADD, self.tokens)
             return f"p{seat} add {k + 1} {self._token_name(t)}"
         if index >= self.A_RUN3:
-            return f"p{seat} meld {new_run3(self.runs3[index - self.A_RUN3], seat, 0)}"
+            return f"p{seat} meld {cooncan.new_run3(self.runs3[index - self.A_RUN3], seat, 0)}"
         k3, t = divmod(index - self.A_SHIFT, self.tokens)
         k, w = divmod(k3, 3)
         return f"p{seat} shift {k + 1} {['', 'low ', 'high '][w]}{self._token_name(t)}"

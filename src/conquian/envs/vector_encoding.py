@@ -11,18 +11,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from conquian.engine.conquian import listing as codes
 from conquian.engine.conquian.deal import ConquianDeal
-from conquian.engine.conquian.listing import (
-    DISCARD,
-    FORCED,
-    K_DISCARD,
-    K_FORCE,
-    K_PASS,
-    K_USE,
-    OVER,
-    PHASE_NAMES,
-    use_forms,
-)
 from conquian.engine.match import Deal
 from conquian.engine.rules import MEXICANO
 from conquian.envs.encoding import CONQUIAN_PHASES, CONQUIAN_SLOTS, Mask, Obs
@@ -31,7 +21,7 @@ from conquian.envs.vector_families import FamilyEncoding
 
 #: a side's empty places, by the number of its combinations (at most three: a hand holds eleven cards)
 _PAD = [(0,) * (CONQUIAN_SLOTS - k) for k in range(CONQUIAN_SLOTS + 1)]
-_PHASE_OF_STAGE = tuple(CONQUIAN_PHASES.index(name) for name in PHASE_NAMES)  # a stage's phase place
+_PHASE_OF_STAGE = tuple(CONQUIAN_PHASES.index(name) for name in codes.PHASE_NAMES)  # a stage's phase place
 
 
 class BatchEncoding(FamilyEncoding):
@@ -76,12 +66,12 @@ class BatchEncoding(FamilyEncoding):
             return listed[a]  # type: ignore[no-any-return]
         enc = self.enc
         if a == enc.A_PASS:
-            return (K_PASS, -1)
+            return (codes.K_PASS, -1)
         if a < enc.A_DISCARD:
-            return (K_FORCE, enc.cards[a - enc.A_FORCE])
+            return (codes.K_FORCE, enc.cards[a - enc.A_FORCE])
         if a < enc.A_USE:
-            return (K_DISCARD, enc.cards[a - enc.A_DISCARD])
-        return (K_USE, listed[a])
+            return (codes.K_DISCARD, enc.cards[a - enc.A_DISCARD])
+        return (codes.K_USE, listed[a])
 
     def _encode(self, rows: Sequence[int], players: Sequence[int], obs: Obs, mask: Mask) -> list[dict[int, Any]]:
         """Observations of player ``players[k]`` in environment ``rows[k]`` into ``obs[k]``, the
@@ -208,7 +198,8 @@ class BatchEncoding(FamilyEncoding):
         near, makes = self._near, self._makes
         pad = _PAD
         empty: dict[int, Any] = {}
-        over = OVER
+        # the stages and the listing as locals: the loop below runs for every deal at every step
+        over, discarding, forced_stage, use_forms = codes.OVER, codes.DISCARD, codes.FORCED, codes.use_forms
         for deal, p, pa, di in zip(deals, players, passed, discarded, strict=True):
             q = 1 - p
             hands, sides = deal.hands, deal.sides
@@ -226,11 +217,11 @@ class BatchEncoding(FamilyEncoding):
                         fq = side_fits(sq)
                 else:
                     fq = 0
-                if stage == DISCARD:
+                if stage == discarding:
                     discards = hand
                     forced = hand & fq
                 else:
-                    if stage != FORCED:
+                    if stage != forced_stage:
                         forced = fq & 1 << card
                     down = deal.downs[p]
                     # use_forms' own first test: can any three-card combination hold the card?

@@ -252,12 +252,7 @@ def table_text(session: GameSession | None, deal: Deal, ascii_only: bool, show_s
             if deal.card >= 0:
                 t.append_text(card_text(deal.card, ascii_only, spanish))
                 t.append(f"  - {turn_words(who(deal.to_act or 0), deal.phase)}")
-            t.append("   " + _("pack {n}").format(n=deal.pack_count) + "\n")
-        if show_seen:
-            t.append(ngettext("Buried: ", "Buried: ", len(cards_of(deal.buried))), style="dim")
-            t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only, spanish))
-            t.append("\n")
-        return t
+        return _pack_and_buried(t, deal, ascii_only, show_seen, spanish)
     assert isinstance(deal, CooncanDeal)
     for i, cb in enumerate(deal.combos, 1):
         t.append(f"{i:>2}. ", style="bold")
@@ -345,7 +340,15 @@ def mexicano_table(deal: MexicanoDeal, who: Callable[[int], str | Msg], ascii_on
                      style="dim")
         else:
             t.append(f"  - {turn_words(who(actor), deal.phase)}")
-    t.append("   " + _("pack {n}").format(n=deal.pack_count) + "\n")
+    return _pack_and_buried(t, deal, ascii_only, show_seen, spanish)
+
+
+def _pack_and_buried(t: Text, deal: ConquianDeal | MexicanoDeal, ascii_only: bool, show_seen: bool,
+                     spanish: bool) -> Text:
+    """A conquian table's last lines: the pack's count while the deal is on, the buried cards with
+    ``show_seen``."""
+    if not deal.over:
+        t.append("   " + _("pack {n}").format(n=deal.pack_count) + "\n")
     if show_seen:
         t.append(ngettext("Buried: ", "Buried: ", len(cards_of(deal.buried))), style="dim")
         t.append_text(cards_text(sorted(cards_of(deal.buried), key=sort_key), ascii_only, spanish))

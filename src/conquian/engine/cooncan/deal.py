@@ -101,6 +101,17 @@ class CooncanDeal(CooncanChecks):
         self.pack_turns = 0
         self.laid = 0
         self.laid_before = False
+        self._undecided(n)
+        self.n_turns = 0
+        self.taken = -1
+        self.stage = DRAW
+        self.turn = dealer % n
+        self._log("start", dealer - 1, deck[dealt])  # the card that starts the stock, face up
+        self._start_turn(dealer % n)
+
+    def _undecided(self, n: int) -> None:
+        """No result and nothing recorded yet: how every deal starts, dealt here or built from a
+        seat's view (the search's determinizations)."""
         self.winner = -1
         self.void = False
         self.splash = False
@@ -108,12 +119,6 @@ class CooncanDeal(CooncanChecks):
         self.drawn = [None] * n
         self.n_events = 0
         self.n_actions = 0
-        self.n_turns = 0
-        self.taken = -1
-        self.stage = DRAW
-        self.turn = dealer % n
-        self._log("start", dealer - 1, deck[dealt])  # the card that starts the stock, face up
-        self._start_turn(dealer % n)
 
     # ------------------------------------------------------------- copying
     def copy(self) -> CooncanDeal:

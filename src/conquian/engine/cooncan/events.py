@@ -13,20 +13,7 @@ from typing import Any, Union
 
 from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
 from conquian.engine.cards import JOKER, card_name, card_str
-from conquian.engine.cooncan.listing import (
-    K_ADD,
-    K_ADD1,
-    K_DISCARD,
-    K_DRAW,
-    K_MELD,
-    K_MELD3,
-    K_MELD3R,
-    K_SHIFT1,
-    K_TAKE,
-    RawAction,
-    new_combo,
-    new_run3,
-)
+from conquian.engine.cooncan import listing as codes
 from conquian.engine.deal import flatten
 from conquian.engine.history import Events, Node, shared_events
 
@@ -117,29 +104,29 @@ def _token(card: int, pos: int, named: int) -> str:
     return "X" if pos == 0 else "X=" + card_str(named)
 
 
-def raw_to_action(seat: int, raw: RawAction, open_stock: bool) -> Action:
+def raw_to_action(seat: int, raw: codes.RawAction, open_stock: bool) -> Action:
     """The Action of a raw Cooncan action."""
     kind, arg = raw
-    if kind == K_DRAW:
+    if kind == codes.K_DRAW:
         return Draw(seat)
-    if kind == K_TAKE:
+    if kind == codes.K_TAKE:
         return Take(seat, arg if open_stock else None)
-    if kind == K_DISCARD:
+    if kind == codes.K_DISCARD:
         return Discard(seat, arg)
-    if kind == K_MELD3:
-        return Meld(seat, tuple(str(new_combo(arg, seat, 0)).split()))
-    if kind == K_MELD3R:
-        return Meld(seat, tuple(str(new_run3(arg, seat, 0)).split()))
-    if kind == K_ADD1:
+    if kind == codes.K_MELD3:
+        return Meld(seat, tuple(str(codes.new_combo(arg, seat, 0)).split()))
+    if kind == codes.K_MELD3R:
+        return Meld(seat, tuple(str(codes.new_run3(arg, seat, 0)).split()))
+    if kind == codes.K_ADD1:
         k, card, pos, named = arg
         return Add(seat, k + 1, (_token(card, pos, named),))
-    if kind == K_SHIFT1:
+    if kind == codes.K_SHIFT1:
         k, which, card, pos, named = arg
         return Shift(seat, k + 1, which, (_token(card, pos, named),))
     index, _combo, _removed, tokens, which = arg
-    if kind == K_MELD:
+    if kind == codes.K_MELD:
         return Meld(seat, tokens)
-    if kind == K_ADD:
+    if kind == codes.K_ADD:
         return Add(seat, index + 1, tokens)
     return Shift(seat, index + 1, which, tokens)
 

@@ -126,13 +126,7 @@
     $("l-title").textContent = s.title;
     $("l-intro").textContent = s.intro;
     $("l-source").textContent = s.source || "";
-    const board = $("l-board");
-    board.textContent = "";
-    for (const line of s.board) {
-      const li = document.createElement("li");
-      li.textContent = line;
-      board.appendChild(li);
-    }
+    fillLines($("l-board"), s.board);
     $("l-hand").textContent = s.hand_label + s.hand.join(" ");
     $("l-prompt").textContent = s.prompt || "";
     const answer = $("l-answer");
@@ -141,11 +135,7 @@
     const moves = $("l-moves");
     moves.textContent = "";
     for (const m of s.moves) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "move";
-      b.dataset.move = m.move;
-      b.textContent = m.label;
+      const b = moveButton(m);
       b.addEventListener("click", () => tryMove(m.move));
       moves.appendChild(b);
     }
@@ -154,6 +144,26 @@
     const i = lessons.findIndex((l) => l.key === current);
     $("l-next").hidden = !s.done || i < 0 || i + 1 >= lessons.length;
     if (s.done) add(DONE, current);
+  }
+
+  // A list's items, one a line of text (the lesson's board, the puzzle's lines and reasons).
+  function fillLines(list, lines) {
+    list.textContent = "";
+    for (const line of lines) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      list.appendChild(li);
+    }
+  }
+
+  // A move's button, for a lesson or a puzzle: its words, and its notation in data-move.
+  function moveButton(m) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "move";
+    b.dataset.move = m.move;
+    b.textContent = m.label;
+    return b;
   }
 
   async function openPuzzle(id) {
@@ -167,22 +177,12 @@
   function renderPuzzle(s) {
     if (s.error) { $("p-result").textContent = s.error.message; return; }
     $("p-title").textContent = s.title;
-    const lines = $("p-lines");
-    lines.textContent = "";
-    for (const line of s.lines) {
-      const li = document.createElement("li");
-      li.textContent = line;
-      lines.appendChild(li);
-    }
+    fillLines($("p-lines"), s.lines);
     $("p-prompt").textContent = s.prompt;
     const moves = $("p-moves");
     moves.textContent = "";
     for (const m of s.moves) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "move";
-      b.dataset.move = m.move;
-      b.textContent = m.label;
+      const b = moveButton(m);
       if (s.result) {
         b.disabled = true;
         if (m.move === s.result.answer) b.classList.add("answer-move");
@@ -196,12 +196,7 @@
     r.textContent = s.result ? s.result.verdict : "";
     r.className = `answer${s.result ? (s.result.right ? " ok" : " refused") : ""}`;
     const why = $("p-why");
-    why.textContent = "";
-    for (const line of (s.result ? s.result.why : [])) {
-      const li = document.createElement("li");
-      li.textContent = line;
-      why.appendChild(li);
-    }
+    fillLines(why, s.result ? s.result.why : []);
     // a signed-in player's rated answer: his puzzle rating, its change, the puzzle's own rating
     const rated = $("p-rating");
     rated.hidden = !(s.result && s.rating);
