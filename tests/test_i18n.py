@@ -51,6 +51,23 @@ def test_the_template_has_every_text_the_code_marks() -> None:
     assert not missing, f"run `python scripts/catalogues.py update`: {sorted(missing)[:10]}"
 
 
+#: A text the page's scripts mark: ``_("...")`` (also inside a template literal's ``${...}``).
+JS_MARKED = re.compile(r'(?<![\w.])_\("((?:[^"\\]|\\.)*)"\)')
+
+
+def test_every_text_the_pages_scripts_mark_is_in_the_template() -> None:
+    """Read as plain text, so a text the JavaScript extractor would miss (inside a template literal,
+    after syntax it cannot follow) is caught here rather than lost from the catalogues."""
+    template = {m.id if isinstance(m.id, str) else m.id[0] for m in read(LOCALE_DIR / "conquian.pot") if m.id}
+    scripts = [*sorted((ROOT / "src/conquian/web/static").glob("*.js")),
+               *sorted((ROOT / "src/conquian/web/offline").glob("*.js"))]
+    marked = {m.encode().decode("unicode_escape") if "\\" in m else m
+              for path in scripts for m in JS_MARKED.findall(path.read_text(encoding="utf-8"))}
+    assert len(marked) > 100  # the scripts were read
+    missing = marked - template
+    assert not missing, f"texts the extractor did not find (see babel.cfg): {sorted(missing)[:10]}"
+
+
 @pytest.mark.parametrize("po", CATALOGUES, ids=lambda p: p.parent.parent.name)
 def test_every_text_is_translated_and_sound(po: Path) -> None:
     catalogue = read(po)

@@ -60,8 +60,8 @@ function historyPanel(rerender) {
       el("span", { class: "dim" }, when.toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" })), " ",
       el("strong", {}, m.name), " ", el("span", { class: "dim" }, `(${game})`), el("br"),
       el("span", { class: "history-result" }, historyResult(m)), " - ", score,
-      m.standings?.length ? el("span", { class: "dim" }, ` ${format(_("(all matches: {standings})"),
-        { standings: m.names.map((n, i) => `${n} ${signed(m.standings[i] || 0)}`).join(", ") })}`) : "",
+      m.standings?.length ? [" ", el("span", { class: "dim" }, format(_("(all matches: {standings})"),
+        { standings: m.names.map((n, i) => `${n} ${signed(m.standings[i] || 0)}`).join(", ") }))] : "",
       " ", el("a", { href: `/r/${m.id}`, "data-link": 1, class: "history-replay" }, _("replay")));
   });
   return el("section", { class: "panel", id: "history", "aria-labelledby": "history-title" },
