@@ -207,3 +207,23 @@ def test_the_checker_sees_a_circle_and_a_layer_break(tmp_path: Path) -> None:
     assert a == {"conquian.engine", "conquian.engine.b", "conquian.bots.x"}
     assert b == {"conquian.engine.a"}
     assert RANK[layer_of("conquian.bots.x")] > RANK[layer_of("conquian.engine.a")]
+
+
+def test_no_module_over_600_lines_and_no_class_over_350() -> None:
+    """Rooms small enough to read: no module of the package (Python or the page's scripts) over
+    600 lines, no class over 350; a room that grows past them is split by concern."""
+    too_long = []
+    files = sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.js")])
+    assert len(files) > 200  # the package was read
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(PACKAGE).as_posix()
+        if len(text.splitlines()) > 600:
+            too_long.append(f"{name}: {len(text.splitlines())} lines")
+        if path.suffix != ".py":
+            continue
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None \
+                    and node.end_lineno - node.lineno + 1 > 350:
+                too_long.append(f"{name}: class {node.name}, {node.end_lineno - node.lineno + 1} lines")
+    assert not too_long

@@ -3,7 +3,6 @@ terminal's screen shows held in Textual reactive attributes that its widgets dra
 
 from __future__ import annotations
 
-import ast
 import asyncio
 from pathlib import Path
 
@@ -18,28 +17,12 @@ from conquian.engine.cards import card_str
 from conquian.tui import CardButton, ConquianApp, make_session
 from conquian.tui.view import TableView
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "conquian"
-
 
 @pytest.fixture(autouse=True)
 def _records_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test writes a record outside a temporary folder."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.mark.parametrize("room", ["session", "tui"])
-def test_a_room_has_no_file_over_600_lines_and_no_class_over_350(room: str) -> None:
-    too_long = []
-    for path in sorted((PACKAGE / room).rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        if len(text.splitlines()) > 600:
-            too_long.append(f"{path.name}: {len(text.splitlines())} lines")
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, ast.ClassDef) and node.end_lineno is not None \
-                    and node.end_lineno - node.lineno + 1 > 350:
-                too_long.append(f"{path.name}: class {node.name}, {node.end_lineno - node.lineno + 1} lines")
-    assert not too_long
 
 
 def test_the_screens_state_is_held_in_reactive_attributes() -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Union
 
+import conquian.engine.cooncan.listing as codes  # the module alone: the package imports this one
 from conquian.engine.actions import Action, Add, Discard, Draw, Meld, Shift, Take
 from conquian.engine.cards import JOKER, card_name, card_str
-from conquian.engine.cooncan import listing as codes
 from conquian.engine.deal import flatten
 from conquian.engine.history import Events, Node, shared_events
 
